@@ -1,0 +1,3 @@
+from diskmodel.cli import main
+
+main()
