@@ -1,0 +1,477 @@
+"""The hardware catalog: what diskmodel knows about DS8700/DS8800 systems, drives and RAID formats.
+
+The data lives in YAML files under `diskmodel/hardware_catalog/` (shipped inside the package
+and found with `importlib.resources`). Every numeric figure there is written
+
+    key: {value: 3.5, source: "document, table or page"}      # taken from a publication
+    key: {value: 0.2, basis: "how it was derived or estimated"}   # derived or estimated
+
+and loading turns it into a plain number on the model while its text goes to
+`entry.provenance[key]`. A bare number, or a figure with neither a source nor a basis, is
+refused: a planner must always be able to ask "where does this number come from?".
+
+The models are frozen and forbid unknown keys. Units are in the field names (`_ms`, `_us`,
+`_mb_s`, `_gb`, `_gbps`, `_ghz`, `_w`, `_in`); the model layer converts to seconds once.
+Errors in the catalog are developer errors, but they still say which file and which key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Iterator, Mapping
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+SCHEMA_VERSION = 1
+"""The `schema_version` every catalog file declares."""
+
+_FIGURE_KEYS = frozenset({"value", "source", "basis"})
+
+
+class CatalogError(Exception):
+    """A catalog file is malformed or inconsistent (a developer error; names file and key)."""
+
+
+class Provenance(BaseModel):
+    """Where a figure comes from: a published `source`, a derivation `basis`, or both."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str | None = None
+    basis: str | None = None
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Provenance:
+        if not (self.source or "").strip() and not (self.basis or "").strip():
+            raise ValueError("a figure needs a non-empty 'source' or 'basis'")
+        return self
+
+    def text(self) -> str:
+        """One line for humans: the source, then the basis."""
+        parts = []
+        if self.source:
+            parts.append(f"source: {self.source.strip()}")
+        if self.basis:
+            parts.append(f"basis: {self.basis.strip()}")
+        return "; ".join(parts)
+
+
+def _is_figure_value(raw: Any) -> bool:
+    """True for a number (not a bool) or a non-empty list of numbers."""
+    if isinstance(raw, bool):
+        return False
+    if isinstance(raw, int | float):
+        return True
+    return (
+        isinstance(raw, list)
+        and bool(raw)
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in raw)
+    )
+
+
+class Sourced(BaseModel):
+    """Base of every catalog entry: splits `{value, source|basis}` figures into value + provenance.
+
+    `provenance[key]` holds the `Provenance` of each figure `key` of this entry (nested
+    entries such as a host adapter type keep their own).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    label_fields: ClassVar[frozenset[str]] = frozenset()
+    """Numeric fields that are names, not measurements (e.g. RAID `level`): no provenance."""
+
+    provenance: dict[str, Provenance] = Field(default_factory=dict, repr=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_figures(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or "provenance" in data:
+            # Not ours to rewrite: built in Python (already split) or a type error pydantic reports.
+            return data
+        values: dict[str, Any] = {}
+        provenance: dict[str, Any] = {}
+        for key, raw in data.items():
+            if isinstance(raw, Mapping) and "value" in raw:
+                unknown = set(raw) - _FIGURE_KEYS
+                if unknown:
+                    raise ValueError(
+                        f"figure {key!r} has unknown keys {sorted(unknown)}; "
+                        "a figure is {value, source} or {value, basis} (or both)"
+                    )
+                if (
+                    not str(raw.get("source") or "").strip()
+                    and not str(raw.get("basis") or "").strip()
+                ):
+                    raise ValueError(f"figure {key!r} needs a non-empty 'source' or 'basis'")
+                values[key] = raw["value"]
+                provenance[key] = {"source": raw.get("source"), "basis": raw.get("basis")}
+            elif _is_figure_value(raw) and key not in cls.label_fields:
+                raise ValueError(
+                    f"figure {key!r} = {raw!r} has no provenance; write it as "
+                    f"{key}: {{value: {raw!r}, source: ...}} or {{value: ..., basis: ...}}"
+                )
+            else:
+                values[key] = raw
+        values["provenance"] = provenance
+        return values
+
+
+# --------------------------------------------------------------------------- drives
+
+
+class Packaging(Sourced):
+    """How a drive is packaged on one storage system: its interface and its form factor."""
+
+    interface: str
+    form_factor_in: float = Field(gt=0)
+
+
+class Drive(Sourced):
+    """One drive type. HDD-only figures are 0 for SSDs and SSD-only figures 0 for HDDs.
+
+    HDD service time at queue length 1 is seek + half a rotation + transfer + controller
+    overhead; SSD service time is `ssd_read_service_ms` / `ssd_write_service_ms` for one small
+    (4 KiB) random I/O. `packaging` says which systems offer the drive, and how.
+    """
+
+    name: str
+    kind: Literal["hdd", "ssd"]
+    tier: Literal["ssd", "enterprise", "nearline"]
+    capacity_gb: float = Field(gt=0)
+    rpm: float = Field(ge=0)
+    avg_seek_read_ms: float = Field(ge=0)
+    avg_seek_write_ms: float = Field(ge=0)
+    full_stroke_seek_read_ms: float = Field(ge=0)
+    full_stroke_seek_write_ms: float = Field(ge=0)
+    track_to_track_seek_ms: float = Field(ge=0)
+    media_transfer_mb_s: float = Field(gt=0)
+    controller_overhead_ms: float = Field(ge=0)
+    command_queue_depth: int = Field(ge=1)
+    ssd_read_service_ms: float = Field(ge=0)
+    ssd_write_service_ms: float = Field(ge=0)
+    power_w: float = Field(gt=0)
+    packaging: dict[str, Packaging]
+
+    @property
+    def rotation_ms(self) -> float:
+        """Time of one full revolution, 60000 / rpm (0 for an SSD)."""
+        return 60_000.0 / self.rpm if self.rpm else 0.0
+
+    @property
+    def avg_rotational_latency_ms(self) -> float:
+        """Average rotational latency, half a revolution: 30000 / rpm (0 for an SSD)."""
+        return self.rotation_ms / 2.0
+
+    @model_validator(mode="after")
+    def _kind_is_consistent(self) -> Drive:
+        hdd_fields = {
+            "rpm": self.rpm,
+            "avg_seek_read_ms": self.avg_seek_read_ms,
+            "avg_seek_write_ms": self.avg_seek_write_ms,
+            "full_stroke_seek_read_ms": self.full_stroke_seek_read_ms,
+            "full_stroke_seek_write_ms": self.full_stroke_seek_write_ms,
+            "track_to_track_seek_ms": self.track_to_track_seek_ms,
+        }
+        ssd_fields = {
+            "ssd_read_service_ms": self.ssd_read_service_ms,
+            "ssd_write_service_ms": self.ssd_write_service_ms,
+        }
+        if self.kind == "ssd":
+            if self.tier != "ssd":
+                raise ValueError(f"an SSD belongs to tier 'ssd', not {self.tier!r}")
+            must_be_zero, must_be_positive = hdd_fields, ssd_fields
+        else:
+            if self.tier == "ssd":
+                raise ValueError("an HDD cannot be in tier 'ssd'")
+            must_be_zero, must_be_positive = ssd_fields, hdd_fields
+        for key, value in must_be_zero.items():
+            if value != 0:
+                raise ValueError(f"{key} must be 0 for a drive of kind {self.kind!r}")
+        for key, value in must_be_positive.items():
+            if value <= 0:
+                raise ValueError(f"{key} must be > 0 for a drive of kind {self.kind!r}")
+        if not self.packaging:
+            raise ValueError("packaging must name at least one system that offers the drive")
+        return self
+
+
+# --------------------------------------------------------------------------- RAID formats
+
+
+class RaidFormat(Sourced):
+    """A RAID format of one 8-drive array site and its back-end operations per host operation.
+
+    `random_write_reads` + `random_write_writes` is the random-write penalty (RAID-5: 2+2,
+    RAID-6: 3+3, RAID-10: 0+2); a full-stripe (sequential) write costs
+    `sequential_write_ops_per_data_op` = (data + redundancy) / data drive writes per data-drive
+    write.
+    """
+
+    label_fields: ClassVar[frozenset[str]] = frozenset({"level"})
+
+    name: str
+    level: Literal[5, 6, 10]
+    data_drives: int = Field(ge=1)
+    redundancy_drives: int = Field(ge=1)
+    spare_drives: int = Field(ge=0)
+    array_site_drives: int = Field(ge=1)
+    read_miss_ops: float = Field(gt=0)
+    random_write_reads: float = Field(ge=0)
+    random_write_writes: float = Field(gt=0)
+    sequential_write_ops_per_data_op: float = Field(ge=1)
+
+    @property
+    def drives(self) -> int:
+        """Drives the format occupies in its array site: data + redundancy + spares."""
+        return self.data_drives + self.redundancy_drives + self.spare_drives
+
+    @property
+    def usable_fraction(self) -> float:
+        """Fraction of the array site's raw capacity that holds data: data / site drives."""
+        return self.data_drives / self.array_site_drives
+
+    @property
+    def random_write_ops(self) -> float:
+        """Back-end drive operations per random host write (the RAID write penalty)."""
+        return self.random_write_reads + self.random_write_writes
+
+    @model_validator(mode="after")
+    def _fills_its_array_site(self) -> RaidFormat:
+        if self.drives != self.array_site_drives:
+            raise ValueError(
+                f"data {self.data_drives} + redundancy {self.redundancy_drives} + spares "
+                f"{self.spare_drives} = {self.drives} drives, but an array site has "
+                f"{self.array_site_drives}"
+            )
+        return self
+
+
+# --------------------------------------------------------------------------- storage systems
+
+
+class ProcessorOption(Sourced):
+    """One processor complex option: cores per server ("ways"), clock, cache sizes offered."""
+
+    ways: int = Field(ge=1)
+    clock_ghz: float = Field(gt=0)
+    cache_gb_options: list[int] = Field(min_length=1)
+
+
+class HostAdapterType(Sourced):
+    """A host adapter card type and the performance of one of its ports.
+
+    A port's service time for one I/O of b bytes is
+    `per_io_overhead_us` + b / `port_bandwidth_mb_s`.
+    """
+
+    name: str
+    port_gbps: float = Field(gt=0)
+    ports_per_adapter: int = Field(ge=1)
+    port_bandwidth_mb_s: float = Field(gt=0)
+    per_io_overhead_us: float = Field(gt=0)
+
+
+class DeviceAdapterType(Sourced):
+    """The device adapter (DA) generation of a system; figures are for one DA pair.
+
+    A DA pair's service time for one back-end operation of b bytes is
+    `per_op_us` + b / `bandwidth_mb_s`.
+    """
+
+    name: str
+    generation: str
+    per_op_us: float = Field(gt=0)
+    bandwidth_mb_s: float = Field(gt=0)
+
+
+class ProcessorCosts(Sourced):
+    """Processor core time per host I/O (microseconds of one core at the system's clock)."""
+
+    read_hit_us: float = Field(gt=0)
+    read_miss_us: float = Field(gt=0)
+    write_us: float = Field(gt=0)
+    sequential_read_us: float = Field(gt=0)
+    destage_us: float = Field(gt=0)
+
+
+class StorageSystem(Sourced):
+    """A storage system model (e.g. DS8800 2107-951): its options and performance parameters."""
+
+    name: str
+    family: str
+    machine_type: str
+    model: str
+    processor: str
+    servers: int = Field(ge=1)
+    processor_options: list[ProcessorOption] = Field(min_length=1)
+    nvs_fraction: float = Field(gt=0, lt=1)
+    host_adapters: list[HostAdapterType] = Field(min_length=1)
+    default_host_adapter: str
+    max_host_ports: int = Field(ge=1)
+    max_da_pairs: int = Field(ge=1)
+    device_adapter: DeviceAdapterType
+    processor_costs: ProcessorCosts
+    max_ranks_per_da_pair: int = Field(ge=1)
+    drives: list[str] = Field(min_length=1)
+    raid_formats: list[str] = Field(min_length=1)
+
+    def host_adapter(self, name: str | None = None) -> HostAdapterType:
+        """The host adapter type called `name` (the default one when `name` is None)."""
+        wanted = name or self.default_host_adapter
+        for adapter in self.host_adapters:
+            if adapter.name == wanted:
+                return adapter
+        raise KeyError(wanted)
+
+    def processor_option(self, ways: int) -> ProcessorOption:
+        """The processor option with `ways` cores per server."""
+        for option in self.processor_options:
+            if option.ways == ways:
+                return option
+        raise KeyError(ways)
+
+    @model_validator(mode="after")
+    def _default_adapter_exists(self) -> StorageSystem:
+        names = [a.name for a in self.host_adapters]
+        if self.default_host_adapter not in names:
+            raise ValueError(
+                f"default_host_adapter {self.default_host_adapter!r} is not one of {names}"
+            )
+        return self
+
+
+# --------------------------------------------------------------------------- the catalog
+
+
+class CatalogFile(BaseModel):
+    """One YAML file of the catalog: a schema version and any of the three kinds of entry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: Literal[1]
+    systems: list[StorageSystem] = Field(default_factory=list)
+    drives: list[Drive] = Field(default_factory=list)
+    raid_formats: list[RaidFormat] = Field(default_factory=list)
+
+
+class Catalog(BaseModel):
+    """Everything the catalog files define, by name, cross-checked."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    systems: dict[str, StorageSystem]
+    drives: dict[str, Drive]
+    raid_formats: dict[str, RaidFormat]
+
+    def names(self) -> list[str]:
+        """Every name in the catalog (systems, drives, RAID formats), sorted."""
+        return sorted([*self.systems, *self.drives, *self.raid_formats])
+
+    def suggest(self, name: str, choices: list[str] | None = None) -> list[str]:
+        """Close matches of a mistyped `name` among `choices` (default: every name)."""
+        return difflib.get_close_matches(name, choices or self.names(), n=3, cutoff=0.5)
+
+    @model_validator(mode="after")
+    def _cross_references_resolve(self) -> Catalog:
+        for system in self.systems.values():
+            for drive_name in system.drives:
+                if drive_name not in self.drives:
+                    raise ValueError(f"system {system.name!r} lists unknown drive {drive_name!r}")
+                if system.name not in self.drives[drive_name].packaging:
+                    raise ValueError(
+                        f"system {system.name!r} lists drive {drive_name!r}, but that drive has "
+                        f"no packaging for {system.name!r}"
+                    )
+            for raid in system.raid_formats:
+                if raid not in self.raid_formats:
+                    raise ValueError(f"system {system.name!r} lists unknown RAID format {raid!r}")
+        for drive in self.drives.values():
+            for system_name in drive.packaging:
+                if system_name not in self.systems:
+                    raise ValueError(
+                        f"drive {drive.name!r} has packaging for unknown system {system_name!r}"
+                    )
+                if drive.name not in self.systems[system_name].drives:
+                    raise ValueError(
+                        f"drive {drive.name!r} has packaging for {system_name!r}, but that "
+                        "system does not list it in its drives"
+                    )
+        return self
+
+
+def catalog_files() -> Iterator[tuple[str, str]]:
+    """(relative path, text) of every `*.yaml` file under `diskmodel/hardware_catalog/`."""
+    root = resources.files("diskmodel") / "hardware_catalog"
+
+    def walk(folder: Traversable, prefix: str) -> Iterator[tuple[str, str]]:
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir():
+                yield from walk(entry, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".yaml"):
+                yield f"{prefix}{entry.name}", entry.read_text(encoding="utf-8")
+
+    yield from walk(root, "hardware_catalog/")
+
+
+def read_catalog_yaml(text: str, where: str) -> Any:
+    """Parse one catalog file's text to plain data (safe loader; no Python objects)."""
+    yaml = YAML(typ="safe", pure=True)
+    try:
+        return yaml.load(text)
+    except YAMLError as exc:
+        raise CatalogError(f"{where}: YAML error: {exc}") from None
+
+
+def parse_catalog_file(text: str, where: str) -> CatalogFile:
+    """Validate one catalog file; a `CatalogError` names the file and each bad key path."""
+    data = read_catalog_yaml(text, where)
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: a catalog file is a YAML mapping with schema_version: 1")
+    try:
+        return CatalogFile.model_validate(data)
+    except ValidationError as exc:
+        problems = "\n".join(
+            f"  {'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise CatalogError(f"{where}: invalid catalog entry\n{problems}") from None
+
+
+def build_catalog(files: Iterator[tuple[str, str]] | list[tuple[str, str]]) -> Catalog:
+    """Merge catalog files into one cross-checked `Catalog` (a name may be defined once)."""
+    systems: dict[str, StorageSystem] = {}
+    drives: dict[str, Drive] = {}
+    raid_formats: dict[str, RaidFormat] = {}
+    defined_in: dict[str, str] = {}
+    for where, text in files:
+        parsed = parse_catalog_file(text, where)
+        entries: list[tuple[dict[str, Any], StorageSystem | Drive | RaidFormat]] = [
+            *((systems, s) for s in parsed.systems),
+            *((drives, d) for d in parsed.drives),
+            *((raid_formats, r) for r in parsed.raid_formats),
+        ]
+        for table, entry in entries:
+            if entry.name in defined_in:
+                raise CatalogError(
+                    f"{where}: {entry.name!r} is already defined in {defined_in[entry.name]}"
+                )
+            defined_in[entry.name] = where
+            table[entry.name] = entry
+    try:
+        return Catalog(systems=systems, drives=drives, raid_formats=raid_formats)
+    except ValidationError as exc:
+        problems = "\n".join(f"  {err['msg']}" for err in exc.errors())
+        raise CatalogError(f"hardware_catalog: inconsistent entries\n{problems}") from None
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    """The catalog shipped with diskmodel (loaded once, then cached)."""
+    return build_catalog(list(catalog_files()))
