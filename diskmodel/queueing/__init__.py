@@ -1,0 +1,56 @@
+"""Queueing core: pure numerics (numpy/scipy) for single stations and closed/open networks.
+
+This package imports nothing from the rest of diskmodel; the layers above turn hardware into
+stations and demands and call these functions. Every function broadcasts over the load and
+returns one small frozen result dataclass of arrays.
+
+Textbook symbols, used only inside this package (the one place they are mapped):
+
+=========  =====================================================================
+lam        arrival rate (customers per time unit), λ
+s          mean service time of one visit, E[S]
+s2         second moment of the service time, E[S^2]
+cs2        squared coefficient of variation of service time, Var[S] / s^2
+c          number of identical servers at a station
+a          offered load in Erlangs, lam * s
+rho        per-server utilisation, lam * s / c
+D, D_k     service demand of station k: visits x mean service time
+N          closed population (customers, e.g. outstanding I/Os)
+Z          think time: delay outside the stations, excluded from response time
+X          throughput (customers per time unit)
+R          response time (sum of residence times); R_k residence time at station k
+Q, Q_k     mean number of customers (queue length, queued plus in service)
+U, U_k     utilisation
+alpha      load-dependent service-rate multiplier, alpha[k, n-1] at n customers
+K          number of stations;  R (as a count) the number of classes
+=========  =====================================================================
+
+All times are in one unit chosen by the caller (the model uses seconds).
+"""
+
+from diskmodel.queueing.closed import ClosedResult, multiserver_alpha, mva, mva_load_dependent
+from diskmodel.queueing.station import (
+    StationResult,
+    delay,
+    erlang_b,
+    erlang_c,
+    mg1,
+    mgc_allen_cunneen,
+    mm1,
+    mmc,
+)
+
+__all__ = [
+    "ClosedResult",
+    "StationResult",
+    "delay",
+    "erlang_b",
+    "erlang_c",
+    "mg1",
+    "mgc_allen_cunneen",
+    "mm1",
+    "mmc",
+    "multiserver_alpha",
+    "mva",
+    "mva_load_dependent",
+]
