@@ -1,0 +1,132 @@
+"""Skew curves measured per extent: a CSV heat map of small-I/O counts and MB per extent.
+
+File format (one header line, then one line per extent, comma separated)::
+
+    extent_id,small_io_count,mb
+    0,18234,71.2
+    1,12,913.0
+
+``extent_id`` is any text, unique per line; ``small_io_count`` (small random I/Os seen in the
+monitoring window, what Easy Tier counts) and ``mb`` (MB transferred by all I/O) are
+non-negative numbers. Every extent is the same size (DS8000 extents are 1 GiB), so the hottest
+fraction c of the capacity is the hottest fraction c of the lines.
+
+Two curves come out, both ranked by small-I/O count (the order Easy Tier places extents in):
+
+- ``small_io``: the cumulative small-I/O share of the hottest extents; concave by construction.
+- ``mb``: the cumulative MB share of the *same* extents, which is what a tier receives in MB/s
+  when Easy Tier fills it by small-I/O heat. It is usually far less skewed (DOMAIN.md C4: the
+  top 10% by small I/O carries a little over 30% of the MB) and need not be concave, because
+  an extent's MB does not fall steadily with its small-I/O count.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from diskmodel.tiering.skew import PiecewiseSkew
+
+HEATMAP_COLUMNS = ("extent_id", "small_io_count", "mb")
+
+
+class HeatMapError(ValueError):
+    """A heat map file or array that cannot give a skew curve; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    """Skew curves measured per extent, with the totals they were normalised by."""
+
+    small_io: PiecewiseSkew
+    mb: PiecewiseSkew
+    extent_count: int
+    total_small_io: float
+    total_mb: float
+
+
+def _cumulative_curve(values_in_rank_order: np.ndarray) -> PiecewiseSkew:
+    """Knots (i/n, share of the first i values) for i = 0..n."""
+    n = values_in_rank_order.size
+    cumulative = np.concatenate([[0.0], np.cumsum(values_in_rank_order)])
+    shares = cumulative / cumulative[-1]
+    shares[-1] = 1.0  # exact end point despite rounding in the running sum
+    return PiecewiseSkew(tuple(np.arange(n + 1) / n), tuple(np.maximum.accumulate(shares)))
+
+
+def heatmap_from_counts(
+    small_io_counts: ArrayLike, mb: ArrayLike, source: str = "heat map"
+) -> HeatMap:
+    """Both curves from per-extent small-I/O counts and MB (equal-sized extents).
+
+    Extents are ranked by small-I/O count, highest first; ties are broken by MB, highest
+    first (the order is then deterministic and the MB curve as skewed as the data allow).
+    """
+    counts = np.asarray(small_io_counts, dtype=np.float64)
+    mbs = np.asarray(mb, dtype=np.float64)
+    if counts.ndim != 1 or counts.shape != mbs.shape or counts.size == 0:
+        raise HeatMapError(f"{source}: needs one small-I/O count and one MB figure per extent")
+    if not (np.all(np.isfinite(counts)) and np.all(np.isfinite(mbs))):
+        raise HeatMapError(f"{source}: counts and MB must be finite numbers")
+    if np.any(counts < 0.0) or np.any(mbs < 0.0):
+        raise HeatMapError(f"{source}: counts and MB must not be negative")
+    if counts.sum() <= 0.0:
+        raise HeatMapError(f"{source}: no small I/O at all, so there is no skew to measure")
+    if mbs.sum() <= 0.0:
+        raise HeatMapError(f"{source}: no MB transferred at all, so there is no MB curve")
+    # lexsort sorts by the last key first: small-I/O count descending, then MB descending.
+    order = np.lexsort((-mbs, -counts))
+    return HeatMap(
+        small_io=_cumulative_curve(counts[order]),
+        mb=_cumulative_curve(mbs[order]),
+        extent_count=int(counts.size),
+        total_small_io=float(counts.sum()),
+        total_mb=float(mbs.sum()),
+    )
+
+
+def load_heatmap_csv(path: Path | str) -> HeatMap:
+    """Read a heat map CSV (see the module docstring for the format)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HeatMapError(f"{path}: cannot read heat map ({exc.strerror})") from None
+    rows = csv.reader(text.splitlines())
+    header = next(rows, None)
+    if header is None or tuple(h.strip().lower() for h in header) != HEATMAP_COLUMNS:
+        raise HeatMapError(
+            f"{path}, line 1: header must be {','.join(HEATMAP_COLUMNS)}, got "
+            f"{','.join(header) if header else 'an empty file'}"
+        )
+    ids: set[str] = set()
+    counts: list[float] = []
+    mbs: list[float] = []
+    for line_no, row in enumerate(rows, start=2):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if len(row) != len(HEATMAP_COLUMNS):
+            raise HeatMapError(f"{path}, line {line_no}: expected 3 columns, got {len(row)}")
+        extent_id = row[0].strip()
+        if extent_id in ids:
+            raise HeatMapError(f"{path}, line {line_no}: extent_id {extent_id!r} appears twice")
+        ids.add(extent_id)
+        for column, cell, sink in (("small_io_count", row[1], counts), ("mb", row[2], mbs)):
+            try:
+                value = float(cell)
+            except ValueError:
+                raise HeatMapError(
+                    f"{path}, line {line_no}: {column} {cell.strip()!r} is not a number"
+                ) from None
+            if not np.isfinite(value) or value < 0.0:
+                raise HeatMapError(
+                    f"{path}, line {line_no}: {column} must be a non-negative number, got {value}"
+                )
+            sink.append(value)
+    if not counts:
+        raise HeatMapError(f"{path}: no extents after the header")
+    return heatmap_from_counts(counts, mbs, source=str(path))

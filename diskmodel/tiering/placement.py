@@ -1,0 +1,455 @@
+"""Where a pool's data and load land: Easy Tier steady state, capacity-proportional, pinned.
+
+Plain numbers in, frozen dataclasses out; no pydantic, no hardware knowledge. The storage model
+supplies, per pool, its tiers fastest first (name, usable capacity, and optionally a load
+ceiling: the back-end small-I/O rate the tier may take before it would become the bottleneck),
+and per workload its capacity, its back-end small-I/O rate (cache hits excluded: Easy Tier
+ranks extents by back-end activity), its MB/s and its skew curves.
+
+Rules
+-----
+Easy Tier (``easy_tier=True``), steady state after learning:
+  every extent of every unpinned workload in the pool is ranked by I/O density (back-end small
+  I/Os per second per GB), hottest first, across workloads (Easy Tier ranks the pool's extents,
+  not each volume's). Tiers are filled in order, fastest first, each with the hottest extents
+  left, until its capacity is full or the small I/O it holds reaches its load ceiling, whichever
+  comes first; a tier stopped by its ceiling keeps the rest of its capacity free, unless the
+  slower tiers together cannot hold what is left: then it also takes just enough of the
+  *coldest* extents left (they add the least load; Easy Tier reaches the same state by
+  swapping warm extents down and cold ones up when the lower tier is full). The slowest tier
+  takes everything left, ceiling or not (the data must live somewhere; the storage model then
+  reports the tier over its ceiling as the bottleneck). So the hottest extents end on SSD, the
+  coldest on nearline, and free capacity on the slowest tier.
+Easy Tier off (``easy_tier=False``):
+  extents are spread over the pool's ranks with no regard to heat, so each tier holds a share of
+  every workload equal to its share of the pool's free capacity, and receives that share of the
+  workload's small I/O and MB (DOMAIN.md: without Easy Tier, I/O follows capacity).
+Pinned (``pin_tier``):
+  the whole workload on one tier (a table placed on SSD by hand). Pinned workloads are placed
+  first; they take capacity and ceiling from their tier, and the others share what is left.
+
+MB/s follows the extents: a tier receives the workload's MB curve evaluated on the same
+hotness ranks it holds (Easy Tier places by small I/O, so the MB comes along unranked by MB).
+
+Ranking several workloads uses each curve's ranking bins (:meth:`SkewCurve.ranking_edges`),
+each carrying its mean density; a single workload's placement is exact (the cut inside a bin
+uses the curve itself), and for piecewise-linear curves so is the merge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve
+
+# Relative slack for comparing GB and IOPS sums built from floating-point pieces.
+_REL_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One tier of a pool: usable capacity and an optional small-I/O load ceiling.
+
+    ``small_io_ceiling_iops``: back-end small random I/Os per second the tier may take before it
+    would become the bottleneck (None: no limit, placement by capacity alone).
+    """
+
+    name: str
+    capacity_gb: float
+    small_io_ceiling_iops: float | None = None
+
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
+            raise ValueError(
+                f"tier {self.name!r}: capacity_gb must be >= 0, got {self.capacity_gb}"
+            )
+        ceiling = self.small_io_ceiling_iops
+        if ceiling is not None and not (ceiling >= 0.0):
+            raise ValueError(
+                f"tier {self.name!r}: small_io_ceiling_iops must be >= 0, got {ceiling}"
+            )
+
+
+@dataclass(frozen=True)
+class WorkloadDemand:
+    """What placement needs to know about one workload in the pool.
+
+    ``small_io_iops``: back-end small random I/Os per second (read misses and destage
+    operations; cache hits never reach a tier). Only ratios between workloads and the tiers'
+    ceilings use it, so a single workload without ceilings may leave it at 1.
+    ``mb_s``: MB per second transferred, to weight the pool's MB shares across workloads.
+    ``mb_skew``: the MB curve ranked by small-I/O heat; None derives it from ``skew``
+    (:func:`diskmodel.tiering.skew.derived_mb_curve`).
+    """
+
+    name: str
+    capacity_gb: float
+    small_io_iops: float = 1.0
+    mb_s: float = 0.0
+    skew: SkewCurve = UNIFORM
+    mb_skew: SkewCurve | None = None
+    pin_tier: str | None = None
+
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
+            raise ValueError(
+                f"workload {self.name!r}: capacity_gb must be > 0, got {self.capacity_gb}"
+            )
+        if not (np.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
+            raise ValueError(f"workload {self.name!r}: small_io_iops must be >= 0")
+        if not (np.isfinite(self.mb_s) and self.mb_s >= 0.0):
+            raise ValueError(f"workload {self.name!r}: mb_s must be >= 0")
+        if not self.skew.is_concave:
+            raise ValueError(
+                f"workload {self.name!r}: the small-I/O skew curve must be concave "
+                "(extents ranked hottest first)"
+            )
+
+    @property
+    def mb_curve(self) -> SkewCurve:
+        return self.mb_skew if self.mb_skew is not None else derived_mb_curve(self.skew)
+
+
+@dataclass(frozen=True)
+class TierShare:
+    """What one tier holds of a workload (or of the whole pool)."""
+
+    tier: str
+    capacity_used_gb: float
+    small_io_share: float
+    mb_share: float
+    small_io_iops: float
+    #: True when the tier's small I/O (all workloads) exceeds its load ceiling.
+    over_ceiling: bool = False
+
+
+@dataclass(frozen=True)
+class WorkloadPlacement:
+    """One workload's shares, one entry per tier of the pool in the pool's order."""
+
+    workload: str
+    tiers: tuple[TierShare, ...]
+
+    def on(self, tier: str) -> TierShare:
+        for share in self.tiers:
+            if share.tier == tier:
+                return share
+        raise KeyError(f"no tier {tier!r} in placement of {self.workload!r}")
+
+
+@dataclass(frozen=True)
+class PoolPlacement:
+    """Placement of every workload of a pool, and the pool's totals per tier."""
+
+    easy_tier: bool
+    tiers: tuple[TierShare, ...]
+    workloads: tuple[WorkloadPlacement, ...] = field(default=())
+
+    def workload(self, name: str) -> WorkloadPlacement:
+        for placement in self.workloads:
+            if placement.workload == name:
+                return placement
+        raise KeyError(f"no workload {name!r} in this pool placement")
+
+    def on(self, tier: str) -> TierShare:
+        for share in self.tiers:
+            if share.tier == tier:
+                return share
+        raise KeyError(f"no tier {tier!r} in this pool placement")
+
+
+# --------------------------------------------------------------------------------------------
+# The ranking of a pool's extents (Easy Tier's view)
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """Pieces of all workloads sorted by I/O density, as arrays along the ranking axis (GB)."""
+
+    workloads: tuple[WorkloadDemand, ...]
+    owner: np.ndarray  # index of the workload of each piece
+    c_lo: np.ndarray  # the piece's range on its workload's own curve
+    c_hi: np.ndarray
+    x_edges: np.ndarray  # cumulative GB along the ranking, len n + 1
+    y_edges: np.ndarray  # cumulative small-I/O rate along the ranking, len n + 1
+
+    @property
+    def total_gb(self) -> float:
+        return float(self.x_edges[-1])
+
+    def io_at(self, x: float) -> float:
+        """Small-I/O rate of the hottest x GB of the pool's ranking."""
+        last = self.owner.size - 1
+        i = int(np.clip(np.searchsorted(self.x_edges, x, side="right") - 1, 0, last))
+        w = self.workloads[int(self.owner[i])]
+        c = self.c_lo[i] + (x - self.x_edges[i]) / w.capacity_gb
+        c = float(np.clip(c, self.c_lo[i], self.c_hi[i]))
+        inside = w.small_io_iops * float(w.skew.io_share(self.c_lo[i], c))
+        return float(self.y_edges[i]) + inside
+
+    def x_at_io(self, y: float) -> float:
+        """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
+        if y >= self.y_edges[-1]:
+            return self.total_gb
+        last = self.owner.size - 1
+        i = int(np.clip(np.searchsorted(self.y_edges, y, side="right") - 1, 0, last))
+        w = self.workloads[int(self.owner[i])]
+        if w.small_io_iops <= 0.0:
+            return float(self.x_edges[i + 1])
+        f_lo = float(w.skew.share(self.c_lo[i]))
+        f_target = f_lo + (y - float(self.y_edges[i])) / w.small_io_iops
+        c = float(np.clip(w.skew.capacity_for_share(f_target), self.c_lo[i], self.c_hi[i]))
+        return float(self.x_edges[i]) + (c - float(self.c_lo[i])) * w.capacity_gb
+
+    def workload_prefix(self, x: float) -> np.ndarray:
+        """For each workload, the fraction of its capacity inside the hottest x GB.
+
+        Each workload's pieces appear in its own hotness order (its curve is concave and the
+        sort is stable), so that fraction is a prefix [0, c] of its own curve.
+        """
+        widths = np.diff(self.x_edges)
+        inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
+        fraction = np.where(widths > 0.0, inside / np.where(widths > 0.0, widths, 1.0), 0.0)
+        c_at = self.c_lo + fraction * (self.c_hi - self.c_lo)
+        prefix = np.zeros(len(self.workloads))
+        for k in range(len(self.workloads)):
+            mine = self.owner == k
+            reached = mine & (inside > 0.0)
+            prefix[k] = float(c_at[reached].max()) if np.any(reached) else 0.0
+        return prefix
+
+
+def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
+    """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
+    owners, lows, highs, gbs, ios = [], [], [], [], []
+    any_rate = any(w.small_io_iops > 0.0 for w in workloads)
+    for k, w in enumerate(workloads):
+        edges = w.skew.ranking_edges()
+        c_lo, c_hi = edges[:-1], edges[1:]
+        # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
+        rate = w.small_io_iops if any_rate else w.capacity_gb
+        owners.append(np.full(c_lo.size, k))
+        lows.append(c_lo)
+        highs.append(c_hi)
+        gbs.append((c_hi - c_lo) * w.capacity_gb)
+        ios.append(rate * w.skew.io_share(c_lo, c_hi))
+    owner = np.concatenate(owners)
+    gb = np.concatenate(gbs)
+    io = np.concatenate(ios)
+    density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
+    order = np.argsort(-density, kind="stable")
+    true_io = np.concatenate(
+        [
+            w.small_io_iops * w.skew.io_share(lo, hi)
+            for w, lo, hi in zip(workloads, lows, highs, strict=True)
+        ]
+    )
+    return _Ranking(
+        workloads=tuple(workloads),
+        owner=owner[order],
+        c_lo=np.concatenate(lows)[order],
+        c_hi=np.concatenate(highs)[order],
+        x_edges=np.concatenate([[0.0], np.cumsum(gb[order])]),
+        y_edges=np.concatenate([[0.0], np.cumsum(true_io[order])]),
+    )
+
+
+def _easy_tier_intervals(
+    ranking: _Ranking, free_gb: Sequence[float], ceilings: Sequence[float | None]
+) -> list[list[tuple[float, float]]]:
+    """Per tier, the intervals of the ranking axis (GB) it holds, by the Easy Tier rules.
+
+    The unassigned data stay one interval [hot_pos, cold_pos]: tiers take their hot part from
+    its hot end and any cold filler from its cold end.
+    """
+    n = len(free_gb)
+    intervals: list[list[tuple[float, float]]] = [[] for _ in range(n)]
+    hot_pos, cold_pos = 0.0, ranking.total_gb
+    for t in range(n - 1):
+        hot_end = min(hot_pos + free_gb[t], cold_pos)
+        ceiling = ceilings[t]
+        if ceiling is not None:
+            hot_end = min(hot_end, ranking.x_at_io(ranking.io_at(hot_pos) + max(ceiling, 0.0)))
+        if hot_end > hot_pos:
+            intervals[t].append((hot_pos, hot_end))
+        spare = free_gb[t] - (hot_end - hot_pos)
+        hot_pos = hot_end
+        # A tier stopped by its ceiling still holds data when the slower tiers are too small for
+        # the rest: the coldest extents, which add the least load (Easy Tier swaps warm extents
+        # down and cold ones up when the lower tier is full).
+        excess = (cold_pos - hot_pos) - sum(free_gb[t + 1 :])
+        filler = min(max(excess, 0.0), max(spare, 0.0))
+        if filler > 0.0:
+            intervals[t].append((cold_pos - filler, cold_pos))
+            cold_pos -= filler
+    if cold_pos > hot_pos:
+        intervals[-1].append((hot_pos, cold_pos))
+    return intervals
+
+
+# --------------------------------------------------------------------------------------------
+# Public entry points
+
+
+def place_pool(
+    tiers: Sequence[Tier], workloads: Sequence[WorkloadDemand], *, easy_tier: bool
+) -> PoolPlacement:
+    """Place every workload of one pool on its tiers (fastest first) by the module's rules.
+
+    Raises ValueError if tier names repeat, a pin names no tier of the pool, or the data do
+    not fit (naming the workload or the shortfall in GB).
+    """
+    if not tiers:
+        raise ValueError("a pool needs at least one tier")
+    names = [t.name for t in tiers]
+    if len(set(names)) != len(names):
+        raise ValueError(f"tier names must be unique in a pool, got {names}")
+    if len({w.name for w in workloads}) != len(workloads):
+        raise ValueError("workload names must be unique in a pool")
+    n = len(tiers)
+    free = [t.capacity_gb for t in tiers]
+    # per workload, per tier: (capacity GB, small-I/O share, MB share)
+    table: dict[str, list[tuple[float, float, float]]] = {}
+
+    for w in workloads:
+        if w.pin_tier is None:
+            continue
+        if w.pin_tier not in names:
+            raise ValueError(
+                f"workload {w.name!r} is pinned to tier {w.pin_tier!r}, which this pool lacks "
+                f"(tiers: {', '.join(names)})"
+            )
+        t = names.index(w.pin_tier)
+        if w.capacity_gb > free[t] * (1.0 + _REL_TOL):
+            raise ValueError(
+                f"workload {w.name!r} pinned to {w.pin_tier!r} needs {w.capacity_gb:g} GB, "
+                f"only {free[t]:g} GB free there"
+            )
+        free[t] = max(free[t] - w.capacity_gb, 0.0)
+        table[w.name] = [(w.capacity_gb, 1.0, 1.0) if i == t else (0.0, 0.0, 0.0) for i in range(n)]
+
+    floating = [w for w in workloads if w.pin_tier is None]
+    needed = sum(w.capacity_gb for w in floating)
+    if needed > sum(free) * (1.0 + _REL_TOL):
+        raise ValueError(
+            f"the pool's workloads need {needed:g} GB unpinned but only {sum(free):g} GB is free "
+            f"({needed - sum(free):g} GB short)"
+        )
+    if floating and easy_tier:
+        pinned_io = [0.0] * n
+        for w in workloads:
+            if w.pin_tier is not None:
+                pinned_io[names.index(w.pin_tier)] += w.small_io_iops
+        ceilings = [
+            None if t.small_io_ceiling_iops is None else t.small_io_ceiling_iops - pinned_io[i]
+            for i, t in enumerate(tiers)
+        ]
+        ranking = _rank_pool(floating)
+        intervals = _easy_tier_intervals(ranking, free, ceilings)
+        boundaries = {x for held in intervals for interval in held for x in interval}
+        prefix = {x: ranking.workload_prefix(x) for x in boundaries}
+        for k, w in enumerate(floating):
+            rows = []
+            for t in range(n):
+                cap = io = mb = 0.0
+                for lo, hi in intervals[t]:
+                    c_lo, c_hi = float(prefix[lo][k]), float(prefix[hi][k])
+                    cap += (c_hi - c_lo) * w.capacity_gb
+                    io += float(w.skew.io_share(c_lo, c_hi))
+                    mb += float(w.mb_curve.io_share(c_lo, c_hi))
+                rows.append((cap, io, mb))
+            table[w.name] = rows
+    elif floating:
+        total_free = sum(free)
+        for w in floating:
+            fractions = [f / total_free for f in free]
+            table[w.name] = [(w.capacity_gb * f, f, f) for f in fractions]
+
+    return _assemble(tiers, workloads, table, easy_tier)
+
+
+def _assemble(
+    tiers: Sequence[Tier],
+    workloads: Sequence[WorkloadDemand],
+    table: dict[str, list[tuple[float, float, float]]],
+    easy_tier: bool,
+) -> PoolPlacement:
+    """Turn the per-workload table into frozen results with pool totals and ceiling flags."""
+    n = len(tiers)
+    tier_iops = [sum(table[w.name][t][1] * w.small_io_iops for w in workloads) for t in range(n)]
+    over = [
+        t.small_io_ceiling_iops is not None
+        and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
+        for i, t in enumerate(tiers)
+    ]
+    placements = tuple(
+        WorkloadPlacement(
+            workload=w.name,
+            tiers=tuple(
+                TierShare(
+                    tier=tiers[t].name,
+                    capacity_used_gb=table[w.name][t][0],
+                    small_io_share=table[w.name][t][1],
+                    mb_share=table[w.name][t][2],
+                    small_io_iops=table[w.name][t][1] * w.small_io_iops,
+                    over_ceiling=over[t],
+                )
+                for t in range(n)
+            ),
+        )
+        for w in workloads
+    )
+    # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
+    io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
+    if io_weights.sum() <= 0.0:
+        io_weights = np.array([w.capacity_gb for w in workloads], dtype=np.float64)
+    mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
+    if mb_weights.sum() <= 0.0:
+        mb_weights = io_weights
+    io_weights = io_weights / io_weights.sum() if workloads else io_weights
+    mb_weights = mb_weights / mb_weights.sum() if workloads else mb_weights
+    totals = tuple(
+        TierShare(
+            tier=tiers[t].name,
+            capacity_used_gb=sum(table[w.name][t][0] for w in workloads),
+            small_io_share=float(
+                sum(io_weights[k] * table[w.name][t][1] for k, w in enumerate(workloads))
+            ),
+            mb_share=float(
+                sum(mb_weights[k] * table[w.name][t][2] for k, w in enumerate(workloads))
+            ),
+            small_io_iops=tier_iops[t],
+            over_ceiling=over[t],
+        )
+        for t in range(n)
+    )
+    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=placements)
+
+
+def place_easy_tier(tiers: Sequence[Tier], workload: WorkloadDemand) -> WorkloadPlacement:
+    """Easy Tier steady state for one workload alone in its pool."""
+    return place_pool(tiers, [workload], easy_tier=True).workloads[0]
+
+
+def place_capacity_proportional(
+    tiers: Sequence[Tier], workload: WorkloadDemand
+) -> WorkloadPlacement:
+    """Easy Tier off, one workload: every tier gets its capacity share of the I/O and MB."""
+    return place_pool(tiers, [workload], easy_tier=False).workloads[0]
+
+
+def place_pinned(tiers: Sequence[Tier], workload: WorkloadDemand, tier: str) -> WorkloadPlacement:
+    """The whole workload on one named tier."""
+    pinned = WorkloadDemand(
+        name=workload.name,
+        capacity_gb=workload.capacity_gb,
+        small_io_iops=workload.small_io_iops,
+        mb_s=workload.mb_s,
+        skew=workload.skew,
+        mb_skew=workload.mb_skew,
+        pin_tier=tier,
+    )
+    return place_pool(tiers, [pinned], easy_tier=False).workloads[0]
