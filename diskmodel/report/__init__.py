@@ -1,0 +1,1 @@
+"""Turning results into text, JSON and HTML: reads plain data, never models anything."""

@@ -1,0 +1,122 @@
+"""`diskmodel check`: a validated scenario summarised as a planner would read it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.report.table import table
+from diskmodel.scenario import Scenario, expand_ranks
+
+TIERS = ("ssd", "enterprise", "nearline")
+
+
+def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
+    """Configuration summary: capacity per tier, ranks per DA pair, drives per server."""
+    catalog = catalog or load_catalog()
+    cfg = scenario.system
+    system = catalog.systems[cfg.model]
+    adapter = cfg.host_adapter or system.default_host_adapter
+    ranks = expand_ranks(scenario)
+    parts = [
+        f"{scenario.name}: valid",
+        f"{system.family} {system.machine_type}-{system.model} ({cfg.model}), "
+        f"{cfg.processor_ways}-way, {cfg.cache_gb:g} GB cache, {cfg.host_ports} host ports "
+        f"({adapter}), {cfg.da_pairs} DA pairs, {len(ranks)} ranks",
+    ]
+
+    usable: dict[str, float] = defaultdict(float)
+    rank_count: dict[str, int] = defaultdict(int)
+    drive_count: dict[str, int] = defaultdict(int)
+    for rank in ranks:
+        drive, raid = catalog.drives[rank.drive], catalog.raid_formats[rank.raid]
+        usable[drive.tier] += raid.data_drives * drive.capacity_gb
+        rank_count[drive.tier] += 1
+        drive_count[drive.tier] += raid.drives
+    pool_of = {w.pool for w in scenario.workloads}
+    demand: dict[str, float] = defaultdict(float)
+    for w in scenario.workloads:
+        demand[w.pool] += w.capacity_gb
+    parts.append(
+        table(
+            ["tier", "ranks", "drives", "usable GB"],
+            [
+                [t, rank_count[t], drive_count[t], f"{usable[t]:,.0f}"]
+                for t in TIERS
+                if rank_count[t]
+            ],
+            title="\nCapacity per tier",
+        )
+    )
+
+    pool_rows = []
+    for pool in scenario.pools:
+        members = [r for r in ranks if r.pool == pool.name]
+        capacity = sum(
+            catalog.raid_formats[r.raid].data_drives * catalog.drives[r.drive].capacity_gb
+            for r in members
+        )
+        tiers = sorted({catalog.drives[r.drive].tier for r in members}, key=TIERS.index)
+        pool_rows.append(
+            [
+                pool.name,
+                pool.easy_tier,
+                len(members),
+                "+".join(tiers),
+                f"{capacity:,.0f}",
+                f"{demand[pool.name]:,.0f}" if pool.name in pool_of else "-",
+            ]
+        )
+    parts.append(
+        table(
+            ["pool", "easy tier", "ranks", "tiers", "usable GB", "workload GB"],
+            pool_rows,
+            title="\nExtent pools",
+        )
+    )
+
+    per_pair = [
+        [
+            pair,
+            sum(1 for r in ranks if r.da_pair == pair),
+            sum(1 for r in ranks if r.da_pair == pair and catalog.drives[r.drive].kind == "ssd"),
+        ]
+        for pair in range(cfg.da_pairs)
+    ]
+    parts.append(table(["DA pair", "ranks", "SSD ranks"], per_pair, title="\nRanks per DA pair"))
+
+    per_server = []
+    for server in (0, 1):
+        mine = [r for r in ranks if r.server == server]
+        per_server.append(
+            [
+                server,
+                len(mine),
+                sum(catalog.raid_formats[r.raid].drives for r in mine),
+                sum(1 for r in mine if catalog.drives[r.drive].kind == "ssd"),
+            ]
+        )
+    parts.append(
+        table(["server", "ranks", "drives", "SSD ranks"], per_server, title="\nDrives per server")
+    )
+
+    workload_rows = [
+        [
+            w.name,
+            w.pool,
+            f"{w.iops:,.0f}" if w.iops is not None else "-",
+            w.queue_depth if w.queue_depth is not None else (w.users or "-"),
+            f"{w.read_fraction:.0%}",
+            f"{w.read_hit_ratio:.0%}",
+            f"{w.capacity_gb:,.0f}",
+        ]
+        for w in scenario.workloads
+    ]
+    parts.append(
+        table(
+            ["workload", "pool", "iops", "queue/users", "reads", "read hits", "GB"],
+            workload_rows,
+            title="\nWorkloads",
+        )
+    )
+    return "\n".join(parts)

@@ -1,0 +1,646 @@
+"""Scenario files: what a planner writes, validated into inert, frozen pydantic models.
+
+A scenario names a storage system from the catalog, its configuration, extent pools of RAID
+ranks, the workloads and the analyses wanted. Validation is strict: unknown keys, names not in
+the catalog, values out of range and configurations the hardware does not offer are all errors,
+and every error names the file, the line, the key path and what is allowed.
+
+Units are those in the key names (`_gb` decimal gigabytes as drive vendors count, `_kib` KiB
+transfers, `_ms` milliseconds); the model converts them once.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.errors import InputError
+from diskmodel.yamlio import Located, load_yaml
+
+SCHEMA_VERSION = 1
+
+SKEW_PRESETS: dict[str, float] = {
+    "very_low": 2.0,
+    "low": 3.5,
+    "intermediate": 7.0,
+    "high": 14.0,
+    "very_high": 24.0,
+}
+"""The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
+
+Tier = Literal["ssd", "enterprise", "nearline"]
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class ScenarioError(InputError):
+    """A scenario file that does not validate; the message lists every problem found."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, allow_inf_nan=False, strict=False, validate_default=True
+    )
+
+
+def _catalog(info: ValidationInfo) -> Catalog:
+    context = info.context or {}
+    catalog = context.get("catalog")
+    return catalog if isinstance(catalog, Catalog) else load_catalog()
+
+
+def _unknown(kind: str, name: str, allowed: Iterable[str]) -> PydanticCustomError:
+    allowed = sorted(allowed)
+    close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return PydanticCustomError(
+        "unknown_name",
+        "unknown {kind} '{name}'{hint} (allowed: {allowed})",
+        {"kind": kind, "name": name, "hint": hint, "allowed": ", ".join(allowed)},
+    )
+
+
+def _problem(message: str) -> PydanticCustomError:
+    # The text goes in as context, never as the template: a name from the file may hold braces.
+    return PydanticCustomError("scenario_rule", "{text}", {"text": message})
+
+
+class SystemConfig(_Model):
+    """The storage system: catalog model and how it is configured."""
+
+    model: Name = Field(description="catalog name of the storage system, e.g. ds8800-951")
+    processor_ways: Literal[2, 4] = Field(4, description="cores per server (2-way or 4-way)")
+    cache_gb: float = Field(gt=0, description="total processor memory (cache), GB")
+    host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
+    host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
+    da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+
+    @field_validator("model")
+    @classmethod
+    def _known_model(cls, value: str, info: ValidationInfo) -> str:
+        systems = _catalog(info).systems
+        if value not in systems:
+            raise _unknown("storage system", value, systems)
+        return value
+
+
+class RankGroup(_Model):
+    """`count` identical RAID ranks, each built from one 8-drive array site."""
+
+    drive: Name
+    raid: Name
+    count: int = Field(gt=0, le=1024)
+    da_pair: int | None = Field(
+        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+    )
+
+    @field_validator("drive")
+    @classmethod
+    def _known_drive(cls, value: str, info: ValidationInfo) -> str:
+        drives = _catalog(info).drives
+        if value not in drives:
+            raise _unknown("drive", value, drives)
+        return value
+
+    @field_validator("raid")
+    @classmethod
+    def _known_raid(cls, value: str, info: ValidationInfo) -> str:
+        formats = _catalog(info).raid_formats
+        if value not in formats:
+            raise _unknown("RAID format", value, formats)
+        return value
+
+
+class Pool(_Model):
+    """An extent pool: ranks whose capacity volumes are carved from, in 1 GiB extents."""
+
+    name: Name
+    easy_tier: Literal["off", "auto"] = Field(
+        "auto", description="auto: Easy Tier places hot extents on faster tiers; off: by capacity"
+    )
+    ranks: list[RankGroup] = Field(min_length=1)
+
+
+class Skew(_Model):
+    """How a workload's small random I/O is spread over its capacity (exactly one form)."""
+
+    level: float | str | None = Field(
+        None, description="a number above 1, or a preset: " + ", ".join(SKEW_PRESETS)
+    )
+    points: list[tuple[Fraction, Fraction]] | None = Field(
+        None, min_length=1, description="[capacity fraction, I/O fraction] pairs, hottest first"
+    )
+    heatmap: str | None = Field(None, description="CSV of per-extent I/O, relative to the file")
+    sequential_level: float | None = Field(None, gt=1.0)
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def _level_or_preset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value not in SKEW_PRESETS:
+                raise _unknown("skew preset", value, SKEW_PRESETS)
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if not (math.isfinite(value) and value > 1.0):
+                raise _problem(
+                    f"{value!r}: a skew level must be a finite number above 1 "
+                    "(1 would mean no skew at all)"
+                )
+            return float(value)
+        if value is None:
+            return value
+        raise _problem(f"a skew level is a number above 1 or one of {', '.join(SKEW_PRESETS)}")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        given = [k for k in ("level", "points", "heatmap") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise _problem(
+                "give exactly one of 'level', 'points' or 'heatmap' "
+                f"(given: {', '.join(given) or 'none'})"
+            )
+        return self
+
+    @property
+    def level_value(self) -> float | None:
+        """The numeric skew level, presets resolved."""
+        if isinstance(self.level, str):
+            return SKEW_PRESETS[self.level]
+        return self.level
+
+
+class Workload(_Model):
+    """One application's I/O: its rate or concurrency, mix, cache behaviour and footprint."""
+
+    name: Name
+    pool: Name
+    iops: float | None = Field(None, gt=0, le=1e9, description="planned host I/O rate, I/O/s")
+    iops_range: tuple[float, float] | None = Field(
+        None, description="I/O rates for the curve, [low, high]"
+    )
+    read_fraction: Fraction
+    read_hit_ratio: Fraction
+    destage_ratio: float = Field(
+        1.0, ge=0.0, le=1.0, description="destages per host write, after write folding"
+    )
+    read_size_kib: float = Field(4.0, gt=0, le=16384)
+    write_size_kib: float = Field(4.0, gt=0, le=16384)
+    read_sequential_fraction: Fraction = 0.0
+    write_sequential_fraction: Fraction = 0.0
+    capacity_gb: float = Field(gt=0, le=1e7)
+    skew: Skew | None = None
+    queue_depth: int | None = Field(None, gt=0, le=100_000, description="host I/Os in flight")
+    users: int | None = Field(None, gt=0, le=100_000)
+    think_time_ms: float = Field(0.0, ge=0, le=3.6e6)
+    pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+
+    @field_validator("iops_range")
+    @classmethod
+    def _range_ordered(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and not 0 < value[0] < value[1] <= 1e9:
+            raise _problem("iops_range must be [low, high] with 0 < low < high <= 1e9")
+        return value
+
+    @model_validator(mode="after")
+    def _some_load(self) -> Self:
+        if self.iops is None and self.queue_depth is None and self.users is None:
+            raise _problem("give the load: 'iops', 'queue_depth', or 'users' (with think_time_ms)")
+        if self.queue_depth is not None and self.users is not None:
+            raise _problem("give either 'queue_depth' or 'users', not both")
+        return self
+
+
+class Curve(_Model):
+    points: int = Field(60, ge=2, le=2000, description="load points from light load to saturation")
+
+
+class Alternative(_Model):
+    """A variant of the scenario: dotted key paths set to new values, e.g. system.model."""
+
+    name: Name
+    set: dict[str, Any] = Field(min_length=1)
+
+
+class Growth(_Model):
+    factors: list[Annotated[float, Field(gt=0, le=1000)]] = Field(min_length=1)
+
+
+class TierSweep(_Model):
+    """Add 0, 1, 2 ... ranks of one drive type to a pool and compare."""
+
+    pool: Name
+    drive: Name
+    raid: Name
+    counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(min_length=1)
+
+
+class Analyses(_Model):
+    curve: Curve = Curve()
+    compare: list[Alternative] = Field(default_factory=list)
+    growth: Growth | None = None
+    tier_sweep: TierSweep | None = None
+
+
+class Scenario(_Model):
+    """A whole scenario file, validated against the hardware catalog."""
+
+    schema_version: Literal[1]
+    name: Name
+    description: str = Field("", max_length=10_000)
+    system: SystemConfig
+    pools: list[Pool] = Field(min_length=1, max_length=64)
+    workloads: list[Workload] = Field(min_length=1, max_length=64)
+    analyses: Analyses = Analyses()
+
+    @model_validator(mode="after")
+    def _fits_the_hardware(self, info: ValidationInfo) -> Self:
+        catalog = _catalog(info)
+        problems = list(_hardware_problems(self, catalog))
+        if problems:
+            raise _problem("\n".join(problems))
+        return self
+
+    def alternatives(self, catalog: Catalog | None = None) -> list[tuple[str, Scenario]]:
+        """The baseline and each `compare` alternative, applied and re-validated."""
+        out: list[tuple[str, Scenario]] = [(self.name, self)]
+        base = self.model_dump(mode="python")
+        context = {"catalog": catalog or load_catalog()}
+        for alt in self.analyses.compare:
+            data = apply_settings(base, alt.set)
+            data["name"] = alt.name
+            data["analyses"] = {"curve": base["analyses"]["curve"]}
+            out.append((alt.name, Scenario.model_validate(data, context=context)))
+        return out
+
+
+@dataclass(frozen=True)
+class RankPlacement:
+    """Where one rank sits: its pool, drive, RAID format, DA pair and owning server."""
+
+    index: int  # position among all ranks of the system, in file order
+    pool: str
+    drive: str
+    raid: str
+    da_pair: int
+    server: int
+
+
+def expand_ranks(scenario: Scenario) -> list[RankPlacement]:
+    """Every rank of the system, placed on a DA pair and a server.
+
+    Ranks with an explicit `da_pair` go there; the others are dealt round-robin in file order
+    over the DA pairs, the way IBM's configuration guidance spreads array sites. Rank i is
+    owned by server i % 2, which alternates ranks between the two servers as recommended.
+    """
+    pairs = scenario.system.da_pairs
+    placed: list[RankPlacement] = []
+    next_pair = 0
+    for pool in scenario.pools:
+        for group in pool.ranks:
+            for _ in range(group.count):
+                if group.da_pair is not None:
+                    da_pair = group.da_pair
+                else:
+                    da_pair, next_pair = next_pair, (next_pair + 1) % pairs
+                index = len(placed)
+                placed.append(
+                    RankPlacement(index, pool.name, group.drive, group.raid, da_pair, index % 2)
+                )
+    return placed
+
+
+def _hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    system = catalog.systems[scenario.system.model]
+    cfg = scenario.system
+    options = {o.ways: o for o in system.processor_options}
+    if cfg.processor_ways not in options:
+        yield (
+            f"system.processor_ways: {system.name} is offered {_or(sorted(options))}-way, "
+            f"not {cfg.processor_ways}-way"
+        )
+    else:
+        offered = options[cfg.processor_ways].cache_gb_options
+        if not any(math.isclose(cfg.cache_gb, c) for c in offered):
+            yield (
+                f"system.cache_gb: {cfg.cache_gb:g} GB is not offered on a "
+                f"{cfg.processor_ways}-way {system.name} (allowed: {_list(offered)})"
+            )
+    adapters = {h.name: h for h in system.host_adapters}
+    adapter_name = cfg.host_adapter or system.default_host_adapter
+    if adapter_name not in adapters:
+        close = difflib.get_close_matches(adapter_name, list(adapters), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        yield (
+            f"system.host_adapter: '{adapter_name}' is not offered on {system.name}{hint} "
+            f"(allowed: {_list(adapters)})"
+        )
+    if cfg.host_ports > system.max_host_ports:
+        yield (
+            f"system.host_ports: {cfg.host_ports} is more than the {system.max_host_ports} "
+            f"host ports a {system.name} takes"
+        )
+    if cfg.da_pairs > system.max_da_pairs:
+        yield (
+            f"system.da_pairs: {cfg.da_pairs} is more than the {system.max_da_pairs} "
+            f"DA pairs a {system.name} takes"
+        )
+    yield from _pool_problems(scenario, catalog)
+    yield from _workload_problems(scenario, catalog)
+
+
+def _pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    system = catalog.systems[scenario.system.model]
+    for name, n in Counter(p.name for p in scenario.pools).items():
+        if n > 1:
+            yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
+    for p, pool in enumerate(scenario.pools):
+        for g, group in enumerate(pool.ranks):
+            where = f"pools[{p}].ranks[{g}]"
+            drive = catalog.drives[group.drive]
+            raid = catalog.raid_formats[group.raid]
+            if group.drive not in system.drives:
+                yield (
+                    f"{where}.drive: {group.drive} is not offered on {system.name} "
+                    f"(offered: {_list(system.drives)})"
+                )
+            if group.raid not in system.raid_formats:
+                yield (
+                    f"{where}.raid: {group.raid} is not offered on {system.name} "
+                    f"(offered: {_list(system.raid_formats)})"
+                )
+            if raid.drives != raid.array_site_drives:
+                yield (
+                    f"{where}.raid: {group.raid} uses {raid.drives} drives but an array site "
+                    f"holds {raid.array_site_drives}"
+                )
+            if drive.kind == "ssd" and raid.level == 6:
+                yield f"{where}.raid: RAID-6 is not offered for SSD ranks (use RAID-5 or RAID-10)"
+            if group.da_pair is not None and group.da_pair >= scenario.system.da_pairs:
+                yield (
+                    f"{where}.da_pair: {group.da_pair} does not exist; the system has "
+                    f"{scenario.system.da_pairs} DA pairs, numbered 0 to "
+                    f"{scenario.system.da_pairs - 1}"
+                )
+    per_pair = Counter(r.da_pair for r in expand_ranks(scenario))
+    for index, count in sorted(per_pair.items()):
+        if count > system.max_ranks_per_da_pair:
+            yield (
+                f"pools: DA pair {index} would serve {count} ranks; a {system.name} DA pair "
+                f"serves at most {system.max_ranks_per_da_pair}"
+            )
+
+
+def _workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    pools = {p.name: p for p in scenario.pools}
+    for name, n in Counter(w.name for w in scenario.workloads).items():
+        if n > 1:
+            yield f"workloads: the name '{name}' is used by {n} workloads; names must be unique"
+    demand: dict[str, float] = dict.fromkeys(pools, 0.0)
+    for w, workload in enumerate(scenario.workloads):
+        where = f"workloads[{w}]"
+        if workload.pool not in pools:
+            close = difflib.get_close_matches(workload.pool, list(pools), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            yield f"{where}.pool: no pool named '{workload.pool}'{hint} (pools: {_list(pools)})"
+            continue
+        demand[workload.pool] += workload.capacity_gb
+        tiers = {catalog.drives[g.drive].tier for g in pools[workload.pool].ranks}
+        if workload.pin_tier is not None and workload.pin_tier not in tiers:
+            yield (
+                f"{where}.pin_tier: pool '{workload.pool}' has no {workload.pin_tier} ranks "
+                f"(its tiers: {_list(tiers)})"
+            )
+    for pool_name, needed in demand.items():
+        usable = pool_capacity_gb(pools[pool_name], catalog)
+        if needed > usable * (1 + 1e-9):
+            yield (
+                f"workloads: the workloads in pool '{pool_name}' need {needed:,.0f} GB but its "
+                f"ranks hold {usable:,.0f} GB usable"
+            )
+
+
+def pool_capacity_gb(pool: Pool, catalog: Catalog) -> float:
+    """Usable capacity of a pool: each rank's data drives times the drive's capacity."""
+    return sum(
+        g.count * catalog.raid_formats[g.raid].data_drives * catalog.drives[g.drive].capacity_gb
+        for g in pool.ranks
+    )
+
+
+def apply_settings(base: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """Copy `base` and set each dotted path (`system.model`, `workloads.oltp.iops`).
+
+    A path step into a list is an index (`pools.0`) or the `name` of an item (`workloads.oltp`).
+    """
+    data = copy.deepcopy(base)
+    for dotted, value in settings.items():
+        steps = dotted.split(".")
+        node: Any = data
+        for depth, step in enumerate(steps):
+            last = depth == len(steps) - 1
+            if isinstance(node, dict):
+                if step not in node:
+                    allowed = ", ".join(sorted(node))
+                    raise KeyError(f"'{dotted}': no key '{step}' here (allowed: {allowed})")
+                if last:
+                    node[step] = value
+                else:
+                    node = node[step]
+            elif isinstance(node, list):
+                index = _list_index(node, step, dotted)
+                if last:
+                    node[index] = value
+                else:
+                    node = node[index]
+            else:
+                raise KeyError(f"'{dotted}': '{steps[depth - 1]}' is a value, not a section")
+    return data
+
+
+def _list_index(items: list[Any], step: str, dotted: str) -> int:
+    if step.isdigit() and int(step) < len(items):
+        return int(step)
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and item.get("name") == step:
+            return i
+    names = [str(item["name"]) for item in items if isinstance(item, dict) and "name" in item]
+    raise KeyError(
+        f"'{dotted}': no item '{step}' (use an index 0-{len(items) - 1}"
+        + (f" or a name: {', '.join(names)})" if names else ")")
+    )
+
+
+def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
+    """Load and validate a scenario file; raise `ScenarioError` listing every problem."""
+    path = Path(path)
+    located = load_yaml(path)
+    return validate_scenario(located, catalog)
+
+
+def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scenario:
+    """Validate already-parsed scenario data; messages point into `located.source`."""
+    catalog = catalog or load_catalog()
+    data = located.data
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a single value ({data!r:.40})"
+        raise ScenarioError(
+            f"{located.source}: a scenario is a mapping of keys (schema_version, name, system, "
+            f"pools, workloads, analyses), but this file holds {kind}"
+        )
+    version = data.get("schema_version")
+    if version is not None and version != SCHEMA_VERSION:
+        raise ScenarioError(
+            f"{located.source}:{located.line_of(['schema_version'])}: schema_version: "
+            f"{version!r} is not supported; this diskmodel reads schema_version {SCHEMA_VERSION}"
+        )
+    context = {"catalog": catalog}
+    try:
+        scenario = Scenario.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise ScenarioError(_format_errors(exc, located)) from None
+    _check_alternatives(scenario, located, catalog)
+    return scenario
+
+
+def _check_alternatives(scenario: Scenario, located: Located, catalog: Catalog) -> None:
+    for i, alt in enumerate(scenario.analyses.compare):
+        path: list[str | int] = ["analyses", "compare", i, "set"]
+        try:
+            apply_settings(scenario.model_dump(mode="python"), alt.set)
+        except KeyError as exc:
+            raise ScenarioError(
+                f"{located.source}:{located.line_of(path)}: analyses.compare[{i}].set: "
+                f"{exc.args[0]}"
+            ) from None
+    try:
+        scenario.alternatives(catalog)
+    except ValidationError as exc:
+        names = [a.name for a in scenario.analyses.compare]
+        raise ScenarioError(
+            f"alternative(s) {', '.join(names)} in analyses.compare do not validate:\n"
+            + _format_errors(exc, located, prefix=["analyses", "compare"])
+        ) from None
+
+
+def _format_errors(exc: ValidationError, located: Located, prefix: Sequence[str | int] = ()) -> str:
+    lines = []
+    errors = exc.errors(include_url=False)
+    for error in errors[:12]:
+        loc = [p for p in error["loc"] if not _is_union_tag(p)]
+        message = _message(error, loc)
+        if error["type"] == "scenario_rule" and not loc:
+            # Whole-scenario cross-checks name their own key path, one problem a line.
+            for part in message.split("\n"):
+                path = _parse_dotted(part.split(": ", 1)[0])
+                lines.append(f"{_where(located, [*prefix, *path])}: {part}")
+            continue
+        key = _dotted(loc)
+        lines.append(f"{_where(located, [*prefix, *loc])}: {key + ': ' if key else ''}{message}")
+    if len(errors) > 12:
+        lines.append(f"... and {len(errors) - 12} more problems")
+    return "\n".join(lines)
+
+
+def _where(located: Located, path: Sequence[str | int]) -> str:
+    line = located.line_of(path)
+    return f"{located.source}:{line}" if line else located.source
+
+
+def _is_union_tag(part: str | int) -> bool:
+    return isinstance(part, str) and (
+        part.startswith(("function-", "literal[", "tuple[")) or part in {"float", "int", "str"}
+    )
+
+
+def _message(error: Any, loc: Sequence[str | int]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1, cutoff=0.6)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        return f"unknown key{hint} (allowed keys here: {', '.join(allowed)})"
+    if kind == "missing":
+        return "is required but missing"
+    if kind == "literal_error":
+        return f"{_shown(error.get('input'))} is not allowed; {error['msg'].replace('Input', 'it')}"
+    shown = _shown(error.get("input"))
+    text = str(error["msg"])
+    for old, new in (("Value error, ", ""), ("Input should be", "must be")):
+        text = text.replace(old, new)
+    if kind in {"scenario_rule", "unknown_name"}:
+        return text
+    return f"{shown} is not allowed: {text}" if shown else text
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return ""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _allowed_keys(loc: Sequence[str | int]) -> list[str]:
+    model: Any = Scenario
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+        if field is None:
+            return []
+        model = _model_in(field.annotation)
+        if model is None:
+            return []
+    return sorted(model.model_fields) if hasattr(model, "model_fields") else []
+
+
+def _model_in(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _parse_dotted(text: str) -> list[str | int]:
+    parts: list[str | int] = []
+    for piece in text.replace("]", "").split("."):
+        name, *indices = piece.split("[")
+        if name:
+            parts.append(name)
+        parts.extend(int(i) for i in indices if i.isdigit())
+    return parts
+
+
+def _list(items: Iterable[Any]) -> str:
+    return ", ".join(str(i) for i in sorted(items, key=str))
+
+
+def _or(items: Sequence[int]) -> str:
+    return " or ".join(str(i) for i in items)

@@ -1,0 +1,189 @@
+"""Strict, safe YAML loading that remembers where every key came from.
+
+ruamel.yaml is used rather than PyYAML because it reads YAML 1.2 (so `no`, `on` and `off` stay
+strings instead of becoming booleans: the "Norway problem"), refuses duplicate keys, and keeps
+the line and column of every key and list item, which is what lets an error say
+"scenario.yaml:14: pools[0].ranks[1].drive". Nothing is constructed but plain data: no Python
+objects, tags are refused, and anchors/aliases are allowed only while the document they expand
+to stays small (a "billion laughs" alias bomb is refused before it is expanded).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from diskmodel.errors import InputError
+
+MAX_FILE_BYTES = 5_000_000
+"""A scenario is a few kilobytes; anything this large is not one."""
+
+MAX_EXPANDED_NODES = 200_000
+"""Bound on the number of values a document expands to once its aliases are followed."""
+
+MAX_DEPTH = 64
+"""Bound on nesting; real scenarios nest four or five levels deep."""
+
+Path_ = tuple[str | int, ...]
+
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("map", "seq", "str", "int", "float", "bool", "null")
+)
+
+
+@dataclass(frozen=True)
+class Located:
+    """Plain data loaded from a YAML file, with the line (1-based) of each key path."""
+
+    data: Any
+    source: str
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def line_of(self, path: Sequence[str | int]) -> int | None:
+        """Line of the longest prefix of `path` that names a key or item in the file."""
+        key = tuple(path)
+        while key:
+            if key in self.lines:
+                return self.lines[key]
+            key = key[:-1]
+        return None
+
+
+def load_yaml(path: Path) -> Located:
+    """Read `path` as one YAML document of plain data, or raise `InputError` saying why."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a YAML file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(
+            f"{path}: {len(raw):,} bytes is too large for a scenario "
+            f"(the limit is {MAX_FILE_BYTES:,} bytes)"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{path}: not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
+        ) from None
+    return parse_yaml(text, str(path))
+
+
+def parse_yaml(text: str, source: str) -> Located:
+    """Parse YAML `text`; `source` names it in messages."""
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        documents = list(yaml.load_all(text))
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{source}:{mark.line + 1}" if mark is not None else source
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "duplicate key" in str(exc):
+            problem = f"the same key appears twice ({problem.strip()})"
+        raise InputError(f"{where}: YAML syntax error: {problem.strip()}") from None
+    except YAMLError as exc:
+        raise InputError(f"{source}: YAML error: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{source}: nested too deeply (more than {MAX_DEPTH} levels)") from None
+    if not documents or all(d is None for d in documents):
+        raise InputError(f"{source}: the file is empty; a scenario is a YAML mapping")
+    if len(documents) > 1:
+        raise InputError(f"{source}: holds {len(documents)} YAML documents; write one per file")
+    _check_size(documents[0], source)
+    lines: dict[Path_, int] = {}
+    data = _plain(documents[0], (), lines, source)
+    return Located(data=data, source=source, lines=lines)
+
+
+def _check_size(root: Any, source: str) -> None:
+    """Refuse documents whose expansion (aliases followed) is huge or deep, before expanding."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Any, depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise InputError(f"{source}: nested too deeply (more than {MAX_DEPTH} levels)")
+        if not isinstance(node, Mapping | list):
+            return 1
+        if id(node) in sizes:
+            return sizes[id(node)]
+        children = node.values() if isinstance(node, Mapping) else node
+        total = 1
+        for child in children:
+            total += size(child, depth + 1)
+            if total > MAX_EXPANDED_NODES:
+                raise InputError(
+                    f"{source}: expands to more than {MAX_EXPANDED_NODES:,} values once its "
+                    "aliases are followed (an alias bomb?); write the data out plainly"
+                )
+        sizes[id(node)] = total
+        return total
+
+    size(root, 0)
+
+
+def _plain(node: Any, path: Path_, lines: dict[Path_, int], source: str) -> Any:
+    """Copy ruamel's round-trip objects into dict/list/str/int/float/bool/None."""
+    tag = getattr(getattr(node, "tag", None), "value", None)
+    if tag is not None and tag not in _PLAIN_TAGS:
+        where = lines.get(path)
+        raise InputError(
+            f"{source}{':' + str(where) if where else ''}: "
+            f"{'.'.join(map(str, path)) or 'document'}: the YAML tag '{tag}' is not allowed; "
+            "a scenario holds plain values only"
+        )
+    if isinstance(node, CommentedMap):
+        out: dict[Any, Any] = {}
+        for key, value in node.items():
+            if not isinstance(key, str | int | float | bool) or key is None:
+                raise InputError(
+                    f"{source}:{_line(node, key, path, lines)}: a key must be a plain name, "
+                    f"not {type(key).__name__}"
+                )
+            child = (*path, str(key))
+            pos = node.lc.key(key)
+            if pos is not None:
+                lines[child] = pos[0] + 1
+            out[str(key)] = _plain(value, child, lines, source)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, value in enumerate(node):
+            child = (*path, index)
+            pos = node.lc.item(index)
+            if pos is not None:
+                lines[child] = pos[0] + 1
+            items.append(_plain(value, child, lines, source))
+        return items
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node) if not math.isnan(node) else math.nan
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, _dt.date | _dt.datetime):
+        return node.isoformat()
+    where = lines.get(path)
+    raise InputError(
+        f"{source}{':' + str(where) if where else ''}: {'.'.join(map(str, path)) or 'document'}: "
+        f"unsupported YAML value of type {type(node).__name__}"
+    )
+
+
+def _line(node: CommentedMap, key: Any, path: Path_, lines: dict[Path_, int]) -> int | str:
+    pos = node.lc.key(key)
+    return pos[0] + 1 if pos is not None else lines.get(path, "?")

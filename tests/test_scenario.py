@@ -1,0 +1,255 @@
+"""Scenario validation: shipped scenarios load; broken ones end in one clear, located message."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from diskmodel.errors import InputError
+from diskmodel.scenario import (
+    Scenario,
+    ScenarioError,
+    apply_settings,
+    expand_ranks,
+    load_scenario,
+    pool_capacity_gb,
+)
+
+from .conftest import SCENARIOS
+
+VALID = textwrap.dedent(
+    """\
+    schema_version: 1
+    name: test
+    system:
+      model: ds8800-951
+      processor_ways: 4
+      cache_gb: 128
+      host_ports: 4
+      da_pairs: 2
+    pools:
+      - name: p0
+        easy_tier: auto
+        ranks:
+          - {drive: 15k-146, raid: raid5-7+p, count: 4}
+    workloads:
+      - name: oltp
+        pool: p0
+        iops: 5000
+        read_fraction: 0.7
+        read_hit_ratio: 0.5
+        capacity_gb: 1000
+    """
+)
+
+
+def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_valid_baseline_loads(tmp_path: Path) -> None:
+    scenario = load_scenario(write(tmp_path, VALID))
+    assert scenario.workloads[0].destage_ratio == 1.0
+    assert scenario.workloads[0].read_size_kib == 4.0
+    assert [r.da_pair for r in expand_ranks(scenario)] == [0, 1, 0, 1]
+    assert [r.server for r in expand_ranks(scenario)] == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_shipped_scenarios_validate(path: Path) -> None:
+    scenario = load_scenario(path)
+    assert isinstance(scenario, Scenario)
+    for _, alternative in scenario.alternatives():
+        assert isinstance(alternative, Scenario)
+
+
+def test_every_workload_fits_its_pool(catalog) -> None:  # type: ignore[no-untyped-def]
+    for path in SCENARIOS:
+        scenario = load_scenario(path)
+        pools = {p.name: p for p in scenario.pools}
+        for w in scenario.workloads:
+            assert w.capacity_gb <= pool_capacity_gb(pools[w.pool], catalog)
+
+
+def edit(old: str, new: str) -> str:
+    assert old in VALID, old
+    return VALID.replace(old, new, 1)
+
+
+# Each broken scenario: the text, then substrings the one message must contain (the line number
+# where the problem is, the key path, and the allowed values or range).
+BROKEN = {
+    "typo in a key": (
+        edit("read_fraction: 0.7", "read_fractoin: 0.7"),
+        [":18:", "read_fractoin", "did you mean 'read_fraction'"],
+    ),
+    "unknown top-level key": (VALID + "colour: blue\n", ["colour", "unknown key", "allowed keys"]),
+    "unknown drive": (
+        edit("drive: 15k-146", "drive: 15k-147"),
+        [":13:", "pools[0].ranks[0].drive", "unknown drive '15k-147'", "did you mean '15k-146'"],
+    ),
+    "unknown RAID format": (
+        edit("raid: raid5-7+p", "raid: raid7"),
+        ["pools[0].ranks[0].raid", "unknown RAID format 'raid7'", "allowed:"],
+    ),
+    "unknown storage system": (
+        edit("model: ds8800-951", "model: ds8880"),
+        [":4:", "system.model", "unknown storage system", "ds8800-951"],
+    ),
+    "read fraction above 1": (
+        edit("read_fraction: 0.7", "read_fraction: 1.2"),
+        [":18:", "workloads[0].read_fraction", "1.2", "less than or equal to 1"],
+    ),
+    "negative I/O rate": (
+        edit("iops: 5000", "iops: -5"),
+        [":17:", "workloads[0].iops", "-5", "greater than 0"],
+    ),
+    "too many DA pairs": (
+        edit("da_pairs: 2", "da_pairs: 99"),
+        [":8:", "system.da_pairs", "99", "DA pairs a ds8800-951 takes"],
+    ),
+    "too many host ports": (
+        edit("host_ports: 4", "host_ports: 4000"),
+        [":7:", "system.host_ports", "4000"],
+    ),
+    "cache size not offered": (
+        edit("cache_gb: 128", "cache_gb: 100"),
+        [":6:", "system.cache_gb", "100 GB is not offered", "allowed:"],
+    ),
+    "processor ways not offered": (
+        edit("processor_ways: 4", "processor_ways: 3"),
+        [":5:", "system.processor_ways", "3"],
+    ),
+    "DA pair index out of range": (
+        edit("count: 4}", "count: 4, da_pair: 5}"),
+        [":13:", "pools[0].ranks[0].da_pair", "numbered 0 to 1"],
+    ),
+    "workload on a missing pool": (
+        edit("pool: p0", "pool: p00"),
+        [":16:", "workloads[0].pool", "no pool named 'p00'", "did you mean 'p0'"],
+    ),
+    "capacity does not fit": (
+        edit("capacity_gb: 1000", "capacity_gb: 900000"),
+        ["workloads", "900,000 GB", "usable"],
+    ),
+    "pinned to a tier the pool lacks": (
+        VALID + "    pin_tier: ssd\n",
+        ["workloads[0].pin_tier", "no ssd ranks"],
+    ),
+    "no load given": (edit("    iops: 5000\n", ""), ["workloads[0]", "give the load"]),
+    "missing required key": (
+        edit("    capacity_gb: 1000\n", ""),
+        ["workloads[0].capacity_gb", "required"],
+    ),
+    "wrong type": (
+        edit("host_ports: 4", "host_ports: four"),
+        [":7:", "system.host_ports", "'four'", "integer"],
+    ),
+    "wrong schema version": (
+        edit("schema_version: 1", "schema_version: 7"),
+        [":1:", "schema_version", "7", "schema_version 1"],
+    ),
+    "duplicate key": (
+        edit("  host_ports: 4\n", "  host_ports: 4\n  host_ports: 8\n"),
+        [":8:", "same key appears twice", "host_ports"],
+    ),
+    "YAML syntax error": (edit("cache_gb: 128", "cache_gb: [128"), ["YAML syntax error"]),
+    "empty file": ("", ["empty"]),
+    "only a comment": ("# nothing here\n", ["empty"]),
+    "a list, not a mapping": ("- 1\n- 2\n", ["holds a list", "mapping"]),
+    "a scalar, not a mapping": ("just words\n", ["single value", "mapping"]),
+    "alias bomb": (
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(
+            f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n"
+            for i in range(8)
+        ),
+        ["alias"],
+    ),
+    "two documents": (VALID + "---\n" + VALID, ["2 YAML documents"]),
+    "NaN value": (edit("iops: 5000", "iops: .nan"), ["workloads[0].iops", "finite"]),
+    "infinite value": (edit("iops: 5000", "iops: .inf"), ["workloads[0].iops"]),
+    "skew with two forms": (
+        VALID + "    skew: {level: 7, points: [[0.1, 0.9]]}\n",
+        ["workloads[0].skew", "exactly one of"],
+    ),
+    "skew preset misspelt": (
+        VALID + "    skew: {level: hihg}\n",
+        [":21:", "workloads[0].skew.level", "unknown skew preset 'hihg'", "did you mean 'high'"],
+    ),
+    "skew level at or below 1": (
+        VALID + "    skew: {level: 0.5}\n",
+        ["workloads[0].skew.level", "above 1"],
+    ),
+    "duplicate pool names": (
+        edit(
+            "pools:\n",
+            "pools:\n  - name: p0\n    ranks: [{drive: 15k-146, raid: raid5-7+p, count: 1}]\n",
+        ),
+        ["pool names must be unique"],
+    ),
+    "compare sets a missing key": (
+        VALID + "analyses:\n  compare:\n    - name: alt\n      set: {system.modle: x}\n",
+        ["analyses.compare[0].set", "no key 'modle'", "allowed"],
+    ),
+    "compare sets an invalid value": (
+        VALID + "analyses:\n  compare:\n    - name: alt\n      set: {system.da_pairs: 50}\n",
+        ["alt", "system.da_pairs", "50"],
+    ),
+    "a python object tag": (
+        edit("name: test", "name: !!python/object/apply:os.system [echo hi]"),
+        [":2:", "name", "YAML tag", "not allowed"],
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "expected"), BROKEN.values(), ids=BROKEN.keys())
+def test_broken_scenario_gives_one_clear_message(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(InputError) as info:
+        load_scenario(path)
+    message = str(info.value)
+    assert str(path) in message
+    for fragment in expected:
+        assert fragment in message, f"{fragment!r} not in:\n{message}"
+    assert "Traceback" not in message
+    assert "pydantic" not in message.lower()  # no library internals or URLs
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        load_scenario(tmp_path / "absent.yaml")
+
+
+def test_non_utf8_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(VALID.replace("test", "t\xe9st").encode("latin-1"))
+    with pytest.raises(InputError, match="not UTF-8"):
+        load_scenario(path)
+
+
+def test_broken_table_is_large_enough() -> None:
+    assert len(BROKEN) >= 20
+
+
+def test_scenario_error_is_an_input_error() -> None:
+    assert issubclass(ScenarioError, InputError)
+
+
+def test_yaml_12_keeps_words_as_strings(tmp_path: Path) -> None:
+    # YAML 1.1 would turn a pool named `no` into False; YAML 1.2 keeps it a name.
+    scenario = load_scenario(write(tmp_path, VALID.replace("p0", "no")))
+    assert scenario.pools[0].name == "no"
+
+
+def test_apply_settings_by_index_and_name() -> None:
+    base = {"workloads": [{"name": "a", "iops": 1}, {"name": "b", "iops": 2}]}
+    out = apply_settings(base, {"workloads.b.iops": 5, "workloads.0.iops": 3})
+    assert out == {"workloads": [{"name": "a", "iops": 3}, {"name": "b", "iops": 5}]}
+    assert base["workloads"][1]["iops"] == 2  # the original is untouched
