@@ -475,3 +475,104 @@ def build_catalog(files: Iterator[tuple[str, str]] | list[tuple[str, str]]) -> C
 def load_catalog() -> Catalog:
     """The catalog shipped with diskmodel (loaded once, then cached)."""
     return build_catalog(list(catalog_files()))
+
+
+# --------------------------------------------------------------------------- listing figures
+
+
+def iter_figures(entry: Sourced, prefix: str = "") -> Iterator[tuple[str, Any, Provenance]]:
+    """Every figure of `entry` and its nested entries as (dotted key, value, provenance).
+
+    Nested entries are named by their `name` when they have one (`host_adapters[fc-8gb-4port]
+    .port_gbps`), by their `ways` for processor options, else by position or dictionary key.
+    """
+    for field_name in type(entry).model_fields:
+        if field_name == "provenance":
+            continue
+        value = getattr(entry, field_name)
+        key = f"{prefix}{field_name}"
+        if field_name in entry.provenance:
+            yield key, value, entry.provenance[field_name]
+        elif isinstance(value, Sourced):
+            yield from iter_figures(value, f"{key}.")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, Sourced):
+                    yield from iter_figures(item, f"{key}[{_label(item, index)}].")
+        elif isinstance(value, dict):
+            for item_key, item in value.items():
+                if isinstance(item, Sourced):
+                    yield from iter_figures(item, f"{key}[{item_key}].")
+
+
+def _label(item: Sourced, index: int) -> str:
+    name = getattr(item, "name", None)
+    if isinstance(name, str):
+        return name
+    ways = getattr(item, "ways", None)
+    return f"{ways}-way" if isinstance(ways, int) else str(index)
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_format_value(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}" if value == round(value, 6) else f"{value:.6g}"
+    return str(value)
+
+
+def render_catalog_markdown(catalog: Catalog) -> str:
+    """`docs/catalog.md`: every figure of the catalog with its value and its source or basis."""
+    lines = [
+        "# The hardware catalog, figure by figure",
+        "",
+        "Generated from `diskmodel/hardware_catalog/*.yaml` by "
+        "`python -m diskmodel.catalog > docs/catalog.md`; a test checks it is up to date.",
+        "Units are in the key names (`_ms`, `_us`, `_mb_s`, `_gb`, `_gbps`, `_ghz`, `_w`, `_in`).",
+        "*Source* is where a figure was published; *basis* says how it was derived or estimated.",
+        "",
+    ]
+    sections: list[tuple[str, dict[str, Any]]] = [
+        ("Storage systems", dict(catalog.systems)),
+        ("Drives", dict(catalog.drives)),
+        ("RAID formats", dict(catalog.raid_formats)),
+    ]
+    for title, entries in sections:
+        lines += [f"## {title}", ""]
+        for name, entry in entries.items():
+            lines += [f"### {name}", ""]
+            descriptive = [
+                f"{field}: {getattr(entry, field)}"
+                for field in ("family", "machine_type", "model", "processor", "kind", "tier")
+                if hasattr(entry, field)
+            ]
+            if isinstance(entry, RaidFormat):
+                descriptive.append(f"level: RAID-{entry.level}")
+            if isinstance(entry, StorageSystem):
+                descriptive += [
+                    f"device adapter: {entry.device_adapter.name} "
+                    f"({entry.device_adapter.generation})",
+                    f"default host adapter: {entry.default_host_adapter}",
+                    f"drives: {', '.join(entry.drives)}",
+                    f"RAID formats: {', '.join(entry.raid_formats)}",
+                ]
+            if isinstance(entry, Drive):
+                descriptive += [
+                    f"on {system}: {packaging.interface}"
+                    for system, packaging in entry.packaging.items()
+                ]
+            if descriptive:
+                lines += ["; ".join(_cell(d) for d in descriptive), ""]
+            lines += ["| figure | value | source or basis |", "|---|---|---|"]
+            for key, value, provenance in iter_figures(entry):
+                lines.append(f"| `{key}` | {_format_value(value)} | {_cell(provenance.text())} |")
+            lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render_catalog_markdown(load_catalog()), end="")
