@@ -19,7 +19,8 @@ test: $(BIN)/diskmodel
 	$(BIN)/python -m pytest -q
 
 lint: $(BIN)/diskmodel
-	$(BIN)/ruff check diskmodel tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 bench: $(BIN)/diskmodel
