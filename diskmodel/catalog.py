@@ -24,7 +24,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
@@ -32,6 +39,8 @@ SCHEMA_VERSION = 1
 """The `schema_version` every catalog file declares."""
 
 _FIGURE_KEYS = frozenset({"value", "source", "basis"})
+_FROM_FILE = "catalog_file"
+"""Validation-context flag: the data comes from a YAML file, where every figure is sourced."""
 
 
 class CatalogError(Exception):
@@ -91,10 +100,16 @@ class Sourced(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _split_figures(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping) or "provenance" in data:
-            # Not ours to rewrite: built in Python (already split) or a type error pydantic reports.
-            return data
+    def _split_figures(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, Mapping):
+            return data  # a type error pydantic reports
+        if "provenance" in data:
+            if (info.context or {}).get(_FROM_FILE):
+                raise ValueError(
+                    "'provenance' is not written in a catalog file: give each figure its own "
+                    "source or basis, as {value: ..., source: ...}"
+                )
+            return data  # built in Python from already-split values (e.g. a model_dump)
         values: dict[str, Any] = {}
         provenance: dict[str, Any] = {}
         for key, raw in data.items():
@@ -435,7 +450,7 @@ def parse_catalog_file(text: str, where: str) -> CatalogFile:
     if not isinstance(data, dict):
         raise CatalogError(f"{where}: a catalog file is a YAML mapping with schema_version: 1")
     try:
-        return CatalogFile.model_validate(data)
+        return CatalogFile.model_validate(data, context={_FROM_FILE: True})
     except ValidationError as exc:
         problems = "\n".join(
             f"  {'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}"

@@ -183,6 +183,7 @@ def test_a_well_formed_file_parses() -> None:
         ("schema_version: 1", "schema_version: 2", "schema_version"),
         ('{value: 1, basis: "one spare drive"}', '{value: 2, basis: "two"}', "an array site has 8"),
         ("level: 5", "level: 4", "level"),
+        ("    level: 5\n", "    level: 5\n    provenance: {}\n", "'provenance' is not written"),
     ],
     ids=[
         "bare-number",
@@ -193,6 +194,7 @@ def test_a_well_formed_file_parses() -> None:
         "wrong-schema-version",
         "drives-do-not-fill-site",
         "bad-raid-level",
+        "provenance-key-in-file",
     ],
 )
 def test_malformed_catalog_files_name_the_file_and_the_key(
@@ -288,6 +290,11 @@ def test_hdd_only_and_ssd_only_fields_are_zero_on_the_other_kind() -> None:
         assert ssd.rotation_ms == ssd.avg_rotational_latency_ms == 0
     for hdd in HDDS:
         assert hdd.ssd_read_service_ms == hdd.ssd_write_service_ms == 0
+
+
+def test_a_dumped_entry_validates_again_with_its_provenance(catalog: Catalog) -> None:
+    drive = catalog.drives["15k-146"]
+    assert Drive.model_validate(drive.model_dump()) == drive
 
 
 def test_a_drive_with_the_wrong_kind_of_figures_is_refused(catalog: Catalog) -> None:
