@@ -1,0 +1,60 @@
+"""Writing result files safely: atomically, and never over a file diskmodel did not write.
+
+A report is written to a temporary file beside its target and renamed into place, so a failure
+half-way never leaves a partial report. An existing file is replaced only if it carries
+diskmodel's generator mark (it is an earlier report) or the user passed `--force`: a typo in
+`--out` must not destroy someone's spreadsheet.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from diskmodel.errors import OutputError
+
+GENERATOR_MARKS = (
+    '<meta name="generator" content="diskmodel',  # HTML reports
+    '"generator": "diskmodel',  # JSON results
+)
+"""Text found near the top of every file diskmodel writes."""
+
+_MARK_WINDOW = 4096
+
+
+def is_diskmodel_output(path: Path) -> bool:
+    """True if `path` starts like a file diskmodel wrote."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_MARK_WINDOW).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(mark in head for mark in GENERATOR_MARKS)
+
+
+def write_output(path: Path, text: str, *, force: bool = False) -> Path:
+    """Write `text` to `path` atomically; refuse to replace a foreign file unless `force`."""
+    if path.is_dir():
+        raise OutputError(f"{path}: is a directory; give a file name for the output")
+    if path.exists() and not force and not is_diskmodel_output(path):
+        raise OutputError(
+            f"{path}: exists and was not written by diskmodel; choose another file, or pass "
+            "--force to replace it"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be written ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot be written ({exc.strerror})") from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
