@@ -1,0 +1,70 @@
+"""Cache and NVS: what a read miss stages, how sequential reads prefetch, NVS size, and the
+projection of a measured read hit ratio to another cache size.
+
+Staging. The DS8000 manages its cache in 4 KiB pages (segments) grouped into 64 KiB tracks for
+open-systems (fixed-block) volumes (IBM Redbook SG24-8886, "DS8000 cache management": cache
+segments of 4 KB; an FB track is 64 KB). A random read miss stages only the pages the host
+asked for (SARC's random-I/O mode stages the record, not the whole track), so a miss stages
+its request rounded up to whole 4 KiB pages: more than the host asked for when the request
+is not a multiple of 4 KiB. Sequential reads are detected and prefetched a track at a time
+per drive operation (64 KiB): the host's sequential reads are then hits, and the back end
+reads the same bytes in 64 KiB operations.
+
+Hit-ratio projection. McNutt's hierarchical reuse model ("The Fractal Structure of Data
+Reference", Kluwer 2000, ch. 1-3) gives the miss ratio of an LRU cache as a power of its size,
+m(C) proportional to C^(-theta / (1 - theta)), with theta about 0.25 as the typical value
+McNutt measured across production workloads (so m falls as C^(-1/3): doubling the cache
+cuts misses by 21%). Given a hit ratio measured at one size, `project_read_hit_ratio` gives it
+at another.
+"""
+
+from __future__ import annotations
+
+import math
+
+from diskmodel.catalog import StorageSystem
+
+KIB = 1024
+GB = 1e9
+CACHE_PAGE_BYTES = 4 * KIB
+"""DS8000 cache segment (page): 4 KiB (SG24-8886, cache management)."""
+TRACK_BYTES = 64 * KIB
+"""DS8000 fixed-block track: 64 KiB, the unit of sequential prefetch and full-track destage."""
+HIERARCHICAL_REUSE_THETA = 0.25
+"""McNutt (2000): typical theta of the hierarchical reuse model across measured workloads."""
+
+
+def staged_bytes(request_bytes: float) -> float:
+    """Bytes a random read miss stages: the request rounded up to whole 4 KiB cache pages."""
+    return math.ceil(request_bytes / CACHE_PAGE_BYTES - 1e-9) * CACHE_PAGE_BYTES
+
+
+def prefetch_ops_per_read(request_bytes: float) -> float:
+    """Back-end 64 KiB prefetch operations per sequential host read of `request_bytes`."""
+    return request_bytes / TRACK_BYTES
+
+
+def nvs_bytes(system: StorageSystem, cache_gb: float) -> float:
+    """Non-volatile write cache size: the system's NVS fraction of its cache."""
+    return system.nvs_fraction * cache_gb * GB
+
+
+def project_read_hit_ratio(
+    hit_ratio: float,
+    measured_cache_gb: float,
+    new_cache_gb: float,
+    theta: float = HIERARCHICAL_REUSE_THETA,
+) -> float:
+    """Read hit ratio at `new_cache_gb` given `hit_ratio` measured at `measured_cache_gb`.
+
+    miss(new) = miss(measured) (new / measured)^(-theta / (1 - theta)) (McNutt 2000),
+    clipped to [0, 1]. A hit ratio of 0 stays 0: a workload with no re-reference at all
+    gains nothing from cache (the power law describes re-referenced data).
+    """
+    if not (0 <= hit_ratio <= 1 and measured_cache_gb > 0 and new_cache_gb > 0 and 0 < theta < 1):
+        raise ValueError("hit ratio in [0, 1], cache sizes > 0, 0 < theta < 1")
+    if hit_ratio == 0:
+        return 0.0
+    exponent = -theta / (1.0 - theta)
+    miss = (1.0 - hit_ratio) * (new_cache_gb / measured_cache_gb) ** exponent
+    return min(max(1.0 - miss, 0.0), 1.0)
