@@ -199,8 +199,12 @@ class LevelSkew(SkewCurve):
         if self._uniform():
             return pp
         k = self.decay
-        # 1 - exp(-k c) = p (1 - exp(-k))  =>  c = -log1p(p * expm1(-k)) / k
-        return np.asarray(np.clip(-np.log1p(pp * np.expm1(-k)) / k, 0.0, 1.0), dtype=np.float64)
+        # 1 - exp(-k c) = p (1 - exp(-k))  =>  c = -log((1 - p) + p exp(-k)) / k; written so
+        # that no log of 0 occurs (exp(-k) underflows for large levels); F(c) < 1 for c < 1,
+        # so p = 1 needs all of the capacity.
+        inner = np.maximum((1.0 - pp) + pp * np.exp(-k), np.finfo(np.float64).tiny)
+        c = np.where(pp >= 1.0, 1.0, -np.log(inner) / k)
+        return np.asarray(np.clip(c, 0.0, 1.0), dtype=np.float64)
 
 
 @dataclass(frozen=True)
