@@ -28,7 +28,11 @@ K          number of stations;  R (as a count) the number of classes
 All times are in one unit chosen by the caller (the model uses seconds).
 """
 
+from diskmodel.queueing.bounds import BoundsResult, bounds
 from diskmodel.queueing.closed import ClosedResult, multiserver_alpha, mva, mva_load_dependent
+from diskmodel.queueing.multiclass import MulticlassResult, linearizer, mva_multiclass, schweitzer
+from diskmodel.queueing.multiserver import seidmann, seidmann_transform
+from diskmodel.queueing.open_network import MixedResult, OpenResult, mixed_network, open_network
 from diskmodel.queueing.station import (
     StationResult,
     delay,
@@ -41,16 +45,28 @@ from diskmodel.queueing.station import (
 )
 
 __all__ = [
+    "BoundsResult",
     "ClosedResult",
+    "MixedResult",
+    "MulticlassResult",
+    "OpenResult",
     "StationResult",
+    "bounds",
     "delay",
     "erlang_b",
     "erlang_c",
+    "linearizer",
     "mg1",
     "mgc_allen_cunneen",
+    "mixed_network",
     "mm1",
     "mmc",
     "multiserver_alpha",
     "mva",
     "mva_load_dependent",
+    "mva_multiclass",
+    "open_network",
+    "schweitzer",
+    "seidmann",
+    "seidmann_transform",
 ]
