@@ -19,11 +19,7 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_small_io_curve_ranks_extents_hottest_first(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        "extent_id,small_io_count,mb\n"
-        "a,10,5\n"
-        "b,70,5\n"
-        "c,0,80\n"
-        "d,20,10\n",
+        "extent_id,small_io_count,mb\na,10,5\nb,70,5\nc,0,80\nd,20,10\n",
     )
     heat = load_heatmap_csv(path)
     assert heat.extent_count == 4

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -42,7 +44,9 @@ def assert_consistent(tiers: list[Tier], placement: WorkloadPlacement, w: Worklo
     assert [s.tier for s in placement.tiers] == [t.name for t in tiers]
     assert sum(s.small_io_share for s in placement.tiers) == pytest.approx(1.0, abs=1e-9)
     assert sum(s.mb_share for s in placement.tiers) == pytest.approx(1.0, abs=1e-9)
-    assert sum(s.capacity_used_gb for s in placement.tiers) == pytest.approx(w.capacity_gb, rel=1e-9)
+    assert sum(s.capacity_used_gb for s in placement.tiers) == pytest.approx(
+        w.capacity_gb, rel=1e-9
+    )
     for tier, share in zip(tiers, placement.tiers, strict=True):
         assert -1e-9 <= share.small_io_share <= 1.0 + 1e-9
         assert -1e-9 <= share.mb_share <= 1.0 + 1e-9
@@ -54,7 +58,9 @@ def assert_consistent(tiers: list[Tier], placement: WorkloadPlacement, w: Worklo
 
 @settings(max_examples=150)
 @given(pools())
-def test_easy_tier_shares_sum_to_one_and_respect_capacity(pool: tuple[list[Tier], WorkloadDemand]) -> None:
+def test_easy_tier_shares_sum_to_one_and_respect_capacity(
+    pool: tuple[list[Tier], WorkloadDemand],
+) -> None:
     tiers, w = pool
     assert_consistent(tiers, place_easy_tier(tiers, w), w)
 
@@ -72,7 +78,9 @@ def test_capacity_proportional_shares_sum_to_one_and_respect_capacity(
 
 
 @given(capacities, fill, levels)
-def test_one_tier_easy_tier_equals_capacity_proportional(cap: float, f: float, level: float) -> None:
+def test_one_tier_easy_tier_equals_capacity_proportional(
+    cap: float, f: float, level: float
+) -> None:
     tiers = [Tier("enterprise", cap, 100.0)]
     w = WorkloadDemand("db", cap * f, small_io_iops=500.0, skew=LevelSkew(level))
     assert place_easy_tier(tiers, w) == place_capacity_proportional(tiers, w)
@@ -93,7 +101,9 @@ def test_higher_skew_never_lowers_the_fastest_tier_share(
     assume(not forced_filler)
     low, high = sorted((a, b))
     shares = [
-        place_easy_tier(tiers, WorkloadDemand("db", w.capacity_gb, w.small_io_iops, skew=LevelSkew(s)))
+        place_easy_tier(
+            tiers, WorkloadDemand("db", w.capacity_gb, w.small_io_iops, skew=LevelSkew(s))
+        )
         .tiers[0]
         .small_io_share
         for s in (low, high)
@@ -134,7 +144,7 @@ def test_easy_tier_never_puts_less_io_per_gb_on_a_faster_tier(
     plain = [Tier(t.name, t.capacity_gb) for t in tiers]
     shares = place_easy_tier(plain, w).tiers
     densities = [s.small_io_share / s.capacity_used_gb for s in shares if s.capacity_used_gb > 1e-6]
-    assert all(a >= b - 1e-9 * max(densities) for a, b in zip(densities, densities[1:], strict=False))
+    assert all(a >= b - 1e-9 * max(densities) for a, b in itertools.pairwise(densities))
 
 
 # --- exact values ----------------------------------------------------------------------------
@@ -146,7 +156,9 @@ def test_ssd_share_is_the_curve_at_the_ssd_capacity_fraction(level: float) -> No
     tiers = [Tier("ssd", 800.0), Tier("enterprise", 15_750.0)]
     w = WorkloadDemand("db", 16_550.0, skew=LevelSkew(level))
     ssd = place_easy_tier(tiers, w).on("ssd")
-    assert ssd.small_io_share == pytest.approx(float(LevelSkew(level).share(800.0 / 16_550.0)), abs=1e-12)
+    assert ssd.small_io_share == pytest.approx(
+        float(LevelSkew(level).share(800.0 / 16_550.0)), abs=1e-12
+    )
     assert ssd.capacity_used_gb == pytest.approx(800.0, rel=1e-12)
 
 
@@ -180,7 +192,9 @@ def test_three_tiers_coldest_on_nearline_hottest_on_ssd() -> None:
         float(curve.io_share(0.025, 0.275)), abs=1e-12
     )
     assert p.on("nearline").capacity_used_gb == pytest.approx(14_500.0)
-    assert p.on("nearline").small_io_share == pytest.approx(float(curve.io_share(0.275, 1.0)), abs=1e-12)
+    assert p.on("nearline").small_io_share == pytest.approx(
+        float(curve.io_share(0.275, 1.0)), abs=1e-12
+    )
 
 
 def test_mb_follows_the_extents_not_the_mb_ranking() -> None:
@@ -257,7 +271,9 @@ def test_pinned_workload_takes_capacity_and_load_from_its_tier() -> None:
 
 def test_a_pool_too_small_is_refused_with_the_shortfall() -> None:
     tiers = [Tier("ssd", 100.0), Tier("enterprise", 1_000.0)]
-    with pytest.raises(ValueError, match=r"need 1200 GB unpinned but only 1100 GB is free \(100 GB short\)"):
+    with pytest.raises(
+        ValueError, match=r"need 1200 GB unpinned but only 1100 GB is free \(100 GB short\)"
+    ):
         place_pool(tiers, [WorkloadDemand("a", 1_200.0)], easy_tier=True)
 
 

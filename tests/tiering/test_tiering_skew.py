@@ -150,7 +150,7 @@ def test_c4_points_curve_reproduces_ninety_on_ten() -> None:
 def test_c4_derived_mb_curve_puts_a_little_over_thirty_percent_on_the_top_ten() -> None:
     # The weight is derived from the C4 pair itself (documented as such): this checks the
     # derivation, and that the level family agrees, since level 24 is not exactly 90/10.
-    assert MB_FOLLOWS_SMALL_IO_SHARE == pytest.approx(0.2625, abs=1e-12)
+    assert pytest.approx(0.2625, abs=1e-12) == MB_FOLLOWS_SMALL_IO_SHARE
     from_points = derived_mb_curve(PiecewiseSkew.from_points([[0.1, 0.9]]))
     assert float(from_points.share(0.1)) == pytest.approx(C4_MB_SHARE, abs=1e-12)
     from_level = derived_mb_curve(LevelSkew(24.0))
