@@ -224,23 +224,27 @@ class _Ranking:
 
 def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
     """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
-    owners, lows, highs, gbs, ios = [], [], [], [], []
+    owners, lows, highs, gbs, densities = [], [], [], [], []
     any_rate = any(w.small_io_iops > 0.0 for w in workloads)
     for k, w in enumerate(workloads):
         edges = w.skew.ranking_edges()
         c_lo, c_hi = edges[:-1], edges[1:]
         # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
         rate = w.small_io_iops if any_rate else w.capacity_gb
+        gb = (c_hi - c_lo) * w.capacity_gb
+        io = rate * w.skew.io_share(c_lo, c_hi)
+        density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
+        # A concave curve's bins never get denser towards the cold end; rounding in the far
+        # tail of a steep curve can say otherwise, and the prefix bookkeeping below needs each
+        # workload's bins to stay in its own order, so the density is made non-increasing.
+        densities.append(np.minimum.accumulate(density))
         owners.append(np.full(c_lo.size, k))
         lows.append(c_lo)
         highs.append(c_hi)
-        gbs.append((c_hi - c_lo) * w.capacity_gb)
-        ios.append(rate * w.skew.io_share(c_lo, c_hi))
+        gbs.append(gb)
     owner = np.concatenate(owners)
-    gb = np.concatenate(gbs)
-    io = np.concatenate(ios)
-    density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
-    order = np.argsort(-density, kind="stable")
+    order = np.argsort(-np.concatenate(densities), kind="stable")
+    gb_all = np.concatenate(gbs)
     true_io = np.concatenate(
         [
             w.small_io_iops * w.skew.io_share(lo, hi)
@@ -252,7 +256,7 @@ def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
         owner=owner[order],
         c_lo=np.concatenate(lows)[order],
         c_hi=np.concatenate(highs)[order],
-        x_edges=np.concatenate([[0.0], np.cumsum(gb[order])]),
+        x_edges=np.concatenate([[0.0], np.cumsum(gb_all[order])]),
         y_edges=np.concatenate([[0.0], np.cumsum(true_io[order])]),
     )
 
