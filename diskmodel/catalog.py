@@ -453,10 +453,27 @@ def parse_catalog_file(text: str, where: str) -> CatalogFile:
         return CatalogFile.model_validate(data, context={_FROM_FILE: True})
     except ValidationError as exc:
         problems = "\n".join(
-            f"  {'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}"
-            for err in exc.errors()
+            f"  {_key_path(data, err['loc'])}: {err['msg']}" for err in exc.errors()
         )
         raise CatalogError(f"{where}: invalid catalog entry\n{problems}") from None
+
+
+def _key_path(data: Any, loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a key path, list items named by their `name` if they have one.
+
+    ("drives", 3, "rpm") becomes "drives[15k-600].rpm", which is findable in the file.
+    """
+    parts: list[str] = []
+    node = data
+    for step in loc:
+        if isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node):
+            node = node[step]
+            name = node.get("name") if isinstance(node, dict) else None
+            parts.append(f"[{name if isinstance(name, str) else step}]")
+            continue
+        node = node.get(step) if isinstance(node, dict) else None
+        parts.append(f".{step}" if parts else str(step))
+    return "".join(parts) or "(file)"
 
 
 def build_catalog(files: Iterator[tuple[str, str]] | list[tuple[str, str]]) -> Catalog:

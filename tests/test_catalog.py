@@ -208,6 +208,12 @@ def test_malformed_catalog_files_name_the_file_and_the_key(
     assert message in text
 
 
+def test_errors_name_list_items_by_their_name() -> None:
+    bad = _GOOD_RAID.replace('{value: 6, basis: "six data drives"}', '{value: -6, basis: "x"}')
+    with pytest.raises(CatalogError, match=r"raid_formats\[raid5-test\]\.data_drives: "):
+        parse_catalog_file(bad, "bad.yaml")
+
+
 def test_yaml_syntax_errors_and_non_mappings_are_catalog_errors() -> None:
     with pytest.raises(CatalogError, match=r"^bad\.yaml: YAML error"):
         parse_catalog_file("schema_version: [1\n", "bad.yaml")
