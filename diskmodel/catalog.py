@@ -391,7 +391,8 @@ class Catalog(BaseModel):
 
     def suggest(self, name: str, choices: list[str] | None = None) -> list[str]:
         """Close matches of a mistyped `name` among `choices` (default: every name)."""
-        return difflib.get_close_matches(name, choices or self.names(), n=3, cutoff=0.5)
+        pool = self.names() if choices is None else choices
+        return difflib.get_close_matches(name, pool, n=3, cutoff=0.5)
 
     @model_validator(mode="after")
     def _cross_references_resolve(self) -> Catalog:

@@ -90,6 +90,8 @@ def test_entries_are_frozen(catalog: Catalog) -> None:
 def test_suggest_offers_close_names(catalog: Catalog) -> None:
     assert catalog.suggest("15k-164")[0] == "15k-146"
     assert "ds8800-951" in catalog.suggest("ds8800")
+    assert catalog.suggest("15k-164", choices=[]) == []
+    assert catalog.suggest("15k-164", choices=sorted(catalog.raid_formats)) == []
 
 
 # --------------------------------------------------------------------------- provenance
