@@ -1,0 +1,98 @@
+"""Analyses over the storage model: the curve (in every Prediction), compare, growth.
+
+- compare: each `analyses.compare` alternative of the scenario (`Scenario.alternatives()`),
+  solved like the baseline. When an alternative changes the cache size and does not set the
+  read hit ratio itself, each workload's read hit ratio is projected from the baseline's cache
+  size with McNutt's hierarchical reuse model (`diskmodel.components.cache`).
+- growth: the baseline's planned load times each factor (open workloads): response time,
+  saturation and the bottleneck's utilisation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.components.cache import project_read_hit_ratio
+from diskmodel.model import build_system, predict_configuration, solve_open
+from diskmodel.prediction import GrowthPoint, Prediction, ScenarioPrediction
+from diskmodel.scenario import Scenario
+
+
+def projected_hit_ratios(
+    baseline: Scenario, alternative: Scenario, settings: dict[str, object]
+) -> list[float] | None:
+    """Read hit ratios for `alternative` if its cache differs from the baseline's, else None."""
+    if alternative.system.cache_gb == baseline.system.cache_gb:
+        return None
+    if any(key.endswith("read_hit_ratio") for key in settings):
+        return None
+    return [
+        project_read_hit_ratio(
+            w.read_hit_ratio, baseline.system.cache_gb, alternative.system.cache_gb
+        )
+        for w in alternative.workloads
+    ]
+
+
+def compare(
+    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+) -> list[Prediction]:
+    """Baseline first, then every alternative, each solved as its own configuration."""
+    catalog = catalog or load_catalog()
+    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
+    out = []
+    for name, variant in scenario.alternatives(catalog):
+        hits = (
+            None if variant is scenario else projected_hit_ratios(scenario, variant, settings[name])
+        )
+        out.append(
+            predict_configuration(
+                variant, catalog, name=name, read_hit_ratios=hits, base_dir=base_dir
+            )
+        )
+    return out
+
+
+def growth(
+    scenario: Scenario,
+    factors: list[float],
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+) -> list[GrowthPoint]:
+    """Response time at the planned load times each factor (workloads with a rate only)."""
+    model = build_system(scenario, catalog, base_dir=base_dir)
+    if model.planned_iops is None or model.planned_iops <= 0:
+        return []
+    rates = np.array(factors) * model.planned_iops
+    solution = solve_open(model, rates)
+    neck = model.bottleneck
+    return [
+        GrowthPoint(
+            factor=float(f),
+            iops=float(r),
+            response_time_ms=float(t) * 1e3 if np.isfinite(t) else None,
+            saturated=bool(sat),
+            bottleneck_utilization=float(solution.utilization[neck, i]),
+        )
+        for i, (f, r, t, sat) in enumerate(
+            zip(factors, rates, solution.response_s, solution.saturated, strict=True)
+        )
+    ]
+
+
+def predict_scenario(
+    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+) -> ScenarioPrediction:
+    """Everything `diskmodel run` reports for a scenario."""
+    catalog = catalog or load_catalog()
+    configurations = compare(scenario, catalog, base_dir)
+    grow = scenario.analyses.growth
+    return ScenarioPrediction(
+        scenario=scenario.name,
+        baseline=configurations[0],
+        alternatives=tuple(configurations[1:]),
+        growth=tuple(growth(scenario, grow.factors, catalog, base_dir)) if grow else (),
+    )
