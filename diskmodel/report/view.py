@@ -34,6 +34,7 @@ class Answer:
     sentences: tuple[str, ...]
     figures: tuple[HeadlineFigure, ...]
     level: Level
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
