@@ -297,3 +297,45 @@ def test_uniform_workload_under_easy_tier_is_capacity_ordered() -> None:
     tiers = [Tier("ssd", 1_000.0), Tier("enterprise", 9_000.0)]
     w = WorkloadDemand("flat", 10_000.0, skew=UNIFORM)
     assert place_easy_tier(tiers, w).on("ssd").small_io_share == pytest.approx(0.1, abs=1e-12)
+
+
+@st.composite
+def shared_pools(draw: st.DrawFn) -> tuple[list[Tier], list[WorkloadDemand], bool]:
+    count = draw(st.integers(min_value=1, max_value=3))
+    tiers = [Tier(TIER_NAMES[i], draw(capacities), draw(ceilings)) for i in range(count)]
+    free = sum(t.capacity_gb for t in tiers) * draw(fill)
+    n = draw(st.integers(min_value=1, max_value=4))
+    parts = [draw(st.floats(min_value=0.05, max_value=1.0)) for _ in range(n)]
+    workloads = []
+    for i, part in enumerate(parts):
+        skew = draw(
+            st.one_of(
+                st.builds(LevelSkew, levels),
+                st.just(PiecewiseSkew.from_points([[0.1, 0.9]])),
+            )
+        )
+        workloads.append(
+            WorkloadDemand(
+                f"w{i}",
+                capacity_gb=free * part / sum(parts),
+                small_io_iops=draw(st.floats(min_value=0.0, max_value=20_000.0)),
+                mb_s=draw(st.floats(min_value=0.0, max_value=500.0)),
+                skew=skew,
+            )
+        )
+    return tiers, workloads, draw(st.booleans())
+
+
+@settings(max_examples=100)
+@given(shared_pools())
+def test_shared_pool_shares_sum_to_one_and_respect_capacity(
+    pool: tuple[list[Tier], list[WorkloadDemand], bool],
+) -> None:
+    tiers, workloads, easy_tier = pool
+    placement = place_pool(tiers, workloads, easy_tier=easy_tier)
+    for w in workloads:
+        assert_consistent(tiers, placement.workload(w.name), w)
+    for tier, total in zip(tiers, placement.tiers, strict=True):
+        assert total.capacity_used_gb <= tier.capacity_gb * (1 + 1e-9) + 1e-9
+    assert sum(t.small_io_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
+    assert sum(t.mb_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
