@@ -75,6 +75,8 @@ MAX_LEVEL = 1000.0
 _SLOPE_TOLERANCE = 1e-12
 # Number of ranking bins a smooth curve offers the placement (per half, see ranking_edges).
 _RANKING_BINS = 256
+# A piecewise curve with at most this many knots is ranked knot by knot (exactly).
+_MAX_EXACT_KNOTS = 4 * _RANKING_BINS + 1
 
 
 def _as_fractions(c: ArrayLike) -> FloatArray:
@@ -315,7 +317,7 @@ class PiecewiseSkew(SkewCurve):
         # The density is constant between knots, so the knots are exact ranking bins; a measured
         # curve with very many extents is thinned to about 1024 bins (ranking within a bin then
         # uses the bin's mean density, which only matters when workloads interleave).
-        if self._c.size <= 2 * _RANKING_BINS * 2 + 1:
+        if self._c.size <= _MAX_EXACT_KNOTS:
             return self._c
         return np.unique(np.concatenate([super().ranking_edges(), [0.0, 1.0]]))
 
