@@ -840,7 +840,7 @@ def predict_configuration(
     times = class_times(model)
     max_iops = model.max_iops
     neck = model.bottleneck
-    destage_limited = model.destage_share(neck) > 0
+    destage_limited = bool(model.destage_share(neck) > 0)
     notes: list[str] = []
 
     closed_result: ClosedSystemResult | None = None
@@ -876,7 +876,7 @@ def predict_configuration(
         rates = np.array([w.iops or 0.0 for w in model.workloads])
         nvs_full = saturated and destage_limited
         if not nvs_full:
-            nvs_full = _dirty_backlog_bytes(model, rates, wait) > model.nvs_bytes
+            nvs_full = bool(_dirty_backlog_bytes(model, rates, wait) > model.nvs_bytes)
     finite_wait = np.where(station_saturated, 0.0, wait)
 
     # Per (workload, class) response and its breakdown by component kind.
