@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,14 +24,22 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from diskmodel.errors import InputError
 
-MAX_FILE_BYTES = 5_000_000
-"""A scenario is a few kilobytes; anything this large is not one."""
+MAX_FILE_BYTES = 256_000
+"""A scenario is a few kilobytes (the largest realistic one, 64 workloads with long skew point
+lists, is under 100 kB); anything this large is not one. The bound also bounds parse time:
+ruamel's pure-Python scanner reads 60-120 kB/s, so a file at the limit parses in seconds."""
 
 MAX_EXPANDED_NODES = 200_000
 """Bound on the number of values a document expands to once its aliases are followed."""
 
 MAX_DEPTH = 64
 """Bound on nesting; real scenarios nest four or five levels deep."""
+
+MAX_FLOW_DEPTH = 10
+"""Bound on `[ ]`/`{ }` nesting, checked on the text before parsing: ruamel's scanner does work
+proportional to the flow depth for every token, so deep brackets make parsing crawl (a 25 kB
+file of 60-deep brackets took 1.4 s, a 5 MB one minutes). A whole scenario written in flow
+style nests six deep."""
 
 Path_ = tuple[str | int, ...]
 
@@ -81,8 +90,34 @@ def load_yaml(path: Path) -> Located:
     return parse_yaml(text, str(path))
 
 
+def _check_flow_depth(text: str, source: str) -> None:
+    """Refuse text whose brackets nest deeper than `MAX_FLOW_DEPTH`, before ruamel scans it.
+
+    Comments are skipped; brackets inside quoted strings are counted too (a conservative
+    over-count that only matters for a string holding more than 10 unclosed brackets).
+    """
+    depth = deepest = 0
+    for match in _FLOW_CHARS.finditer(text):
+        char = match.group()
+        if char in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ("]", "}"):
+            depth = max(depth - 1, 0)
+        if deepest > MAX_FLOW_DEPTH:
+            line = text.count("\n", 0, match.start()) + 1
+            raise InputError(
+                f"{source}:{line}: brackets nest more than {MAX_FLOW_DEPTH} levels deep; "
+                "a scenario nests a few levels"
+            )
+
+
+_FLOW_CHARS = re.compile(r"(?:^|(?<=\s))#[^\n]*|[\[\]{}]", re.MULTILINE)
+
+
 def parse_yaml(text: str, source: str) -> Located:
     """Parse YAML `text`; `source` names it in messages."""
+    _check_flow_depth(text, source)
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -98,6 +133,11 @@ def parse_yaml(text: str, source: str) -> Located:
         raise InputError(f"{source}: YAML error: {exc}") from None
     except RecursionError:
         raise InputError(f"{source}: nested too deeply (more than {MAX_DEPTH} levels)") from None
+    except ValueError as exc:
+        # ruamel builds values with int() and datetime(), which raise ValueError: int() refuses
+        # more than 4,300 digits (the CVE-2020-10735 guard), datetime() a 13th month.
+        problem = "a number has too many digits" if "digits" in str(exc) else str(exc)
+        raise InputError(f"{source}: a value cannot be read: {problem}") from None
     if not documents or all(d is None for d in documents):
         raise InputError(f"{source}: the file is empty; a scenario is a YAML mapping")
     if len(documents) > 1:
@@ -153,9 +193,13 @@ def _plain(node: Any, path: Path_, lines: dict[Path_, int], source: str) -> Any:
                     f"not {type(key).__name__}"
                 )
             child = (*path, str(key))
-            pos = node.lc.key(key)
+            # A key brought in by a YAML merge (`<<: *defaults`) has no position of its own
+            # in this mapping: it takes the mapping's line.
+            pos = node.lc.data.get(key)
             if pos is not None:
                 lines[child] = pos[0] + 1
+            elif path in lines:
+                lines[child] = lines[path]
             out[str(key)] = _plain(value, child, lines, source)
         return out
     if isinstance(node, CommentedSeq):
@@ -185,5 +229,5 @@ def _plain(node: Any, path: Path_, lines: dict[Path_, int], source: str) -> Any:
 
 
 def _line(node: CommentedMap, key: Any, path: Path_, lines: dict[Path_, int]) -> int | str:
-    pos = node.lc.key(key)
+    pos = node.lc.data.get(key)
     return pos[0] + 1 if pos is not None else lines.get(path, "?")
