@@ -37,6 +37,13 @@ from diskmodel.yamlio import Located, load_yaml
 
 SCHEMA_VERSION = 1
 
+MAX_RANKS = 1024
+"""More ranks than any DS8000 of this generation holds (8 DA pairs x 24); checked before the
+ranks are expanded one by one, so that a small file cannot ask for millions of them."""
+
+MAX_ALTERNATIVES = 64
+"""Bound on `compare` alternatives and `growth` factors: each is a whole model solve."""
+
 SKEW_PRESETS: dict[str, float] = {
     "very_low": 2.0,
     "low": 3.5,
@@ -59,6 +66,22 @@ class _Model(BaseModel):
     model_config = ConfigDict(
         extra="forbid", frozen=True, allow_inf_nan=False, strict=False, validate_default=True
     )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_yes_no_values(cls, value: Any) -> Any:
+        # pydantic's lax mode reads true/false as 1/0, so `iops: true` would silently plan
+        # for 1 I/O/s; no scenario field is a yes/no value. Mappings (a `set` of an
+        # alternative, nested sections) are checked by their own models.
+        if _holds_bool(value):
+            raise _problem("true/false is not allowed here; give a number or a name")
+        return value
+
+
+def _holds_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    return isinstance(value, list | tuple) and any(_holds_bool(v) for v in value)
 
 
 def _catalog(info: ValidationInfo) -> Catalog:
@@ -136,7 +159,7 @@ class Pool(_Model):
     easy_tier: Literal["off", "auto"] = Field(
         "auto", description="auto: Easy Tier places hot extents on faster tiers; off: by capacity"
     )
-    ranks: list[RankGroup] = Field(min_length=1)
+    ranks: list[RankGroup] = Field(min_length=1, max_length=MAX_RANKS)
 
 
 class Skew(_Model):
@@ -240,7 +263,9 @@ class Alternative(_Model):
 
 
 class Growth(_Model):
-    factors: list[Annotated[float, Field(gt=0, le=1000)]] = Field(min_length=1)
+    factors: list[Annotated[float, Field(gt=0, le=1000)]] = Field(
+        min_length=1, max_length=MAX_ALTERNATIVES
+    )
 
 
 class TierSweep(_Model):
@@ -249,12 +274,14 @@ class TierSweep(_Model):
     pool: Name
     drive: Name
     raid: Name
-    counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(min_length=1)
+    counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(
+        min_length=1, max_length=MAX_ALTERNATIVES
+    )
 
 
 class Analyses(_Model):
     curve: Curve = Curve()
-    compare: list[Alternative] = Field(default_factory=list)
+    compare: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
     growth: Growth | None = None
     tier_sweep: TierSweep | None = None
 
@@ -399,6 +426,11 @@ def _pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
                     f"{scenario.system.da_pairs} DA pairs, numbered 0 to "
                     f"{scenario.system.da_pairs - 1}"
                 )
+    total = sum(g.count for pool in scenario.pools for g in pool.ranks)
+    most = system.max_da_pairs * system.max_ranks_per_da_pair
+    if total > most:
+        yield f"pools: {total:,} ranks in all; a {system.name} holds at most {most}"
+        return
     per_pair = Counter(r.da_pair for r in expand_ranks(scenario))
     for index, count in sorted(per_pair.items()):
         if count > system.max_ranks_per_da_pair:
