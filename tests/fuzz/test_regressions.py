@@ -1,0 +1,128 @@
+"""Inputs the fuzzers found that once ended in a traceback, a hang or a silently wrong number.
+
+Each test is the (shrunk) failing example, kept so the defect cannot come back; the defect list
+with its fix and commit is in the robustness note of issue 7.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from diskmodel.errors import InputError, UserError
+from diskmodel.scenario import load_scenario
+from diskmodel.yamlio import MAX_FILE_BYTES, parse_yaml
+
+from ..test_scenario import VALID
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "fuzzed.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_integer_with_thousands_of_digits_is_a_user_error(tmp_path: Path) -> None:
+    # Found: ValueError from int() (Python's 4,300-digit guard) escaped ruamel as a traceback.
+    path = write(tmp_path, VALID.replace("host_ports: 4", "host_ports: " + "9" * 5000))
+    with pytest.raises(
+        InputError, match=r"fuzzed\.yaml: a value cannot be read: .*too many digits"
+    ):
+        load_scenario(path)
+
+
+def test_impossible_timestamp_is_a_user_error(tmp_path: Path) -> None:
+    # Found with the above: ruamel builds 2001-13-45 with datetime() and raises ValueError.
+    path = write(tmp_path, VALID.replace("name: test", "name: 2001-13-45"))
+    with pytest.raises(InputError, match=r"fuzzed\.yaml: a value cannot be read: month"):
+        load_scenario(path)
+
+
+def test_yaml_merge_key_is_read_with_a_line(tmp_path: Path) -> None:
+    # Found: a key brought in by `<<:` has no position in its mapping; ruamel's lc.key()
+    # raised KeyError. Merged keys now take the line of the mapping they land in.
+    text = VALID.replace("    iops: 5000\n", "    <<: {iops: 5000}\n")
+    assert load_scenario(write(tmp_path, text)).workloads[0].iops == 5000
+    broken = VALID.replace("    iops: 5000\n", "    <<: {iops: -1}\n")
+    with pytest.raises(InputError, match=r"fuzzed\.yaml:15: workloads\[0\]\.iops"):
+        load_scenario(write(tmp_path, broken))
+
+
+@pytest.mark.parametrize("opening", ["[", "{a: "])
+def test_deep_brackets_are_refused_before_parsing(opening: str) -> None:
+    # Found: 1,000 nested '[' took 5 s to refuse (ruamel's scanner is quadratic in flow depth,
+    # and only a RecursionError stopped it); 200 copies of a 60-deep list took 1.4 s per 25 kB.
+    closing = "]" if opening == "[" else "}"
+    text = "a: " + opening * 1000 + "1" + closing * 1000 + "\n"
+    started = time.perf_counter()
+    with pytest.raises(InputError, match=r"x:1: brackets nest more than 10 levels deep"):
+        parse_yaml(text, "x")
+    # Not a timing test: a bound two orders of magnitude above the expected milliseconds.
+    assert time.perf_counter() - started < 2.0
+
+
+def test_brackets_in_comments_do_not_count() -> None:
+    text = "a: [1]  # [[[[[[[[[[[[[[[[[[[[[[[[[[\n# {{{{{{{{{{{{{{{{{{{{{{{{{{{{{\n"
+    assert parse_yaml(text, "x").data == {"a": [1]}
+
+
+def test_file_size_bound_is_a_clear_message(tmp_path: Path) -> None:
+    # The old 5 MB bound let a valid-looking file parse for minutes; now 256 kB.
+    path = write(tmp_path, VALID + "#" * MAX_FILE_BYTES + "\n")
+    with pytest.raises(InputError, match=r"fuzzed\.yaml: [\d,]+ bytes is too large"):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("iops: 5000", "iops: true", "workloads[0].iops"),
+        ("host_ports: 4", "host_ports: true", "system.host_ports"),
+        ("count: 4}", "count: true}", "pools[0].ranks[0].count"),
+        ("iops: 5000", "iops: 5000\n    iops_range: [false, 9]", "workloads[0].iops_range"),
+        ("read_fraction: 0.7", "read_fraction: false", "workloads[0].read_fraction"),
+    ],
+)
+def test_true_false_is_not_a_number(tmp_path: Path, old: str, new: str, key: str) -> None:
+    # Found: pydantic's lax mode took `iops: true` as 1 I/O/s and `read_fraction: false` as 0,
+    # a silently wrong prediction instead of an error.
+    path = write(tmp_path, VALID.replace(old, new, 1))
+    with pytest.raises(UserError, match=rf"fuzzed\.yaml:\d+: {re.escape(key)}: .*true/false"):
+        load_scenario(path)
+
+
+def test_millions_of_ranks_are_refused_before_expansion(tmp_path: Path) -> None:
+    # Found: 1,000 aliases of one `count: 1024` rank group (11 kB) expanded to a million
+    # RankPlacement objects (3.7 GB and a minute for 20,000 aliases) before the per-DA-pair
+    # check refused them. The total is now checked first, and a pool lists at most 1,024 groups.
+    group = "      - {drive: 15k-146, raid: raid5-7+p, count: 4}\n"
+    assert group in VALID
+    aliased = "      - &g {drive: 15k-146, raid: raid5-7+p, count: 1024}\n" + "      - *g\n" * 1000
+    path = write(tmp_path, VALID.replace(group, aliased))
+    started = time.perf_counter()
+    with pytest.raises(UserError, match=r"1,025,024 ranks in all; a ds8800-951 holds at most 192"):
+        load_scenario(path)
+    assert time.perf_counter() - started < 5.0
+    too_many = VALID.replace(group, aliased + "      - *g\n" * 30)
+    with pytest.raises(UserError, match=r"pools\[0\]\.ranks: .*at most 1024 items"):
+        load_scenario(write(tmp_path, too_many))
+
+
+@pytest.mark.parametrize(
+    ("section", "key"),
+    [
+        ("  growth: {factors: [%s]}\n", "analyses.growth.factors"),
+        (
+            "  tier_sweep: {pool: p0, drive: 15k-146, raid: raid5-7+p, counts: [%s]}\n",
+            "analyses.tier_sweep.counts",
+        ),
+    ],
+)
+def test_analysis_lists_are_bounded(tmp_path: Path, section: str, key: str) -> None:
+    # Each entry is a whole model solve; thousands of them would run for minutes.
+    text = VALID + "analyses:\n" + section % ", ".join(["1"] * 5000)
+    with pytest.raises(UserError, match=rf"{re.escape(key)}: .*at most 64 items"):
+        load_scenario(write(tmp_path, text))
