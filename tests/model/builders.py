@@ -1,0 +1,61 @@
+"""Small scenarios built in Python for model tests (no files): one place, so tests stay short."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from diskmodel.catalog import load_catalog
+from diskmodel.scenario import Scenario
+
+BASE: dict[str, Any] = {
+    "schema_version": 1,
+    "name": "test",
+    "system": {
+        "model": "ds8800-951",
+        "processor_ways": 4,
+        "cache_gb": 128,
+        "host_ports": 8,
+        "da_pairs": 2,
+    },
+    "pools": [
+        {
+            "name": "p",
+            "easy_tier": "off",
+            "ranks": [{"drive": "15k-300", "raid": "raid5-7+p", "count": 4}],
+        }
+    ],
+    "workloads": [
+        {
+            "name": "oltp",
+            "pool": "p",
+            "iops": 3000,
+            "read_fraction": 0.7,
+            "read_hit_ratio": 0.5,
+            "destage_ratio": 0.573,
+            "read_size_kib": 4,
+            "write_size_kib": 4,
+            "capacity_gb": 4000,
+        }
+    ],
+}
+
+
+def scenario(**changes: Any) -> Scenario:
+    """The base scenario with dotted-path changes, e.g. scenario(**{"system.host_ports": 4})."""
+    data = copy.deepcopy(BASE)
+    for dotted, value in changes.items():
+        node: Any = data
+        steps = dotted.split(".")
+        for step in steps[:-1]:
+            node = node[int(step)] if isinstance(node, list) else node[step]
+        last = steps[-1]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+    return Scenario.model_validate(data, context={"catalog": load_catalog()})
+
+
+def with_data(data: dict[str, Any]) -> Scenario:
+    return Scenario.model_validate(data, context={"catalog": load_catalog()})
