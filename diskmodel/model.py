@@ -778,6 +778,9 @@ def solve_closed(
                 h_lo /= 2
             side = -1
     assert result is not None
+    # Report the throughput of the MVA solution whose queues and residences are reported, so
+    # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
+    x = float(result.throughput[-1])
     util = np.zeros(K)
     wait = np.zeros(K)
     q = result.queue_length[:, -1]
