@@ -255,10 +255,13 @@ def schweitzer(
 ) -> MulticlassResult:
     """Bard-Schweitzer approximate MVA: Q_ks(N - e_r) ~ Q_ks(N) (N_s - [s = r]) / N_s.
 
-    Accuracy: throughput typically within a few percent of exact MVA, pessimistic (low) at
-    intermediate populations and exact as N -> infinity; measured on the reference
-    networks in tests/queueing (the band is asserted there). Cost per sweep O(K R) and a
-    few sweeps, independent of N. The fixed point is solved to `tol` relative to max N_r
+    Accuracy (measured in tests/queueing): with one class it is pessimistic (throughput at
+    or below exact), worst at intermediate N (1.8% on the 10-station reference sweep, 7%
+    over random networks of up to 8 stations), exact for balanced demands and as
+    N -> infinity; with several classes a class of only one or two customers can be off
+    by up to ~30% (the (N_r - 1)/N_r scaling is crudest there), while classes of 10 or
+    100 stay within 1.3% and 0.17% on the reference networks. Cost per Newton step O(K R + R^3), a few
+    tens of steps, independent of N. The fixed point is solved to `tol` relative to N_r
     (much tighter than the usual 1e-6 stopping rule; see `_approximate_core`).
     Sources: Bard, "Some extensions to multiclass queueing network analysis", 1979;
     Schweitzer, "Approximate analysis of multiclass closed networks of queues", 1979.
@@ -285,9 +288,12 @@ def linearizer(
 
     Assumes the fractions F[k, s, r] = Q_ks(N - e_r)/(N - e_r)_s - Q_ks(N)/N_s are the same
     at N and at N - e_r; estimates them by solving the approximate core at N and at each
-    N - e_r, three times over, then solves the core at N once more. Accuracy: typically an
-    order of magnitude closer to exact MVA than Schweitzer (measured in tests/queueing).
-    Cost: (R + 1) * outer_iterations + 1 core solutions.
+    N - e_r, three times over, then solves the core at N once more. Accuracy (measured in
+    tests/queueing): within 0.16% of exact throughput on the reference sweep, 1.2% over
+    random single-class networks of up to 8 stations and 3% over random multi-class ones
+    (worst found 2.2%, for a class of one customer); classes of 10 and 100 on the
+    reference networks stay within 0.08% and 0.011%, roughly ten times closer than
+    Schweitzer. Cost: (R + 1) * outer_iterations + 1 core solutions.
     Source: Chandy & Neuse, "Linearizer: a heuristic algorithm for queueing network
     models of computing systems", CACM 25(2), 1982.
     """
