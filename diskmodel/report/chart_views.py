@@ -49,19 +49,9 @@ def charts_for(configs: Sequence[Prediction], inputs: Sequence[Scenario | None])
 
 
 def _response_chart(configs: Sequence[Prediction]) -> Chart:
-    series = [
-        charts.Series(
-            p.name,
-            tuple(pt.iops for pt in p.curve),
-            tuple(
-                pt.response_time_ms
-                if pt.response_time_ms is not None and not pt.saturated
-                else math.inf
-                for pt in p.curve
-            ),
-        )
-        for p in configs
-    ]
+    """Open configurations plot their load curve; a closed one the (throughput, response)
+    pairs its population sweep traces, so that its operating point lies on its own line."""
+    series = [_response_series(p) for p in configs]
     markers = [
         charts.Marker(
             p.name,
@@ -73,22 +63,54 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
         if p.response_time_ms is not None and not p.saturated
     ]
     planned = {p.planned_iops for p in configs if p.closed is None}
-    planned_iops = planned.pop() if len(planned) == 1 else None
+    planned_iops = (
+        planned.pop() if len(planned) == 1 and all(p.closed is None for p in configs) else None
+    )
     svg = charts.response_time_chart("chart-response", series, markers, planned_iops)
     limits = "; ".join(
-        f"{p.name} saturates at {display.rate_3sf(p.max_iops)} IOPS" for p in configs
+        f"{p.name} saturates at {display.rate_3sf(p.max_iops)} IOPS"
+        for p in configs
+        if p.closed is None
     )
-    where = (
-        "The dashed line is the planned load; each circle is a configuration's response time there."
-        if planned_iops is not None
-        else "Each circle is a configuration's response time at the load it settles at."
-    )
+    parts = ["Average response time of all host I/O as the load grows towards saturation."]
+    if planned_iops is not None:
+        parts.append(
+            "The dashed line is the planned load; each circle is a configuration's response "
+            "time there."
+        )
+    else:
+        parts.append("Each circle is a configuration's operating point.")
+    if any(p.closed is not None for p in configs):
+        parts.append(
+            "A closed system's line is traced by raising its queue depth (or users) from 1 to "
+            "the scenario's value."
+        )
+    if limits:
+        parts.append(f"{limits}.")
     return Chart(
         "chart-response",
         "Response time against I/O rate",
-        f"Average response time of all host I/O as the load grows towards saturation. {where} "
-        f"{limits}.",
+        " ".join(parts),
         Markup(svg),
+    )
+
+
+def _response_series(p: Prediction) -> charts.Series:
+    if p.closed is not None:
+        return charts.Series(
+            p.name,
+            tuple(pt.iops for pt in p.closed.curve),
+            tuple(pt.response_time_ms for pt in p.closed.curve),
+        )
+    return charts.Series(
+        p.name,
+        tuple(pt.iops for pt in p.curve),
+        tuple(
+            pt.response_time_ms
+            if pt.response_time_ms is not None and not pt.saturated
+            else math.inf
+            for pt in p.curve
+        ),
     )
 
 
@@ -107,7 +129,8 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
             bars.append(_bar(prefix or "all I/O", w.breakdown_ms))
             for io in w.io_types:
                 if io.fraction > 0:
-                    label = f"{prefix + ' · ' if prefix else ''}{io.io_type} " + (
+                    io_name = io.io_type.replace("_", " ")
+                    label = f"{prefix + ' · ' if prefix else ''}{io_name} " + (
                         f"({display.percent(io.fraction, 0)})"
                     )
                     bars.append(_bar(label, io.breakdown_ms))

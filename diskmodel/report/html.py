@@ -162,6 +162,13 @@ def _population_text(p: Prediction, scenario: Scenario | None) -> str:
     return f"At a host queue depth of {p.closed.population:,}"
 
 
+def _population_short(p: Prediction, scenario: Scenario | None) -> str:
+    assert p.closed is not None
+    if _population_is_users(p, scenario):
+        return f"{p.closed.population:,} users"
+    return f"queue depth {p.closed.population:,}"
+
+
 def _population_is_users(p: Prediction, scenario: Scenario | None) -> bool:
     if scenario is not None:
         return any(w.users is not None for w in scenario.workloads)
@@ -175,7 +182,8 @@ def _answer(p: Prediction, baseline: Prediction, scenario: Scenario | None, leve
         first = (
             f"{_population_text(p, scenario)} the system settles at "
             f"{display.rate(p.closed.iops)} IOPS with an average response time of "
-            f"{display.milliseconds(p.closed.response_time_ms)} ms; it saturates at {limit}."
+            f"{display.milliseconds(p.closed.response_time_ms)} ms; the bottleneck is "
+            f"{_bottleneck_text(p)}."
         )
     elif p.saturated or rt is None:
         first = (
@@ -195,10 +203,20 @@ def _answer(p: Prediction, baseline: Prediction, scenario: Scenario | None, leve
         HeadlineFigure(
             f"{display.milliseconds(rt)} ms" if rt is not None else display.SATURATED_TEXT,
             f"response time at {display.rate(p.planned_iops)} IOPS",
-        ),
-        HeadlineFigure(f"{display.rate_3sf(p.max_iops)} IOPS", "saturation"),
+        )
     ]
-    if p.planned_iops > 0 and not p.saturated:
+    if p.closed is not None:
+        # A closed system's load is its population: it settles below its limit by itself, so
+        # "headroom above the planned load" has no meaning; its throughput is the answer.
+        figures.append(
+            HeadlineFigure(
+                f"{display.rate(p.closed.iops)} IOPS",
+                f"throughput at {_population_short(p, scenario)}",
+            )
+        )
+    else:
+        figures.append(HeadlineFigure(f"{display.rate_3sf(p.max_iops)} IOPS", "saturation"))
+    if p.closed is None and p.planned_iops > 0 and not p.saturated:
         figures.append(
             HeadlineFigure(
                 display.percent(max(0.0, p.max_iops / p.planned_iops - 1.0), 0),

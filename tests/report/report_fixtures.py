@@ -25,13 +25,11 @@ from diskmodel.prediction import (
     TierLoad,
     WorkloadResult,
 )
-from diskmodel.scenario import Scenario, expand_ranks, load_scenario, validate_scenario
+from diskmodel.scenario import Scenario, expand_ranks, validate_scenario
 from diskmodel.yamlio import parse_yaml
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
 GOLD = HERE / "gold"
-SCENARIOS = ROOT / "scenarios"
 
 # Per-operation service times (ms) of the made-up stations; the DS8700's adapters are slower.
 PORT_MS = {"ds8800-951": 0.025, "ds8700-941": 0.045}
@@ -274,8 +272,33 @@ def _tiers(
 # --------------------------------------------------------------------------- named cases
 
 
-def shipped(stem: str) -> Scenario:
-    return load_scenario(SCENARIOS / f"{stem}.yaml")
+C3_YAML = """\
+schema_version: 1
+name: DS8800 C3 baseline (DB2 brokerage OLTP)
+description: >
+  DS8800 (2107-951) with 128 x 146 GB 15K drives in 16 RAID-5 ranks on 2 DA pairs, compared
+  with a DS8700 (2107-941) of the same drives, cache and port count at 4 Gb/s.
+system: {model: ds8800-951, processor_ways: 4, cache_gb: 128, host_ports: 4, da_pairs: 2}
+pools:
+  - name: oltp
+    easy_tier: "off"
+    ranks:
+      - {drive: 15k-146, raid: raid5-6+p+s, count: 8}
+      - {drive: 15k-146, raid: raid5-7+p, count: 8}
+workloads:
+  - {name: brokerage, pool: oltp, LOAD, read_fraction: 0.7, read_hit_ratio: 0.1,
+     destage_ratio: 1.0, read_size_kib: 4, write_size_kib: 4, capacity_gb: 12000}
+analyses:
+  compare:
+    - name: DS8700 C3 baseline
+      set: {system.model: ds8700-941}
+"""
+"""The C3 configuration (DOMAIN.md), as scenarios/ds8800-c3-baseline.yaml had it; LOAD is
+replaced by an open rate or a queue depth."""
+
+
+def c3(load: str) -> Scenario:
+    return scenario_from_text(C3_YAML.replace("LOAD", load), "c3.yaml")
 
 
 def scenario_from_text(text: str, name: str) -> Scenario:
@@ -285,7 +308,7 @@ def scenario_from_text(text: str, name: str) -> Scenario:
 
 def open_comparison() -> tuple[ScenarioPrediction, list[tuple[str, Scenario]]]:
     """DS8800 against DS8700 at a planned 12,000 IOPS (the C3 configuration, open load)."""
-    base = shipped("ds8800-c3-baseline")
+    base = c3("iops: 8000")
     configs = base.alternatives()
     predictions = [make_prediction(n, s, 8_000.0) for n, s in configs]
     growth = tuple(
@@ -300,7 +323,7 @@ def open_comparison() -> tuple[ScenarioPrediction, list[tuple[str, Scenario]]]:
 
 def closed_comparison() -> tuple[ScenarioPrediction, list[tuple[str, Scenario]]]:
     """The shipped C3 scenario as given: host queue depth 256."""
-    base = shipped("ds8700-c3-baseline")
+    base = c3("queue_depth: 256")
     configs = base.alternatives()
     predictions = [
         make_prediction(n, s, 0.0, closed_population=256) for i, (n, s) in enumerate(configs)
