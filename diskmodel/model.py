@@ -781,6 +781,19 @@ def solve_closed(
     # Report the throughput of the MVA solution whose queues and residences are reported, so
     # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
     x = float(result.throughput[-1])
+    throughput = np.asarray(result.throughput, dtype=np.float64)
+    # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
+    # rate writes wait for NVS space, so the closed class is held to it (the extra time is
+    # waiting for NVS, outside the stations' queues).
+    with np.errstate(divide="ignore"):
+        caps = np.where(async_work > 0, (1 - background) * servers / async_work, np.inf)
+    x_cap = float(caps.min())
+    if x > x_cap:
+        limited = True
+        x = x_cap
+        throughput = np.minimum(throughput, x_cap)
+    population_axis = np.arange(1, N + 1, dtype=np.float64)
+    response_s = population_axis / throughput - think_time_s
     util = np.zeros(K)
     wait = np.zeros(K)
     q = result.queue_length[:, -1]
@@ -813,11 +826,10 @@ def solve_closed(
         population=N,
         think_time_ms=think_time_s / MS,
         iops=x,
-        response_time_ms=float(result.response_time[-1]) / MS,
+        response_time_ms=float(response_s[-1]) / MS,
         destage_limited=limited,
         curve=tuple(
-            ClosedPoint(n, float(result.throughput[n - 1]), float(result.response_time[n - 1]) / MS)
-            for n in points
+            ClosedPoint(n, float(throughput[n - 1]), float(response_s[n - 1]) / MS) for n in points
         ),
     )
     return closed, util, wait, total_rate
@@ -922,7 +934,11 @@ def predict_configuration(
         )
     total_rate = float(rates.sum())
     overall: float | None
-    if any(r.response_time_ms is None for r in workloads if r.iops > 0):
+    if closed_result is not None and len(closed_ws) == len(model.workloads):
+        # All load is closed: Little's law gives the mean even when NVS is full and the
+        # split of the extra wait between reads and writes is not known.
+        overall = closed_result.response_time_ms
+    elif any(r.response_time_ms is None for r in workloads if r.iops > 0):
         overall = None
     elif total_rate > 0:
         overall = sum(r.iops * (r.response_time_ms or 0.0) for r in workloads) / total_rate
