@@ -260,9 +260,10 @@ def schweitzer(
     over random networks of up to 8 stations), exact for balanced demands and as
     N -> infinity; with several classes a class of only one or two customers can be off
     by up to ~30% (the (N_r - 1)/N_r scaling is crudest there), while classes of 10 or
-    100 stay within 1.3% and 0.17% on the reference networks. Cost per Newton step O(K R + R^3), a few
-    tens of steps, independent of N. The fixed point is solved to `tol` relative to N_r
-    (much tighter than the usual 1e-6 stopping rule; see `_approximate_core`).
+    100 stay within 1.3% and 0.17% on the reference networks. Cost per Newton step
+    O(K R + R^3), a few tens of steps, independent of N. The fixed point is solved to
+    `tol` relative to N_r (much tighter than the usual 1e-6 stopping rule; see
+    `_approximate_core`).
     Sources: Bard, "Some extensions to multiclass queueing network analysis", 1979;
     Schweitzer, "Approximate analysis of multiclass closed networks of queues", 1979.
     """

@@ -181,9 +181,10 @@ def mgc_allen_cunneen(lam: ArrayLike, s: ArrayLike, c: ArrayLike, cs2: ArrayLike
     """M/G/c by the Allen-Cunneen approximation: W_q = W_q(M/M/c) (ca^2 + cs^2) / 2, ca^2 = 1.
 
     cs2 is the squared coefficient of variation of service, Var[S]/s^2. Exact for c = 1
-    (it is then Pollaczek-Khinchine) and for exponential service (cs2 = 1); for c > 1 it is
-    usually within ~10% of the exact wait for cs2 <= 1 and moderate-to-high load, worse at
-    light load where W_q is small anyway. Source: Allen, Probability, Statistics and
+    (it is then Pollaczek-Khinchine) and for exponential service (cs2 = 1); for c > 1 and
+    cs2 < 1 it tends to underestimate the wait by 10-15% (a disk-like service on 2 servers
+    at rho = 0.8: 6.1 ms against a simulated 7.0 +- 1.3 ms, tests/queueing), less at heavy
+    load. Source: Allen, Probability, Statistics and
     Queueing Theory (1990), eq. 6.140; Kingman's heavy-traffic argument motivates the
     (ca^2 + cs^2)/2 factor.
     """

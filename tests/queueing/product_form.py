@@ -23,7 +23,7 @@ def compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
 def single_class(
     demands: Sequence[sp.Rational],
     n: int,
-    think_time: sp.Rational = sp.Integer(0),
+    think_time: sp.Rational = sp.S.Zero,
     alpha: Sequence[Sequence[sp.Rational]] | None = None,
 ) -> tuple[sp.Rational, list[sp.Rational]]:
     """Exact (X, [Q_k]) at population n; alpha[k][j-1] is station k's rate multiplier at j."""

@@ -72,9 +72,9 @@ def test_exact_mva_conservation_and_bounds(D: np.ndarray, N: int, Z: float) -> N
     assert np.all(result.residence_time >= D[:, None] * (1 - 1e-12))
     assert np.all(np.diff(X) >= -LAW * X[1:])  # more customers never lower throughput
     limits = bounds(D, N, Z)
-    assert np.all(X <= limits.throughput_upper * (1 + LAW))
-    assert np.all(X >= limits.throughput_lower * (1 - LAW))
-    assert np.all(X <= np.minimum(1 / D.max(), n / (D.sum() + Z)) * (1 + LAW))
+    assert np.all(limits.throughput_upper * (1 + LAW) >= X)
+    assert np.all(limits.throughput_lower * (1 - LAW) <= X)
+    assert np.all(np.minimum(1 / D.max(), n / (D.sum() + Z)) * (1 + LAW) >= X)
 
 
 @given(
