@@ -138,6 +138,35 @@ class RankInfo:
 
 
 @dataclass(frozen=True)
+class ClassTimes:
+    """Host-visible response per (workload, class) and per component kind, from station waits."""
+
+    keys: tuple[tuple[int, IoClass], ...]
+    visits: FloatArray  # [G, K]
+    service_s: FloatArray  # [G] sum of visits x own service time
+    service_by_kind: FloatArray  # [G, kinds]
+    kind_of_station: NDArray[np.int64]  # [K]
+
+
+def _class_times(stations: Sequence[Station], flows: Sequence[Flow]) -> ClassTimes:
+    keys = sorted({(f.workload, f.io_class) for f in flows if f.visible})
+    index = {k: i for i, k in enumerate(keys)}
+    K = len(stations)
+    visits = np.zeros((len(keys), K))
+    service = np.zeros(len(keys))
+    kind_idx = np.array([KINDS.index(s.kind) for s in stations])
+    by_kind = np.zeros((len(keys), len(KINDS)))
+    for f in flows:
+        if not f.visible:
+            continue
+        g = index[(f.workload, f.io_class)]
+        visits[g, f.station] += f.visits
+        service[g] += f.visits * f.moments.mean_s
+        by_kind[g, kind_idx[f.station]] += f.visits * f.moments.mean_s
+    return ClassTimes(tuple(keys), visits, service, by_kind, kind_idx)
+
+
+@dataclass(frozen=True)
 class SystemModel:
     """Stations, flows and the context needed to report on them (plain data, arrays)."""
 
@@ -162,6 +191,7 @@ class SystemModel:
     arrival_per_iops: FloatArray
     service_s: FloatArray
     service2_s2: FloatArray
+    times: ClassTimes  # host-visible visits and service per (workload, class)
 
     @property
     def utilization_per_iops(self) -> FloatArray:
@@ -525,6 +555,7 @@ def build_system(
         arrival_per_iops=lam,
         service_s=mean,
         service2_s2=np.maximum(second, mean * mean),
+        times=_class_times(stations, flows),
     )
 
 
@@ -607,33 +638,9 @@ def station_waits(model: SystemModel, iops: FloatArray) -> tuple[FloatArray, Flo
     return util, wait
 
 
-@dataclass(frozen=True)
-class ClassTimes:
-    """Host-visible response per (workload, class) and per component kind, from station waits."""
-
-    keys: tuple[tuple[int, IoClass], ...]
-    visits: FloatArray  # [G, K]
-    service_s: FloatArray  # [G] sum of visits x own service time
-    service_by_kind: FloatArray  # [G, kinds]
-    kind_of_station: NDArray[np.int64]  # [K]
-
-
 def class_times(model: SystemModel) -> ClassTimes:
-    keys = sorted({(f.workload, f.io_class) for f in model.flows if f.visible})
-    index = {k: i for i, k in enumerate(keys)}
-    K = len(model.stations)
-    visits = np.zeros((len(keys), K))
-    service = np.zeros(len(keys))
-    kind_idx = np.array([KINDS.index(s.kind) for s in model.stations])
-    by_kind = np.zeros((len(keys), len(KINDS)))
-    for f in model.flows:
-        if not f.visible:
-            continue
-        g = index[(f.workload, f.io_class)]
-        visits[g, f.station] += f.visits
-        service[g] += f.visits * f.moments.mean_s
-        by_kind[g, kind_idx[f.station]] += f.visits * f.moments.mean_s
-    return ClassTimes(tuple(keys), visits, service, by_kind, kind_idx)
+    """Host-visible visits and service per (workload, class) of a built model."""
+    return model.times
 
 
 def _overall_response(model: SystemModel, times: ClassTimes, wait: FloatArray) -> FloatArray:

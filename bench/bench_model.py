@@ -1,0 +1,169 @@
+"""Benchmark of the storage model (run on demand, not part of the test suite).
+
+    .venv/bin/python bench/bench_model.py
+
+Configuration (issue 4): a DS8800 with 4 DA pairs, 16 host ports, 48 ranks in 3 tiers (8 SSD
+RAID-5, 32 10K RAID-5, 8 nearline RAID-6) in one Easy Tier pool, 3 workloads, 200 load points.
+Measures
+- the 200-point open solve (`solve_open` on a built model; target < 10 ms),
+- building the model (stations, flows, Easy Tier placement),
+- a whole `predict_configuration` (build + curve + planned load),
+- the end-to-end `diskmodel run` wall time in a fresh process (target < 1 s), if the CLI has
+  a `run` command.
+Times are the median of repeated runs (min for the subprocess), milliseconds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from diskmodel.catalog import load_catalog
+from diskmodel.model import build_system, predict_configuration, solve_open
+from diskmodel.scenario import Scenario
+
+LOAD_POINTS = 200
+SOLVE_TARGET_MS = 10.0
+RUN_TARGET_S = 1.0
+
+
+def bench_scenario() -> dict[str, Any]:
+    workload = {
+        "read_fraction": 0.7,
+        "read_hit_ratio": 0.5,
+        "destage_ratio": 0.573,
+        "read_size_kib": 4,
+        "write_size_kib": 4,
+    }
+    return {
+        "schema_version": 1,
+        "name": "bench: DS8800, 4 DA pairs, 16 ports, 48 ranks in 3 tiers, 3 workloads",
+        "system": {
+            "model": "ds8800-951",
+            "processor_ways": 4,
+            "cache_gb": 256,
+            "host_ports": 16,
+            "da_pairs": 4,
+        },
+        "pools": [
+            {
+                "name": "tiered",
+                "easy_tier": "auto",
+                "ranks": [
+                    {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 8},
+                    {"drive": "10k-600", "raid": "raid5-7+p", "count": 32},
+                    {"drive": "nl-3tb", "raid": "raid6-6+p+q", "count": 8},
+                ],
+            }
+        ],
+        "workloads": [
+            {
+                "name": "oltp",
+                "pool": "tiered",
+                "iops": 20000,
+                "capacity_gb": 60000,
+                "skew": {"level": "high"},
+                **workload,
+            },
+            {
+                "name": "db-open",
+                "pool": "tiered",
+                "iops": 8000,
+                "capacity_gb": 40000,
+                "skew": {"level": "intermediate"},
+                **workload,
+            },
+            {
+                "name": "batch",
+                "pool": "tiered",
+                "iops": 2000,
+                "capacity_gb": 80000,
+                "read_fraction": 0.5,
+                "read_hit_ratio": 0.2,
+                "read_size_kib": 64,
+                "write_size_kib": 64,
+                "read_sequential_fraction": 0.8,
+                "write_sequential_fraction": 0.8,
+                "skew": {"level": "low"},
+            },
+        ],
+        "analyses": {"curve": {"points": LOAD_POINTS}},
+    }
+
+
+def _median_ms(fn: Any, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def _to_yaml(data: Any, indent: int = 0) -> str:
+    """Minimal YAML writer for the plain data above (dicts, lists, scalars)."""
+    pad = " " * indent
+    if isinstance(data, dict):
+        lines = []
+        for key, value in data.items():
+            if isinstance(value, dict | list):
+                lines.append(f"{pad}{key}:\n{_to_yaml(value, indent + 2)}")
+            else:
+                lines.append(f"{pad}{key}: {_scalar(value)}")
+        return "\n".join(lines)
+    lines = []
+    for item in data:
+        body = _to_yaml(item, indent + 2).lstrip()
+        lines.append(f"{pad}- {body}")
+    return "\n".join(lines)
+
+
+def _scalar(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def main() -> int:
+    catalog = load_catalog()
+    data = bench_scenario()
+    scenario = Scenario.model_validate(data, context={"catalog": catalog})
+    model = build_system(scenario, catalog)
+    rates = np.linspace(model.max_iops / LOAD_POINTS, model.max_iops, LOAD_POINTS)
+    solve_open(model, rates)  # warm-up
+    solve_ms = _median_ms(lambda: solve_open(model, rates), 50)
+    build_ms = _median_ms(lambda: build_system(scenario, catalog), 10)
+    predict_ms = _median_ms(lambda: predict_configuration(scenario, catalog), 10)
+    print(
+        f"stations {len(model.stations)}, flows {len(model.flows)}, "
+        f"max {model.max_iops:,.0f} IOPS ({model.stations[model.bottleneck].name})"
+    )
+    print(f"{LOAD_POINTS}-point open solve: {solve_ms:.2f} ms (target < {SOLVE_TARGET_MS:g} ms)")
+    print(f"build model: {build_ms:.1f} ms; predict_configuration: {predict_ms:.1f} ms")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.yaml"
+        path.write_text(_to_yaml(data) + "\n", encoding="utf-8")
+        cmd = [sys.executable, "-m", "diskmodel", "run", str(path)]
+        walls = []
+        for _ in range(3):
+            start = time.perf_counter()
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            walls.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            print(f"diskmodel run: exit {done.returncode}: {done.stderr.strip()[:300]}")
+        else:
+            print(
+                f"diskmodel run (end to end, fresh process): {min(walls):.2f} s "
+                f"(target < {RUN_TARGET_S:g} s)"
+            )
+    return 0 if solve_ms < SOLVE_TARGET_MS else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
