@@ -87,7 +87,7 @@ _PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "sequential_write": "write",
 }
 # Relative tolerance of the closed solution's throughput fixed point.
-_X_TOL = 1e-4
+_X_TOL = 1e-3
 # Largest share of a station the asynchronous stream may take in the closed solution; at this
 # cap the destage path is saturated (NVS full) and the closed class gets the remainder.
 _RHO_CAP = 0.995
@@ -757,44 +757,45 @@ def solve_closed(
         solved = mva_load_dependent(inflated[active], N, think_time_s, alpha[active])
         return float(solved.throughput[-1]), hit_limit, solved
 
-    # Fixed point x = g(x), g decreasing: bracket [0, g(0)] and the Illinois method on
-    # h(x) = g(x) - x (a few MVA solutions instead of dozens of damped iterations).
-    lo, (g_lo, limited, result) = 0.0, throughput_at(0.0)
-    h_lo = g_lo
-    hi = g_lo
-    g_hi, limited_hi, result_hi = throughput_at(hi)
-    h_hi = g_hi - hi
-    x, limited, result = hi, limited_hi, result_hi
-    side = 0
-    for _ in range(30):
-        if abs(h_hi) <= _X_TOL * hi or hi - lo <= _X_TOL * hi:
-            break
-        x = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-        g_x, limited, result = throughput_at(x)
-        h_x = g_x - x
-        if abs(h_x) <= _X_TOL * max(x, 1e-300):
-            break
-        if h_x > 0:
-            lo, h_lo = x, h_x
-            if side == +1:
-                h_hi /= 2
-            side = +1
-        else:
-            hi, h_hi = x, h_x
-            if side == -1:
-                h_lo /= 2
-            side = -1
-    assert result is not None
-    # Report the throughput of the MVA solution whose queues and residences are reported, so
-    # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
-    x = float(result.throughput[-1])
-    throughput = np.asarray(result.throughput, dtype=np.float64)
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it (the extra time is
     # waiting for NVS, outside the stations' queues).
     with np.errstate(divide="ignore"):
         caps = np.where(async_work > 0, (1 - background) * servers / async_work, np.inf)
     x_cap = float(caps.min())
+
+    # Fixed point x = g(x) with g decreasing in x: bracket [0, min(g(0), x_cap)], then the
+    # Illinois method on h(x) = g(x) - x (a handful of MVA solutions).
+    g_zero, limited, result = throughput_at(0.0)
+    lo, h_lo = 0.0, g_zero
+    hi = min(g_zero, x_cap)
+    if np.isfinite(x_cap):
+        g_hi, limited, result = throughput_at(hi)
+        h_hi = g_hi - hi
+        side = 0
+        for _ in range(30):
+            if h_hi >= 0 or hi - lo <= _X_TOL * hi:
+                break  # at the cap (NVS full), or bracketed tightly enough
+            x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+            g_x, limited, result = throughput_at(x_try)
+            h_x = g_x - x_try
+            if abs(h_x) <= _X_TOL * x_try:
+                break
+            if h_x > 0:
+                lo, h_lo = x_try, h_x
+                if side == +1:
+                    h_hi /= 2
+                side = +1
+            else:
+                hi, h_hi = x_try, h_x
+                if side == -1:
+                    h_lo /= 2
+                side = -1
+    assert result is not None
+    # Report the throughput of the MVA solution whose queues and residences are reported, so
+    # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
+    x = float(result.throughput[-1])
+    throughput = np.asarray(result.throughput, dtype=np.float64)
     if x > x_cap:
         limited = True
         x = x_cap
@@ -1069,8 +1070,14 @@ def _dirty_backlog_bytes(model: SystemModel, rates: FloatArray, wait: FloatArray
     return total
 
 
-def predict(scenario: Scenario, catalog: Catalog | None = None) -> ScenarioPrediction:
-    """The scenario's baseline, its alternatives and growth (see `diskmodel.analyses`)."""
-    from diskmodel.analyses import predict_scenario
+def predict(
+    scenario: Scenario, catalog: Catalog | None = None, *, base_dir: Path | None = None
+) -> ScenarioPrediction:
+    """The scenario's baseline, its alternatives and growth (see `diskmodel.analyses`).
 
-    return predict_scenario(scenario, catalog)
+    base_dir: the scenario file's folder, where a skew `heatmap` path is relative to (the
+    current directory when None).
+    """
+    from diskmodel.analyses import predict_scenario  # analyses builds on this module
+
+    return predict_scenario(scenario, catalog, base_dir)
