@@ -96,3 +96,32 @@ def predict_scenario(
         alternatives=tuple(configurations[1:]),
         growth=tuple(growth(scenario, grow.factors, catalog, base_dir)) if grow else (),
     )
+
+
+def compare_scenarios(
+    scenarios: list[tuple[Scenario, Path | None]], catalog: Catalog | None = None
+) -> tuple[ScenarioPrediction, list[tuple[str, Scenario]]]:
+    """Several scenario files side by side: each baseline solved as one configuration.
+
+    The first is the reference the others are compared with. Each keeps its own name; where
+    two share a name, the later ones are numbered so the report can tell them apart. Returns
+    the prediction and the `(name, Scenario)` inputs in the same order (for the report).
+    """
+    catalog = catalog or load_catalog()
+    named: list[tuple[str, Scenario]] = []
+    predictions = []
+    for scenario, base_dir in scenarios:
+        name = scenario.name
+        taken = {n for n, _ in named}
+        suffix = 2
+        while name in taken:
+            name = f"{scenario.name} ({suffix})"
+            suffix += 1
+        named.append((name, scenario))
+        predictions.append(predict_configuration(scenario, catalog, name=name, base_dir=base_dir))
+    combined = ScenarioPrediction(
+        scenario=" vs ".join(n for n, _ in named),
+        baseline=predictions[0],
+        alternatives=tuple(predictions[1:]),
+    )
+    return combined, named

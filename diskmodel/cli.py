@@ -10,12 +10,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
 from diskmodel import __version__
 from diskmodel.errors import UserError
+
+if TYPE_CHECKING:
+    from diskmodel.prediction import ScenarioPrediction
+    from diskmodel.scenario import Scenario
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -98,6 +102,132 @@ def check(scenario: ScenarioPath) -> None:
     from diskmodel.scenario import load_scenario
 
     typer.echo(render_check(load_scenario(scenario)))
+
+
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="HTML report to write [default: reports/<scenario file name>.html]",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--json",
+        help="also write the result as JSON (schema: docs/json-schema.md)",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+NoTimestamp = Annotated[
+    bool,
+    typer.Option(
+        "--no-timestamp", help="leave out the generation-time line (byte-identical reports)"
+    ),
+]
+Force = Annotated[
+    bool, typer.Option("--force", help="replace output files that diskmodel did not write")
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print only the files written")]
+
+
+@app.command()
+@_boundary
+def run(
+    scenario: ScenarioPath,
+    out: OutOption = None,
+    json: JsonOption = None,
+    no_timestamp: NoTimestamp = False,
+    force: Force = False,
+    quiet: Quiet = False,
+) -> None:
+    """Predict a scenario: print a summary, write the HTML report (and JSON if asked)."""
+    from diskmodel.model import predict
+    from diskmodel.scenario import load_scenario
+
+    loaded = load_scenario(scenario)
+    prediction = predict(loaded, base_dir=scenario.parent)
+    _emit(
+        prediction,
+        loaded.alternatives(),
+        out or Path("reports") / f"{scenario.stem}.html",
+        json,
+        timestamp=not no_timestamp,
+        force=force,
+        quiet=quiet,
+    )
+
+
+@app.command()
+@_boundary
+def compare(
+    scenarios: Annotated[
+        list[Path],
+        typer.Argument(
+            help="two or more scenario files; the first is the reference",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            show_default=False,
+        ),
+    ],
+    out: OutOption = None,
+    json: JsonOption = None,
+    no_timestamp: NoTimestamp = False,
+    force: Force = False,
+    quiet: Quiet = False,
+) -> None:
+    """Compare the baselines of several scenario files side by side in one report."""
+    from diskmodel.analyses import compare_scenarios
+    from diskmodel.errors import InputError
+    from diskmodel.scenario import load_scenario
+
+    if len(scenarios) < 2:
+        raise InputError("compare needs at least two scenario files")
+    loaded = [(load_scenario(path), path.parent) for path in scenarios]
+    prediction, named = compare_scenarios(loaded)
+    default = Path("reports") / ("-vs-".join(p.stem for p in scenarios)[:120] + ".html")
+    _emit(
+        prediction,
+        named,
+        out or default,
+        json,
+        timestamp=not no_timestamp,
+        force=force,
+        quiet=quiet,
+    )
+
+
+def _emit(
+    prediction: ScenarioPrediction,
+    scenarios: list[tuple[str, Scenario]],
+    html_path: Path,
+    json_path: Path | None,
+    *,
+    timestamp: bool,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Print the summary and write the report files (JSON first: both or neither on error)."""
+    from diskmodel.output import write_output
+    from diskmodel.report.html import render_html
+    from diskmodel.report.json_result import to_json
+    from diskmodel.report.text import render
+
+    html = render_html(prediction, scenarios=scenarios, timestamp=timestamp)
+    written = []
+    if json_path is not None:
+        written.append(write_output(json_path, to_json(prediction), force=force))
+    written.append(write_output(html_path, html, force=force))
+    if not quiet:
+        typer.echo(render(prediction))
+        typer.echo("")
+    for path in written:
+        typer.echo(f"wrote {path}")
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from diskmodel import __version__
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 
-from .conftest import SCENARIOS
+from .conftest import ROOT, SCENARIOS
 from .test_scenario import VALID
 
 runner = CliRunner()
@@ -71,3 +72,78 @@ def test_check_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", str(tmp_path / "nope.yaml")])
     assert result.exit_code == ExitCode.USAGE
     assert "does not exist" in result.output
+
+
+def test_run_writes_report_and_json(tmp_path: Path) -> None:
+    out, js = tmp_path / "r.html", tmp_path / "r.json"
+    scenario = SCENARIOS[0]
+    result = runner.invoke(
+        app, ["run", str(scenario), "--out", str(out), "--json", str(js), "--no-timestamp"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f"wrote {js}" in result.output
+    assert f"wrote {out}" in result.output
+    data = json.loads(js.read_text(encoding="utf-8"))
+    assert data["configurations"][0]["max_iops"] > 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_run_default_report_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    scenario = SCENARIOS[0]
+    result = runner.invoke(app, ["run", str(scenario), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "reports" / f"{scenario.stem}.html").is_file()
+    assert result.output.strip() == f"wrote reports/{scenario.stem}.html"
+
+
+def test_run_refuses_to_overwrite_a_foreign_file(tmp_path: Path) -> None:
+    precious = tmp_path / "notes.html"
+    precious.write_text("my notes", encoding="utf-8")
+    result = runner.invoke(app, ["run", str(SCENARIOS[0]), "--out", str(precious)])
+    assert result.exit_code == ExitCode.OUTPUT_REFUSED
+    assert "--force" in result.output
+    assert precious.read_text(encoding="utf-8") == "my notes"
+
+
+def test_run_is_deterministic_without_timestamp(tmp_path: Path) -> None:
+    outputs = []
+    for i in range(2):
+        out, js = tmp_path / f"{i}.html", tmp_path / f"{i}.json"
+        args = ["run", str(SCENARIOS[0]), "-q", "--no-timestamp", "--out", str(out)]
+        result = runner.invoke(app, [*args, "--json", str(js)])
+        assert result.exit_code == 0, result.output
+        outputs.append((out.read_bytes(), js.read_bytes()))
+    assert outputs[0] == outputs[1]
+
+
+def test_compare_two_files_side_by_side(tmp_path: Path) -> None:
+    a = ROOT / "scenarios" / "ds8700-c3-baseline.yaml"
+    b = ROOT / "scenarios" / "ds8800-c3-baseline.yaml"
+    js = tmp_path / "c.json"
+    result = runner.invoke(
+        app, ["compare", str(a), str(b), "--out", str(tmp_path / "c.html"), "--json", str(js)]
+    )
+    assert result.exit_code == 0, result.output
+    names = [c["name"] for c in json.loads(js.read_text(encoding="utf-8"))["configurations"]]
+    assert names == [
+        "DS8700 C3 baseline (DB2 brokerage OLTP)",
+        "DS8800 C3 baseline (DB2 brokerage OLTP)",
+    ]
+
+
+def test_compare_same_file_twice_keeps_names_apart(tmp_path: Path) -> None:
+    a = str(SCENARIOS[0])
+    js = tmp_path / "c.json"
+    result = runner.invoke(
+        app, ["compare", a, a, "-q", "--out", str(tmp_path / "c.html"), "--json", str(js)]
+    )
+    assert result.exit_code == 0, result.output
+    names = [c["name"] for c in json.loads(js.read_text(encoding="utf-8"))["configurations"]]
+    assert names[1] == f"{names[0]} (2)"
+
+
+def test_compare_needs_two_files() -> None:
+    result = runner.invoke(app, ["compare", str(SCENARIOS[0])])
+    assert result.exit_code == ExitCode.INVALID_INPUT
+    assert "at least two" in result.output
