@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -99,7 +100,7 @@ def predict_scenario(
 
 
 def compare_scenarios(
-    scenarios: list[tuple[Scenario, Path | None]], catalog: Catalog | None = None
+    scenarios: Sequence[tuple[Scenario, Path | None]], catalog: Catalog | None = None
 ) -> tuple[ScenarioPrediction, list[tuple[str, Scenario]]]:
     """Several scenario files side by side: each baseline solved as one configuration.
 
