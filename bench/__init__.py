@@ -1,0 +1,1 @@
+"""Benchmarks against peer solvers, run on demand (`python -m bench`), not part of the tests."""
