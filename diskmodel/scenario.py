@@ -33,6 +33,7 @@ from pydantic_core import PydanticCustomError
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.errors import InputError
+from diskmodel.tiering.presets import PRESET_LEVELS
 from diskmodel.yamlio import Located, load_yaml
 
 SCHEMA_VERSION = 1
@@ -44,13 +45,7 @@ ranks are expanded one by one, so that a small file cannot ask for millions of t
 MAX_ALTERNATIVES = 64
 """Bound on `compare` alternatives and `growth` factors: each is a whole model solve."""
 
-SKEW_PRESETS: dict[str, float] = {
-    "very_low": 2.0,
-    "low": 3.5,
-    "intermediate": 7.0,
-    "high": 14.0,
-    "very_high": 24.0,
-}
+SKEW_PRESETS = PRESET_LEVELS
 """The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
 
 Tier = Literal["ssd", "enterprise", "nearline"]
@@ -97,8 +92,13 @@ def _unknown(kind: str, name: str, allowed: Iterable[str]) -> PydanticCustomErro
     return PydanticCustomError(
         "unknown_name",
         "unknown {kind} '{name}'{hint} (allowed: {allowed})",
-        {"kind": kind, "name": name, "hint": hint, "allowed": ", ".join(allowed)},
+        {"kind": kind, "name": _clip(name), "hint": hint, "allowed": ", ".join(allowed)},
     )
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """Text from the file, shortened for a message (a 10,000-character name is not echoed)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _problem(message: str) -> PydanticCustomError:
@@ -483,15 +483,16 @@ def apply_settings(base: dict[str, Any], settings: dict[str, Any]) -> dict[str, 
     A path step into a list is an index (`pools.0`) or the `name` of an item (`workloads.oltp`).
     """
     data = copy.deepcopy(base)
-    for dotted, value in settings.items():
-        steps = dotted.split(".")
+    for full, value in settings.items():
+        steps = full.split(".")
+        dotted = _clip(full)
         node: Any = data
         for depth, step in enumerate(steps):
             last = depth == len(steps) - 1
             if isinstance(node, dict):
                 if step not in node:
                     allowed = ", ".join(sorted(node))
-                    raise KeyError(f"'{dotted}': no key '{step}' here (allowed: {allowed})")
+                    raise KeyError(f"'{dotted}': no key '{_clip(step)}' here (allowed: {allowed})")
                 if last:
                     node[step] = value
                 else:
@@ -503,7 +504,7 @@ def apply_settings(base: dict[str, Any], settings: dict[str, Any]) -> dict[str, 
                 else:
                     node = node[index]
             else:
-                raise KeyError(f"'{dotted}': '{steps[depth - 1]}' is a value, not a section")
+                raise KeyError(f"'{dotted}': '{_clip(steps[depth - 1])}' is a value, not a section")
     return data
 
 
@@ -515,7 +516,7 @@ def _list_index(items: list[Any], step: str, dotted: str) -> int:
             return i
     names = [str(item["name"]) for item in items if isinstance(item, dict) and "name" in item]
     raise KeyError(
-        f"'{dotted}': no item '{step}' (use an index 0-{len(items) - 1}"
+        f"'{dotted}': no item '{_clip(step)}' (use an index 0-{len(items) - 1}"
         + (f" or a name: {', '.join(names)})" if names else ")")
     )
 
@@ -541,7 +542,8 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
     if version is not None and version != SCHEMA_VERSION:
         raise ScenarioError(
             f"{located.source}:{located.line_of(['schema_version'])}: schema_version: "
-            f"{version!r} is not supported; this diskmodel reads schema_version {SCHEMA_VERSION}"
+            f"{_shown(version) or type(version).__name__} is not supported; this diskmodel "
+            f"reads schema_version {SCHEMA_VERSION}"
         )
     context = {"catalog": catalog}
     try:
@@ -576,7 +578,7 @@ def _format_errors(exc: ValidationError, located: Located, prefix: Sequence[str 
     lines = []
     errors = exc.errors(include_url=False)
     for error in errors[:12]:
-        loc = [p for p in error["loc"] if not _is_union_tag(p)]
+        loc = _input_loc(error["loc"], located.data if not prefix else None)
         message = _message(error, loc)
         if error["type"] == "scenario_rule" and not loc:
             # Whole-scenario cross-checks name their own key path, one problem a line.
@@ -594,6 +596,28 @@ def _format_errors(exc: ValidationError, located: Located, prefix: Sequence[str 
 def _where(located: Located, path: Sequence[str | int]) -> str:
     line = located.line_of(path)
     return f"{located.source}:{line}" if line else located.source
+
+
+def _input_loc(loc: Sequence[str | int], data: Any) -> list[str | int]:
+    """The error's location as key path in the file: pydantic's union-member tags removed.
+
+    A tag (`float`, `tuple[...]`, `function-...`) is dropped only where the file has no key of
+    that name: a scenario may well hold a (misplaced) key called `float` or `str`.
+    """
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        present = (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        )
+        if present:
+            node = node[part]
+        elif _is_union_tag(part):
+            continue
+        else:
+            node = None
+        out.append(part)
+    return out
 
 
 def _is_union_tag(part: str | int) -> bool:
@@ -656,7 +680,8 @@ def _model_in(annotation: Any) -> Any:
 def _dotted(loc: Sequence[str | int]) -> str:
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        name = _clip(str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{name}" if out else name)
     return out
 
 
