@@ -181,7 +181,7 @@ def _plain(node: Any, path: Path_, lines: dict[Path_, int], source: str) -> Any:
         where = lines.get(path)
         raise InputError(
             f"{source}{':' + str(where) if where else ''}: "
-            f"{'.'.join(map(str, path)) or 'document'}: the YAML tag '{tag}' is not allowed; "
+            f"{'.'.join(map(str, path)) or 'document'}: the YAML tag '{tag:.60}' is not allowed; "
             "a scenario holds plain values only"
         )
     if isinstance(node, CommentedMap):
