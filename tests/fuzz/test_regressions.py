@@ -126,3 +126,32 @@ def test_analysis_lists_are_bounded(tmp_path: Path, section: str, key: str) -> N
     text = VALID + "analyses:\n" + section % ", ".join(["1"] * 5000)
     with pytest.raises(UserError, match=rf"{re.escape(key)}: .*at most 64 items"):
         load_scenario(write(tmp_path, text))
+
+
+def test_echoed_input_is_clipped_in_messages(tmp_path: Path) -> None:
+    # Found: a 10,000-character schema_version was echoed whole (a 10,107-character message);
+    # so were an unknown skew preset, a YAML tag and the keys of an alternative's `set`.
+    cases = [
+        VALID.replace("schema_version: 1", "schema_version: " + "s" * 10_000),
+        VALID + "    skew: {level: " + "z" * 10_000 + "}\n",
+        VALID.replace("name: test", "name: !" + "t" * 10_000 + " x"),
+        VALID
+        + "analyses:\n  compare:\n    - name: x\n      set:\n        ? "
+        + "q" * 10_000
+        + "\n        : 1\n",
+    ]
+    for text in cases:
+        with pytest.raises(UserError) as caught:
+            load_scenario(write(tmp_path, text))
+        assert "fuzzed.yaml" in str(caught.value)
+        assert len(str(caught.value)) < 1000, str(caught.value)[:200]
+
+
+@pytest.mark.parametrize("key", ["float", "int", "str", "tuple[", "function-x"])
+def test_key_named_like_a_pydantic_union_tag(tmp_path: Path, key: str) -> None:
+    # Found: a top-level key `tuple[` (or `float`, `str`) was taken for pydantic's union tag
+    # and dropped from the error location, leaving it empty: IndexError in the formatter.
+    with pytest.raises(UserError, match=rf"fuzzed\.yaml:\d+: {re.escape(key)}: unknown key"):
+        load_scenario(write(tmp_path, VALID + f"'{key}': 1\n"))
+    with pytest.raises(UserError, match=r"schema_version: is required"):
+        load_scenario(write(tmp_path, f"'{key}': null\n"))
