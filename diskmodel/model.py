@@ -42,7 +42,6 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import gammaln
 
 from diskmodel.catalog import Catalog, Drive, RaidFormat, load_catalog
 from diskmodel.components import cache, device_adapter, drive, host_adapter, processor, raid
@@ -680,30 +679,65 @@ def curve_rates(model: SystemModel) -> FloatArray:
 # --------------------------------------------------------------------------- closed solution
 
 
-def _rank_alpha(info: RankInfo, population: int) -> FloatArray:
-    """Rate multiplier of a rank with n requests spread at random over its active drives.
-
-    alpha_rank(n) = E[sum_i alpha_d(n_i)], (n_1..n_k) multinomial(n, 1/k), alpha_d(0) = 0,
-    alpha_d the drive's command-queueing gain for its random read (the closed class's
-    operation at a rank).
-    """
-    k = raid.active_drives(info.raid)
-    size = cache.staged_bytes(4096)
-    gain = drive.command_queueing_gain(info.drive, size, info.occupied_fraction, False, population)
-    gain0 = np.concatenate([[0.0], gain])  # alpha_d(0..N)
-    n = np.arange(1, population + 1)
-    j = np.arange(0, population + 1)
-    # Binomial(n, 1/k) probabilities of j requests on one drive, in log space (no overflow).
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_pmf = (
-            gammaln(n[:, None] + 1)
-            - gammaln(j[None, :] + 1)
-            - gammaln(np.maximum(n[:, None] - j[None, :], 0) + 1)
-            + j[None, :] * np.log(1.0 / k)
-            + (n[:, None] - j[None, :]) * np.log1p(-1.0 / k)
+def _log_convolve(log_a: FloatArray, log_b: FloatArray) -> FloatArray:
+    """log of (a * b)(n) = sum_{j<=n} a(j) b(n-j), n = 0..len-1, without leaving log space."""
+    size = log_a.shape[0]
+    n = np.arange(size)
+    lag = n[:, None] - n[None, :]
+    terms = np.where(lag >= 0, log_a[None, :] + log_b[np.maximum(lag, 0)], -np.inf)
+    top = terms.max(axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.asarray(
+            safe + np.log(np.exp(terms - safe[:, None]).sum(axis=1)), dtype=np.float64
         )
-    pmf = np.where(j[None, :] <= n[:, None], np.exp(log_pmf), 0.0)  # [N, N+1]
-    return np.asarray(k * (pmf @ gain0), dtype=np.float64)
+
+
+def _log_convolve_power(log_f: FloatArray, times: int) -> FloatArray:
+    """log of the `times`-fold convolution of f with itself (binary powering)."""
+    result = np.full(log_f.shape, -np.inf)
+    result[0] = 0.0  # the identity: one way to place 0 customers
+    base = log_f
+    while times:
+        if times & 1:
+            result = _log_convolve(result, base)
+        times >>= 1
+        if times:
+            base = _log_convolve(base, base)
+    return result
+
+
+_FES_CACHE: dict[tuple[str, float, int, int], FloatArray] = {}
+
+
+def drives_alpha(info: RankInfo, drives: int, population: int) -> FloatArray:
+    """Rate multiplier alpha(n), n = 1..N, of `drives` identical drives seen as one station.
+
+    Each drive is a load-dependent station (its command-queueing gain alpha_d, see
+    `diskmodel.components.drive`) receiving an equal share of the operations. By Norton's
+    theorem for product-form networks (Chandy, Herzog & Woo, "Parametric analysis of queuing
+    networks", IBM J. Res. Dev. 19(1), 1975) the group is exactly a flow-equivalent station
+    with f(n) = (f_d * ... * f_d)(n) (the drives-fold convolution of a drive's
+    f_d(n) = d^n / prod alpha_d), so alpha(n) = drives d f(n-1) / f(n); scaling d scales f(n)
+    by a power of n, so alpha does not depend on the demand and is computed with d = 1.
+    alpha(1) = 1 and alpha(n) -> drives x max alpha_d. Uses the gain of the drive's random read
+    (the closed class's operation at a rank).
+    """
+    key = (info.drive.name, round(info.occupied_fraction, 6), drives, population)
+    cached = _FES_CACHE.get(key)
+    if cached is not None:
+        return cached
+    gain = drive.command_queueing_gain(
+        info.drive, cache.staged_bytes(4096), info.occupied_fraction, False, population
+    )
+    log_f = np.concatenate([[0.0], -np.cumsum(np.log(gain))])
+    log_g = _log_convolve_power(log_f, drives)
+    alpha = drives * np.exp(log_g[:-1] - log_g[1:])
+    alpha.setflags(write=False)
+    if len(_FES_CACHE) > 256:
+        _FES_CACHE.clear()
+    _FES_CACHE[key] = alpha
+    return alpha
 
 
 def solve_closed(
@@ -729,13 +763,7 @@ def solve_closed(
     # MVA demands: a rank is one station holding all its drives.
     demand = visible_demand * drives
     N = int(population)
-    alpha = np.ones((K, N))
     n_axis = np.arange(1, N + 1, dtype=np.float64)
-    for ri in model.ranks:
-        alpha[ri.station] = _rank_alpha(ri, N)
-    for k in range(K):
-        if servers[k] > 1:
-            alpha[k] = np.minimum(n_axis, servers[k])
     active = demand > 0
     vis_rate = np.zeros(K)
     for f in model.flows:
@@ -748,13 +776,52 @@ def solve_closed(
             background += workload.iops * model.workload_utilization_per_iops[w]
             open_iops += workload.iops
 
+    # MVA stations: every active port, server and DA pair; identical ranks (same drive,
+    # occupancy, drives and loads) merged into one flow-equivalent station of all their drives
+    # (exact for product form, and it keeps the solution fast for hundreds of ranks).
+    members: list[list[int]] = []
+    alphas: list[FloatArray] = []
+    rank_of = {ri.station: ri for ri in model.ranks}
+    groups: dict[tuple[object, ...], int] = {}
+    for k in np.flatnonzero(active).tolist():
+        st = model.stations[k]
+        if st.kind == "rank":
+            ri = rank_of[k]
+            key = (
+                ri.drive.name,
+                round(ri.occupied_fraction, 6),
+                st.drives,
+                float(np.format_float_positional(demand[k], precision=10, unique=False)),
+                float(np.format_float_positional(async_work[k], precision=10, unique=False)),
+                float(np.format_float_positional(background[k], precision=10, unique=False)),
+            )
+            if key in groups:
+                members[groups[key]].append(k)
+                continue
+            groups[key] = len(members)
+            members.append([k])
+            alphas.append(np.empty(0))  # filled below, once the group's size is known
+        else:
+            members.append([k])
+            alphas.append(np.minimum(n_axis, servers[k]) if servers[k] > 1 else np.ones(N))
+    for j, group in enumerate(members):
+        first = group[0]
+        if model.stations[first].kind == "rank":
+            alphas[j] = drives_alpha(
+                rank_of[first], int(model.stations[first].drives) * len(group), N
+            )
+    alpha = np.vstack(alphas) if alphas else np.ones((0, N))
+    group_demand = np.array([demand[g].sum() for g in members])
+    group_first = np.array([g[0] for g in members], dtype=np.int64)
+
     def throughput_at(x: float) -> tuple[float, bool, ClosedResult]:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
         rho = x * async_work / servers + background
         hit_limit = bool(np.any(rho >= _RHO_CAP))
         rho = np.minimum(rho, _RHO_CAP)
-        inflated = np.where(active, demand / (1 - rho), 0.0)
-        solved = mva_load_dependent(inflated[active], N, think_time_s, alpha[active])
+        # Members of a group share their loads, so the first member's rho stands for all.
+        inflated = group_demand / (1 - rho[group_first])
+        solved = mva_load_dependent(inflated, N, think_time_s, alpha)
         return float(solved.throughput[-1]), hit_limit, solved
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
@@ -804,19 +871,22 @@ def solve_closed(
     response_s = population_axis / throughput - think_time_s
     util = np.zeros(K)
     wait = np.zeros(K)
-    q = result.queue_length[:, -1]
-    res_time = result.residence_time[:, -1]
+    q = np.zeros(K)
+    res_time = np.zeros(K)
+    for j, group in enumerate(members):
+        q[group] = result.queue_length[j, -1] / len(group)
+        res_time[group] = result.residence_time[j, -1] / len(group)
     total_rate = x + open_iops
     busy = x * (visible_demand + async_work) / servers + background
-    for j, k in enumerate(np.flatnonzero(active).tolist()):
+    for k in np.flatnonzero(active).tolist():
         st = model.stations[k]
         visits = vis_rate[k] * st.drives  # visible visits to the station per closed host I/O
         service = visible_demand[k] / vis_rate[k]
-        wait[k] = max(res_time[j] / visits - service, 0.0)
+        wait[k] = max(res_time[k] / visits - service, 0.0)
         if st.kind == "rank":
             # Reordering shortens the mean service at a queue: busy time per op falls by the gain.
             ri = next(r for r in model.ranks if r.station == k)
-            per_drive_queue = max(int(np.ceil(q[j] / st.drives)), 1)
+            per_drive_queue = max(int(np.ceil(q[k] / st.drives)), 1)
             gain = drive.command_queueing_gain(
                 ri.drive, 4096, ri.occupied_fraction, False, per_drive_queue
             )[-1]

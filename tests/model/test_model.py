@@ -186,3 +186,27 @@ def test_text_and_json_reports() -> None:
         "response_time_ms": None,
         "saturated": True,
     }
+
+
+def test_flow_equivalent_drives_match_explicit_drive_stations() -> None:
+    """Norton: k identical load-dependent drives as one station give the same network."""
+    from diskmodel.components.drive import command_queueing_gain
+    from diskmodel.model import drives_alpha
+    from diskmodel.queueing.closed import mva_load_dependent
+
+    model = build_system(scenario())
+    info = model.ranks[0]
+    k, n, d, port = 8, 24, 0.006, 0.0004
+    gain = command_queueing_gain(info.drive, 4096, info.occupied_fraction, False, n)
+    explicit = mva_load_dependent(
+        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([gain] * k)])
+    )
+    merged = mva_load_dependent(
+        [port, k * d], n, 0.002, np.vstack([np.ones(n), drives_alpha(info, k, n)])
+    )
+    np.testing.assert_allclose(merged.throughput, explicit.throughput, rtol=1e-9)
+    np.testing.assert_allclose(
+        merged.queue_length[1], explicit.queue_length[1:].sum(axis=0), rtol=1e-8
+    )
+    assert drives_alpha(info, k, n)[0] == pytest.approx(1.0)
+    np.testing.assert_allclose(drives_alpha(info, 1, n), gain, rtol=1e-12)
