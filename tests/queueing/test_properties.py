@@ -27,8 +27,8 @@ from diskmodel.queueing import (
 )
 
 LAW = 1e-9
-settings.register_profile("queueing", max_examples=60, deadline=None)
-settings.load_profile("queueing")
+# Per-test settings (not a global profile, which would change other suites' tests too).
+quick = settings(max_examples=60, deadline=None)
 
 demand = st.floats(min_value=1e-3, max_value=1.0)
 demands = st.lists(demand, min_size=1, max_size=8).map(np.array)
@@ -36,6 +36,7 @@ think = st.one_of(st.just(0.0), st.floats(min_value=1e-3, max_value=5.0))
 population = st.integers(min_value=1, max_value=60)
 
 
+@quick
 @given(s=demand, c=st.integers(1, 64), loads=st.lists(st.floats(0.0, 1.2), min_size=2))
 def test_station_response_is_at_least_service_and_grows_with_load(
     s: float, c: int, loads: list[float]
@@ -54,6 +55,7 @@ def test_station_response_is_at_least_service_and_grows_with_load(
         assert np.all(result.saturated == (lam * s / c >= 1.0))
 
 
+@quick
 @given(s=demand, rho=st.lists(st.floats(0.0, 0.999), min_size=1))
 def test_single_server_special_cases_agree(s: float, rho: list[float]) -> None:
     lam = np.array(rho) / s
@@ -62,6 +64,7 @@ def test_single_server_special_cases_agree(s: float, rho: list[float]) -> None:
     np.testing.assert_allclose(mg1(lam, s, 2 * s * s).response_time, reference, rtol=1e-12)
 
 
+@quick
 @given(D=demands, N=population, Z=think)
 def test_exact_mva_conservation_and_bounds(D: np.ndarray, N: int, Z: float) -> None:
     result = mva(D, N, Z)
@@ -77,6 +80,7 @@ def test_exact_mva_conservation_and_bounds(D: np.ndarray, N: int, Z: float) -> N
     assert np.all(np.minimum(1 / D.max(), n / (D.sum() + Z)) * (1 + LAW) >= X)
 
 
+@quick
 @given(
     D=demands,
     N=st.integers(1, 40),
@@ -98,6 +102,7 @@ def test_load_dependent_mva_conservation(D: np.ndarray, N: int, Z: float, data) 
     assert not np.any(np.isnan(result.residence_time))
 
 
+@quick
 @given(D=demands, N=population, Z=think)
 def test_schweitzer_and_linearizer_stay_in_their_bands(D: np.ndarray, N: int, Z: float) -> None:
     exact = mva(D, N, Z).throughput[-1]
@@ -107,6 +112,7 @@ def test_schweitzer_and_linearizer_stay_in_their_bands(D: np.ndarray, N: int, Z:
     assert abs(linearizer(D, N, Z).throughput[0] / exact - 1) <= 0.012
 
 
+@quick
 @given(
     shape=st.tuples(st.integers(1, 5), st.integers(2, 3)),
     N=st.lists(st.integers(0, 5), min_size=3, max_size=3),
@@ -131,6 +137,7 @@ def test_multiclass_conservation_and_linearizer_band(
     assert np.all(error <= 0.03)  # worst found by random search: 2.2% (a class of 1 customer)
 
 
+@quick
 @given(D=demands, N=population, Z=think, data=st.data())
 def test_seidmann_is_pessimistic_within_its_band(D: np.ndarray, N: int, Z: float, data) -> None:  # type: ignore[no-untyped-def]
     servers = np.array(data.draw(st.lists(st.integers(1, 16), min_size=D.size, max_size=D.size)))
@@ -143,6 +150,7 @@ def test_seidmann_is_pessimistic_within_its_band(D: np.ndarray, N: int, Z: float
     np.testing.assert_allclose(approx.throughput * (approx.response_time + Z), np.arange(1, N + 1))
 
 
+@quick
 @given(
     D=st.lists(demand, min_size=1, max_size=6).map(np.array),
     scale=st.lists(st.floats(0.0, 1.3), min_size=1, max_size=10),
