@@ -42,16 +42,10 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 from scipy.special import lambertw
 
+from diskmodel.tiering.presets import PRESET_LEVELS
+
 FloatArray = NDArray[np.float64]
 
-#: The commercial tool's named Easy Tier skew levels (DOMAIN.md C7, Disk Magic 9.1 presets).
-PRESET_LEVELS: dict[str, float] = {
-    "very_low": 2.0,
-    "low": 3.5,
-    "intermediate": 7.0,
-    "high": 14.0,
-    "very_high": 24.0,
-}
 
 #: DOMAIN.md C4: the hottest 10% of extents carry 90% of the small I/Os ...
 C4_TOP_CAPACITY_FRACTION = 0.10
