@@ -86,7 +86,38 @@ _SOURCES = {
     "spread_by_rotation": "rebalance",
 }
 
-__all__ = sorted(_SOURCES)
+__all__ = [
+    "MB_FOLLOWS_SMALL_IO_SHARE",
+    "PRESET_LEVELS",
+    "UNIFORM",
+    "HeatMap",
+    "HeatMapError",
+    "LevelSkew",
+    "MixtureSkew",
+    "PiecewiseSkew",
+    "PoolPlacement",
+    "RankBefore",
+    "RankLoad",
+    "Rebalanced",
+    "SegmentSkew",
+    "SkewCurve",
+    "Tier",
+    "TierShare",
+    "WorkloadDemand",
+    "WorkloadPlacement",
+    "derived_mb_curve",
+    "heatmap_from_counts",
+    "level_for_share",
+    "load_heatmap_csv",
+    "load_scale_at_ceilings",
+    "place_capacity_proportional",
+    "place_easy_tier",
+    "place_pinned",
+    "place_pool",
+    "rebalance",
+    "skew_from_level",
+    "spread_by_rotation",
+]
 
 
 def __getattr__(name: str) -> Any:
