@@ -267,6 +267,7 @@ def mva_load_dependent(
 
     # log G_base(n), n = 0..N, from the stable ordinary recursion on the base stations.
     log_g_base = np.zeros(N + 1)
+    X_base = np.zeros(N)
     if np.any(base) or z > 0:
         d_base = np.where(base, d, 0.0)
         X_base, _ = _mva_sweep(d_base, np.where(load_independent, d, 0.0), N, z)
@@ -289,8 +290,8 @@ def mva_load_dependent(
     for i in range(L):
         prefix.append(_log_convolve(prefix[-1], log_f[i]))
     log_g = prefix[L]
-    with np.errstate(invalid="ignore"):
-        X = np.exp(log_g[:-1] - log_g[1:]) / theta
+    # With no load-dependent station the base recursion is already the answer.
+    X = X_base / theta if L == 0 else np.exp(log_g[:-1] - log_g[1:]) / theta
 
     Q = np.empty((K, N))
     U = np.zeros((K, N))

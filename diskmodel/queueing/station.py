@@ -49,11 +49,10 @@ def _nonnegative(name: str, value: ArrayLike) -> FloatArray:
 
 
 def _servers(value: ArrayLike) -> NDArray[np.int64]:
-    arr = np.asarray(value)
-    as_int = np.asarray(np.rint(arr.astype(np.float64)), dtype=np.int64)
-    if np.any(as_int != arr) or np.any(as_int < 1):
+    arr = np.asarray(value, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr != np.rint(arr)) or np.any(arr < 1):
         raise ValueError(f"number of servers c must be an integer >= 1, got {value!r}")
-    return as_int
+    return arr.astype(np.int64)
 
 
 def _station_result(

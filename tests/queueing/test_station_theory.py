@@ -183,6 +183,7 @@ def test_results_are_frozen() -> None:
         (lambda: mm1(float("nan"), 0.1), "lam"),
         (lambda: mmc(1.0, 0.1, 0), "servers"),
         (lambda: mmc(1.0, 0.1, 2.5), "servers"),
+        (lambda: mmc(1.0, 0.1, float("inf")), "servers"),
         (lambda: mg1(1.0, 0.1, 0.001), "E\\[S\\^2\\]"),
     ],
 )
