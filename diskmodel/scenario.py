@@ -64,10 +64,13 @@ class _Model(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def _no_yes_no_values(cls, value: Any) -> Any:
+    def _no_yes_no_values(cls, value: Any, info: ValidationInfo) -> Any:
         # pydantic's lax mode reads true/false as 1/0, so `iops: true` would silently plan
-        # for 1 I/O/s; no scenario field is a yes/no value. Mappings (a `set` of an
+        # for 1 I/O/s; only fields declared yes/no take one. Mappings (a `set` of an
         # alternative, nested sections) are checked by their own models.
+        field = cls.model_fields.get(info.field_name or "")
+        if field is not None and field.annotation is bool:
+            return value
         if _holds_bool(value):
             raise _problem("true/false is not allowed here; give a number or a name")
         return value
@@ -133,6 +136,11 @@ class RankGroup(_Model):
     count: int = Field(gt=0, le=1024)
     da_pair: int | None = Field(
         None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+    )
+    added: bool = Field(
+        False,
+        description="added empty to a pool that already holds its data: with easy_tier auto,"
+        " auto-rebalance moves extents onto these ranks while the others keep their data span",
     )
 
     @field_validator("drive")
@@ -399,6 +407,11 @@ def _pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         if n > 1:
             yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
     for p, pool in enumerate(scenario.pools):
+        if all(group.added for group in pool.ranks):
+            yield (
+                f"pools[{p}].ranks: every rank group is marked 'added'; at least one must hold "
+                "the pool's data before the others are added"
+            )
         for g, group in enumerate(pool.ranks):
             where = f"pools[{p}].ranks[{g}]"
             drive = catalog.drives[group.drive]

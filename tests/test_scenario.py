@@ -185,6 +185,10 @@ BROKEN = {
         VALID + "    skew: {level: 0.5}\n",
         ["workloads[0].skew.level", "above 1"],
     ),
+    "every rank group added": (
+        edit("count: 4}", "count: 4, added: true}"),
+        ["pools[0].ranks", "at least one must hold"],
+    ),
     "duplicate pool names": (
         edit(
             "pools:\n",
