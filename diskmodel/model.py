@@ -593,7 +593,8 @@ def _tier_loads(
                     ranks=tier_count[key],
                     capacity_gb=tier_cap[key],
                     used_gb=share.capacity_used_gb,
-                    small_io_share=share.small_io_share,
+                    # Placement sums pieces in floating point: keep the share a fraction.
+                    small_io_share=min(max(share.small_io_share, 0.0), 1.0),
                     backend_iops=0.0,  # filled at the planned load by predict_configuration
                 )
             )
@@ -775,6 +776,9 @@ def solve_closed(
         if workload.iops is not None and not _is_closed(workload):
             background += workload.iops * model.workload_utilization_per_iops[w]
             open_iops += workload.iops
+    # Open workloads that alone saturate a station have no steady state (the prediction says
+    # so); the closed class is then solved with that station's remainder held at the cap.
+    background = np.minimum(background, _RHO_CAP)
 
     # MVA stations: every active port, server and DA pair; identical ranks (same drive,
     # occupancy, drives and loads) merged into one flow-equivalent station of all their drives
@@ -946,14 +950,20 @@ def predict_configuration(
             * MS
         )
         closed_result, util, wait, planned = solve_closed(model, population, think_s)
+        open_load = np.zeros(len(model.stations))
+        for i, other in enumerate(model.workloads):
+            if not _is_closed(other) and other.iops is not None:
+                open_load += other.iops * model.workload_utilization_per_iops[i]
         rates = np.array(
             [
                 closed_result.iops * model.mix_weights[i] if _is_closed(w) else (w.iops or 0.0)
                 for i, w in enumerate(model.workloads)
             ]
         )
-        station_saturated = np.zeros(len(model.stations), dtype=bool)
-        saturated = False
+        # Only open workloads can push a station past saturation in a closed solution.
+        station_saturated = np.asarray(open_load >= 1.0, dtype=np.bool_)
+        saturated = bool(station_saturated.any())
+        util = np.where(station_saturated, 1.0, util)
         nvs_full = closed_result.destage_limited
         if len(closed_ws) > 1:
             notes.append(
