@@ -134,23 +134,38 @@ def render_prediction(p: Prediction) -> str:
 
 
 def _comparison(sp: ScenarioPrediction) -> str:
+    """Configurations side by side. Closed systems compare what they deliver at their queue
+    depth (the question C3 asks); open ones compare their maximum rate."""
     base = sp.baseline
+    closed = base.closed is not None
+
+    def at_load(p: Prediction) -> float:
+        return p.closed.iops if p.closed is not None else p.planned_iops
+
+    reference = at_load(base) if closed else base.max_iops
     rows = []
     for p in sp.configurations:
-        at_load = p.closed.iops if p.closed is not None else p.planned_iops
-        ratio = p.max_iops / base.max_iops if base.max_iops > 0 else float("nan")
+        value = at_load(p) if closed else p.max_iops
+        ratio = f"{value / reference:.2f}x" if reference > 0 else "-"
         rows.append(
             [
                 p.name,
-                display.rate(at_load),
+                display.rate(at_load(p)),
                 _ms(p.closed.response_time_ms if p.closed else p.response_time_ms),
                 display.rate_3sf(p.max_iops),
-                f"{ratio:.2f}x",
+                ratio,
                 p.bottleneck,
             ]
         )
     return table(
-        ["configuration", "IOPS", "resp ms", "max IOPS", "vs baseline", "bottleneck"],
+        [
+            "configuration",
+            "IOPS",
+            "resp ms",
+            "max IOPS",
+            "IOPS vs baseline" if closed else "max vs baseline",
+            "bottleneck",
+        ],
         rows,
         title="Comparison",
     )
