@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int64]
+ArrayT = TypeVar("ArrayT", bound=np.ndarray)
 
 
 def frozen(values: ArrayLike) -> FloatArray:
@@ -15,6 +18,12 @@ def frozen(values: ArrayLike) -> FloatArray:
     out = np.array(values, dtype=np.float64)
     out.setflags(write=False)
     return out
+
+
+def sealed(values: ArrayT) -> ArrayT:
+    """Make a solver's own freshly computed array read-only in place (no copy)."""
+    values.setflags(write=False)
+    return values
 
 
 def frozen_bool(values: ArrayLike) -> BoolArray:

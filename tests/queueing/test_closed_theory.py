@@ -207,3 +207,10 @@ def test_why_the_marginals_come_from_log_normalising_constants() -> None:
     assert textbook_marginal_recursion(D, N, Z, c) < 0  # catastrophic cancellation
     result = mva_load_dependent([D], N, Z, multiserver_alpha([c], N))
     assert result.throughput[-1] == pytest.approx(c / D, rel=1e-9)  # saturated: c/D
+
+
+def test_closed_results_are_read_only() -> None:
+    result = mva([0.002, 0.005], 10)
+    for field in ("throughput", "queue_length", "utilization", "residence_time"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(result, field)[0] = 0.0
