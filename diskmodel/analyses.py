@@ -6,6 +6,9 @@
   size with McNutt's hierarchical reuse model (`diskmodel.components.cache`).
 - growth: the baseline's planned load times each factor (open workloads): response time,
   saturation and the bottleneck's utilisation.
+- tier sweep: the baseline with 0, 1, 2 ... more ranks of one drive type in one pool (e.g. how
+  many SSD ranks an Easy Tier pool needs), each solved as its own configuration at the
+  planned load.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.components.cache import project_read_hit_ratio
 from diskmodel.model import build_system, predict_configuration, solve_open
-from diskmodel.prediction import GrowthPoint, Prediction, ScenarioPrediction
-from diskmodel.scenario import Scenario
+from diskmodel.prediction import GrowthPoint, Prediction, ScenarioPrediction, TierSweepPoint
+from diskmodel.scenario import Scenario, TierSweep, apply_settings
 
 
 def projected_hit_ratios(
@@ -84,6 +88,42 @@ def growth(
     ]
 
 
+def tier_sweep(
+    scenario: Scenario,
+    sweep: TierSweep,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+) -> list[TierSweepPoint]:
+    """The baseline with each `sweep.counts` more ranks of `sweep.drive` in `sweep.pool`.
+
+    A count the hardware cannot take (too many ranks for the DA pairs, a drive the system does
+    not offer) gives a point with `error` set instead of stopping the sweep.
+    """
+    catalog = catalog or load_catalog()
+    base = scenario.model_dump(mode="python")
+    pool_index = next(i for i, p in enumerate(scenario.pools) if p.name == sweep.pool)
+    ranks = base["pools"][pool_index]["ranks"]
+    out = []
+    for added in sweep.counts:
+        group = {"drive": sweep.drive, "raid": sweep.raid, "count": added, "da_pair": None}
+        data = apply_settings(
+            base, {f"pools.{pool_index}.ranks": [*ranks, group] if added else ranks}
+        )
+        data["analyses"] = {"curve": base["analyses"]["curve"]}
+        try:
+            variant = Scenario.model_validate(data, context={"catalog": catalog})
+        except ValidationError as exc:
+            problem = "; ".join(str(e["msg"]) for e in exc.errors(include_url=False))
+            out.append(TierSweepPoint(added, 0.0, "", None, True, error=problem))
+            continue
+        p = predict_configuration(
+            variant, catalog, name=f"+{added} {sweep.drive}", base_dir=base_dir
+        )
+        at_load = p.closed.response_time_ms if p.closed is not None else p.response_time_ms
+        out.append(TierSweepPoint(added, p.max_iops, p.bottleneck, at_load, p.saturated))
+    return out
+
+
 def predict_scenario(
     scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
 ) -> ScenarioPrediction:
@@ -91,11 +131,13 @@ def predict_scenario(
     catalog = catalog or load_catalog()
     configurations = compare(scenario, catalog, base_dir)
     grow = scenario.analyses.growth
+    sweep = scenario.analyses.tier_sweep
     return ScenarioPrediction(
         scenario=scenario.name,
         baseline=configurations[0],
         alternatives=tuple(configurations[1:]),
         growth=tuple(growth(scenario, grow.factors, catalog, base_dir)) if grow else (),
+        tier_sweep=tuple(tier_sweep(scenario, sweep, catalog, base_dir)) if sweep else (),
     )
 
 

@@ -153,13 +153,31 @@ class GrowthPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class TierSweepPoint:
+    """The baseline with `added` more ranks of one drive type in one pool.
+
+    error: why this point could not be solved (e.g. the ranks do not fit the DA pairs), else
+    None and the figures below are meaningful.
+    """
+
+    added: int
+    max_iops: float
+    bottleneck: str
+    response_time_ms: float | None
+    saturated: bool
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScenarioPrediction:
-    """A scenario's baseline, its `compare` alternatives (same order), and its growth sweep."""
+    """A scenario's baseline, its `compare` alternatives (same order), its growth sweep and
+    its tier sweep."""
 
     scenario: str
     baseline: Prediction
     alternatives: tuple[Prediction, ...] = ()
     growth: tuple[GrowthPoint, ...] = ()
+    tier_sweep: tuple[TierSweepPoint, ...] = ()
 
     @property
     def configurations(self) -> tuple[Prediction, ...]:

@@ -188,6 +188,24 @@ def _growth(sp: ScenarioPrediction) -> str:
     )
 
 
+def _tier_sweep(sp: ScenarioPrediction) -> str:
+    rows = [
+        [f"+{t.added}", "-", "-", "-", t.error]
+        if t.error is not None
+        else [
+            f"+{t.added}",
+            display.rate_3sf(t.max_iops),
+            _ms(t.response_time_ms),
+            t.bottleneck,
+            "",
+        ]
+        for t in sp.tier_sweep
+    ]
+    return table(
+        ["ranks added", "max IOPS", "resp ms", "bottleneck", "note"], rows, title="Tier sweep"
+    )
+
+
 def render(prediction: ScenarioPrediction) -> str:
     """The whole terminal summary of a scenario's prediction."""
     parts = [f"Scenario: {prediction.scenario}"]
@@ -196,4 +214,6 @@ def render(prediction: ScenarioPrediction) -> str:
         parts.append(_comparison(prediction))
     if prediction.growth:
         parts.append(_growth(prediction))
+    if prediction.tier_sweep:
+        parts.append(_tier_sweep(prediction))
     return "\n\n".join(parts) + "\n"

@@ -210,3 +210,17 @@ def test_flow_equivalent_drives_match_explicit_drive_stations() -> None:
     )
     assert drives_alpha(info, k, n)[0] == pytest.approx(1.0)
     np.testing.assert_allclose(drives_alpha(info, 1, n), gain, rtol=1e-12)
+
+
+def test_tier_sweep_adds_ranks_to_the_pool() -> None:
+    data = json.loads(json.dumps(BASE))
+    data["analyses"] = {
+        "tier_sweep": {"pool": "p", "drive": "15k-300", "raid": "raid5-7+p", "counts": [0, 4, 200]}
+    }
+    sp = predict(with_data(data))
+    none, four, too_many = sp.tier_sweep
+    assert none.max_iops == pytest.approx(sp.baseline.max_iops)
+    assert four.max_iops > none.max_iops
+    assert four.response_time_ms < none.response_time_ms
+    assert too_many.error is not None  # 204 ranks do not fit 2 DA pairs
+    assert json.loads(to_json(sp))["tier_sweep"][2]["error"]
