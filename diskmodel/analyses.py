@@ -113,7 +113,9 @@ def tier_sweep(
         try:
             variant = Scenario.model_validate(data, context={"catalog": catalog})
         except ValidationError as exc:
-            problem = "; ".join(str(e["msg"]) for e in exc.errors(include_url=False))
+            problem = "; ".join(
+                str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False)
+            )
             out.append(TierSweepPoint(added, 0.0, "", None, True, error=problem))
             continue
         p = predict_configuration(
