@@ -67,7 +67,14 @@ def growth(
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
 ) -> list[GrowthPoint]:
-    """Response time at the planned load times each factor (workloads with a rate only)."""
+    """Response time at the planned load times each factor.
+
+    Open workloads: their rates times the factor, one vectorised open solution. With closed
+    workloads (queue depth or users), their populations are multiplied instead (rounded, at
+    least 1) together with the open rates, each factor solved as its own configuration.
+    """
+    if any(w.queue_depth is not None or w.users is not None for w in scenario.workloads):
+        return _closed_growth(scenario, factors, catalog, base_dir)
     model = build_system(scenario, catalog, base_dir=base_dir)
     if model.planned_iops is None or model.planned_iops <= 0:
         return []
@@ -86,6 +93,41 @@ def growth(
             zip(factors, rates, solution.response_s, solution.saturated, strict=True)
         )
     ]
+
+
+def _closed_growth(
+    scenario: Scenario,
+    factors: list[float],
+    catalog: Catalog | None,
+    base_dir: Path | None,
+) -> list[GrowthPoint]:
+    base = predict_configuration(scenario, catalog, base_dir=base_dir)
+    out = []
+    for factor in factors:
+        grown = []
+        for w in scenario.workloads:
+            update: dict[str, float | int] = {}
+            if w.queue_depth is not None:
+                update["queue_depth"] = max(1, round(w.queue_depth * factor))
+            elif w.users is not None:
+                update["users"] = max(1, round(w.users * factor))
+            elif w.iops is not None:
+                update["iops"] = w.iops * factor
+            grown.append(w.model_copy(update=update))
+        p = predict_configuration(
+            scenario.model_copy(update={"workloads": grown}), catalog, base_dir=base_dir
+        )
+        neck = next(c for c in p.components if c.name == base.bottleneck)
+        out.append(
+            GrowthPoint(
+                factor=float(factor),
+                iops=p.planned_iops,
+                response_time_ms=p.response_time_ms,
+                saturated=p.saturated,
+                bottleneck_utilization=neck.utilization,
+            )
+        )
+    return out
 
 
 def tier_sweep(

@@ -224,3 +224,24 @@ def test_tier_sweep_adds_ranks_to_the_pool() -> None:
     assert four.response_time_ms < none.response_time_ms
     assert too_many.error is not None  # 204 ranks do not fit 2 DA pairs
     assert json.loads(to_json(sp))["tier_sweep"][2]["error"]
+
+
+def test_growth_of_a_closed_system_multiplies_the_population() -> None:
+    data = json.loads(json.dumps(BASE))
+    w = data["workloads"][0]
+    del w["iops"]
+    w["queue_depth"] = 16
+    data["analyses"] = {"growth": {"factors": [1, 4]}}
+    sp = predict(with_data(data))
+    one, four = sp.growth
+    assert sp.baseline.closed is not None
+    assert one.iops == pytest.approx(sp.baseline.closed.iops)
+    assert four.iops > one.iops
+    assert four.response_time_ms > one.response_time_ms
+    assert not four.saturated
+
+
+def test_text_report_of_a_saturated_configuration() -> None:
+    text = render(predict(scenario(**{"workloads.0.iops": 1e6})))
+    assert "SATURATED" in text
+    assert "saturated" in text
