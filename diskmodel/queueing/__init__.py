@@ -29,7 +29,13 @@ All times are in one unit chosen by the caller (the model uses seconds).
 """
 
 from diskmodel.queueing.bounds import BoundsResult, bounds
-from diskmodel.queueing.closed import ClosedResult, multiserver_alpha, mva, mva_load_dependent
+from diskmodel.queueing.closed import (
+    ClosedResult,
+    marginal_probabilities,
+    multiserver_alpha,
+    mva,
+    mva_load_dependent,
+)
 from diskmodel.queueing.multiclass import MulticlassResult, linearizer, mva_multiclass, schweitzer
 from diskmodel.queueing.multiserver import seidmann, seidmann_transform
 from diskmodel.queueing.open_network import MixedResult, OpenResult, mixed_network, open_network
@@ -56,6 +62,7 @@ __all__ = [
     "erlang_b",
     "erlang_c",
     "linearizer",
+    "marginal_probabilities",
     "mg1",
     "mgc_allen_cunneen",
     "mixed_network",

@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 from scipy.signal import lfilter, sosfilt
 from scipy.special import gammaln
 
-from diskmodel.queueing._arrays import FloatArray, IntArray, sealed
+from diskmodel.queueing._arrays import BoolArray, FloatArray, IntArray, sealed
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +110,8 @@ def mva(
     D = _demands(demands)
     N = _population(N)
     Z = _think_time(think_time)
+    if not np.any(D > 0) and Z == 0:
+        raise ValueError("a network with no demand and no think time has no finite throughput")
     if servers is None:
         c = np.ones(D.shape)
     else:
@@ -233,6 +235,56 @@ def _log_convolve(log_a: FloatArray, log_b: FloatArray) -> FloatArray:
     return out
 
 
+def _alpha_matrix(alpha: ArrayLike | None, K: int, N: int) -> FloatArray:
+    alpha_a = np.ones((K, N)) if alpha is None else np.asarray(alpha, dtype=np.float64)
+    if alpha_a.shape != (K, N):
+        raise ValueError(f"alpha must have shape (K, N) = {(K, N)}, got {alpha_a.shape}")
+    if np.any(~np.isfinite(alpha_a)) or np.any(alpha_a <= 0):
+        raise ValueError("alpha (service-rate multipliers) must be finite and > 0")
+    return alpha_a
+
+
+def _station_kinds(D: FloatArray, alpha_a: FloatArray) -> tuple[BoolArray, BoolArray]:
+    """(load_independent, delay) masks; every other station is load-dependent."""
+    n_axis = np.arange(1, alpha_a.shape[1] + 1, dtype=np.float64)
+    load_independent = np.all(alpha_a == 1.0, axis=1) | (D == 0)
+    is_delay = np.all(alpha_a == n_axis[None, :], axis=1) & ~load_independent
+    return load_independent, is_delay
+
+
+def _time_scale(D: FloatArray, alpha_a: FloatArray, is_delay: BoolArray) -> float:
+    """theta = the largest demand per unit of peak rate; time is measured in it inside."""
+    peak = np.where(is_delay, 0.0, D / alpha_a.max(axis=1))
+    return float(peak.max()) if peak.max() > 0 else 1.0
+
+
+def _log_base(
+    d: FloatArray, load_independent: BoolArray, is_delay: BoolArray, N: int, z: float
+) -> tuple[FloatArray, FloatArray]:
+    """log G_base(0..N) of the queue and delay stations plus think time, and X_base(1..N).
+
+    From the stable ordinary recursion: log G_base(n) = -sum_{i<=n} log X_base(i).
+    """
+    base = load_independent | is_delay
+    log_g = np.zeros(N + 1)
+    X_base = np.zeros(N)
+    if np.any(base & (d > 0)) or z > 0:
+        X_base, _ = _mva_sweep(np.where(base, d, 0.0), np.where(load_independent, d, 0.0), N, z)
+        with np.errstate(divide="ignore"):
+            log_g[1:] = -np.cumsum(np.log(X_base))
+    else:
+        log_g[1:] = -np.inf  # nowhere for a customer to be outside the dependent stations
+    return log_g, X_base
+
+
+def _log_factor(d_k: float, alpha_k: FloatArray) -> FloatArray:
+    """log f_k(j) = j log d_k - sum_{i<=j} log alpha_k(i), j = 0..N."""
+    lf = np.zeros(alpha_k.shape[0] + 1)
+    with np.errstate(divide="ignore"):
+        lf[1:] = np.arange(1, alpha_k.shape[0] + 1) * np.log(d_k) - np.cumsum(np.log(alpha_k))
+    return lf
+
+
 def mva_load_dependent(
     demands: ArrayLike, N: int, think_time: float = 0.0, alpha: ArrayLike | None = None
 ) -> ClosedResult:
@@ -261,43 +313,19 @@ def mva_load_dependent(
     D = _demands(demands)
     N = _population(N)
     Z = _think_time(think_time)
+    if not np.any(D > 0) and Z == 0:
+        raise ValueError("a network with no demand and no think time has no finite throughput")
     K = D.shape[0]
-    alpha_a = np.ones((K, N)) if alpha is None else np.asarray(alpha, dtype=np.float64)
-    if alpha_a.shape != (D.shape[0], N):
-        raise ValueError(f"alpha must have shape (K, N) = {(D.shape[0], N)}, got {alpha_a.shape}")
-    if np.any(~np.isfinite(alpha_a)) or np.any(alpha_a <= 0):
-        raise ValueError("alpha (service-rate multipliers) must be finite and > 0")
-
-    n_axis = np.arange(1, N + 1, dtype=np.float64)
-    load_independent = np.all(alpha_a == 1.0, axis=1) | (D == 0)
-    is_delay = np.all(alpha_a == n_axis[None, :], axis=1) & ~load_independent
+    alpha_a = _alpha_matrix(alpha, K, N)
+    load_independent, is_delay = _station_kinds(D, alpha_a)
     dependent = ~load_independent & ~is_delay
     base = load_independent | is_delay
-
-    # Scale time so that the largest per-server rate is 1: keeps log G moderate.
-    peak = np.where(dependent | load_independent, D / alpha_a.max(axis=1), 0.0)
-    theta = float(peak.max()) if peak.max() > 0 else 1.0
+    # Time in units of theta keeps log G moderate (the bottleneck has d = 1).
+    theta = _time_scale(D, alpha_a, is_delay)
     d = D / theta
-    z = Z / theta
-
-    # log G_base(n), n = 0..N, from the stable ordinary recursion on the base stations.
-    log_g_base = np.zeros(N + 1)
-    X_base = np.zeros(N)
-    if np.any(base) or z > 0:
-        d_base = np.where(base, d, 0.0)
-        X_base, _ = _mva_sweep(d_base, np.where(load_independent, d, 0.0), N, z)
-        with np.errstate(divide="ignore"):
-            log_g_base[1:] = -np.cumsum(np.log(X_base))
-    else:
-        log_g_base[1:] = -np.inf  # no customer can be anywhere but the dependent stations
-
+    log_g_base, X_base = _log_base(d, load_independent, is_delay, N, Z / theta)
     dep_idx = np.flatnonzero(dependent)
-    log_f = []
-    for k in dep_idx:
-        lf = np.zeros(N + 1)
-        with np.errstate(divide="ignore"):
-            lf[1:] = np.arange(1, N + 1) * np.log(d[k]) - np.cumsum(np.log(alpha_a[k]))
-        log_f.append(lf)
+    log_f = [_log_factor(float(d[k]), alpha_a[k]) for k in dep_idx]
 
     L = len(dep_idx)
     # prefix[i] = base (*) f_0 .. f_{i-1};  suffix[i] = f_i .. f_{L-1}.
@@ -336,3 +364,42 @@ def mva_load_dependent(
             Q[base_idx, n] = q
         U[base_idx] = np.where(queueing[:, None], D_b[:, None] * X[None, :], 0.0)
     return _closed_result(X, Q, U)
+
+
+def marginal_probabilities(
+    demands: ArrayLike,
+    N: int,
+    think_time: float = 0.0,
+    alpha: ArrayLike | None = None,
+    station: int = 0,
+) -> FloatArray:
+    """Queue-length distribution of one station: p[j, n-1] = P(j customers there | n), n = 1..N.
+
+    Same network description as `mva_load_dependent`. Computed as
+    p(j|n) = f(j) G_{-k}(n-j) / G(n) from log-space normalising constants, so every
+    probability is formed as a ratio of positive terms: no value is negative, none is a
+    difference, and each column sums to 1 within rounding even for N in the thousands.
+    Useful where a distribution matters (the chance a drive's command queue is empty, how
+    often all c servers are busy). Cost O(K N + L N^2) for L load-dependent stations.
+    """
+    D = _demands(demands)
+    N = _population(N)
+    Z = _think_time(think_time)
+    K = D.shape[0]
+    if int(station) != station or not 0 <= station < K:
+        raise ValueError(f"station must be an index in 0..{K - 1}, got {station!r}")
+    alpha_a = _alpha_matrix(alpha, K, N)
+    load_independent, is_delay = _station_kinds(D, alpha_a)
+    theta = _time_scale(D, alpha_a, is_delay)  # the whole network's, for both constants
+    d = D / theta
+    others = np.arange(K) != station
+    log_g_minus, _ = _log_base(d[others], load_independent[others], is_delay[others], N, Z / theta)
+    for k in np.flatnonzero(others & ~load_independent & ~is_delay):
+        log_g_minus = _log_convolve(log_g_minus, _log_factor(float(d[k]), alpha_a[k]))
+    log_f = _log_factor(float(d[station]), alpha_a[station])
+    log_g = _log_convolve(log_f, log_g_minus)
+    j = np.arange(N + 1)
+    lag = j[None, :] - j[:, None]  # [j, n] -> n - j
+    log_p = log_f[:, None] + log_g_minus[np.maximum(lag, 0)] - log_g[None, :]
+    p = np.where(lag >= 0, np.exp(np.where(lag >= 0, log_p, 0.0)), 0.0)
+    return sealed(np.ascontiguousarray(p[:, 1:]))

@@ -11,6 +11,7 @@ import pytest
 import sympy as sp
 
 from diskmodel.queueing import (
+    marginal_probabilities,
     multiserver_alpha,
     mva,
     mva_load_dependent,
@@ -214,3 +215,42 @@ def test_closed_results_are_read_only() -> None:
     for field in ("throughput", "queue_length", "utilization", "residence_time"):
         with pytest.raises(ValueError, match="read-only"):
             getattr(result, field)[0] = 0.0
+
+
+@pytest.mark.parametrize("station", [0, 1, 2])
+def test_marginal_probabilities_match_enumeration(station: int) -> None:
+    demands = [Q(4, 1000), Q(9, 1000), Q(6, 1000)]
+    alpha = [[Q(1)] * 4, LD_ALPHAS["command-queueing"][:4], [Q(1), Q(2), Q(2), Q(2)]]
+    think = Q(1, 40)
+    p = marginal_probabilities(
+        [float(x) for x in demands],
+        4,
+        float(think),
+        [[float(a) for a in r] for r in alpha],
+        station,
+    )
+    for n in range(1, 5):
+        # P(j at station | n) by brute force over the product-form states.
+        weights = [sp.Integer(0)] * (n + 1)
+        for state in product_form.compositions(n, 4):
+            w = think ** state[3] / sp.factorial(state[3])
+            for k in range(3):
+                for i in range(1, state[k] + 1):
+                    w *= demands[k] / alpha[k][i - 1]
+            weights[state[station]] += w
+        total = sum(weights)
+        np.testing.assert_allclose(
+            p[: n + 1, n - 1], [float(w / total) for w in weights], rtol=EXACT, atol=1e-300
+        )
+        assert np.all(p[n + 1 :, n - 1] == 0)
+
+
+def test_marginal_probabilities_are_a_distribution_with_the_mva_mean_at_large_n() -> None:
+    N, c, Z = 2000, 64, 1.0
+    D = np.array([0.08, 0.01])
+    alpha = np.vstack([multiserver_alpha([c], N), np.ones((1, N))])
+    p = marginal_probabilities(D, N, Z, alpha, station=0)
+    assert np.all(p >= 0)
+    np.testing.assert_allclose(p.sum(axis=0), 1.0, rtol=1e-12)
+    mean = np.arange(N + 1) @ p
+    np.testing.assert_allclose(mean, mva_load_dependent(D, N, Z, alpha).queue_length[0], rtol=1e-10)
