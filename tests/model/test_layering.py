@@ -1,0 +1,40 @@
+"""Import direction of the model layers: components know hardware, never the model or reports;
+the model never imports a report; reports read predictions only."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "diskmodel"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("diskmodel")}
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "components").glob("*.py")), ids=str)
+def test_components_import_only_the_catalog_and_each_other(path: Path) -> None:
+    allowed = ("diskmodel.catalog", "diskmodel.components")
+    assert all(name.startswith(allowed) for name in _imports(path)), _imports(path)
+
+
+@pytest.mark.parametrize("name", ["model.py", "analyses.py", "prediction.py", "workload.py"])
+def test_the_model_never_imports_a_report_or_the_cli(name: str) -> None:
+    for imported in _imports(PACKAGE / name):
+        assert not imported.startswith(("diskmodel.report", "diskmodel.cli")), imported
+
+
+@pytest.mark.parametrize("name", ["text.py", "json_result.py"])
+def test_reports_read_predictions_not_the_model(name: str) -> None:
+    for imported in _imports(PACKAGE / "report" / name):
+        assert not imported.startswith(("diskmodel.model", "diskmodel.components")), imported
