@@ -149,7 +149,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.yaml"
         path.write_text(_to_yaml(data) + "\n", encoding="utf-8")
-        cmd = [sys.executable, "-m", "diskmodel", "run", str(path)]
+        html = Path(tmp) / "bench.html"
+        cmd = [sys.executable, "-m", "diskmodel", "run", str(path), "--out", str(html), "--force"]
         walls = []
         for _ in range(3):
             start = time.perf_counter()
