@@ -32,7 +32,8 @@ class MulticlassResult:
     queue_length: [K, R] mean class-r customers at station k.
     utilization: [K, R] X_r D[k, r], class r's share of station k's server (0 at delays);
         sum over r for the station's utilisation.
-    residence_time: [K, R] time class r spends at station k per pass, Q / X.
+    residence_time: [K, R] time class r spends at station k per pass, Q / X (for a class
+        with no customers: what one arriving customer of it would meet, D (1 + Q_k)).
     iterations: fixed-point iterations used (0 for the exact solver).
     """
 
@@ -83,8 +84,11 @@ def _network(
 def _result(
     D: FloatArray, N: IntArray, X: FloatArray, Q: FloatArray, queueing: FloatArray, iterations: int
 ) -> MulticlassResult:
+    # A class with no customers has no throughput; its residence is what one customer of it
+    # would meet on arrival (arrival theorem): D (1 + Q_k) at a queue, D at a delay.
+    seen = D * (1.0 + queueing[:, None] * Q.sum(axis=1, keepdims=True))
     with np.errstate(divide="ignore", invalid="ignore"):
-        residence = np.where(X[None, :] > 0, Q / X[None, :], D)
+        residence = np.where(X[None, :] > 0, Q / X[None, :], seen)
     return MulticlassResult(
         population=frozen_int(N),
         throughput=frozen(X),

@@ -254,3 +254,10 @@ def test_marginal_probabilities_are_a_distribution_with_the_mva_mean_at_large_n(
     np.testing.assert_allclose(p.sum(axis=0), 1.0, rtol=1e-12)
     mean = np.arange(N + 1) @ p
     np.testing.assert_allclose(mean, mva_load_dependent(D, N, Z, alpha).queue_length[0], rtol=1e-10)
+
+
+def test_an_empty_class_reports_what_an_arrival_would_meet() -> None:
+    D = np.array([[0.003, 0.001], [0.008, 0.002]])
+    result = mva_multiclass(D, [6, 0], 0.01)
+    expected = D[:, 1] * (1 + result.queue_length[:, 0])
+    np.testing.assert_allclose(result.residence_time[:, 1], expected, rtol=EXACT)
