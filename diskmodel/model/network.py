@@ -1,0 +1,557 @@
+"""The storage system as stations and flows: `build_system(scenario, catalog)`.
+
+Stations: every host port, the two servers, every DA pair, every rank (standing for one of its
+drives). Flows: per workload and I/O class, the arrivals at a station per host I/O, the first
+two moments of their service time, and whether the host waits for them (see the package
+docstring for the physics and `diskmodel.components` for each part's service time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from diskmodel.catalog import Catalog, Drive, RaidFormat, load_catalog
+from diskmodel.components import cache, device_adapter, drive, host_adapter, processor, raid
+from diskmodel.components.drive import ServiceMoments
+from diskmodel.prediction import (
+    TierLoad,
+)
+from diskmodel.scenario import Pool, RankPlacement, Scenario, Workload, expand_ranks
+from diskmodel.tiering.heatmap import load_heatmap_csv
+from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
+from diskmodel.tiering.skew import (
+    UNIFORM,
+    PiecewiseSkew,
+    SkewCurve,
+    derived_mb_curve,
+    skew_from_level,
+)
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
+
+FloatArray = NDArray[np.float64]
+
+MS = 1e-3
+"""Seconds per millisecond (a `Prediction` carries milliseconds)."""
+TIER_ORDER = ("ssd", "enterprise", "nearline")
+"""Tiers fastest first, the order Easy Tier fills them."""
+KINDS = ("host_adapter", "processor", "device_adapter", "rank")
+"""Component kinds, the breakdown of a response time."""
+_PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
+    "read_hit": "read_hit",
+    "read_miss": "read_miss",
+    "sequential_read": "sequential_read",
+    "random_write": "write",
+    "sequential_write": "write",
+}
+# Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
+# fraction will do, it only keeps the seek formula's domain).
+_EMPTY_FRACTION = 1e-3
+
+
+@dataclass(frozen=True, slots=True)
+class Station:
+    """A queue: `servers` identical servers (cores); a rank stands for one of its `drives`."""
+
+    name: str
+    kind: str
+    servers: int
+    drives: int
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """Work of one workload's I/O class (or its asynchronous back-end work) at one station.
+
+    rate: arrivals at one server of the station (a rank: one drive) per host I/O of the
+    workload. visits: visits per host I/O *of the class* (host-visible flows only; a rank
+    visit is to one of its drives). size_bytes: bytes moved per operation.
+    """
+
+    workload: int
+    io_class: IoClass
+    station: int
+    rate: float
+    visits: float
+    moments: ServiceMoments
+    visible: bool
+    destage: bool
+    size_bytes: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankInfo:
+    placement: RankPlacement
+    drive: Drive
+    raid: RaidFormat
+    tier: str
+    capacity_gb: float
+    occupied_fraction: float
+    station: int
+
+
+@dataclass(frozen=True)
+class ClassTimes:
+    """Host-visible response per (workload, class) and per component kind, from station waits."""
+
+    keys: tuple[tuple[int, IoClass], ...]
+    visits: FloatArray  # [G, K]
+    service_s: FloatArray  # [G] sum of visits x own service time
+    service_by_kind: FloatArray  # [G, kinds]
+    kind_of_station: NDArray[np.int64]  # [K]
+
+
+def _class_times(stations: Sequence[Station], flows: Sequence[Flow]) -> ClassTimes:
+    keys = sorted({(f.workload, f.io_class) for f in flows if f.visible})
+    index = {k: i for i, k in enumerate(keys)}
+    K = len(stations)
+    visits = np.zeros((len(keys), K))
+    service = np.zeros(len(keys))
+    kind_idx = np.array([KINDS.index(s.kind) for s in stations])
+    by_kind = np.zeros((len(keys), len(KINDS)))
+    for f in flows:
+        if not f.visible:
+            continue
+        g = index[(f.workload, f.io_class)]
+        visits[g, f.station] += f.visits
+        service[g] += f.visits * f.moments.mean_s
+        by_kind[g, kind_idx[f.station]] += f.visits * f.moments.mean_s
+    return ClassTimes(tuple(keys), visits, service, by_kind, kind_idx)
+
+
+@dataclass(frozen=True)
+class SystemModel:
+    """Stations, flows and the context needed to report on them (plain data, arrays)."""
+
+    name: str
+    system: str
+    stations: tuple[Station, ...]
+    flows: tuple[Flow, ...]
+    workloads: tuple[Workload, ...]
+    mixes: tuple[IoMix, ...]
+    mix_weights: FloatArray  # fraction of the total host rate per workload
+    planned_iops: float | None  # sum of the open workloads' rates (None: all closed)
+    ranks: tuple[RankInfo, ...]
+    tiers: tuple[TierLoad, ...]
+    nvs_bytes: float
+    curve_points: int
+    curve_range: tuple[float, float] | None
+    # per workload [W, K]: utilisation of each station per I/O per second of that workload
+    workload_utilization_per_iops: FloatArray
+    # per workload [W, K]: arrivals at one server (drive) of each station per I/O of that workload
+    workload_arrival_per_iops: FloatArray
+    # per-station arrays for a total host rate of 1 I/O per second
+    arrival_per_iops: FloatArray
+    service_s: FloatArray
+    service2_s2: FloatArray
+    times: ClassTimes  # host-visible visits and service per (workload, class)
+
+    @property
+    def utilization_per_iops(self) -> FloatArray:
+        servers = np.array([s.servers for s in self.stations], dtype=np.float64)
+        return self.arrival_per_iops * self.service_s / servers
+
+    @property
+    def max_iops(self) -> float:
+        """Total host rate at which the busiest station reaches utilisation 1."""
+        peak = float(self.utilization_per_iops.max())
+        return 1.0 / peak if peak > 0 else float("inf")
+
+    @property
+    def bottleneck(self) -> int:
+        return int(np.argmax(self.utilization_per_iops))
+
+    def destage_share(self, station: int) -> float:
+        """Fraction of a station's busy time spent on destage work."""
+        total = destage = 0.0
+        for f in self.flows:
+            if f.station == station:
+                work = self.mix_weights[f.workload] * f.rate * f.moments.mean_s
+                total += work
+                destage += work if f.destage else 0.0
+        return destage / total if total > 0 else 0.0
+
+
+def _skew_curves(workload: Workload, base_dir: Path | None) -> tuple[SkewCurve, SkewCurve | None]:
+    skew = workload.skew
+    if skew is None:
+        return UNIFORM, None
+    seq = skew.sequential_level
+    if skew.heatmap is not None:
+        path = Path(skew.heatmap)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        heat = load_heatmap_csv(path)
+        return heat.small_io, heat.mb if seq is None else derived_mb_curve(heat.small_io, seq)
+    small: SkewCurve
+    if skew.points is not None:
+        small = PiecewiseSkew.from_points([list(p) for p in skew.points])
+    else:
+        level = skew.level_value
+        small = skew_from_level(level if level is not None else 1.0)
+    return small, derived_mb_curve(small, seq) if seq is not None else None
+
+
+def _rank_capacity_gb(rank: RankPlacement, catalog: Catalog) -> float:
+    return catalog.raid_formats[rank.raid].data_drives * catalog.drives[rank.drive].capacity_gb
+
+
+def _place_pools(
+    scenario: Scenario,
+    catalog: Catalog,
+    ranks: list[RankPlacement],
+    mixes: Sequence[IoMix],
+    base_dir: Path | None,
+) -> dict[str, tuple[PoolPlacement, list[str]]]:
+    """Placement per pool: which share of each workload's small I/O and MB lands on each tier."""
+    out: dict[str, tuple[PoolPlacement, list[str]]] = {}
+    for pool in scenario.pools:
+        pool_ranks = [r for r in ranks if r.pool == pool.name]
+        tier_names = [
+            t for t in TIER_ORDER if any(catalog.drives[r.drive].tier == t for r in pool_ranks)
+        ]
+        tiers = [
+            Tier(
+                t,
+                sum(
+                    _rank_capacity_gb(r, catalog)
+                    for r in pool_ranks
+                    if catalog.drives[r.drive].tier == t
+                ),
+            )
+            for t in tier_names
+        ]
+        demands = []
+        for w, workload in enumerate(scenario.workloads):
+            if workload.pool != pool.name:
+                continue
+            small, mb = _skew_curves(workload, base_dir)
+            mix = mixes[w]
+            rate = workload.iops or 1.0
+            demands.append(
+                WorkloadDemand(
+                    name=workload.name,
+                    capacity_gb=workload.capacity_gb,
+                    small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
+                    mb_s=rate
+                    * (
+                        (mix.fractions["read_miss"] + mix.fractions["sequential_read"])
+                        * mix.read_bytes
+                        + (mix.fractions["random_write"] + mix.fractions["sequential_write"])
+                        * mix.write_bytes
+                    )
+                    / 1e6,
+                    skew=small,
+                    mb_skew=mb,
+                    pin_tier=workload.pin_tier,
+                )
+            )
+        if not demands:
+            continue
+        placement = place_pool(tiers, demands, easy_tier=pool.easy_tier == "auto")
+        out[pool.name] = (placement, tier_names)
+    return out
+
+
+def _pool(scenario: Scenario, name: str) -> Pool:
+    return next(p for p in scenario.pools if p.name == name)
+
+
+def build_system(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    *,
+    read_hit_ratios: Sequence[float] | None = None,
+    base_dir: Path | None = None,
+) -> SystemModel:
+    """Stations and flows of one configuration (see the module docstring).
+
+    read_hit_ratios: per workload, overriding the scenario's (a projected cache size).
+    base_dir: where a skew heat map's relative path starts (the scenario file's folder).
+    """
+    catalog = catalog or load_catalog()
+    cfg = scenario.system
+    system = catalog.systems[cfg.model]
+    adapter = system.host_adapter(cfg.host_adapter)
+    option = system.processor_option(cfg.processor_ways)
+    ranks = expand_ranks(scenario)
+    workloads = scenario.workloads
+    mixes = tuple(
+        IoMix.of(w, None if read_hit_ratios is None else read_hit_ratios[i])
+        for i, w in enumerate(workloads)
+    )
+
+    # Mix weights: by planned rate; closed workloads (no rate) by their population.
+    # With any closed workload, the closed class is the closed workloads weighted by their
+    # populations and the workloads with a rate are open background load (weight 0 here).
+    if any(is_closed(w) for w in workloads):
+        raw = np.array([float(w.queue_depth or w.users or 0) for w in workloads])
+    else:
+        raw = np.array([w.iops or 0.0 for w in workloads])
+    weights = raw / raw.sum()
+    open_rates = [w.iops for w in workloads if w.iops is not None and not is_closed(w)]
+    planned = float(sum(open_rates)) if open_rates else None
+
+    stations: list[Station] = []
+    ports = [len(stations) + i for i in range(cfg.host_ports)]
+    stations += [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(cfg.host_ports)]
+    servers = [len(stations), len(stations) + 1]
+    stations += [
+        Station(f"server {s} ({option.ways}-way)", "processor", option.ways, 1) for s in range(2)
+    ]
+    das = [len(stations) + i for i in range(cfg.da_pairs)]
+    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(cfg.da_pairs)]
+
+    placements = _place_pools(scenario, catalog, ranks, mixes, base_dir)
+    # Occupied fraction of each tier of each pool: data placed / usable capacity.
+    tier_cap: dict[tuple[str, str], float] = {}
+    tier_count: dict[tuple[str, str], int] = {}
+    for r in ranks:
+        key = (r.pool, catalog.drives[r.drive].tier)
+        tier_cap[key] = tier_cap.get(key, 0.0) + _rank_capacity_gb(r, catalog)
+        tier_count[key] = tier_count.get(key, 0) + 1
+    tier_used: dict[tuple[str, str], float] = {}
+    for pool_name, (placement, _names) in placements.items():
+        for share in placement.tiers:
+            tier_used[(pool_name, share.tier)] = share.capacity_used_gb
+    rank_infos: list[RankInfo] = []
+    for r in ranks:
+        d = catalog.drives[r.drive]
+        fmt = catalog.raid_formats[r.raid]
+        key = (r.pool, d.tier)
+        used = tier_used.get(key, 0.0) / tier_cap[key]
+        rank_infos.append(
+            RankInfo(
+                r,
+                d,
+                fmt,
+                d.tier,
+                _rank_capacity_gb(r, catalog),
+                min(max(used, _EMPTY_FRACTION), 1.0),
+                len(stations),
+            )
+        )
+        stations.append(
+            Station(
+                f"rank {r.index} ({r.pool}, {r.drive} {r.raid}, DA {r.da_pair})",
+                "rank",
+                1,
+                raid.active_drives(fmt),
+            )
+        )
+
+    flows: list[Flow] = []
+    for w, workload in enumerate(workloads):
+        mix = mixes[w]
+        placement, tier_names = placements[workload.pool]
+        wp = placement.workload(workload.name)
+        pool_ranks = [ri for ri in rank_infos if ri.placement.pool == workload.pool]
+        small_share: dict[int, float] = {}
+        mb_share: dict[int, float] = {}
+        cap_share: dict[int, float] = {}
+        for t in tier_names:
+            share = wp.on(t)
+            in_tier = [ri for ri in pool_ranks if ri.tier == t]
+            total = sum(ri.capacity_gb for ri in in_tier)
+            for ri in in_tier:
+                within = ri.capacity_gb / total
+                small_share[ri.station] = share.small_io_share * within
+                mb_share[ri.station] = share.mb_share * within
+                cap_share[ri.station] = share.capacity_used_gb / workload.capacity_gb * within
+        server_share = [0.0, 0.0]
+        for ri in pool_ranks:
+            server_share[ri.placement.server] += cap_share[ri.station]
+        norm = sum(server_share)
+        server_share = [s / norm for s in server_share] if norm > 0 else [0.5, 0.5]
+
+        for io_class in IO_CLASSES:
+            p = mix.fractions[io_class]
+            if p <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            port_time = host_adapter.port_service(adapter, size)
+            for k in ports:
+                flows.append(
+                    Flow(
+                        w, io_class, k, p / len(ports), 1 / len(ports), port_time, True, False, size
+                    )
+                )
+            core = processor.core_time(system.processor_costs, _PROCESSOR_WORK[io_class])
+            for s, k in enumerate(servers):
+                if server_share[s] > 0:
+                    flows.append(
+                        Flow(
+                            w,
+                            io_class,
+                            k,
+                            p * server_share[s],
+                            server_share[s],
+                            core,
+                            True,
+                            False,
+                            size,
+                        )
+                    )
+            # Destage processor work (per destage operation of a track or block).
+            if io_class in ("random_write", "sequential_write"):
+                per_write = mix.destage_ratio * (
+                    1.0 if io_class == "random_write" else size / cache.TRACK_BYTES
+                )
+                destage_core = processor.core_time(system.processor_costs, "destage")
+                for s, k in enumerate(servers):
+                    if server_share[s] > 0 and per_write > 0:
+                        flows.append(
+                            Flow(
+                                w,
+                                io_class,
+                                k,
+                                p * per_write * server_share[s],
+                                0.0,
+                                destage_core,
+                                False,
+                                True,
+                                size,
+                            )
+                        )
+            # Back end.
+            for ri in pool_ranks:
+                ops = _backend_ops(io_class, ri.raid, size, mix.destage_ratio)
+                sequential = io_class in ("sequential_read", "sequential_write")
+                rank_share = (mb_share if sequential else small_share)[ri.station]
+                if rank_share <= 0:
+                    continue
+                visible = io_class == "read_miss"
+                is_destage = io_class.endswith("write")
+                n_drives = raid.active_drives(ri.raid)
+                for op in ops:
+                    if op.count <= 0:
+                        continue
+                    if op.pattern == "random":
+                        moments = drive.random_op(
+                            ri.drive, op.size_bytes, ri.occupied_fraction, op.write
+                        )
+                    else:
+                        moments = drive.sequential_op(ri.drive, op.size_bytes, op.write)
+                    rank_ops = p * rank_share * op.count
+                    class_visits = rank_share * op.count if visible else 0.0
+                    flows.append(
+                        Flow(
+                            w,
+                            io_class,
+                            ri.station,
+                            rank_ops / n_drives,
+                            class_visits,
+                            moments,
+                            visible,
+                            is_destage,
+                            op.size_bytes,
+                        )
+                    )
+                    flows.append(
+                        Flow(
+                            w,
+                            io_class,
+                            das[ri.placement.da_pair],
+                            rank_ops,
+                            class_visits,
+                            device_adapter.da_op_service(system.device_adapter, op.size_bytes),
+                            visible,
+                            is_destage,
+                            op.size_bytes,
+                        )
+                    )
+
+    K = len(stations)
+    per_workload = np.zeros((len(workloads), K))
+    for f in flows:
+        per_workload[f.workload, f.station] += f.rate * f.moments.mean_s
+    per_workload /= np.array([s.servers for s in stations], dtype=np.float64)[None, :]
+    arrivals_by_workload = np.zeros((len(workloads), K))
+    for f in flows:
+        arrivals_by_workload[f.workload, f.station] += f.rate
+    station_idx = np.array([f.station for f in flows])
+    wrate = np.array([weights[f.workload] * f.rate for f in flows])
+    lam = np.bincount(station_idx, wrate, minlength=K).astype(np.float64)
+    s1 = np.bincount(station_idx, wrate * np.array([f.moments.mean_s for f in flows]), minlength=K)
+    s2 = np.bincount(
+        station_idx, wrate * np.array([f.moments.second_moment_s2 for f in flows]), minlength=K
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(lam > 0, s1 / lam, 0.0)
+        second = np.where(lam > 0, s2 / lam, 0.0)
+
+    tiers = _tier_loads(rank_infos, placements, tier_cap, tier_count)
+    curve_range = None
+    if all(w.iops_range is not None for w in workloads):
+        lo = sum(w.iops_range[0] for w in workloads if w.iops_range is not None)
+        hi = sum(w.iops_range[1] for w in workloads if w.iops_range is not None)
+        curve_range = (lo, hi)
+    return SystemModel(
+        name=scenario.name,
+        system=system.name,
+        stations=tuple(stations),
+        flows=tuple(flows),
+        workloads=tuple(workloads),
+        mixes=mixes,
+        mix_weights=weights,
+        planned_iops=planned,
+        ranks=tuple(rank_infos),
+        tiers=tiers,
+        nvs_bytes=cache.nvs_bytes(system, cfg.cache_gb),
+        curve_points=scenario.analyses.curve.points,
+        curve_range=curve_range,
+        workload_utilization_per_iops=per_workload,
+        workload_arrival_per_iops=arrivals_by_workload,
+        arrival_per_iops=lam,
+        service_s=mean,
+        service2_s2=np.maximum(second, mean * mean),
+        times=_class_times(stations, flows),
+    )
+
+
+def is_closed(workload: Workload) -> bool:
+    """A workload given by a queue depth or users (a closed loop), not by a rate."""
+    return workload.queue_depth is not None or workload.users is not None
+
+
+def _backend_ops(
+    io_class: IoClass, fmt: RaidFormat, size: float, destage_ratio: float
+) -> list[raid.DriveOps]:
+    if io_class == "read_miss":
+        return raid.read_miss_ops(fmt, size)
+    if io_class == "sequential_read":
+        return raid.prefetch_ops(size)
+    if io_class == "random_write":
+        return raid.random_destage_ops(fmt, size, destage_ratio)
+    if io_class == "sequential_write":
+        return raid.sequential_destage_ops(fmt, size, destage_ratio)
+    return []  # read hits never reach the back end
+
+
+def _tier_loads(
+    ranks: Sequence[RankInfo],
+    placements: dict[str, tuple[PoolPlacement, list[str]]],
+    tier_cap: dict[tuple[str, str], float],
+    tier_count: dict[tuple[str, str], int],
+) -> tuple[TierLoad, ...]:
+    out = []
+    for pool_name, (placement, _names) in placements.items():
+        for share in placement.tiers:
+            key = (pool_name, share.tier)
+            out.append(
+                TierLoad(
+                    pool=pool_name,
+                    tier=share.tier,
+                    ranks=tier_count[key],
+                    capacity_gb=tier_cap[key],
+                    used_gb=share.capacity_used_gb,
+                    # Placement sums pieces in floating point: keep the share a fraction.
+                    small_io_share=min(max(share.small_io_share, 0.0), 1.0),
+                    backend_iops=0.0,  # filled at the planned load by predict_configuration
+                )
+            )
+    return tuple(out)

@@ -1,0 +1,275 @@
+"""A `Prediction` for one configuration (curve, max IOPS and bottleneck, results at the
+planned load) and `predict` for a whole scenario."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from diskmodel.catalog import Catalog
+from diskmodel.components import raid
+from diskmodel.model.closed import solve_closed
+from diskmodel.model.network import KINDS, SystemModel, build_system, is_closed
+from diskmodel.model.open import class_times, curve_rates, solve_open, station_waits
+from diskmodel.prediction import (
+    ClosedSystemResult,
+    ComponentResult,
+    CurvePoint,
+    IoTypeResult,
+    Prediction,
+    RankLoad,
+    ScenarioPrediction,
+    TierLoad,
+    WorkloadResult,
+)
+from diskmodel.scenario import Scenario, Workload
+
+FloatArray = NDArray[np.float64]
+
+MS = 1e-3
+
+
+def _ms(seconds: float) -> float | None:
+    return float(seconds) / MS if np.isfinite(seconds) else None
+
+
+def predict_configuration(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    *,
+    name: str | None = None,
+    read_hit_ratios: Sequence[float] | None = None,
+    base_dir: Path | None = None,
+) -> Prediction:
+    """Solve one configuration: curve, max IOPS and bottleneck, results at the planned load."""
+    model = build_system(scenario, catalog, read_hit_ratios=read_hit_ratios, base_dir=base_dir)
+    times = class_times(model)
+    max_iops = model.max_iops
+    neck = model.bottleneck
+    destage_limited = bool(model.destage_share(neck) > 0)
+    notes: list[str] = []
+
+    closed_result: ClosedSystemResult | None = None
+    closed_ws = [w for w in model.workloads if is_closed(w)]
+    if closed_ws:
+        population = sum(int(w.queue_depth or w.users or 0) for w in closed_ws)
+        think_s = (
+            sum((w.queue_depth or w.users or 0) * w.think_time_ms for w in closed_ws)
+            / population
+            * MS
+        )
+        closed_result, util, wait, planned = solve_closed(model, population, think_s)
+        open_load = np.zeros(len(model.stations))
+        for i, other in enumerate(model.workloads):
+            if not is_closed(other) and other.iops is not None:
+                open_load += other.iops * model.workload_utilization_per_iops[i]
+        rates = np.array(
+            [
+                closed_result.iops * model.mix_weights[i] if is_closed(w) else (w.iops or 0.0)
+                for i, w in enumerate(model.workloads)
+            ]
+        )
+        # Only open workloads can push a station past saturation in a closed solution.
+        station_saturated = np.asarray(open_load >= 1.0, dtype=np.bool_)
+        saturated = bool(station_saturated.any())
+        util = np.where(station_saturated, 1.0, util)
+        nvs_full = closed_result.destage_limited
+        if len(closed_ws) > 1:
+            notes.append(
+                "closed workloads solved as one class (mix weighted by population): "
+                "their throughputs split by those weights"
+            )
+    else:
+        planned = float(model.planned_iops or 0.0)
+        util_m, wait_m = station_waits(model, np.array([planned]))
+        util, wait = util_m[:, 0], wait_m[:, 0]
+        station_saturated = util >= 1.0
+        saturated = planned >= max_iops * (1 - 1e-12)
+        rates = np.array([w.iops or 0.0 for w in model.workloads])
+        nvs_full = saturated and destage_limited
+        if not nvs_full:
+            nvs_full = bool(_dirty_backlog_bytes(model, rates, wait) > model.nvs_bytes)
+    finite_wait = np.where(station_saturated, 0.0, wait)
+
+    # Per (workload, class) response and its breakdown by component kind.
+    per_class = times.visits @ finite_wait + times.service_s
+    blocked: NDArray[np.bool_] = np.asarray(
+        (times.visits[:, station_saturated] > 0).any(axis=1), dtype=np.bool_
+    )
+    kind_wait = np.zeros((len(times.keys), len(KINDS)))
+    for k in range(len(model.stations)):
+        kind_wait[:, times.kind_of_station[k]] += times.visits[:, k] * finite_wait[k]
+    by_kind = kind_wait + times.service_by_kind
+    workloads = []
+    for w, workload in enumerate(model.workloads):
+        mix = model.mixes[w]
+        io_types = []
+        for g, (gw, io_class) in enumerate(times.keys):
+            if gw != w:
+                continue
+            waits_for_nvs = nvs_full and io_class.endswith("write")
+            unknown = bool(blocked[g]) or waits_for_nvs
+            io_types.append(
+                IoTypeResult(
+                    io_type=io_class,
+                    fraction=mix.fractions[io_class],
+                    response_time_ms=None if unknown else float(per_class[g]) / MS,
+                    breakdown_ms={
+                        kind: None if unknown else float(by_kind[g, i]) / MS
+                        for i, kind in enumerate(KINDS)
+                    },
+                )
+            )
+        workloads.append(
+            _workload_result(
+                workload,
+                rates[w],
+                io_types,
+                mix.fractions["read_hit"]
+                / max(mix.fractions["read_hit"] + mix.fractions["read_miss"], 1e-300),
+            )
+        )
+    total_rate = float(rates.sum())
+    overall: float | None
+    if closed_result is not None and len(closed_ws) == len(model.workloads):
+        # All load is closed: Little's law gives the mean even when NVS is full and the
+        # split of the extra wait between reads and writes is not known.
+        overall = closed_result.response_time_ms
+    elif any(r.response_time_ms is None for r in workloads if r.iops > 0):
+        overall = None
+    elif total_rate > 0:
+        overall = sum(r.iops * (r.response_time_ms or 0.0) for r in workloads) / total_rate
+    else:
+        overall = None
+
+    arrivals = rates @ model.workload_arrival_per_iops  # per server/drive
+    components = tuple(
+        ComponentResult(
+            name=st.name,
+            kind=st.kind,
+            utilization=float(min(util[k], 1.0)),
+            response_time_ms=None
+            if station_saturated[k]
+            else float(finite_wait[k] + model.service_s[k]) / MS,
+            service_time_ms=float(model.service_s[k]) / MS,
+            wait_time_ms=None if station_saturated[k] else float(finite_wait[k]) / MS,
+            saturated=bool(station_saturated[k]),
+        )
+        for k, st in enumerate(model.stations)
+    )
+    rank_loads = tuple(
+        RankLoad(
+            name=model.stations[ri.station].name,
+            pool=ri.placement.pool,
+            tier=ri.tier,
+            drive=ri.drive.name,
+            raid=ri.raid.name,
+            da_pair=ri.placement.da_pair,
+            server=ri.placement.server,
+            backend_iops=float(arrivals[ri.station] * raid.active_drives(ri.raid)),
+            utilization=float(min(util[ri.station], 1.0)),
+        )
+        for ri in model.ranks
+    )
+    tiers = tuple(
+        TierLoad(
+            pool=t.pool,
+            tier=t.tier,
+            ranks=t.ranks,
+            capacity_gb=t.capacity_gb,
+            used_gb=t.used_gb,
+            small_io_share=t.small_io_share,
+            backend_iops=sum(
+                r.backend_iops for r in rank_loads if r.pool == t.pool and r.tier == t.tier
+            ),
+        )
+        for t in model.tiers
+    )
+    curve_iops = curve_rates(model)
+    open_solution = solve_open(model, curve_iops)
+    curve = tuple(
+        CurvePoint(float(i), _ms(float(r)), bool(sat))
+        for i, r, sat in zip(
+            curve_iops, open_solution.response_s, open_solution.saturated, strict=True
+        )
+    )
+    return Prediction(
+        name=name or scenario.name,
+        system=model.system,
+        max_iops=float(max_iops),
+        bottleneck=model.stations[neck].name,
+        bottleneck_kind=model.stations[neck].kind,
+        destage_limited=destage_limited,
+        planned_iops=float(planned),
+        saturated=saturated,
+        response_time_ms=overall,
+        nvs_full=bool(nvs_full),
+        components=components,
+        workloads=tuple(workloads),
+        ranks=rank_loads,
+        tiers=tiers,
+        curve=curve,
+        closed=closed_result,
+        notes=tuple(notes),
+    )
+
+
+def _workload_result(
+    workload: Workload, rate: float, io_types: list[IoTypeResult], read_hit_ratio: float
+) -> WorkloadResult:
+    def mean(types: list[IoTypeResult]) -> float | None:
+        share = sum(t.fraction for t in types)
+        if share <= 0:
+            return None
+        if any(t.response_time_ms is None for t in types):
+            return None
+        return sum(t.fraction * (t.response_time_ms or 0.0) for t in types) / share
+
+    breakdown: dict[str, float | None] = {}
+    share = sum(t.fraction for t in io_types)
+    for kind in KINDS:
+        parts = [t.breakdown_ms[kind] for t in io_types]
+        if any(p is None for p in parts) or share <= 0:
+            breakdown[kind] = None
+        else:
+            breakdown[kind] = (
+                sum(t.fraction * (t.breakdown_ms[kind] or 0.0) for t in io_types) / share
+            )
+    return WorkloadResult(
+        name=workload.name,
+        pool=workload.pool,
+        iops=float(rate),
+        response_time_ms=mean(io_types),
+        read_response_time_ms=mean([t for t in io_types if "read" in t.io_type]),
+        write_response_time_ms=mean([t for t in io_types if t.io_type.endswith("write")]),
+        breakdown_ms=breakdown,
+        io_types=tuple(io_types),
+        read_hit_ratio=float(read_hit_ratio),
+    )
+
+
+def _dirty_backlog_bytes(model: SystemModel, rates: FloatArray, wait: FloatArray) -> float:
+    """Dirty data waiting for or in destage at the back end (Little's law per station)."""
+    total = 0.0
+    for f in model.flows:
+        if f.destage and np.isfinite(wait[f.station]):
+            st = model.stations[f.station]
+            arrivals = rates[f.workload] * f.rate * st.drives
+            total += arrivals * (wait[f.station] + f.moments.mean_s) * f.size_bytes
+    return total
+
+
+def predict(
+    scenario: Scenario, catalog: Catalog | None = None, *, base_dir: Path | None = None
+) -> ScenarioPrediction:
+    """The scenario's baseline, its alternatives and growth (see `diskmodel.analyses`).
+
+    base_dir: the scenario file's folder, where a skew `heatmap` path is relative to (the
+    current directory when None).
+    """
+    from diskmodel.analyses import predict_scenario  # analyses builds on this module
+
+    return predict_scenario(scenario, catalog, base_dir)
