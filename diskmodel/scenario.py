@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import difflib
 import math
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -49,7 +51,29 @@ SKEW_PRESETS = PRESET_LEVELS
 """The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
 
 Tier = Literal["ssd", "enterprise", "nearline"]
-Name = Annotated[str, Field(min_length=1, max_length=80)]
+
+
+def _control_character(text: str, allowed: str = "") -> str | None:
+    return next((c for c in text if unicodedata.category(c) == "Cc" and c not in allowed), None)
+
+
+def _printable_name(text: str) -> str:
+    # A name is shown in terminals, charts and reports: a control character (an ANSI escape
+    # can rewrite the terminal; charts have no glyph for it) is refused, not passed on.
+    bad = _control_character(text)
+    if bad is not None:
+        raise _problem(f"holds the control character {bad!r}; a name is printable text")
+    return text
+
+
+def _printable_text(text: str) -> str:
+    bad = _control_character(text, allowed="\t\n\r")
+    if bad is not None:
+        raise _problem(f"holds the control character {bad!r}; use printable text")
+    return text
+
+
+Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_printable_name)]
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
@@ -210,6 +234,30 @@ class Skew(_Model):
             )
         return self
 
+    @model_validator(mode="after")
+    def _curve_exists(self) -> Self:
+        # The tiering layer refuses levels above its range and point lists that are not
+        # increasing or not concave; ask it now, so the error names the file and the key
+        # instead of surfacing as a traceback from the model (found by fuzzing).
+        from diskmodel.tiering.skew import (
+            PiecewiseSkew,
+            SkewCurve,
+            derived_mb_curve,
+            skew_from_level,
+        )
+
+        curve: SkewCurve
+        try:
+            if self.points is not None:
+                curve = PiecewiseSkew.from_points([list(p) for p in self.points])
+            else:
+                curve = skew_from_level(self.level_value or 1.0)
+            if self.sequential_level is not None:
+                derived_mb_curve(curve, self.sequential_level)
+        except ValueError as exc:
+            raise _problem(str(exc)) from None
+        return self
+
     @property
     def level_value(self) -> float | None:
         """The numeric skew level, presets resolved."""
@@ -299,7 +347,7 @@ class Scenario(_Model):
 
     schema_version: Literal[1]
     name: Name
-    description: str = Field("", max_length=10_000)
+    description: Annotated[str, AfterValidator(_printable_text)] = Field("", max_length=10_000)
     system: SystemConfig
     pools: list[Pool] = Field(min_length=1, max_length=64)
     workloads: list[Workload] = Field(min_length=1, max_length=64)
