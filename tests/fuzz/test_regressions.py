@@ -155,3 +155,44 @@ def test_key_named_like_a_pydantic_union_tag(tmp_path: Path, key: str) -> None:
         load_scenario(write(tmp_path, VALID + f"'{key}': 1\n"))
     with pytest.raises(UserError, match=r"schema_version: is required"):
         load_scenario(write(tmp_path, f"'{key}': null\n"))
+
+
+@pytest.mark.parametrize(
+    ("skew", "problem"),
+    [
+        ("{level: 1.0e6}", "between 1 (no skew) and 1000"),
+        ("{level: 2, sequential_level: 1.0e6}", "between 1 (no skew) and 1000"),
+        ("{points: [[0.0, 0.5]]}", "capacity fractions must strictly increase"),
+        ("{points: [[0.2, 0.8], [0.1, 0.9]]}", "capacity fractions must strictly increase"),
+        ("{points: [[0.5, 0.1]]}", "not concave"),
+    ],
+)
+def test_skew_the_tiering_layer_refuses_is_a_user_error(
+    tmp_path: Path, skew: str, problem: str
+) -> None:
+    # Found: the scenario accepted any level above 1 and any points, and the tiering layer's
+    # ValueError (level above 1000, points not increasing or not concave) surfaced from
+    # predict() as a traceback. Validation now builds the curve and names the key.
+    path = write(tmp_path, VALID + f"    skew: {skew}\n")
+    with pytest.raises(
+        UserError, match=rf"fuzzed\.yaml:21: workloads\[0\]\.skew: .*{re.escape(problem)}"
+    ):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ("name: oltp", 'name: "oltp\\e[2J"', "workloads[0].name"),
+        ("name: p0", 'name: "p0\\x00"', "pools[0].name"),
+        ("name: test", 'name: test\ndescription: "ring\\a"', "description"),
+    ],
+)
+def test_control_characters_in_names_are_refused(
+    tmp_path: Path, old: str, new: str, key: str
+) -> None:
+    # Found: a name holding ESC reached matplotlib (a "Glyph 27 missing" warning, an error under
+    # -W error) and would reach the terminal as an ANSI escape; names are now printable text.
+    text = VALID.replace(old, new, 1).replace("pool: p0", 'pool: "p0\\x00"')
+    with pytest.raises(UserError, match=rf"{re.escape(key)}: holds the control character"):
+        load_scenario(write(tmp_path, text))
