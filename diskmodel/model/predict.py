@@ -4,6 +4,7 @@ planned load) and `predict` for a whole scenario."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,82 +37,105 @@ def _ms(seconds: float) -> float | None:
     return float(seconds) / MS if np.isfinite(seconds) else None
 
 
-def predict_configuration(
-    scenario: Scenario,
-    catalog: Catalog | None = None,
-    *,
-    name: str | None = None,
-    read_hit_ratios: Sequence[float] | None = None,
-    base_dir: Path | None = None,
-) -> Prediction:
-    """Solve one configuration: curve, max IOPS and bottleneck, results at the planned load."""
-    model = build_system(scenario, catalog, read_hit_ratios=read_hit_ratios, base_dir=base_dir)
-    times = class_times(model)
-    max_iops = model.max_iops
-    neck = model.bottleneck
-    destage_limited = bool(model.destage_share(neck) > 0)
-    notes: list[str] = []
+@dataclass(frozen=True)
+class _OperatingPoint:
+    """Where the configuration runs: per-station utilisation and wait [K] (seconds), per
+    workload rates, and the flags; from the open network or the closed solution."""
 
-    closed_result: ClosedSystemResult | None = None
+    planned_iops: float
+    rates: FloatArray  # per workload, I/O per second
+    utilization: FloatArray
+    wait_s: FloatArray  # 0 where the station is saturated (see station_saturated)
+    station_saturated: NDArray[np.bool_]
+    saturated: bool
+    nvs_full: bool
+    closed: ClosedSystemResult | None
+    notes: tuple[str, ...]
+
+
+def _open_point(model: SystemModel, destage_limited: bool) -> _OperatingPoint:
+    """The open network at the workloads' planned rates."""
+    planned = float(model.planned_iops or 0.0)
+    util_m, wait_m = station_waits(model, np.array([planned]))
+    util, wait = util_m[:, 0], wait_m[:, 0]
+    station_saturated = np.asarray(util >= 1.0, dtype=np.bool_)
+    saturated = planned >= model.max_iops * (1 - 1e-12)
+    rates = np.array([w.iops or 0.0 for w in model.workloads])
+    nvs_full = saturated and destage_limited
+    if not nvs_full:
+        nvs_full = bool(_dirty_backlog_bytes(model, rates, wait) > model.nvs_bytes)
+    return _OperatingPoint(
+        planned,
+        rates,
+        util,
+        np.where(station_saturated, 0.0, wait),
+        station_saturated,
+        saturated,
+        nvs_full,
+        None,
+        (),
+    )
+
+
+def _closed_point(model: SystemModel) -> _OperatingPoint:
+    """The closed solution at the closed workloads' total population (open ones as load)."""
     closed_ws = [w for w in model.workloads if is_closed(w)]
-    if closed_ws:
-        population = sum(int(w.queue_depth or w.users or 0) for w in closed_ws)
-        think_s = (
-            sum((w.queue_depth or w.users or 0) * w.think_time_ms for w in closed_ws)
-            / population
-            * MS
+    population = sum(int(w.queue_depth or w.users or 0) for w in closed_ws)
+    think_s = (
+        sum((w.queue_depth or w.users or 0) * w.think_time_ms for w in closed_ws) / population * MS
+    )
+    closed, util, wait, planned = solve_closed(model, population, think_s)
+    open_load = np.zeros(len(model.stations))
+    for i, other in enumerate(model.workloads):
+        if not is_closed(other) and other.iops is not None:
+            open_load += other.iops * model.workload_utilization_per_iops[i]
+    rates = np.array(
+        [
+            closed.iops * model.mix_weights[i] if is_closed(w) else (w.iops or 0.0)
+            for i, w in enumerate(model.workloads)
+        ]
+    )
+    # Only open workloads can push a station past saturation in a closed solution.
+    station_saturated = np.asarray(open_load >= 1.0, dtype=np.bool_)
+    notes: tuple[str, ...] = ()
+    if len(closed_ws) > 1:
+        notes = (
+            "closed workloads solved as one class (mix weighted by population): "
+            "their throughputs split by those weights",
         )
-        closed_result, util, wait, planned = solve_closed(model, population, think_s)
-        open_load = np.zeros(len(model.stations))
-        for i, other in enumerate(model.workloads):
-            if not is_closed(other) and other.iops is not None:
-                open_load += other.iops * model.workload_utilization_per_iops[i]
-        rates = np.array(
-            [
-                closed_result.iops * model.mix_weights[i] if is_closed(w) else (w.iops or 0.0)
-                for i, w in enumerate(model.workloads)
-            ]
-        )
-        # Only open workloads can push a station past saturation in a closed solution.
-        station_saturated = np.asarray(open_load >= 1.0, dtype=np.bool_)
-        saturated = bool(station_saturated.any())
-        util = np.where(station_saturated, 1.0, util)
-        nvs_full = closed_result.destage_limited
-        if len(closed_ws) > 1:
-            notes.append(
-                "closed workloads solved as one class (mix weighted by population): "
-                "their throughputs split by those weights"
-            )
-    else:
-        planned = float(model.planned_iops or 0.0)
-        util_m, wait_m = station_waits(model, np.array([planned]))
-        util, wait = util_m[:, 0], wait_m[:, 0]
-        station_saturated = util >= 1.0
-        saturated = planned >= max_iops * (1 - 1e-12)
-        rates = np.array([w.iops or 0.0 for w in model.workloads])
-        nvs_full = saturated and destage_limited
-        if not nvs_full:
-            nvs_full = bool(_dirty_backlog_bytes(model, rates, wait) > model.nvs_bytes)
-    finite_wait = np.where(station_saturated, 0.0, wait)
+    return _OperatingPoint(
+        planned,
+        rates,
+        np.where(station_saturated, 1.0, util),
+        np.where(station_saturated, 0.0, wait),
+        station_saturated,
+        bool(station_saturated.any()),
+        closed.destage_limited,
+        closed,
+        notes,
+    )
 
-    # Per (workload, class) response and its breakdown by component kind.
-    per_class = times.visits @ finite_wait + times.service_s
+
+def _workload_results(model: SystemModel, point: _OperatingPoint) -> list[WorkloadResult]:
+    """Per workload and I/O class: response time and its breakdown by component kind."""
+    times = class_times(model)
+    per_class = times.visits @ point.wait_s + times.service_s
     blocked: NDArray[np.bool_] = np.asarray(
-        (times.visits[:, station_saturated] > 0).any(axis=1), dtype=np.bool_
+        (times.visits[:, point.station_saturated] > 0).any(axis=1), dtype=np.bool_
     )
     kind_wait = np.zeros((len(times.keys), len(KINDS)))
     for k in range(len(model.stations)):
-        kind_wait[:, times.kind_of_station[k]] += times.visits[:, k] * finite_wait[k]
+        kind_wait[:, times.kind_of_station[k]] += times.visits[:, k] * point.wait_s[k]
     by_kind = kind_wait + times.service_by_kind
-    workloads = []
+    results = []
     for w, workload in enumerate(model.workloads):
         mix = model.mixes[w]
         io_types = []
         for g, (gw, io_class) in enumerate(times.keys):
             if gw != w:
                 continue
-            waits_for_nvs = nvs_full and io_class.endswith("write")
-            unknown = bool(blocked[g]) or waits_for_nvs
+            # Writes wait for destages, not for cache, when NVS is full: time not known.
+            unknown = bool(blocked[g]) or (point.nvs_full and io_class.endswith("write"))
             io_types.append(
                 IoTypeResult(
                     io_type=io_class,
@@ -123,44 +147,40 @@ def predict_configuration(
                     },
                 )
             )
-        workloads.append(
-            _workload_result(
-                workload,
-                rates[w],
-                io_types,
-                mix.fractions["read_hit"]
-                / max(mix.fractions["read_hit"] + mix.fractions["read_miss"], 1e-300),
-            )
-        )
-    total_rate = float(rates.sum())
-    overall: float | None
-    if closed_result is not None and len(closed_ws) == len(model.workloads):
-        # All load is closed: Little's law gives the mean even when NVS is full and the
-        # split of the extra wait between reads and writes is not known.
-        overall = closed_result.response_time_ms
-    elif any(r.response_time_ms is None for r in workloads if r.iops > 0):
-        overall = None
-    elif total_rate > 0:
-        overall = sum(r.iops * (r.response_time_ms or 0.0) for r in workloads) / total_rate
-    else:
-        overall = None
+        reads = mix.fractions["read_hit"] + mix.fractions["read_miss"]
+        hit_ratio = mix.fractions["read_hit"] / reads if reads > 0 else 0.0
+        results.append(_workload_result(workload, point.rates[w], io_types, hit_ratio))
+    return results
 
-    arrivals = rates @ model.workload_arrival_per_iops  # per server/drive
-    components = tuple(
+
+def _overall_ms(point: _OperatingPoint, workloads: list[WorkloadResult]) -> float | None:
+    """Rate-weighted mean response time over all host I/O (None where not known)."""
+    total_rate = float(point.rates.sum())
+    if any(r.response_time_ms is None for r in workloads if r.iops > 0) or total_rate <= 0:
+        return None
+    return sum(r.iops * (r.response_time_ms or 0.0) for r in workloads) / total_rate
+
+
+def _components(model: SystemModel, point: _OperatingPoint) -> tuple[ComponentResult, ...]:
+    return tuple(
         ComponentResult(
             name=st.name,
             kind=st.kind,
-            utilization=float(min(util[k], 1.0)),
+            utilization=float(min(point.utilization[k], 1.0)),
             response_time_ms=None
-            if station_saturated[k]
-            else float(finite_wait[k] + model.service_s[k]) / MS,
+            if point.station_saturated[k]
+            else float(point.wait_s[k] + model.service_s[k]) / MS,
             service_time_ms=float(model.service_s[k]) / MS,
-            wait_time_ms=None if station_saturated[k] else float(finite_wait[k]) / MS,
-            saturated=bool(station_saturated[k]),
+            wait_time_ms=None if point.station_saturated[k] else float(point.wait_s[k]) / MS,
+            saturated=bool(point.station_saturated[k]),
         )
         for k, st in enumerate(model.stations)
     )
-    rank_loads = tuple(
+
+
+def _rank_loads(model: SystemModel, point: _OperatingPoint) -> tuple[RankLoad, ...]:
+    arrivals = point.rates @ model.workload_arrival_per_iops  # per server / drive
+    return tuple(
         RankLoad(
             name=model.stations[ri.station].name,
             pool=ri.placement.pool,
@@ -170,11 +190,14 @@ def predict_configuration(
             da_pair=ri.placement.da_pair,
             server=ri.placement.server,
             backend_iops=float(arrivals[ri.station] * raid.active_drives(ri.raid)),
-            utilization=float(min(util[ri.station], 1.0)),
+            utilization=float(min(point.utilization[ri.station], 1.0)),
         )
         for ri in model.ranks
     )
-    tiers = tuple(
+
+
+def _tier_loads(model: SystemModel, ranks: tuple[RankLoad, ...]) -> tuple[TierLoad, ...]:
+    return tuple(
         TierLoad(
             pool=t.pool,
             tier=t.tier,
@@ -183,37 +206,68 @@ def predict_configuration(
             used_gb=t.used_gb,
             small_io_share=t.small_io_share,
             backend_iops=sum(
-                r.backend_iops for r in rank_loads if r.pool == t.pool and r.tier == t.tier
+                r.backend_iops for r in ranks if r.pool == t.pool and r.tier == t.tier
             ),
         )
         for t in model.tiers
     )
-    curve_iops = curve_rates(model)
-    open_solution = solve_open(model, curve_iops)
-    curve = tuple(
+
+
+def _curve(model: SystemModel) -> tuple[CurvePoint, ...]:
+    rates = curve_rates(model)
+    solution = solve_open(model, rates)
+    return tuple(
         CurvePoint(float(i), _ms(float(r)), bool(sat))
-        for i, r, sat in zip(
-            curve_iops, open_solution.response_s, open_solution.saturated, strict=True
-        )
+        for i, r, sat in zip(rates, solution.response_s, solution.saturated, strict=True)
     )
+
+
+def predict_configuration(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    *,
+    name: str | None = None,
+    read_hit_ratios: Sequence[float] | None = None,
+    base_dir: Path | None = None,
+) -> Prediction:
+    """Solve one configuration: curve, max IOPS and bottleneck, results at the planned load.
+
+    The planned load is the workloads' rates (open network) or, when a workload gives a
+    queue depth or users, the closed solution (docs/model.md §3-4).
+    """
+    model = build_system(scenario, catalog, read_hit_ratios=read_hit_ratios, base_dir=base_dir)
+    neck = model.bottleneck
+    destage_limited = bool(model.destage_share(neck) > 0)
+    if any(is_closed(w) for w in model.workloads):
+        point = _closed_point(model)
+    else:
+        point = _open_point(model, destage_limited)
+    workloads = _workload_results(model, point)
+    if point.closed is not None and all(is_closed(w) for w in model.workloads):
+        # All load is closed: Little's law gives the mean even when NVS is full and the split
+        # of the extra wait between reads and writes is not known.
+        overall: float | None = point.closed.response_time_ms
+    else:
+        overall = _overall_ms(point, workloads)
+    ranks = _rank_loads(model, point)
     return Prediction(
         name=name or scenario.name,
         system=model.system,
-        max_iops=float(max_iops),
+        max_iops=float(model.max_iops),
         bottleneck=model.stations[neck].name,
         bottleneck_kind=model.stations[neck].kind,
         destage_limited=destage_limited,
-        planned_iops=float(planned),
-        saturated=saturated,
+        planned_iops=float(point.planned_iops),
+        saturated=point.saturated,
         response_time_ms=overall,
-        nvs_full=bool(nvs_full),
-        components=components,
+        nvs_full=bool(point.nvs_full),
+        components=_components(model, point),
         workloads=tuple(workloads),
-        ranks=rank_loads,
-        tiers=tiers,
-        curve=curve,
-        closed=closed_result,
-        notes=tuple(notes),
+        ranks=ranks,
+        tiers=_tier_loads(model, ranks),
+        curve=_curve(model),
+        closed=point.closed,
+        notes=point.notes,
     )
 
 
