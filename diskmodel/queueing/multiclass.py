@@ -193,9 +193,9 @@ def _approximate_core(
     h_kr = 1 + sum_s (n - e_r)_s F[k, s, r]), which leaves R equations
     X_r Z_r + sum_k Q_kr(X) = n_r in the R unknowns X. They are solved by Newton's method
     with the analytic Jacobian, halving a step that leaves the feasible region or does not
-    reduce the residual. This reaches the exact fixed point in tens of steps, where the
-    usual successive substitution needs hundreds of sweeps near saturation and stops at a
-    loose tolerance.
+    reduce the residual. This reaches the exact fixed point in 4-10 steps on the reference
+    networks, where the usual successive substitution needs hundreds of sweeps near
+    saturation and stops at a loose tolerance.
     """
     R = D.shape[1]
     active = n > 0
@@ -265,9 +265,9 @@ def schweitzer(
     N -> infinity; with several classes a class of only one or two customers can be off
     by up to ~30% (the (N_r - 1)/N_r scaling is crudest there), while classes of 10 or
     100 stay within 1.3% and 0.17% on the reference networks. Cost per Newton step
-    O(K R + R^3), a few tens of steps, independent of N. The fixed point is solved to
-    `tol` relative to N_r (much tighter than the usual 1e-6 stopping rule; see
-    `_approximate_core`).
+    O(K R + R^3), 4-10 steps on the reference networks, independent of N. The fixed
+    point is solved to `tol` relative to N_r (much tighter than the usual 1e-6 stopping
+    rule; see `_approximate_core`).
     Sources: Bard, "Some extensions to multiclass queueing network analysis", 1979;
     Schweitzer, "Approximate analysis of multiclass closed networks of queues", 1979.
     """
