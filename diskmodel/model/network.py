@@ -15,7 +15,14 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Catalog, Drive, RaidFormat, load_catalog
+from diskmodel.catalog import (
+    Catalog,
+    Drive,
+    HostAdapterType,
+    RaidFormat,
+    StorageSystem,
+    load_catalog,
+)
 from diskmodel.components import cache, device_adapter, drive, host_adapter, processor, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.prediction import (
@@ -261,53 +268,42 @@ def _pool(scenario: Scenario, name: str) -> Pool:
     return next(p for p in scenario.pools if p.name == name)
 
 
-def build_system(
-    scenario: Scenario,
-    catalog: Catalog | None = None,
-    *,
-    read_hit_ratios: Sequence[float] | None = None,
-    base_dir: Path | None = None,
-) -> SystemModel:
-    """Stations and flows of one configuration (see the module docstring).
+@dataclass(frozen=True)
+class _Layout:
+    """The configured hardware and the station indices of its front end."""
 
-    read_hit_ratios: per workload, overriding the scenario's (a projected cache size).
-    base_dir: where a skew heat map's relative path starts (the scenario file's folder).
-    """
-    catalog = catalog or load_catalog()
+    system: StorageSystem
+    adapter: HostAdapterType
+    ports: tuple[int, ...]
+    servers: tuple[int, int]
+    das: tuple[int, ...]
+
+
+def _front_end_stations(scenario: Scenario, catalog: Catalog) -> tuple[list[Station], _Layout]:
+    """Host ports, the two servers and the DA pairs, in that order."""
     cfg = scenario.system
     system = catalog.systems[cfg.model]
-    adapter = system.host_adapter(cfg.host_adapter)
     option = system.processor_option(cfg.processor_ways)
-    ranks = expand_ranks(scenario)
-    workloads = scenario.workloads
-    mixes = tuple(
-        IoMix.of(w, None if read_hit_ratios is None else read_hit_ratios[i])
-        for i, w in enumerate(workloads)
-    )
-
-    # Mix weights: by planned rate; closed workloads (no rate) by their population.
-    # With any closed workload, the closed class is the closed workloads weighted by their
-    # populations and the workloads with a rate are open background load (weight 0 here).
-    if any(is_closed(w) for w in workloads):
-        raw = np.array([float(w.queue_depth or w.users or 0) for w in workloads])
-    else:
-        raw = np.array([w.iops or 0.0 for w in workloads])
-    weights = raw / raw.sum()
-    open_rates = [w.iops for w in workloads if w.iops is not None and not is_closed(w)]
-    planned = float(sum(open_rates)) if open_rates else None
-
-    stations: list[Station] = []
-    ports = [len(stations) + i for i in range(cfg.host_ports)]
-    stations += [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(cfg.host_ports)]
-    servers = [len(stations), len(stations) + 1]
+    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(cfg.host_ports)]
+    ports = tuple(range(cfg.host_ports))
+    servers = (len(stations), len(stations) + 1)
     stations += [
         Station(f"server {s} ({option.ways}-way)", "processor", option.ways, 1) for s in range(2)
     ]
-    das = [len(stations) + i for i in range(cfg.da_pairs)]
+    das = tuple(len(stations) + i for i in range(cfg.da_pairs))
     stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(cfg.da_pairs)]
+    layout = _Layout(system, system.host_adapter(cfg.host_adapter), ports, servers, das)
+    return stations, layout
 
-    placements = _place_pools(scenario, catalog, ranks, mixes, base_dir)
-    # Occupied fraction of each tier of each pool: data placed / usable capacity.
+
+def _rank_stations(
+    ranks: list[RankPlacement],
+    catalog: Catalog,
+    placements: dict[str, tuple[PoolPlacement, list[str]]],
+    first_index: int,
+) -> tuple[list[Station], list[RankInfo], dict[tuple[str, str], float], dict[tuple[str, str], int]]:
+    """One station per rank (standing for one of its active drives), with the occupied
+    fraction of its tier (data placed there / usable capacity: short-stroking)."""
     tier_cap: dict[tuple[str, str], float] = {}
     tier_count: dict[tuple[str, str], int] = {}
     for r in ranks:
@@ -318,13 +314,14 @@ def build_system(
     for pool_name, (placement, _names) in placements.items():
         for share in placement.tiers:
             tier_used[(pool_name, share.tier)] = share.capacity_used_gb
-    rank_infos: list[RankInfo] = []
+    stations: list[Station] = []
+    infos: list[RankInfo] = []
     for r in ranks:
         d = catalog.drives[r.drive]
         fmt = catalog.raid_formats[r.raid]
         key = (r.pool, d.tier)
         used = tier_used.get(key, 0.0) / tier_cap[key]
-        rank_infos.append(
+        infos.append(
             RankInfo(
                 r,
                 d,
@@ -332,7 +329,7 @@ def build_system(
                 d.tier,
                 _rank_capacity_gb(r, catalog),
                 min(max(used, _EMPTY_FRACTION), 1.0),
-                len(stations),
+                first_index + len(stations),
             )
         )
         stations.append(
@@ -343,136 +340,202 @@ def build_system(
                 raid.active_drives(fmt),
             )
         )
+    return stations, infos, tier_cap, tier_count
+
+
+@dataclass(frozen=True)
+class _Shares:
+    """Where one workload's work goes: per rank station its share of the small random and of
+    the sequential back-end work, and the share of its I/O each server handles."""
+
+    small: dict[int, float]
+    mb: dict[int, float]
+    servers: tuple[float, float]
+
+
+def _workload_shares(
+    workload: Workload,
+    placement: PoolPlacement,
+    tier_names: list[str],
+    pool_ranks: list[RankInfo],
+) -> _Shares:
+    """Tier shares from the placement, split within a tier by rank capacity; the servers by
+    the capacity each owns (an I/O is handled by the server owning its rank)."""
+    wp = placement.workload(workload.name)
+    small: dict[int, float] = {}
+    mb: dict[int, float] = {}
+    capacity: dict[int, float] = {}
+    for t in tier_names:
+        share = wp.on(t)
+        in_tier = [ri for ri in pool_ranks if ri.tier == t]
+        total = sum(ri.capacity_gb for ri in in_tier)
+        for ri in in_tier:
+            within = ri.capacity_gb / total
+            small[ri.station] = share.small_io_share * within
+            mb[ri.station] = share.mb_share * within
+            capacity[ri.station] = share.capacity_used_gb / workload.capacity_gb * within
+    owned = [0.0, 0.0]
+    for ri in pool_ranks:
+        owned[ri.placement.server] += capacity[ri.station]
+    norm = sum(owned)
+    servers = (owned[0] / norm, owned[1] / norm) if norm > 0 else (0.5, 0.5)
+    return _Shares(small, mb, servers)
+
+
+def _front_end_flows(
+    w: int, io_class: IoClass, mix: IoMix, shares: _Shares, layout: _Layout
+) -> list[Flow]:
+    """Host ports and servers: every host I/O; plus the servers' destage work for writes."""
+    p = mix.fractions[io_class]
+    size = mix.size_bytes(io_class)
+    n_ports = len(layout.ports)
+    port_time = host_adapter.port_service(layout.adapter, size)
+    flows = [
+        Flow(w, io_class, k, p / n_ports, 1 / n_ports, port_time, True, False, size)
+        for k in layout.ports
+    ]
+    costs = layout.system.processor_costs
+    core = processor.core_time(costs, _PROCESSOR_WORK[io_class])
+    flows += [
+        Flow(w, io_class, k, p * share, share, core, True, False, size)
+        for share, k in zip(shares.servers, layout.servers, strict=True)
+        if share > 0
+    ]
+    if io_class in ("random_write", "sequential_write"):
+        # One destage per destaged write (random) or per destaged track (sequential).
+        per_write = mix.destage_ratio * (
+            1.0 if io_class == "random_write" else size / cache.TRACK_BYTES
+        )
+        destage_core = processor.core_time(costs, "destage")
+        flows += [
+            Flow(w, io_class, k, p * per_write * share, 0.0, destage_core, False, True, size)
+            for share, k in zip(shares.servers, layout.servers, strict=True)
+            if share > 0 and per_write > 0
+        ]
+    return flows
+
+
+def _back_end_flows(
+    w: int,
+    io_class: IoClass,
+    mix: IoMix,
+    shares: _Shares,
+    pool_ranks: list[RankInfo],
+    layout: _Layout,
+) -> list[Flow]:
+    """DA pairs and drives: the class's drive operations on every rank holding its data.
+
+    Only a random read miss is host-visible; destages and prefetches are asynchronous."""
+    p = mix.fractions[io_class]
+    size = mix.size_bytes(io_class)
+    sequential = io_class in ("sequential_read", "sequential_write")
+    visible = io_class == "read_miss"
+    is_destage = io_class.endswith("write")
+    flows = []
+    for ri in pool_ranks:
+        rank_share = (shares.mb if sequential else shares.small)[ri.station]
+        if rank_share <= 0:
+            continue
+        n_drives = raid.active_drives(ri.raid)
+        for op in _backend_ops(io_class, ri.raid, size, mix.destage_ratio):
+            if op.count <= 0:
+                continue
+            if op.pattern == "random":
+                moments = drive.random_op(ri.drive, op.size_bytes, ri.occupied_fraction, op.write)
+            else:
+                moments = drive.sequential_op(ri.drive, op.size_bytes, op.write)
+            rank_ops = p * rank_share * op.count
+            visits = rank_share * op.count if visible else 0.0
+            da_time = device_adapter.da_op_service(layout.system.device_adapter, op.size_bytes)
+            flows.append(
+                Flow(
+                    w,
+                    io_class,
+                    ri.station,
+                    rank_ops / n_drives,
+                    visits,
+                    moments,
+                    visible,
+                    is_destage,
+                    op.size_bytes,
+                )
+            )
+            flows.append(
+                Flow(
+                    w,
+                    io_class,
+                    layout.das[ri.placement.da_pair],
+                    rank_ops,
+                    visits,
+                    da_time,
+                    visible,
+                    is_destage,
+                    op.size_bytes,
+                )
+            )
+    return flows
+
+
+def _mix_weights(workloads: Sequence[Workload]) -> tuple[FloatArray, float | None]:
+    """Each workload's share of the total host rate along the curve, and the planned rate.
+
+    By planned rate; with any closed workload, the closed class is the closed workloads
+    weighted by their populations and the workloads with a rate are open background load
+    (weight 0 here, see `diskmodel.model.closed`)."""
+    if any(is_closed(w) for w in workloads):
+        raw = np.array([float(w.queue_depth or w.users or 0) for w in workloads])
+    else:
+        raw = np.array([w.iops or 0.0 for w in workloads])
+    open_rates = [w.iops for w in workloads if w.iops is not None and not is_closed(w)]
+    return raw / raw.sum(), (float(sum(open_rates)) if open_rates else None)
+
+
+def build_system(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    *,
+    read_hit_ratios: Sequence[float] | None = None,
+    base_dir: Path | None = None,
+) -> SystemModel:
+    """Stations and flows of one configuration (see the package docstring).
+
+    read_hit_ratios: per workload, overriding the scenario's (a projected cache size).
+    base_dir: where a skew heat map's relative path starts (the scenario file's folder).
+    """
+    catalog = catalog or load_catalog()
+    ranks = expand_ranks(scenario)
+    workloads = scenario.workloads
+    mixes = tuple(
+        IoMix.of(w, None if read_hit_ratios is None else read_hit_ratios[i])
+        for i, w in enumerate(workloads)
+    )
+    weights, planned = _mix_weights(workloads)
+    stations, layout = _front_end_stations(scenario, catalog)
+    placements = _place_pools(scenario, catalog, ranks, mixes, base_dir)
+    rank_stations, rank_infos, tier_cap, tier_count = _rank_stations(
+        ranks, catalog, placements, len(stations)
+    )
+    stations += rank_stations
 
     flows: list[Flow] = []
     for w, workload in enumerate(workloads):
-        mix = mixes[w]
         placement, tier_names = placements[workload.pool]
-        wp = placement.workload(workload.name)
         pool_ranks = [ri for ri in rank_infos if ri.placement.pool == workload.pool]
-        small_share: dict[int, float] = {}
-        mb_share: dict[int, float] = {}
-        cap_share: dict[int, float] = {}
-        for t in tier_names:
-            share = wp.on(t)
-            in_tier = [ri for ri in pool_ranks if ri.tier == t]
-            total = sum(ri.capacity_gb for ri in in_tier)
-            for ri in in_tier:
-                within = ri.capacity_gb / total
-                small_share[ri.station] = share.small_io_share * within
-                mb_share[ri.station] = share.mb_share * within
-                cap_share[ri.station] = share.capacity_used_gb / workload.capacity_gb * within
-        server_share = [0.0, 0.0]
-        for ri in pool_ranks:
-            server_share[ri.placement.server] += cap_share[ri.station]
-        norm = sum(server_share)
-        server_share = [s / norm for s in server_share] if norm > 0 else [0.5, 0.5]
-
+        shares = _workload_shares(workload, placement, tier_names, pool_ranks)
         for io_class in IO_CLASSES:
-            p = mix.fractions[io_class]
-            if p <= 0:
-                continue
-            size = mix.size_bytes(io_class)
-            port_time = host_adapter.port_service(adapter, size)
-            for k in ports:
-                flows.append(
-                    Flow(
-                        w, io_class, k, p / len(ports), 1 / len(ports), port_time, True, False, size
-                    )
-                )
-            core = processor.core_time(system.processor_costs, _PROCESSOR_WORK[io_class])
-            for s, k in enumerate(servers):
-                if server_share[s] > 0:
-                    flows.append(
-                        Flow(
-                            w,
-                            io_class,
-                            k,
-                            p * server_share[s],
-                            server_share[s],
-                            core,
-                            True,
-                            False,
-                            size,
-                        )
-                    )
-            # Destage processor work (per destage operation of a track or block).
-            if io_class in ("random_write", "sequential_write"):
-                per_write = mix.destage_ratio * (
-                    1.0 if io_class == "random_write" else size / cache.TRACK_BYTES
-                )
-                destage_core = processor.core_time(system.processor_costs, "destage")
-                for s, k in enumerate(servers):
-                    if server_share[s] > 0 and per_write > 0:
-                        flows.append(
-                            Flow(
-                                w,
-                                io_class,
-                                k,
-                                p * per_write * server_share[s],
-                                0.0,
-                                destage_core,
-                                False,
-                                True,
-                                size,
-                            )
-                        )
-            # Back end.
-            for ri in pool_ranks:
-                ops = _backend_ops(io_class, ri.raid, size, mix.destage_ratio)
-                sequential = io_class in ("sequential_read", "sequential_write")
-                rank_share = (mb_share if sequential else small_share)[ri.station]
-                if rank_share <= 0:
-                    continue
-                visible = io_class == "read_miss"
-                is_destage = io_class.endswith("write")
-                n_drives = raid.active_drives(ri.raid)
-                for op in ops:
-                    if op.count <= 0:
-                        continue
-                    if op.pattern == "random":
-                        moments = drive.random_op(
-                            ri.drive, op.size_bytes, ri.occupied_fraction, op.write
-                        )
-                    else:
-                        moments = drive.sequential_op(ri.drive, op.size_bytes, op.write)
-                    rank_ops = p * rank_share * op.count
-                    class_visits = rank_share * op.count if visible else 0.0
-                    flows.append(
-                        Flow(
-                            w,
-                            io_class,
-                            ri.station,
-                            rank_ops / n_drives,
-                            class_visits,
-                            moments,
-                            visible,
-                            is_destage,
-                            op.size_bytes,
-                        )
-                    )
-                    flows.append(
-                        Flow(
-                            w,
-                            io_class,
-                            das[ri.placement.da_pair],
-                            rank_ops,
-                            class_visits,
-                            device_adapter.da_op_service(system.device_adapter, op.size_bytes),
-                            visible,
-                            is_destage,
-                            op.size_bytes,
-                        )
-                    )
+            if mixes[w].fractions[io_class] > 0:
+                flows += _front_end_flows(w, io_class, mixes[w], shares, layout)
+                flows += _back_end_flows(w, io_class, mixes[w], shares, pool_ranks, layout)
 
     K = len(stations)
+    servers = np.array([st.servers for st in stations], dtype=np.float64)
     per_workload = np.zeros((len(workloads), K))
-    for f in flows:
-        per_workload[f.workload, f.station] += f.rate * f.moments.mean_s
-    per_workload /= np.array([s.servers for s in stations], dtype=np.float64)[None, :]
     arrivals_by_workload = np.zeros((len(workloads), K))
     for f in flows:
+        per_workload[f.workload, f.station] += f.rate * f.moments.mean_s
         arrivals_by_workload[f.workload, f.station] += f.rate
+    per_workload /= servers[None, :]
+    # Station arrival rate and mixed service moments per unit of total host rate.
     station_idx = np.array([f.station for f in flows])
     wrate = np.array([weights[f.workload] * f.rate for f in flows])
     lam = np.bincount(station_idx, wrate, minlength=K).astype(np.float64)
@@ -484,7 +547,6 @@ def build_system(
         mean = np.where(lam > 0, s1 / lam, 0.0)
         second = np.where(lam > 0, s2 / lam, 0.0)
 
-    tiers = _tier_loads(rank_infos, placements, tier_cap, tier_count)
     curve_range = None
     if all(w.iops_range is not None for w in workloads):
         lo = sum(w.iops_range[0] for w in workloads if w.iops_range is not None)
@@ -492,7 +554,7 @@ def build_system(
         curve_range = (lo, hi)
     return SystemModel(
         name=scenario.name,
-        system=system.name,
+        system=layout.system.name,
         stations=tuple(stations),
         flows=tuple(flows),
         workloads=tuple(workloads),
@@ -500,8 +562,8 @@ def build_system(
         mix_weights=weights,
         planned_iops=planned,
         ranks=tuple(rank_infos),
-        tiers=tiers,
-        nvs_bytes=cache.nvs_bytes(system, cfg.cache_gb),
+        tiers=_tier_loads(rank_infos, placements, tier_cap, tier_count),
+        nvs_bytes=cache.nvs_bytes(layout.system, scenario.system.cache_gb),
         curve_points=scenario.analyses.curve.points,
         curve_range=curve_range,
         workload_utilization_per_iops=per_workload,
