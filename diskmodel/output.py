@@ -33,6 +33,12 @@ def is_diskmodel_output(path: Path) -> bool:
     return any(mark in head for mark in GENERATOR_MARKS)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_output(path: Path, text: str, *, force: bool = False) -> Path:
     """Write `text` to `path` atomically; refuse to replace a foreign file unless `force`."""
     if path.is_dir():
@@ -50,6 +56,9 @@ def write_output(path: Path, text: str, *, force: bool = False) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        # mkstemp makes the file private (0600); a report is for sharing, so give it the
+        # permissions any new file would get under the user's umask.
+        os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, path)
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)

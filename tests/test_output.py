@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,12 @@ def test_refuses_a_directory(tmp_path: Path) -> None:
 def test_no_temporary_file_left_behind(tmp_path: Path) -> None:
     write_output(tmp_path / "r.json", '{"generator": "diskmodel 0.1.0"}')
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_report_gets_ordinary_file_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        target = write_output(tmp_path / "r.html", REPORT)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
