@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,28 +67,44 @@ class Located:
         return None
 
 
-def load_yaml(path: Path) -> Located:
-    """Read `path` as one YAML document of plain data, or raise `InputError` saying why."""
+def read_input_text(path: Path, max_bytes: int, kind: str) -> str:
+    """The UTF-8 text of the regular file `path`, read no further than `max_bytes`.
+
+    Only a regular file is opened: `/dev/zero` would be read until memory ran out and a named
+    pipe would block forever (both found by fuzzing the command line). `kind` names the file
+    in messages ("scenario", "heat map").
+    """
     try:
-        raw = path.read_bytes()
+        info = path.stat()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a YAML file") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{path}: is a directory, not a {kind} file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{path}: is not a regular file (a device or a pipe?); give a {kind} file")
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(raw) > max_bytes:
         raise InputError(
-            f"{path}: {len(raw):,} bytes is too large for a scenario "
-            f"(the limit is {MAX_FILE_BYTES:,} bytes)"
+            f"{path}: {max(len(raw), info.st_size):,} bytes is too large for a {kind} file "
+            f"(the limit is {max_bytes:,} bytes)"
         )
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
             f"{path}: not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
         ) from None
-    return parse_yaml(text, str(path))
+
+
+def load_yaml(path: Path) -> Located:
+    """Read `path` as one YAML document of plain data, or raise `InputError` saying why."""
+    return parse_yaml(read_input_text(path, MAX_FILE_BYTES, "scenario"), str(path))
 
 
 def _check_flow_depth(text: str, source: str) -> None:
