@@ -196,3 +196,28 @@ def test_control_characters_in_names_are_refused(
     text = VALID.replace(old, new, 1).replace("pool: p0", 'pool: "p0\\x00"')
     with pytest.raises(UserError, match=rf"{re.escape(key)}: holds the control character"):
         load_scenario(write(tmp_path, text))
+
+
+def test_names_without_a_glyph_in_the_chart_font_render_quietly() -> None:
+    # Found: a name with an emoji or CJK made matplotlib warn "Glyph ... missing from font"
+    # once per chart (an error under pytest's -W error). The SVG text is drawn by the browser.
+    from diskmodel.model import predict
+    from diskmodel.report.html import render_html
+
+    from .test_report_fuzz import scenario_with_names
+
+    scenario = scenario_with_names(["a 💾 b", "p 中文", "w 𝔘", "alt \u202e x"], "d")
+    page = render_html(predict(scenario), scenarios=scenario.alternatives(), timestamp=False)
+    assert "a 💾 b" in page
+
+
+def test_a_device_or_a_pipe_is_not_read(tmp_path: Path) -> None:
+    # Found: `diskmodel check /dev/zero` read until memory ran out (MemoryError traceback) and
+    # `diskmodel check FIFO` blocked forever. Only regular files are opened now.
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(InputError, match=r"is not a regular file"):
+            load_scenario(path)
