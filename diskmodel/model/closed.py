@@ -6,6 +6,9 @@ load-dependent stations that credit command queueing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -88,6 +91,172 @@ def drives_alpha(info: RankInfo, drives: int, population: int) -> FloatArray:
     return alpha
 
 
+@dataclass(frozen=True)
+class _Loads:
+    """Per station [K]: busy seconds per closed host I/O that the host waits for (`visible`,
+    a rank's for all its drives in `demand`) and that it does not (`asynchronous`: destage,
+    prefetch), visible visits, and the utilisation open workloads add (`background`)."""
+
+    visible: FloatArray
+    demand: FloatArray
+    asynchronous: FloatArray
+    visible_rate: FloatArray
+    background: FloatArray
+    open_iops: float
+    servers: FloatArray
+
+
+def _loads(model: SystemModel) -> _Loads:
+    K = len(model.stations)
+    visible = np.zeros(K)
+    asynchronous = np.zeros(K)  # per server (a rank: per drive)
+    visible_rate = np.zeros(K)
+    for f in model.flows:
+        work = model.mix_weights[f.workload] * f.rate * f.moments.mean_s
+        if f.visible:
+            visible[f.station] += work
+            visible_rate[f.station] += model.mix_weights[f.workload] * f.rate
+        else:
+            asynchronous[f.station] += work
+    background = np.zeros(K)
+    open_iops = 0.0
+    for w, workload in enumerate(model.workloads):
+        if workload.iops is not None and not is_closed(workload):
+            background += workload.iops * model.workload_utilization_per_iops[w]
+            open_iops += workload.iops
+    drives = np.array([s.drives for s in model.stations], dtype=np.float64)
+    return _Loads(
+        visible=visible,
+        demand=visible * drives,  # MVA: a rank is one station holding all its drives
+        asynchronous=asynchronous,
+        visible_rate=visible_rate,
+        # Open workloads that alone saturate a station have no steady state (the prediction
+        # says so); the closed class is then solved with that station held at the cap.
+        background=np.minimum(background, _RHO_CAP),
+        open_iops=open_iops,
+        servers=np.array([s.servers for s in model.stations], dtype=np.float64),
+    )
+
+
+def _key(value: float) -> float:
+    """A load rounded to 10 significant digits, to group ranks that carry the same load."""
+    return float(f"{value:.10g}")
+
+
+def _mva_stations(model: SystemModel, loads: _Loads, N: int) -> tuple[list[list[int]], FloatArray]:
+    """The MVA network: every active port, server and DA pair, and the ranks grouped.
+
+    Identical ranks (same drive, occupancy, width and loads) become one flow-equivalent
+    station of all their drives (exact for product form; keeps hundreds of ranks fast).
+    Returns the member stations of each MVA station and the rate multipliers alpha [M, N].
+    """
+    n_axis = np.arange(1, N + 1, dtype=np.float64)
+    rank_of = {ri.station: ri for ri in model.ranks}
+    members: list[list[int]] = []
+    groups: dict[tuple[object, ...], int] = {}
+    for k in np.flatnonzero(loads.demand > 0).tolist():
+        st = model.stations[k]
+        if st.kind != "rank":
+            members.append([k])
+            continue
+        ri = rank_of[k]
+        key = (
+            ri.drive.name,
+            round(ri.occupied_fraction, 6),
+            st.drives,
+            _key(loads.demand[k]),
+            _key(loads.asynchronous[k]),
+            _key(loads.background[k]),
+        )
+        if key in groups:
+            members[groups[key]].append(k)
+        else:
+            groups[key] = len(members)
+            members.append([k])
+    alphas = []
+    for group in members:
+        st = model.stations[group[0]]
+        if st.kind == "rank":
+            alphas.append(drives_alpha(rank_of[group[0]], st.drives * len(group), N))
+        elif st.servers > 1:
+            alphas.append(np.minimum(n_axis, st.servers))
+        else:
+            alphas.append(np.ones(N))
+    return members, (np.vstack(alphas) if alphas else np.ones((0, N)))
+
+
+def _fixed_point(
+    throughput_at: Callable[[float], tuple[float, bool, ClosedResult]], x_cap: float
+) -> tuple[bool, ClosedResult]:
+    """Solve x = g(x), g decreasing: bracket [0, min(g(0), x_cap)], then the Illinois method
+    on h(x) = g(x) - x (a handful of MVA solutions). Returns the last solution and whether
+    the asynchronous stream hit its cap."""
+    g_zero, limited, result = throughput_at(0.0)
+    if not np.isfinite(x_cap):
+        return limited, result  # no asynchronous work: g does not depend on x
+    lo, h_lo = 0.0, g_zero
+    hi = min(g_zero, x_cap)
+    g_hi, limited, result = throughput_at(hi)
+    h_hi = g_hi - hi
+    side = 0
+    for _ in range(30):
+        if h_hi >= 0 or hi - lo <= _X_TOL * hi:
+            break  # at the cap (NVS full), or bracketed tightly enough
+        x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+        g_x, limited, result = throughput_at(x_try)
+        h_x = g_x - x_try
+        if abs(h_x) <= _X_TOL * x_try:
+            break
+        if h_x > 0:
+            lo, h_lo = x_try, h_x
+            if side == +1:
+                h_hi /= 2
+            side = +1
+        else:
+            hi, h_hi = x_try, h_x
+            if side == -1:
+                h_lo /= 2
+            side = -1
+    return limited, result
+
+
+def _station_results(
+    model: SystemModel,
+    loads: _Loads,
+    members: list[list[int]],
+    result: ClosedResult,
+    x: float,
+) -> tuple[FloatArray, FloatArray]:
+    """Per station [K]: utilisation and the wait per host-visible visit (seconds).
+
+    Wait per visit = MVA residence / visits - the visible service time. A rank's utilisation
+    credits command queueing: its busy time per operation falls by the drive's gain at its
+    queue."""
+    K = len(model.stations)
+    queue = np.zeros(K)
+    residence = np.zeros(K)
+    for j, group in enumerate(members):
+        queue[group] = result.queue_length[j, -1] / len(group)
+        residence[group] = result.residence_time[j, -1] / len(group)
+    busy = x * (loads.visible + loads.asynchronous) / loads.servers + loads.background
+    util = busy.copy()
+    wait = np.zeros(K)
+    rank_of = {ri.station: ri for ri in model.ranks}
+    for k in np.flatnonzero(loads.demand > 0).tolist():
+        st = model.stations[k]
+        visits = loads.visible_rate[k] * st.drives  # visible visits per closed host I/O
+        service = loads.visible[k] / loads.visible_rate[k]
+        wait[k] = max(residence[k] / visits - service, 0.0)
+        if st.kind == "rank":
+            ri = rank_of[k]
+            per_drive_queue = max(int(np.ceil(queue[k] / st.drives)), 1)
+            gain = drive.command_queueing_gain(
+                ri.drive, 4096, ri.occupied_fraction, False, per_drive_queue
+            )[-1]
+            util[k] = busy[k] / gain
+    return np.minimum(util, 1.0), wait
+
+
 def solve_closed(
     model: SystemModel, population: int, think_time_s: float
 ) -> tuple[ClosedSystemResult, FloatArray, FloatArray, float]:
@@ -97,77 +266,15 @@ def solve_closed(
     result, per-station utilisation [K] and per-visit wait [K] (seconds) at `population`, and
     the total host rate (closed throughput + the open workloads' planned rates).
     """
-    K = len(model.stations)
-    visible_demand = np.zeros(K)
-    async_work = np.zeros(K)  # busy seconds per closed host I/O, per server
-    for f in model.flows:
-        work = model.mix_weights[f.workload] * f.rate * f.moments.mean_s
-        if f.visible:
-            visible_demand[f.station] += work
-        else:
-            async_work[f.station] += work
-    servers = np.array([s.servers for s in model.stations], dtype=np.float64)
-    drives = np.array([s.drives for s in model.stations], dtype=np.float64)
-    # MVA demands: a rank is one station holding all its drives.
-    demand = visible_demand * drives
     N = int(population)
-    n_axis = np.arange(1, N + 1, dtype=np.float64)
-    active = demand > 0
-    vis_rate = np.zeros(K)
-    for f in model.flows:
-        if f.visible:
-            vis_rate[f.station] += model.mix_weights[f.workload] * f.rate
-    background = np.zeros(K)  # utilisation by open workloads (independent of x)
-    open_iops = 0.0
-    for w, workload in enumerate(model.workloads):
-        if workload.iops is not None and not is_closed(workload):
-            background += workload.iops * model.workload_utilization_per_iops[w]
-            open_iops += workload.iops
-    # Open workloads that alone saturate a station have no steady state (the prediction says
-    # so); the closed class is then solved with that station's remainder held at the cap.
-    background = np.minimum(background, _RHO_CAP)
-
-    # MVA stations: every active port, server and DA pair; identical ranks (same drive,
-    # occupancy, drives and loads) merged into one flow-equivalent station of all their drives
-    # (exact for product form, and it keeps the solution fast for hundreds of ranks).
-    members: list[list[int]] = []
-    alphas: list[FloatArray] = []
-    rank_of = {ri.station: ri for ri in model.ranks}
-    groups: dict[tuple[object, ...], int] = {}
-    for k in np.flatnonzero(active).tolist():
-        st = model.stations[k]
-        if st.kind == "rank":
-            ri = rank_of[k]
-            key = (
-                ri.drive.name,
-                round(ri.occupied_fraction, 6),
-                st.drives,
-                float(np.format_float_positional(demand[k], precision=10, unique=False)),
-                float(np.format_float_positional(async_work[k], precision=10, unique=False)),
-                float(np.format_float_positional(background[k], precision=10, unique=False)),
-            )
-            if key in groups:
-                members[groups[key]].append(k)
-                continue
-            groups[key] = len(members)
-            members.append([k])
-            alphas.append(np.empty(0))  # filled below, once the group's size is known
-        else:
-            members.append([k])
-            alphas.append(np.minimum(n_axis, servers[k]) if servers[k] > 1 else np.ones(N))
-    for j, group in enumerate(members):
-        first = group[0]
-        if model.stations[first].kind == "rank":
-            alphas[j] = drives_alpha(
-                rank_of[first], int(model.stations[first].drives) * len(group), N
-            )
-    alpha = np.vstack(alphas) if alphas else np.ones((0, N))
-    group_demand = np.array([demand[g].sum() for g in members])
+    loads = _loads(model)
+    members, alpha = _mva_stations(model, loads, N)
+    group_demand = np.array([loads.demand[g].sum() for g in members])
     group_first = np.array([g[0] for g in members], dtype=np.int64)
 
     def throughput_at(x: float) -> tuple[float, bool, ClosedResult]:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
-        rho = x * async_work / servers + background
+        rho = x * loads.asynchronous / loads.servers + loads.background
         hit_limit = bool(np.any(rho >= _RHO_CAP))
         rho = np.minimum(rho, _RHO_CAP)
         # Members of a group share their loads, so the first member's rho stands for all.
@@ -179,37 +286,13 @@ def solve_closed(
     # rate writes wait for NVS space, so the closed class is held to it (the extra time is
     # waiting for NVS, outside the stations' queues).
     with np.errstate(divide="ignore"):
-        caps = np.where(async_work > 0, (1 - background) * servers / async_work, np.inf)
+        caps = np.where(
+            loads.asynchronous > 0,
+            (1 - loads.background) * loads.servers / loads.asynchronous,
+            np.inf,
+        )
     x_cap = float(caps.min())
-
-    # Fixed point x = g(x) with g decreasing in x: bracket [0, min(g(0), x_cap)], then the
-    # Illinois method on h(x) = g(x) - x (a handful of MVA solutions).
-    g_zero, limited, result = throughput_at(0.0)
-    lo, h_lo = 0.0, g_zero
-    hi = min(g_zero, x_cap)
-    if np.isfinite(x_cap):
-        g_hi, limited, result = throughput_at(hi)
-        h_hi = g_hi - hi
-        side = 0
-        for _ in range(30):
-            if h_hi >= 0 or hi - lo <= _X_TOL * hi:
-                break  # at the cap (NVS full), or bracketed tightly enough
-            x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-            g_x, limited, result = throughput_at(x_try)
-            h_x = g_x - x_try
-            if abs(h_x) <= _X_TOL * x_try:
-                break
-            if h_x > 0:
-                lo, h_lo = x_try, h_x
-                if side == +1:
-                    h_hi /= 2
-                side = +1
-            else:
-                hi, h_hi = x_try, h_x
-                if side == -1:
-                    h_lo /= 2
-                side = -1
-    assert result is not None
+    limited, result = _fixed_point(throughput_at, x_cap)
     # Report the throughput of the MVA solution whose queues and residences are reported, so
     # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
     x = float(result.throughput[-1])
@@ -218,35 +301,8 @@ def solve_closed(
         limited = True
         x = x_cap
         throughput = np.minimum(throughput, x_cap)
-    population_axis = np.arange(1, N + 1, dtype=np.float64)
-    response_s = population_axis / throughput - think_time_s
-    util = np.zeros(K)
-    wait = np.zeros(K)
-    q = np.zeros(K)
-    res_time = np.zeros(K)
-    for j, group in enumerate(members):
-        q[group] = result.queue_length[j, -1] / len(group)
-        res_time[group] = result.residence_time[j, -1] / len(group)
-    total_rate = x + open_iops
-    busy = x * (visible_demand + async_work) / servers + background
-    for k in np.flatnonzero(active).tolist():
-        st = model.stations[k]
-        visits = vis_rate[k] * st.drives  # visible visits to the station per closed host I/O
-        service = visible_demand[k] / vis_rate[k]
-        wait[k] = max(res_time[k] / visits - service, 0.0)
-        if st.kind == "rank":
-            # Reordering shortens the mean service at a queue: busy time per op falls by the gain.
-            ri = next(r for r in model.ranks if r.station == k)
-            per_drive_queue = max(int(np.ceil(q[k] / st.drives)), 1)
-            gain = drive.command_queueing_gain(
-                ri.drive, 4096, ri.occupied_fraction, False, per_drive_queue
-            )[-1]
-            util[k] = busy[k] / gain
-        else:
-            util[k] = busy[k]
-    for k in np.flatnonzero(~active).tolist():
-        util[k] = busy[k]
-    util = np.minimum(util, 1.0)
+    response_s = np.arange(1, N + 1, dtype=np.float64) / throughput - think_time_s
+    util, wait = _station_results(model, loads, members, result, x)
     step = max(1, N // 60)
     points = list(range(1, N + 1, step))
     if points[-1] != N:
@@ -261,4 +317,4 @@ def solve_closed(
             ClosedPoint(n, float(throughput[n - 1]), float(response_s[n - 1]) / MS) for n in points
         ),
     )
-    return closed, util, wait, total_rate
+    return closed, util, wait, x + loads.open_iops
