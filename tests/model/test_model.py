@@ -245,3 +245,26 @@ def test_text_report_of_a_saturated_configuration() -> None:
     text = render(predict(scenario(**{"workloads.0.iops": 1e6})))
     assert "SATURATED" in text
     assert "saturated" in text
+
+
+def test_easy_tier_moves_back_end_load_to_the_ssd_tier() -> None:
+    """Skewed I/O: with Easy Tier the SSD rank takes far more than its capacity share of the
+    small back-end I/O, and the response time falls against capacity-proportional placement."""
+    ranks = [
+        {"drive": "15k-300", "raid": "raid5-7+p", "count": 4},
+        {"drive": "ssd-300", "raid": "raid5-7+p", "count": 1},
+    ]
+    common = {
+        "pools.0.ranks": ranks,
+        "workloads.0.skew": {"level": "high"},
+        "workloads.0.iops": 4000,
+    }
+    auto = predict_configuration(scenario(**{**common, "pools.0.easy_tier": "auto"}))
+    off = predict_configuration(scenario(**{**common, "pools.0.easy_tier": "off"}))
+    ssd_auto = next(t for t in auto.tiers if t.tier == "ssd")
+    ssd_off = next(t for t in off.tiers if t.tier == "ssd")
+    capacity_share = ssd_off.capacity_gb / (ssd_off.capacity_gb + 4 * 7 * 300)
+    assert ssd_off.small_io_share == pytest.approx(capacity_share, rel=1e-6)
+    assert ssd_auto.small_io_share > 3 * capacity_share
+    assert auto.response_time_ms < off.response_time_ms
+    assert auto.max_iops > off.max_iops
