@@ -23,19 +23,30 @@ Two curves come out, both ranked by small-I/O count (the order Easy Tier places 
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from diskmodel.errors import InputError
 from diskmodel.tiering.skew import PiecewiseSkew
+from diskmodel.yamlio import read_input_text
 
 HEATMAP_COLUMNS = ("extent_id", "small_io_count", "mb")
 
 
-class HeatMapError(ValueError):
-    """A heat map file or array that cannot give a skew curve; the message names file and line."""
+MAX_HEATMAP_BYTES = 50_000_000
+"""About 1.5 million extents of 1 GiB (1.5 PB); a larger file is not a heat map of one pool."""
+
+
+class HeatMapError(InputError, ValueError):
+    """A heat map file or array that cannot give a skew curve; the message names file and line.
+
+    An `InputError`, so that the command line reports it as the user's input problem (exit
+    code 3) rather than a traceback (found by fuzzing); still a `ValueError` for array callers.
+    """
 
 
 @dataclass(frozen=True)
@@ -89,38 +100,61 @@ def heatmap_from_counts(
     )
 
 
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _rows(rows: Iterator[list[str]], path: Path) -> Iterator[list[str]]:
+    """The CSV rows, a malformed one (a NUL byte, a field too large) reported by line."""
+    line_no = 1
+    while True:
+        line_no += 1
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise HeatMapError(f"{path}, line {line_no}: not CSV ({exc})") from None
+        yield row
+
+
 def load_heatmap_csv(path: Path | str) -> HeatMap:
     """Read a heat map CSV (see the module docstring for the format)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise HeatMapError(f"{path}: cannot read heat map ({exc.strerror})") from None
+        text = read_input_text(path, MAX_HEATMAP_BYTES, "heat map")
+    except InputError as exc:
+        raise HeatMapError(f"cannot read heat map: {exc}") from None
     rows = csv.reader(text.splitlines())
-    header = next(rows, None)
+    try:
+        header = next(rows, None)
+    except csv.Error as exc:
+        raise HeatMapError(f"{path}, line 1: not CSV ({exc})") from None
     if header is None or tuple(h.strip().lower() for h in header) != HEATMAP_COLUMNS:
+        got = ",".join(header) if header else "an empty file"
         raise HeatMapError(
-            f"{path}, line 1: header must be {','.join(HEATMAP_COLUMNS)}, got "
-            f"{','.join(header) if header else 'an empty file'}"
+            f"{path}, line 1: header must be {','.join(HEATMAP_COLUMNS)}, got {_clip(got)}"
         )
     ids: set[str] = set()
     counts: list[float] = []
     mbs: list[float] = []
-    for line_no, row in enumerate(rows, start=2):
+    for line_no, row in enumerate(_rows(rows, path), start=2):
         if not row or all(not cell.strip() for cell in row):
             continue
         if len(row) != len(HEATMAP_COLUMNS):
             raise HeatMapError(f"{path}, line {line_no}: expected 3 columns, got {len(row)}")
         extent_id = row[0].strip()
         if extent_id in ids:
-            raise HeatMapError(f"{path}, line {line_no}: extent_id {extent_id!r} appears twice")
+            raise HeatMapError(
+                f"{path}, line {line_no}: extent_id {_clip(extent_id)!r} appears twice"
+            )
         ids.add(extent_id)
         for column, cell, sink in (("small_io_count", row[1], counts), ("mb", row[2], mbs)):
             try:
                 value = float(cell)
             except ValueError:
                 raise HeatMapError(
-                    f"{path}, line {line_no}: {column} {cell.strip()!r} is not a number"
+                    f"{path}, line {line_no}: {column} {_clip(cell.strip())!r} is not a number"
                 ) from None
             if not np.isfinite(value) or value < 0.0:
                 raise HeatMapError(
