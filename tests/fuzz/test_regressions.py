@@ -221,3 +221,43 @@ def test_a_device_or_a_pipe_is_not_read(tmp_path: Path) -> None:
     for path in (Path("/dev/zero"), fifo):
         with pytest.raises(InputError, match=r"is not a regular file"):
             load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8 text"),
+        (b"extent_id,small_io_count,mb\n1,2,\x003\n", "is not a number"),
+        (b"extent_id,small_io_count,mb\n1,2,'" + b"9" * 200_000 + b"\n", "not CSV"),
+        (b"x" * 10_000 + b"\n", "header must be"),
+        (
+            b"extent_id,small_io_count,mb\n"
+            + b"7" * 10_000
+            + b",1,1\n"
+            + b"7" * 10_000
+            + b",1,1\n",
+            "appears twice",
+        ),
+    ],
+)
+def test_a_broken_heat_map_is_a_user_error(tmp_path: Path, content: bytes, problem: str) -> None:
+    # Found: HeatMapError was a plain ValueError (a traceback from `run`), a binary file raised
+    # UnicodeDecodeError, a 200,000-character field csv.Error, and a 10,000-character header
+    # or extent id was echoed whole. Heat maps are now read like scenarios (regular files,
+    # bounded size).
+    from diskmodel.model import predict
+
+    (tmp_path / "heat.csv").write_bytes(content)
+    path = write(tmp_path, VALID + "    skew: {heatmap: heat.csv}\n")
+    with pytest.raises(UserError, match=re.escape(problem)) as caught:
+        predict(load_scenario(path), base_dir=tmp_path)
+    assert "heat.csv" in str(caught.value)
+    assert len(str(caught.value)) < 400
+
+
+def test_a_heat_map_that_is_a_device_is_not_read(tmp_path: Path) -> None:
+    from diskmodel.model import predict
+
+    path = write(tmp_path, VALID + "    skew: {heatmap: /dev/zero}\n")
+    with pytest.raises(UserError, match=r"/dev/zero: is not a regular file"):
+        predict(load_scenario(path), base_dir=tmp_path)
