@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: `ci` by default; `long` on demand (`--hypothesis-profile=long` or
+# DISKMODEL_FUZZ=long) multiplies the fuzz suite's cases by 20 (see tests/fuzz/budget.py).
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("long", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("DISKMODEL_FUZZ", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))

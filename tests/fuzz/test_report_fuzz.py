@@ -1,0 +1,81 @@
+"""Fuzzed names and descriptions through the HTML report and the JSON result.
+
+Every string a scenario carries into a report (scenario, pool and workload names, the
+description, alternative names) is drawn with markup characters and an injected tag of our
+own; the HTML must hold that tag only escaped, and the JSON must give the strings back exactly.
+The browser test (tests/browser) checks in Chromium that such a page runs no script.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from diskmodel.model import predict
+from diskmodel.report.html import render_html
+from diskmodel.report.json_result import to_json
+from diskmodel.scenario import Scenario, validate_scenario
+from diskmodel.yamlio import Located
+
+from .budget import fuzz_settings
+from .invariants import check_result_json, no_hang
+
+MARKER = "<x-fuzz-injected"
+"""A tag no template writes: found unescaped in the HTML, it came from the input."""
+
+hostile_text = st.builds(
+    lambda before, after: f"{before}{MARKER} onload=alert(1)>{after}",
+    st.text(alphabet=st.sampled_from("<>&\"'`/\\=; {}%$#ä💾中\u202e"), max_size=12),
+    # Names are printable text (control characters are refused at validation).
+    st.text(st.characters(exclude_categories=("Cc", "Cs")), max_size=12).filter(
+        lambda t: t.strip() == t
+    ),
+)
+
+
+def scenario_with_names(names: list[str], description: str) -> Scenario:
+    data: dict[str, Any] = {
+        "schema_version": 1,
+        "name": names[0],
+        "description": description,
+        "system": {"model": "ds8800-951", "cache_gb": 128, "host_ports": 4, "da_pairs": 1},
+        "pools": [
+            {"name": names[1], "ranks": [{"drive": "15k-146", "raid": "raid5-7+p", "count": 2}]}
+        ],
+        "workloads": [
+            {
+                "name": names[2],
+                "pool": names[1],
+                "iops": 800,
+                "read_fraction": 0.7,
+                "read_hit_ratio": 0.5,
+                "capacity_gb": 500,
+            }
+        ],
+        "analyses": {
+            "curve": {"points": 5},
+            "compare": [
+                {"name": names[3], "set": {"system.cache_gb": 64, "system.processor_ways": 2}}
+            ],
+        },
+    }
+    return validate_scenario(Located(data=data, source="fuzzed.yaml"))
+
+
+@fuzz_settings(ci_examples=6)
+@given(st.lists(hostile_text, min_size=4, max_size=4, unique=True), hostile_text)
+def test_names_are_escaped_in_html_and_exact_in_json(names: list[str], description: str) -> None:
+    scenario = scenario_with_names(names, description)
+    with no_hang():
+        prediction = predict(scenario)
+        page = render_html(prediction, scenarios=scenario.alternatives(), timestamp=False)
+        data = check_result_json(to_json(prediction))
+    assert MARKER not in page
+    assert "&lt;x-fuzz-injected" in page
+    assert data["scenario"] == names[0]
+    assert [c["name"] for c in data["configurations"]] == [names[0], names[3]]
+    assert data["configurations"][0]["workloads"][0]["name"] == names[2]
+    assert json.loads(json.dumps(data)) == data
