@@ -79,7 +79,12 @@ class RankLoad:
 
 @dataclass(frozen=True, slots=True)
 class TierLoad:
-    """One tier of one pool: capacity, data placed there and its back-end load."""
+    """One tier of one pool: capacity, data placed there and its back-end load.
+
+    small_io_share / mb_share: the tier's part of the pool's back-end small random I/O and of
+    its MB/s (Easy Tier's placement, capacity-proportional, or pinned); utilization: mean
+    drive utilisation of its ranks at the planned load.
+    """
 
     pool: str
     tier: str
@@ -88,6 +93,8 @@ class TierLoad:
     used_gb: float
     small_io_share: float
     backend_iops: float
+    mb_share: float = 0.0
+    utilization: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,27 +25,22 @@ from diskmodel.catalog import (
 )
 from diskmodel.components import cache, device_adapter, drive, host_adapter, processor, raid
 from diskmodel.components.drive import ServiceMoments
+from diskmodel.model.tiers import (
+    EMPTY_FRACTION,
+    PoolLayout,
+    layout_pools,
+    rank_capacity_gb,
+)
 from diskmodel.prediction import (
     TierLoad,
 )
 from diskmodel.scenario import Pool, RankPlacement, Scenario, Workload, expand_ranks
-from diskmodel.tiering.heatmap import load_heatmap_csv
-from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
-from diskmodel.tiering.skew import (
-    UNIFORM,
-    PiecewiseSkew,
-    SkewCurve,
-    derived_mb_curve,
-    skew_from_level,
-)
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 FloatArray = NDArray[np.float64]
 
 MS = 1e-3
 """Seconds per millisecond (a `Prediction` carries milliseconds)."""
-TIER_ORDER = ("ssd", "enterprise", "nearline")
-"""Tiers fastest first, the order Easy Tier fills them."""
 KINDS = ("host_adapter", "processor", "device_adapter", "rank")
 """Component kinds, the breakdown of a response time."""
 _PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
@@ -55,9 +50,6 @@ _PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "random_write": "write",
     "sequential_write": "write",
 }
-# Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
-# fraction will do, it only keeps the seek formula's domain).
-_EMPTY_FRACTION = 1e-3
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,87 +175,6 @@ class SystemModel:
         return destage / total if total > 0 else 0.0
 
 
-def _skew_curves(workload: Workload, base_dir: Path | None) -> tuple[SkewCurve, SkewCurve | None]:
-    skew = workload.skew
-    if skew is None:
-        return UNIFORM, None
-    seq = skew.sequential_level
-    if skew.heatmap is not None:
-        path = Path(skew.heatmap)
-        if not path.is_absolute() and base_dir is not None:
-            path = base_dir / path
-        heat = load_heatmap_csv(path)
-        return heat.small_io, heat.mb if seq is None else derived_mb_curve(heat.small_io, seq)
-    small: SkewCurve
-    if skew.points is not None:
-        small = PiecewiseSkew.from_points([list(p) for p in skew.points])
-    else:
-        level = skew.level_value
-        small = skew_from_level(level if level is not None else 1.0)
-    return small, derived_mb_curve(small, seq) if seq is not None else None
-
-
-def _rank_capacity_gb(rank: RankPlacement, catalog: Catalog) -> float:
-    return catalog.raid_formats[rank.raid].data_drives * catalog.drives[rank.drive].capacity_gb
-
-
-def _place_pools(
-    scenario: Scenario,
-    catalog: Catalog,
-    ranks: list[RankPlacement],
-    mixes: Sequence[IoMix],
-    base_dir: Path | None,
-) -> dict[str, tuple[PoolPlacement, list[str]]]:
-    """Placement per pool: which share of each workload's small I/O and MB lands on each tier."""
-    out: dict[str, tuple[PoolPlacement, list[str]]] = {}
-    for pool in scenario.pools:
-        pool_ranks = [r for r in ranks if r.pool == pool.name]
-        tier_names = [
-            t for t in TIER_ORDER if any(catalog.drives[r.drive].tier == t for r in pool_ranks)
-        ]
-        tiers = [
-            Tier(
-                t,
-                sum(
-                    _rank_capacity_gb(r, catalog)
-                    for r in pool_ranks
-                    if catalog.drives[r.drive].tier == t
-                ),
-            )
-            for t in tier_names
-        ]
-        demands = []
-        for w, workload in enumerate(scenario.workloads):
-            if workload.pool != pool.name:
-                continue
-            small, mb = _skew_curves(workload, base_dir)
-            mix = mixes[w]
-            rate = workload.iops or 1.0
-            demands.append(
-                WorkloadDemand(
-                    name=workload.name,
-                    capacity_gb=workload.capacity_gb,
-                    small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
-                    mb_s=rate
-                    * (
-                        (mix.fractions["read_miss"] + mix.fractions["sequential_read"])
-                        * mix.read_bytes
-                        + (mix.fractions["random_write"] + mix.fractions["sequential_write"])
-                        * mix.write_bytes
-                    )
-                    / 1e6,
-                    skew=small,
-                    mb_skew=mb,
-                    pin_tier=workload.pin_tier,
-                )
-            )
-        if not demands:
-            continue
-        placement = place_pool(tiers, demands, easy_tier=pool.easy_tier == "auto")
-        out[pool.name] = (placement, tier_names)
-    return out
-
-
 def _pool(scenario: Scenario, name: str) -> Pool:
     return next(p for p in scenario.pools if p.name == name)
 
@@ -299,36 +210,34 @@ def _front_end_stations(scenario: Scenario, catalog: Catalog) -> tuple[list[Stat
 def _rank_stations(
     ranks: list[RankPlacement],
     catalog: Catalog,
-    placements: dict[str, tuple[PoolPlacement, list[str]]],
+    placements: dict[str, PoolLayout],
     first_index: int,
 ) -> tuple[list[Station], list[RankInfo], dict[tuple[str, str], float], dict[tuple[str, str], int]]:
-    """One station per rank (standing for one of its active drives), with the occupied
-    fraction of its tier (data placed there / usable capacity: short-stroking)."""
+    """One station per rank (standing for one of its active drives), with the span its data
+    occupy (short-stroking; `diskmodel.model.tiers`: the tier's occupied fraction, or each
+    rank's own after auto-rebalance)."""
     tier_cap: dict[tuple[str, str], float] = {}
     tier_count: dict[tuple[str, str], int] = {}
     for r in ranks:
         key = (r.pool, catalog.drives[r.drive].tier)
-        tier_cap[key] = tier_cap.get(key, 0.0) + _rank_capacity_gb(r, catalog)
+        tier_cap[key] = tier_cap.get(key, 0.0) + rank_capacity_gb(r, catalog)
         tier_count[key] = tier_count.get(key, 0) + 1
-    tier_used: dict[tuple[str, str], float] = {}
-    for pool_name, (placement, _names) in placements.items():
-        for share in placement.tiers:
-            tier_used[(pool_name, share.tier)] = share.capacity_used_gb
     stations: list[Station] = []
     infos: list[RankInfo] = []
     for r in ranks:
         d = catalog.drives[r.drive]
         fmt = catalog.raid_formats[r.raid]
-        key = (r.pool, d.tier)
-        used = tier_used.get(key, 0.0) / tier_cap[key]
+        layout = placements.get(r.pool)
+        # A pool no workload uses holds no data: its ranks get no I/O.
+        span = layout.ranks[r.index].span_fraction if layout is not None else EMPTY_FRACTION
         infos.append(
             RankInfo(
                 r,
                 d,
                 fmt,
                 d.tier,
-                _rank_capacity_gb(r, catalog),
-                min(max(used, _EMPTY_FRACTION), 1.0),
+                rank_capacity_gb(r, catalog),
+                span,
                 first_index + len(stations),
             )
         )
@@ -355,25 +264,27 @@ class _Shares:
 
 def _workload_shares(
     workload: Workload,
-    placement: PoolPlacement,
-    tier_names: list[str],
+    layout: PoolLayout,
     pool_ranks: list[RankInfo],
 ) -> _Shares:
-    """Tier shares from the placement, split within a tier by rank capacity; the servers by
-    the capacity each owns (an I/O is handled by the server owning its rank)."""
-    wp = placement.workload(workload.name)
+    """Tier shares from the placement, split within a tier by the pool layout's rank shares
+    (capacity, or auto-rebalance: `diskmodel.model.tiers`); the servers by the data each
+    owns (an I/O is handled by the server owning its rank)."""
+    wp = layout.placement.workload(workload.name)
+    tier_names = layout.tier_names
     small: dict[int, float] = {}
     mb: dict[int, float] = {}
     capacity: dict[int, float] = {}
     for t in tier_names:
         share = wp.on(t)
-        in_tier = [ri for ri in pool_ranks if ri.tier == t]
-        total = sum(ri.capacity_gb for ri in in_tier)
-        for ri in in_tier:
-            within = ri.capacity_gb / total
-            small[ri.station] = share.small_io_share * within
-            mb[ri.station] = share.mb_share * within
-            capacity[ri.station] = share.capacity_used_gb / workload.capacity_gb * within
+        for ri in pool_ranks:
+            if ri.tier != t:
+                continue
+            part = layout.ranks[ri.placement.index]
+            small[ri.station] = share.small_io_share * part.small_io_share
+            # The MB come with the extents: they follow the data.
+            mb[ri.station] = share.mb_share * part.data_share
+            capacity[ri.station] = share.capacity_used_gb / workload.capacity_gb * part.data_share
     owned = [0.0, 0.0]
     for ri in pool_ranks:
         owned[ri.placement.server] += capacity[ri.station]
@@ -496,11 +407,14 @@ def build_system(
     *,
     read_hit_ratios: Sequence[float] | None = None,
     base_dir: Path | None = None,
+    load_scale: float = 1.0,
 ) -> SystemModel:
     """Stations and flows of one configuration (see the package docstring).
 
     read_hit_ratios: per workload, overriding the scenario's (a projected cache size).
     base_dir: where a skew heat map's relative path starts (the scenario file's folder).
+    load_scale: Easy Tier pools are placed for this multiple of the planned rates, every tier
+    under its load ceiling (`diskmodel.model.tiers`); 1 is the planned load.
     """
     catalog = catalog or load_catalog()
     ranks = expand_ranks(scenario)
@@ -511,7 +425,7 @@ def build_system(
     )
     weights, planned = _mix_weights(workloads)
     stations, layout = _front_end_stations(scenario, catalog)
-    placements = _place_pools(scenario, catalog, ranks, mixes, base_dir)
+    placements = layout_pools(scenario, catalog, mixes, base_dir, load_scale)
     rank_stations, rank_infos, tier_cap, tier_count = _rank_stations(
         ranks, catalog, placements, len(stations)
     )
@@ -519,9 +433,8 @@ def build_system(
 
     flows: list[Flow] = []
     for w, workload in enumerate(workloads):
-        placement, tier_names = placements[workload.pool]
         pool_ranks = [ri for ri in rank_infos if ri.placement.pool == workload.pool]
-        shares = _workload_shares(workload, placement, tier_names, pool_ranks)
+        shares = _workload_shares(workload, placements[workload.pool], pool_ranks)
         for io_class in IO_CLASSES:
             if mixes[w].fractions[io_class] > 0:
                 flows += _front_end_flows(w, io_class, mixes[w], shares, layout)
@@ -596,13 +509,13 @@ def _backend_ops(
 
 def _tier_loads(
     ranks: Sequence[RankInfo],
-    placements: dict[str, tuple[PoolPlacement, list[str]]],
+    placements: dict[str, PoolLayout],
     tier_cap: dict[tuple[str, str], float],
     tier_count: dict[tuple[str, str], int],
 ) -> tuple[TierLoad, ...]:
     out = []
-    for pool_name, (placement, _names) in placements.items():
-        for share in placement.tiers:
+    for pool_name, layout in placements.items():
+        for share in layout.placement.tiers:
             key = (pool_name, share.tier)
             out.append(
                 TierLoad(
@@ -614,6 +527,7 @@ def _tier_loads(
                     # Placement sums pieces in floating point: keep the share a fraction.
                     small_io_share=min(max(share.small_io_share, 0.0), 1.0),
                     backend_iops=0.0,  # filled at the planned load by predict_configuration
+                    mb_share=min(max(share.mb_share, 0.0), 1.0),
                 )
             )
     return tuple(out)

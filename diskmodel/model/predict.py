@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Catalog
+from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.components import raid
 from diskmodel.model.closed import solve_closed
 from diskmodel.model.network import KINDS, SystemModel, build_system, is_closed
 from diskmodel.model.open import class_times, curve_rates, solve_open, station_waits
+from diskmodel.model.tiers import max_load_scale
 from diskmodel.prediction import (
     ClosedSystemResult,
     ComponentResult,
@@ -208,9 +209,54 @@ def _tier_loads(model: SystemModel, ranks: tuple[RankLoad, ...]) -> tuple[TierLo
             backend_iops=sum(
                 r.backend_iops for r in ranks if r.pool == t.pool and r.tier == t.tier
             ),
+            mb_share=t.mb_share,
+            utilization=float(
+                np.mean([r.utilization for r in ranks if r.pool == t.pool and r.tier == t.tier])
+            ),
         )
         for t in model.tiers
     )
+
+
+# Refinements of the load Easy Tier places for when a non-tier station (server, DA pair,
+# port) limits the system below what the tiers could carry; the answer settles in one or two.
+_MAX_LOAD_ROUNDS = 3
+
+
+def _model_at_max(
+    scenario: Scenario,
+    catalog: Catalog | None,
+    planned: SystemModel,
+    read_hit_ratios: Sequence[float] | None,
+    base_dir: Path | None,
+) -> SystemModel:
+    """The configuration as Easy Tier places it at the maximum load (docs/model.md §5).
+
+    Placement at the planned load may put more hot data on a fast tier than it can carry at a
+    higher load; Easy Tier, placing for the higher load, keeps every tier under its ceiling.
+    Starting from the tiers' answer (`tiers.max_load_scale`), the placement is made for the
+    load m x planned and the full model's max IOPS at that placement gives the next m. Of the
+    placements tried (and the planned one), the one that carries the most load is returned;
+    the planned model itself when no pool's placement depends on the load.
+    """
+    if not planned.planned_iops:
+        return planned
+    mixes = planned.mixes
+    scale = max_load_scale(scenario, catalog or load_catalog(), mixes, base_dir)
+    best = planned
+    for _ in range(_MAX_LOAD_ROUNDS):
+        if scale is None:
+            break
+        model = build_system(
+            scenario, catalog, read_hit_ratios=read_hit_ratios, base_dir=base_dir, load_scale=scale
+        )
+        if model.max_iops > best.max_iops:
+            best = model
+        next_scale = model.max_iops / planned.planned_iops
+        if abs(next_scale / scale - 1.0) < 1e-3:
+            break
+        scale = next_scale
+    return best
 
 
 def _curve(model: SystemModel) -> tuple[CurvePoint, ...]:
@@ -236,12 +282,14 @@ def predict_configuration(
     queue depth or users, the closed solution (docs/model.md §3-4).
     """
     model = build_system(scenario, catalog, read_hit_ratios=read_hit_ratios, base_dir=base_dir)
-    neck = model.bottleneck
-    destage_limited = bool(model.destage_share(neck) > 0)
     if any(is_closed(w) for w in model.workloads):
         point = _closed_point(model)
     else:
-        point = _open_point(model, destage_limited)
+        point = _open_point(model, bool(model.destage_share(model.bottleneck) > 0))
+    # Max IOPS, its bottleneck and the curve: with Easy Tier placing for the higher loads.
+    top = _model_at_max(scenario, catalog, model, read_hit_ratios, base_dir)
+    neck = top.bottleneck
+    destage_limited = bool(top.destage_share(neck) > 0)
     workloads = _workload_results(model, point)
     if point.closed is not None and all(is_closed(w) for w in model.workloads):
         # All load is closed: Little's law gives the mean even when NVS is full and the split
@@ -253,9 +301,9 @@ def predict_configuration(
     return Prediction(
         name=name or scenario.name,
         system=model.system,
-        max_iops=float(model.max_iops),
-        bottleneck=model.stations[neck].name,
-        bottleneck_kind=model.stations[neck].kind,
+        max_iops=float(top.max_iops),
+        bottleneck=top.stations[neck].name,
+        bottleneck_kind=top.stations[neck].kind,
         destage_limited=destage_limited,
         planned_iops=float(point.planned_iops),
         saturated=point.saturated,
@@ -265,7 +313,7 @@ def predict_configuration(
         workloads=tuple(workloads),
         ranks=ranks,
         tiers=_tier_loads(model, ranks),
-        curve=_curve(model),
+        curve=_curve(top),
         closed=point.closed,
         notes=point.notes,
     )
