@@ -39,8 +39,13 @@ def _umask() -> int:
     return mask
 
 
-def write_output(path: Path, text: str, *, force: bool = False) -> Path:
-    """Write `text` to `path` atomically; refuse to replace a foreign file unless `force`."""
+def check_output_path(path: Path, *, force: bool = False) -> None:
+    """Raise `OutputError` if `write_output(path, ..., force=force)` would refuse `path`.
+
+    A command writing several files checks them all first, so that a refusal leaves none
+    written (fuzzing found `run --json ok.json --out foreign.html` writing ok.json, then
+    stopping at foreign.html).
+    """
     if path.is_dir():
         raise OutputError(f"{path}: is a directory; give a file name for the output")
     if path.exists() and not force and not is_diskmodel_output(path):
@@ -48,6 +53,11 @@ def write_output(path: Path, text: str, *, force: bool = False) -> Path:
             f"{path}: exists and was not written by diskmodel; choose another file, or pass "
             "--force to replace it"
         )
+
+
+def write_output(path: Path, text: str, *, force: bool = False) -> Path:
+    """Write `text` to `path` atomically; refuse to replace a foreign file unless `force`."""
+    check_output_path(path, force=force)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
