@@ -213,16 +213,25 @@ def _emit(
     quiet: bool,
 ) -> None:
     """Print the summary and write the report files (JSON first: both or neither on error)."""
-    from diskmodel.output import write_output
+    from diskmodel.output import check_output_path, write_output
     from diskmodel.report.html import render_html
     from diskmodel.report.json_result import to_json
     from diskmodel.report.text import render
 
     html = render_html(prediction, scenarios=scenarios, timestamp=timestamp)
-    written = []
+    outputs = [(html_path, html)]
     if json_path is not None:
-        written.append(write_output(json_path, to_json(prediction), force=force))
-    written.append(write_output(html_path, html, force=force))
+        outputs.insert(0, (json_path, to_json(prediction)))
+    for path, _ in outputs:  # refuse before writing anything: both files or neither
+        check_output_path(path, force=force)
+    written: list[Path] = []
+    try:
+        for path, text in outputs:
+            written.append(write_output(path, text, force=force))
+    except BaseException:
+        for path in written:  # a later write failed (disk full): take back the earlier one
+            path.unlink(missing_ok=True)
+        raise
     if not quiet:
         typer.echo(render(prediction))
         typer.echo("")
