@@ -164,7 +164,13 @@ def tier_sweep(
             variant, catalog, name=f"+{added} {sweep.drive}", base_dir=base_dir
         )
         at_load = p.closed.response_time_ms if p.closed is not None else p.response_time_ms
-        out.append(TierSweepPoint(added, p.max_iops, p.bottleneck, at_load, p.saturated))
+        tier = catalog.drives[sweep.drive].tier
+        share = sum(t.small_io_share for t in p.tiers if t.pool == sweep.pool and t.tier == tier)
+        out.append(
+            TierSweepPoint(
+                added, p.max_iops, p.bottleneck, at_load, p.saturated, tier_small_io_share=share
+            )
+        )
     return out
 
 

@@ -173,6 +173,9 @@ class TierSweepPoint:
     response_time_ms: float | None
     saturated: bool
     error: str | None = None
+    #: the swept drive's tier's share of the pool's small random back-end I/O at the planned
+    #: load (0 when no rank of that tier is in the pool)
+    tier_small_io_share: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,12 +115,24 @@ def _tiers(p: Prediction) -> str:
             display.capacity_gb(t.used_gb),
             display.capacity_gb(t.capacity_gb),
             display.percent(t.small_io_share),
+            display.percent(t.mb_share),
             display.rate(t.backend_iops),
+            display.percent(t.utilization),
         ]
         for t in p.tiers
     ]
     return table(
-        ["pool", "tier", "ranks", "used", "capacity", "small I/O", "back-end ops/s"],
+        [
+            "pool",
+            "tier",
+            "ranks",
+            "used",
+            "capacity",
+            "small I/O",
+            "MB/s",
+            "back-end ops/s",
+            "busy",
+        ],
         rows,
         title="Tiers",
     )
@@ -190,19 +202,22 @@ def _growth(sp: ScenarioPrediction) -> str:
 
 def _tier_sweep(sp: ScenarioPrediction) -> str:
     rows = [
-        [f"+{t.added}", "-", "-", "-", t.error]
+        [f"+{t.added}", "-", "-", "-", "-", t.error]
         if t.error is not None
         else [
             f"+{t.added}",
             display.rate_3sf(t.max_iops),
             _ms(t.response_time_ms),
+            display.percent(t.tier_small_io_share),
             t.bottleneck,
             "",
         ]
         for t in sp.tier_sweep
     ]
     return table(
-        ["ranks added", "max IOPS", "resp ms", "bottleneck", "note"], rows, title="Tier sweep"
+        ["ranks added", "max IOPS", "resp ms", "tier's small I/O", "bottleneck", "note"],
+        rows,
+        title="Tier sweep (the tier's share of the pool's small I/O at the planned load)",
     )
 
 
