@@ -1,0 +1,177 @@
+"""Calibration C7: the commercial tool's five skew presets on its published midrange example.
+
+Published (DOMAIN.md C7): 40 x 450 GB 10K drives in RAID-5 plus 5 x 200 GB SSDs in RAID-5,
+16 KB I/O, 70% reads: about 12,000 / 13,000 / 17,000 / 28,000 / 52,000 IOPS at skew levels
+2 / 3.5 / 7 / 14 / 24 (a Storwize V7000 sized with Disk Magic 9.1).
+
+The closest test configuration from our catalog (no midrange system, no 200 GB SSD):
+- a DS8800 (4-way, 128 GB cache, 8 host ports, 2 DA pairs), one Easy Tier pool;
+- the 40 HDDs as 5 ranks of `10k-450` in `raid5-7+p` (5 array sites of 8 drives; 15,750 GB);
+- the SSD tier as one rank of the catalog's 146 GB SSD (`ssd-146`, same service times as every
+  catalog SSD) in `raid5-6+p+s`: 876 GB usable, the nearest the catalog comes to the published
+  5 x 200 GB RAID-5 (4 data drives, 800 GB). The DS8800 catalog entry offers only the 300 GB
+  SSD (a rank of it holds 1,800 GB, more than twice the published SSD tier), so the test makes
+  the 146 GB SSD available on the DS8800 in a copy of the catalog;
+- one workload filling the HDD capacity (the data that existed before the SSDs were added; no
+  allocation fraction is assumed), 16 KiB reads and writes, 70% reads, destage ratio 1 (no
+  folding figure is published), read hit ratio 50% (not published: the *ratios* between
+  levels do not depend on it, the absolute values do), skew `level` = the preset.
+
+The maximum IOPS is compared with the published figures as ratios to the skew-2 figure
+(tolerance 10% each) and absolutely (tolerance 15%); misses are strict xfails with the
+measured error. Nothing here is fitted.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+from typing import Any
+
+import pytest
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.model import predict_configuration
+from diskmodel.prediction import Prediction
+from diskmodel.scenario import Scenario
+
+from .conftest import record
+
+pytestmark = pytest.mark.calibration
+
+LEVELS = (2.0, 3.5, 7.0, 14.0, 24.0)
+PUBLISHED_IOPS = {2.0: 12_000, 3.5: 13_000, 7.0: 17_000, 14.0: 28_000, 24.0: 52_000}
+RATIO_TOLERANCE = 0.10
+ABSOLUTE_TOLERANCE = 0.15
+HDD_CAPACITY_GB = 5 * 7 * 450.0
+
+
+@cache
+def _catalog() -> Catalog:
+    """The catalog with the 146 GB SSD offered on the DS8800 (as its 300 GB one is)."""
+    base = load_catalog()
+    ds8800 = base.systems["ds8800-951"]
+    ssd = base.drives["ssd-146"]
+    packaging = {**ssd.packaging, "ds8800-951": base.drives["ssd-300"].packaging["ds8800-951"]}
+    drives = {**base.drives, "ssd-146": ssd.model_copy(update={"packaging": packaging})}
+    systems = {
+        **base.systems,
+        "ds8800-951": ds8800.model_copy(update={"drives": [*ds8800.drives, "ssd-146"]}),
+    }
+    return base.model_copy(update={"drives": drives, "systems": systems})
+
+
+def c7_scenario(level: float, *, ssd_ranks: int = 1) -> Scenario:
+    ranks: list[dict[str, Any]] = [{"drive": "10k-450", "raid": "raid5-7+p", "count": 5}]
+    if ssd_ranks:
+        ranks.append({"drive": "ssd-146", "raid": "raid5-6+p+s", "count": ssd_ranks})
+    data = {
+        "schema_version": 1,
+        "name": f"C7 midrange example, skew {level:g}",
+        "system": {
+            "model": "ds8800-951",
+            "processor_ways": 4,
+            "cache_gb": 128,
+            "host_ports": 8,
+            "da_pairs": 2,
+        },
+        "pools": [{"name": "pool", "easy_tier": "auto", "ranks": ranks}],
+        "workloads": [
+            {
+                "name": "oltp",
+                "pool": "pool",
+                "iops": 1000,
+                "read_fraction": 0.7,
+                "read_hit_ratio": 0.5,
+                "destage_ratio": 1.0,
+                "read_size_kib": 16,
+                "write_size_kib": 16,
+                "capacity_gb": HDD_CAPACITY_GB,
+                "skew": {"level": level},
+            }
+        ],
+    }
+    return Scenario.model_validate(data, context={"catalog": _catalog()})
+
+
+@cache
+def _prediction(level: float) -> Prediction:
+    return predict_configuration(c7_scenario(level), _catalog())
+
+
+def _ratio(level: float) -> tuple[float, float]:
+    predicted = _prediction(level).max_iops / _prediction(2.0).max_iops
+    return predicted, PUBLISHED_IOPS[level] / PUBLISHED_IOPS[2.0]
+
+
+# Measured with the peak-to-mean reading of the level (docs/tiering.md); see docs for why.
+_RATIO_GAPS = {
+    14.0: "predicted 1.95 vs published 2.33 (-16.6%)",
+    24.0: "predicted 3.39 vs published 4.33 (-21.7%)",
+}
+_ABSOLUTE_GAPS = {
+    2.0: "predicted 3,980 vs published 12,000 (-67%)",
+    3.5: "predicted 4,330 vs published 13,000 (-67%)",
+    7.0: "predicted 5,250 vs published 17,000 (-69%)",
+    14.0: "predicted 7,750 vs published 28,000 (-72%)",
+    24.0: "predicted 13,500 vs published 52,000 (-74%)",
+}
+_RATIO_WHY = (
+    "with the whole HDD capacity allocated the SSD tier holds 5.6% of the data; the exponential "
+    "peak-to-mean curve then gives the SSD too small a share at high levels (the published "
+    "ratios imply an exponent about 1.2x the level, or about 80% allocation)"
+)
+_ABSOLUTE_WHY = (
+    "the published model's HDD back end carries about 3x what diskmodel's catalog 10K drives "
+    "do at a 50% read hit ratio (hit ratio and write folding of the example are not published)"
+)
+
+
+def _ratio_case(level: float) -> Any:
+    if level in _RATIO_GAPS:
+        reason = f"known gap: {_RATIO_GAPS[level]} because {_RATIO_WHY}"
+        return pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=reason))
+    return level
+
+
+@pytest.mark.parametrize("level", [_ratio_case(level) for level in LEVELS[1:]])
+def test_c7_ratio_to_skew_2(level: float) -> None:
+    predicted, published = _ratio(level)
+    error = predicted / published - 1.0
+    record(
+        "C7",
+        f"max IOPS at skew {level:g} / at skew 2",
+        predicted,
+        f"{published:.2f}",
+        f"{error:+.1%}",
+        f"{RATIO_TOLERANCE:.0%}",
+    )
+    assert abs(error) <= RATIO_TOLERANCE
+
+
+def _absolute_case(level: float) -> Any:
+    reason = f"known gap: {_ABSOLUTE_GAPS[level]} because {_ABSOLUTE_WHY}"
+    return pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=reason))
+
+
+@pytest.mark.parametrize("level", [_absolute_case(level) for level in LEVELS])
+def test_c7_absolute_max_iops(level: float) -> None:
+    predicted = _prediction(level).max_iops
+    error = predicted / PUBLISHED_IOPS[level] - 1.0
+    record(
+        "C7",
+        f"max IOPS at skew {level:g}",
+        predicted,
+        f"{PUBLISHED_IOPS[level]:,}",
+        f"{error:+.1%}",
+        f"{ABSOLUTE_TOLERANCE:.0%}",
+    )
+    assert abs(error) <= ABSOLUTE_TOLERANCE
+
+
+def test_c7_more_skew_never_lowers_max_iops() -> None:
+    """The property the published figures show: each preset above the last carries more."""
+    tops = [_prediction(level).max_iops for level in LEVELS]
+    assert all(b > a for a, b in itertools.pairwise(tops))
+    without_ssd = predict_configuration(c7_scenario(2.0, ssd_ranks=0), _catalog()).max_iops
+    assert tops[0] > without_ssd
