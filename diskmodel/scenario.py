@@ -134,6 +134,13 @@ def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _known(kind: str, name: str, names: Iterable[str]) -> str:
+    """`name` if it is one of `names`, else an error listing them with a suggestion."""
+    if name not in names:
+        raise _unknown(kind, name, names)
+    return name
+
+
 def _problem(message: str) -> PydanticCustomError:
     # The text goes in as context, never as the template: a name from the file may hold braces.
     return PydanticCustomError("scenario_rule", "{text}", {"text": message})
@@ -152,10 +159,7 @@ class SystemConfig(_Model):
     @field_validator("model")
     @classmethod
     def _known_model(cls, value: str, info: ValidationInfo) -> str:
-        systems = _catalog(info).systems
-        if value not in systems:
-            raise _unknown("storage system", value, systems)
-        return value
+        return _known("storage system", value, _catalog(info).systems)
 
 
 class RankGroup(_Model):
@@ -176,18 +180,12 @@ class RankGroup(_Model):
     @field_validator("drive")
     @classmethod
     def _known_drive(cls, value: str, info: ValidationInfo) -> str:
-        drives = _catalog(info).drives
-        if value not in drives:
-            raise _unknown("drive", value, drives)
-        return value
+        return _known("drive", value, _catalog(info).drives)
 
     @field_validator("raid")
     @classmethod
     def _known_raid(cls, value: str, info: ValidationInfo) -> str:
-        formats = _catalog(info).raid_formats
-        if value not in formats:
-            raise _unknown("RAID format", value, formats)
-        return value
+        return _known("RAID format", value, _catalog(info).raid_formats)
 
 
 class Pool(_Model):
