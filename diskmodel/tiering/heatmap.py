@@ -85,6 +85,10 @@ def heatmap_from_counts(
         raise HeatMapError(f"{source}: counts and MB must be finite numbers")
     if np.any(counts < 0.0) or np.any(mbs < 0.0):
         raise HeatMapError(f"{source}: counts and MB must not be negative")
+    with np.errstate(over="ignore"):
+        totals_finite = np.isfinite(counts.sum()) and np.isfinite(mbs.sum())
+    if not totals_finite:  # two counts of 1e308 add up to infinity (found by fuzzing)
+        raise HeatMapError(f"{source}: counts or MB too large to add up (above 1.8e308 in all)")
     if counts.sum() <= 0.0:
         raise HeatMapError(f"{source}: no small I/O at all, so there is no skew to measure")
     if mbs.sum() <= 0.0:
