@@ -360,12 +360,15 @@ def edge_scenarios(draw: st.DrawFn) -> dict[str, Any]:
     }
     for w in range(draw(st.integers(min_value=1, max_value=3))):
         pool = pools[draw(st.integers(min_value=0, max_value=len(pools) - 1))]
-        capacity = sum(
-            g["count"]
-            * catalog.raid_formats[g["raid"]].data_drives
-            * catalog.drives[g["drive"]].capacity_gb
-            for g in pool["ranks"]
-        ) / (len(scenario["workloads"]) + 2)
+        capacity = (
+            sum(
+                g["count"]
+                * catalog.raid_formats[g["raid"]].data_drives
+                * catalog.drives[g["drive"]].capacity_gb
+                for g in pool["ranks"]
+            )
+            / 4
+        )  # at most three workloads share a pool: together they fill 3/4 of it
         workload: dict[str, Any] = {
             "name": f"w{w}",
             "pool": pool["name"],

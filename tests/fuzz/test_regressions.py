@@ -277,3 +277,14 @@ def test_closed_populations_are_bounded(tmp_path: Path) -> None:
     )
     with pytest.raises(UserError, match=r"closed workloads hold 6,000 I/Os or users in all"):
         load_scenario(write(tmp_path, two))
+
+
+def test_heat_map_counts_that_overflow_when_added(tmp_path: Path) -> None:
+    # Found: two extents of 1e308 small I/Os summed to infinity: an overflow RuntimeWarning
+    # (an error under -W error) and a curve with share 0 at half the capacity.
+    from diskmodel.tiering.heatmap import load_heatmap_csv
+
+    path = tmp_path / "heat.csv"
+    path.write_text("extent_id,small_io_count,mb\na,1e308,1\nb,1e308,1\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"heat\.csv: counts or MB too large to add up"):
+        load_heatmap_csv(path)
