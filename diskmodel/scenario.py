@@ -340,6 +340,18 @@ class TierSweep(_Model):
         min_length=1, max_length=MAX_ALTERNATIVES
     )
 
+    # Checked here, not only when the sweep builds its variants: an unknown drive or pool
+    # was a KeyError or StopIteration from predict() (found by fuzzing).
+    @field_validator("drive")
+    @classmethod
+    def _known_drive(cls, value: str, info: ValidationInfo) -> str:
+        return _known("drive", value, _catalog(info).drives)
+
+    @field_validator("raid")
+    @classmethod
+    def _known_raid(cls, value: str, info: ValidationInfo) -> str:
+        return _known("RAID format", value, _catalog(info).raid_formats)
+
 
 class Analyses(_Model):
     curve: Curve = Curve()
@@ -453,6 +465,14 @@ def _hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         )
     yield from _pool_problems(scenario, catalog)
     yield from _workload_problems(scenario, catalog)
+    sweep = scenario.analyses.tier_sweep
+    pools = [p.name for p in scenario.pools]
+    if sweep is not None and sweep.pool not in pools:
+        close = difflib.get_close_matches(sweep.pool, pools, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        yield (
+            f"analyses.tier_sweep.pool: no pool named '{sweep.pool}'{hint} (pools: {_list(pools)})"
+        )
 
 
 def _pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
