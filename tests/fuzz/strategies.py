@@ -35,10 +35,23 @@ from ..test_scenario import VALID
 Path_ = tuple[str | int, ...]
 
 
+ANALYSES = """\
+analyses:
+  curve: {points: 7}
+  compare:
+    - name: bigger cache
+      set: {system.cache_gb: 256, workloads.oltp.iops: 8000}
+  growth: {factors: [0.5, 2, 40]}
+  tier_sweep: {pool: p0, drive: ssd-300, raid: raid5-7+p, counts: [0, 1, 2]}
+"""
+"""Every analysis the schema offers, so that mutation reaches them too."""
+
+
 @cache
 def seed_texts() -> tuple[str, ...]:
-    """The YAML texts every mutation starts from: the shipped scenarios and VALID."""
-    return (*(p.read_text(encoding="utf-8") for p in SCENARIOS), VALID)
+    """The YAML texts every mutation starts from: the shipped scenarios, VALID, VALID with
+    every analysis."""
+    return (*(p.read_text(encoding="utf-8") for p in SCENARIOS), VALID, VALID + ANALYSES)
 
 
 @cache

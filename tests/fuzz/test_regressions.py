@@ -288,3 +288,19 @@ def test_heat_map_counts_that_overflow_when_added(tmp_path: Path) -> None:
     path.write_text("extent_id,small_io_count,mb\na,1e308,1\nb,1e308,1\n", encoding="utf-8")
     with pytest.raises(UserError, match=r"heat\.csv: counts or MB too large to add up"):
         load_heatmap_csv(path)
+
+
+@pytest.mark.parametrize(
+    ("sweep", "problem"),
+    [
+        ("{pool: nope, drive: ssd-300, raid: raid5-7+p, counts: [0, 1]}", "no pool named 'nope'"),
+        ("{pool: p0, drive: ssd-999, raid: raid5-7+p, counts: [0, 1]}", "unknown drive 'ssd-999'"),
+        ("{pool: p0, drive: ssd-300, raid: raid5-9, counts: [0]}", "unknown RAID format"),
+    ],
+)
+def test_tier_sweep_names_are_checked(tmp_path: Path, sweep: str, problem: str) -> None:
+    # Found: a tier_sweep naming no pool raised StopIteration from predict(), an unknown drive
+    # KeyError (with count 0 no variant validated it).
+    path = write(tmp_path, VALID + f"analyses:\n  tier_sweep: {sweep}\n")
+    with pytest.raises(UserError, match=rf"fuzzed\.yaml:22: analyses\.tier_sweep\.\w+: {problem}"):
+        load_scenario(path)
