@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.components.cache import project_read_hit_ratio
-from diskmodel.model import build_system, predict_configuration, solve_open
+from diskmodel.model import SystemModel, build_system, predict_configuration, solve_open
 from diskmodel.prediction import GrowthPoint, Prediction, ScenarioPrediction, TierSweepPoint
 from diskmodel.scenario import Scenario, TierSweep, apply_settings
 
@@ -78,6 +78,8 @@ def growth(
     model = build_system(scenario, catalog, base_dir=base_dir)
     if model.planned_iops is None or model.planned_iops <= 0:
         return []
+    if _placement_follows_load(scenario, catalog):
+        return _replaced_growth(scenario, model, factors, catalog, base_dir)
     rates = np.array(factors) * model.planned_iops
     solution = solve_open(model, rates)
     neck = model.bottleneck
@@ -93,6 +95,43 @@ def growth(
             zip(factors, rates, solution.response_s, solution.saturated, strict=True)
         )
     ]
+
+
+def _placement_follows_load(scenario: Scenario, catalog: Catalog | None) -> bool:
+    """Some pool is placed by Easy Tier over two or more tiers: its placement depends on the
+    load (every tier kept under its load ceiling, `diskmodel.model.tiers`)."""
+    catalog = catalog or load_catalog()
+    return any(
+        pool.easy_tier == "auto" and len({catalog.drives[g.drive].tier for g in pool.ranks}) > 1
+        for pool in scenario.pools
+    )
+
+
+def _replaced_growth(
+    scenario: Scenario,
+    base: SystemModel,
+    factors: list[float],
+    catalog: Catalog | None,
+    base_dir: Path | None,
+) -> list[GrowthPoint]:
+    """Growth of an Easy Tier pool: at each factor, Easy Tier's placement for that load."""
+    planned = float(base.planned_iops or 0.0)
+    neck = base.bottleneck
+    out = []
+    for factor in factors:
+        model = build_system(scenario, catalog, base_dir=base_dir, load_scale=factor)
+        solution = solve_open(model, [factor * planned])
+        t = solution.response_s[0]
+        out.append(
+            GrowthPoint(
+                factor=float(factor),
+                iops=factor * planned,
+                response_time_ms=float(t) * 1e3 if np.isfinite(t) else None,
+                saturated=bool(solution.saturated[0]),
+                bottleneck_utilization=float(solution.utilization[neck, 0]),
+            )
+        )
+    return out
 
 
 def _closed_growth(

@@ -62,6 +62,12 @@ TIER_ORDER = ("ssd", "enterprise", "nearline")
 # Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
 # fraction will do, it only keeps the seek formula's domain).
 EMPTY_FRACTION = 1e-3
+# Span at which a tier's load ceiling is evaluated: the whole rank. A tier's span depends on
+# the placement the ceilings produce (a tier stopped by its ceiling leaves data to the slower
+# ones), so the ceiling is taken where it no longer depends on it: the least a tier's ranks
+# carry, with their data over the whole stroke. The full model at the placement then gives
+# the real limit (short-stroked ranks carry more; see `predict._model_at_max`).
+_CEILING_SPAN = 1.0
 # Service time per small I/O of a rank that no workload's mix defines (no read misses and no
 # random destages anywhere): a 4 KiB random read, only to keep the ceiling finite.
 _PROBE_BYTES = 4096.0
@@ -348,14 +354,13 @@ def _split_all(
 
 
 def _ceilings(inputs: _PoolInputs, shares: dict[int, RankShare]) -> dict[str, float]:
-    """Per tier: the small-I/O rate at which its busiest drive reaches utilisation 1."""
+    """Per tier: the small-I/O rate at which its busiest drive reaches utilisation 1, with the
+    data over each rank's whole span (`_CEILING_SPAN`)."""
     out = {}
     for t in inputs.tier_names:
         busiest = max(
             shares[r.placement.index].small_io_share
-            * small_io_drive_time_s(
-                r.drive, r.raid, inputs.mixes_rates, shares[r.placement.index].span_fraction
-            )
+            * small_io_drive_time_s(r.drive, r.raid, inputs.mixes_rates, _CEILING_SPAN)
             for r in inputs.ranks
             if r.tier == t
         )
@@ -393,8 +398,8 @@ def layout_pools(
         ceilings: dict[str, float] = {}
         used_scale = None
         if inputs.ceilings_apply and load_scale is not None:
-            ceilings = _ceilings(inputs, shares)
             scaled = [d for _, d in _demands(scenario, pool, mixes, base_dir, load_scale)]
+            ceilings = _ceilings(inputs, shares)
             placement = place_pool(_ceiling_tiers(inputs, ceilings), scaled, easy_tier=True)
             shares = _split_all(inputs, placement, scaled)
             used_scale = load_scale
