@@ -420,4 +420,22 @@ def edge_scenarios(draw: st.DrawFn) -> dict[str, Any]:
         if skew is not None:
             workload["skew"] = skew
         scenario["workloads"].append(workload)
+    analyses: dict[str, Any] = {"curve": {"points": draw(st.sampled_from([2, 60, 2000]))}}
+    if draw(st.booleans()):
+        analyses["growth"] = {"factors": draw(st.sampled_from([[1e-3], [1.0, 2.0], [1000.0]]))}
+    if draw(st.booleans()):
+        analyses["tier_sweep"] = {
+            "pool": "p0",
+            "drive": draw(st.sampled_from(system.drives)),
+            "raid": draw(st.sampled_from(system.raid_formats)),
+            "counts": draw(st.sampled_from([[0], [0, 1], [1, 300 // 2]])),
+        }
+    if draw(st.booleans()):
+        analyses["compare"] = [
+            {
+                "name": "other cache",
+                "set": {"system.cache_gb": draw(st.sampled_from(option.cache_gb_options))},
+            }
+        ]
+    scenario["analyses"] = analyses
     return scenario

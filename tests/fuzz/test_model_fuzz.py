@@ -59,7 +59,7 @@ def test_edge_scenarios_predict_finite_results(document: dict[str, Any]) -> None
     predict_checked(scenario)
 
 
-@fuzz_settings(ci_examples=15)
+@fuzz_settings(ci_examples=40)
 @given(mutated_documents(max_mutations=2))
 def test_mutated_scenarios_that_validate_predict_finite_results(document: Any) -> None:
     scenario, _ = load(document)
