@@ -18,7 +18,7 @@ from diskmodel.prediction import (
     ClosedPoint,
     ClosedSystemResult,
 )
-from diskmodel.queueing.closed import ClosedResult, mva_load_dependent
+from diskmodel.queueing.closed import ClosedResult, marginal_probabilities, mva_load_dependent
 
 FloatArray = NDArray[np.float64]
 
@@ -61,6 +61,25 @@ def _log_convolve_power(log_f: FloatArray, times: int) -> FloatArray:
 _FES_CACHE: dict[tuple[str, float, int, int], FloatArray] = {}
 
 
+def _log_group_factor(info: RankInfo, drives: int, population: int) -> FloatArray:
+    """log f(n), n = 0..N, of `drives` identical drives of demand 1: the drives-fold
+    convolution of one drive's f_d(n) = 1 / prod_{i<=n} alpha_d(i) (its random-read gain)."""
+    key = (info.drive.name, round(info.occupied_fraction, 6), drives, population)
+    cached = _FES_CACHE.get(key)
+    if cached is not None:
+        return cached
+    gain = drive.command_queueing_gain(
+        info.drive, cache.staged_bytes(4096), info.occupied_fraction, False, population
+    )
+    log_f = np.concatenate([[0.0], -np.cumsum(np.log(gain))])
+    log_g = _log_convolve_power(log_f, drives)
+    log_g.setflags(write=False)
+    if len(_FES_CACHE) > 256:
+        _FES_CACHE.clear()
+    _FES_CACHE[key] = log_g
+    return log_g
+
+
 def drives_alpha(info: RankInfo, drives: int, population: int) -> FloatArray:
     """Rate multiplier alpha(n), n = 1..N, of `drives` identical drives seen as one station.
 
@@ -74,21 +93,20 @@ def drives_alpha(info: RankInfo, drives: int, population: int) -> FloatArray:
     alpha(1) = 1 and alpha(n) -> drives x max alpha_d. Uses the gain of the drive's random read
     (the closed class's operation at a rank).
     """
-    key = (info.drive.name, round(info.occupied_fraction, 6), drives, population)
-    cached = _FES_CACHE.get(key)
-    if cached is not None:
-        return cached
-    gain = drive.command_queueing_gain(
-        info.drive, cache.staged_bytes(4096), info.occupied_fraction, False, population
-    )
-    log_f = np.concatenate([[0.0], -np.cumsum(np.log(gain))])
-    log_g = _log_convolve_power(log_f, drives)
-    alpha = drives * np.exp(log_g[:-1] - log_g[1:])
-    alpha.setflags(write=False)
-    if len(_FES_CACHE) > 256:
-        _FES_CACHE.clear()
-    _FES_CACHE[key] = alpha
-    return alpha
+    log_g = _log_group_factor(info, drives, population)
+    return np.asarray(drives * np.exp(log_g[:-1] - log_g[1:]), dtype=np.float64)
+
+
+def drive_idle_given_group(info: RankInfo, drives: int, population: int) -> FloatArray:
+    """P(a given drive of the group holds no request | the group holds n), n = 0..N.
+
+    In product form the n requests at a flow-equivalent group are spread over its identical
+    drives with probability prod_i f_d(n_i) / f(n), so one drive is empty with probability
+    f_{drives-1}(n) / f_drives(n) (the other drives hold all n). 1 at n = 0, falling with n.
+    """
+    log_all = _log_group_factor(info, drives, population)
+    log_rest = _log_group_factor(info, drives - 1, population)
+    return np.asarray(np.exp(log_rest - log_all), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -185,26 +203,38 @@ def _mva_stations(model: SystemModel, loads: _Loads, N: int) -> tuple[list[list[
     return members, (np.vstack(alphas) if alphas else np.ones((0, N)))
 
 
-def _fixed_point(
-    throughput_at: Callable[[float], tuple[float, bool, ClosedResult]], x_cap: float
-) -> tuple[bool, ClosedResult]:
+@dataclass(frozen=True)
+class _Solution:
+    """One MVA solution of the closed class with the asynchronous stream at a given rate:
+    its throughput, whether that stream hit its cap, the result, and the inflated demands
+    [M] and asynchronous-plus-open share rho [K] it was solved with."""
+
+    throughput: float
+    limited: bool
+    result: ClosedResult
+    demands: FloatArray
+    rho: FloatArray
+
+
+def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _Solution:
     """Solve x = g(x), g decreasing: bracket [0, min(g(0), x_cap)], then the Illinois method
-    on h(x) = g(x) - x (a handful of MVA solutions). Returns the last solution and whether
-    the asynchronous stream hit its cap."""
-    g_zero, limited, result = throughput_at(0.0)
+    on h(x) = g(x) - x (a handful of MVA solutions). Returns the last solution (its `limited`:
+    whether the asynchronous stream hit its cap)."""
+    solution = throughput_at(0.0)
     if not np.isfinite(x_cap):
-        return limited, result  # no asynchronous work: g does not depend on x
+        return solution  # no asynchronous work: g does not depend on x
+    g_zero = solution.throughput
     lo, h_lo = 0.0, g_zero
     hi = min(g_zero, x_cap)
-    g_hi, limited, result = throughput_at(hi)
-    h_hi = g_hi - hi
+    solution = throughput_at(hi)
+    h_hi = solution.throughput - hi
     side = 0
     for _ in range(30):
         if h_hi >= 0 or hi - lo <= _X_TOL * hi:
             break  # at the cap (NVS full), or bracketed tightly enough
         x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-        g_x, limited, result = throughput_at(x_try)
-        h_x = g_x - x_try
+        solution = throughput_at(x_try)
+        h_x = solution.throughput - x_try
         if abs(h_x) <= _X_TOL * x_try:
             break
         if h_x > 0:
@@ -217,43 +247,70 @@ def _fixed_point(
             if side == -1:
                 h_lo /= 2
             side = -1
-    return limited, result
+    return solution
+
+
+def _drive_busy_closed(
+    model: SystemModel,
+    members: list[list[int]],
+    alpha: FloatArray,
+    solution: _Solution,
+    think_time_s: float,
+) -> dict[int, float]:
+    """Per rank group j: the fraction of one drive's time spent on the closed class.
+
+    A drive with command queueing serves faster as its queue grows, so its busy fraction is
+    not its work divided by any single gain: it is the probability that it holds a request.
+    From the product form: the group's queue distribution q(n) (`marginal_probabilities`),
+    and given n at the group, one drive is empty with probability f_{m-1}(n) / f_m(n)
+    (`drive_idle_given_group`), so P(drive empty) = sum_n q(n) f_{m-1}(n) / f_m(n). In the
+    mixed-network reduction the closed class has the share 1 - rho of the drive, so it keeps
+    the drive busy (1 - rho) (1 - P(empty)) of the time. Equivalently: its work X_d S over
+    the mean gain while busy, E[alpha | busy].
+    """
+    rank_of = {ri.station: ri for ri in model.ranks}
+    N = int(solution.result.population[-1])
+    busy: dict[int, float] = {}
+    for j, group in enumerate(members):
+        st = model.stations[group[0]]
+        if st.kind != "rank":
+            continue
+        q = marginal_probabilities(solution.demands, N, think_time_s, alpha, station=j)[:, -1]
+        idle = drive_idle_given_group(rank_of[group[0]], st.drives * len(group), N)
+        p_empty = float(np.clip(q @ idle, 0.0, 1.0))
+        busy[j] = (1 - float(solution.rho[group[0]])) * (1 - p_empty)
+    return busy
 
 
 def _station_results(
     model: SystemModel,
     loads: _Loads,
     members: list[list[int]],
+    closed_busy: dict[int, float],
     result: ClosedResult,
     x: float,
 ) -> tuple[FloatArray, FloatArray]:
     """Per station [K]: utilisation and the wait per host-visible visit (seconds).
 
-    Wait per visit = MVA residence / visits - the visible service time. A rank's utilisation
-    credits command queueing: its busy time per operation falls by the drive's gain at its
-    queue."""
+    Wait per visit = MVA residence / visits - the visible service time. Utilisation is the
+    fraction of time busy (of each server; of each drive of a rank): the asynchronous and
+    open work x A / c + background plus the closed class's share, X D / c at a port, server or
+    DA pair, and at a rank the drive's busy fraction from `_drive_busy_closed`, which credits
+    command queueing exactly (per drive, never per merged group)."""
     K = len(model.stations)
-    queue = np.zeros(K)
     residence = np.zeros(K)
     for j, group in enumerate(members):
-        queue[group] = result.queue_length[j, -1] / len(group)
         residence[group] = result.residence_time[j, -1] / len(group)
-    busy = x * (loads.visible + loads.asynchronous) / loads.servers + loads.background
-    util = busy.copy()
+    async_busy = x * loads.asynchronous / loads.servers + loads.background
+    util = async_busy + x * loads.visible / loads.servers
+    for j, busy in closed_busy.items():
+        util[members[j]] = async_busy[members[j]] + busy
     wait = np.zeros(K)
-    rank_of = {ri.station: ri for ri in model.ranks}
     for k in np.flatnonzero(loads.demand > 0).tolist():
         st = model.stations[k]
         visits = loads.visible_rate[k] * st.drives  # visible visits per closed host I/O
         service = loads.visible[k] / loads.visible_rate[k]
         wait[k] = max(residence[k] / visits - service, 0.0)
-        if st.kind == "rank":
-            ri = rank_of[k]
-            per_drive_queue = max(int(np.ceil(queue[k] / st.drives)), 1)
-            gain = drive.command_queueing_gain(
-                ri.drive, 4096, ri.occupied_fraction, False, per_drive_queue
-            )[-1]
-            util[k] = busy[k] / gain
     return np.minimum(util, 1.0), wait
 
 
@@ -272,7 +329,7 @@ def solve_closed(
     group_demand = np.array([loads.demand[g].sum() for g in members])
     group_first = np.array([g[0] for g in members], dtype=np.int64)
 
-    def throughput_at(x: float) -> tuple[float, bool, ClosedResult]:
+    def throughput_at(x: float) -> _Solution:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
         rho = x * loads.asynchronous / loads.servers + loads.background
         hit_limit = bool(np.any(rho >= _RHO_CAP))
@@ -280,7 +337,7 @@ def solve_closed(
         # Members of a group share their loads, so the first member's rho stands for all.
         inflated = group_demand / (1 - rho[group_first])
         solved = mva_load_dependent(inflated, N, think_time_s, alpha)
-        return float(solved.throughput[-1]), hit_limit, solved
+        return _Solution(float(solved.throughput[-1]), hit_limit, solved, inflated, rho)
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it (the extra time is
@@ -292,7 +349,8 @@ def solve_closed(
             np.inf,
         )
     x_cap = float(caps.min())
-    limited, result = _fixed_point(throughput_at, x_cap)
+    solution = _fixed_point(throughput_at, x_cap)
+    limited, result = solution.limited, solution.result
     # Report the throughput of the MVA solution whose queues and residences are reported, so
     # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
     x = float(result.throughput[-1])
@@ -302,7 +360,8 @@ def solve_closed(
         x = x_cap
         throughput = np.minimum(throughput, x_cap)
     response_s = np.arange(1, N + 1, dtype=np.float64) / throughput - think_time_s
-    util, wait = _station_results(model, loads, members, result, x)
+    closed_busy = _drive_busy_closed(model, members, alpha, solution, think_time_s)
+    util, wait = _station_results(model, loads, members, closed_busy, result, x)
     step = max(1, N // 60)
     points = list(range(1, N + 1, step))
     if points[-1] != N:

@@ -1,0 +1,108 @@
+"""Utilisation in the closed solution: a drive's busy fraction, ranks of mixed widths.
+
+The pool of DOMAIN.md C3 (scenarios/ds8800-c3-baseline.yaml): 8 RAID-5 6+P+S ranks (7 active
+drives) and 8 RAID-5 7+P ranks (8 active drives) of 15K drives, load spread by capacity (6 vs
+7 data drives), so each 7+P drive carries (7/8) / (6/7) = 2% more operations than a 6+P+S
+drive. Host queue depth 256, closed, command queueing credited.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import pytest
+
+from diskmodel.catalog import load_catalog
+from diskmodel.components.raid import active_drives
+from diskmodel.model import build_system, predict_configuration, solve_closed
+from diskmodel.model.closed import drive_idle_given_group, drives_alpha
+from diskmodel.prediction import Prediction
+from diskmodel.queueing.closed import marginal_probabilities
+
+from .builders import BASE, scenario, with_data
+
+
+def _c3_pool() -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    data["system"]["host_ports"] = 4
+    data["pools"][0]["ranks"] = [
+        {"drive": "15k-146", "raid": "raid5-6+p+s", "count": 8},
+        {"drive": "15k-146", "raid": "raid5-7+p", "count": 8},
+    ]
+    workload = data["workloads"][0]
+    del workload["iops"]
+    workload.update(queue_depth=256, read_hit_ratio=0.1, destage_ratio=1.0, capacity_gb=12000)
+    return data
+
+
+@pytest.fixture(scope="module")
+def c3() -> Prediction:
+    return predict_configuration(with_data(_c3_pool()))
+
+
+def test_one_drive_of_a_merged_group_is_idle_as_often_as_an_explicit_drive_station() -> None:
+    """P(a drive empty) from the group's marginal and the product-form split over its drives
+    equals that drive's own marginal when every drive is its own station."""
+    model = build_system(scenario())
+    info = model.ranks[0]
+    k, n, d, port = 7, 40, 0.006, 0.0004
+    gain = drives_alpha(info, 1, n)
+    explicit = marginal_probabilities(
+        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([gain] * k)]), station=1
+    )
+    merged = marginal_probabilities(
+        [port, k * d], n, 0.002, np.vstack([np.ones(n), drives_alpha(info, k, n)]), station=1
+    )
+    idle = drive_idle_given_group(info, k, n)
+    for population in (1, 5, n):
+        got = merged[:, population - 1] @ idle
+        assert got == pytest.approx(explicit[0, population - 1], rel=1e-9)
+    assert 0.0 < explicit[0, -1] < 1.0
+
+
+def test_busy_drives_are_ordered_like_their_back_end_load(c3: Prediction) -> None:
+    """A drive carrying more operations is busy at least as long: each 7+P drive carries 2%
+    more than a 6+P+S drive, so its utilisation is not lower (it was 0.72 vs 0.80 when the
+    command-queueing credit was the gain at the mean queue rounded up, 3 vs 2 requests)."""
+    per_drive = {r.name: r.backend_iops / active_drives_of(r.raid) for r in c3.ranks}
+    util = {r.name: r.utilization for r in c3.ranks}
+    wide = [r.name for r in c3.ranks if r.raid == "raid5-7+p"]
+    spared = [r.name for r in c3.ranks if r.raid == "raid5-6+p+s"]
+    assert min(per_drive[w] for w in wide) > max(per_drive[s] for s in spared) * 1.01
+    assert min(util[w] for w in wide) > max(util[s] for s in spared)
+    # A busier drive also has the longer response time.
+    response = {c.name: c.response_time_ms or 0.0 for c in c3.components}
+    assert min(response[w] for w in wide) > max(response[s] for s in spared)
+
+
+def test_busiest_component_of_the_closed_solution_is_the_open_bottlenecks_kind(
+    c3: Prediction,
+) -> None:
+    """The open analysis names the station that saturates first (a 7+P rank: the most work
+    per drive); the closed solution's busiest component is a rank of that same kind."""
+    assert c3.closed is not None
+    busiest = max(c3.components, key=lambda c: c.utilization)
+    rank = {r.name: r for r in c3.ranks}
+    assert c3.bottleneck in rank
+    assert busiest.name in rank
+    assert (rank[busiest.name].drive, rank[busiest.name].raid) == (
+        rank[c3.bottleneck].drive,
+        rank[c3.bottleneck].raid,
+    )
+
+
+def test_command_queueing_never_makes_a_drive_busier_than_fcfs() -> None:
+    """A drive's utilisation lies above its destage share (not credited with reordering)
+    and at most the work at FCFS speed, x times the busy time per I/O: reordering shortens
+    operations, never lengthens them."""
+    model = build_system(with_data(_c3_pool()))
+    closed, util, _, _ = solve_closed(model, 256, 0.0)
+    fcfs = closed.iops * model.utilization_per_iops
+    for k in (ri.station for ri in model.ranks):
+        assert fcfs[k] * model.destage_share(k) < util[k] <= min(fcfs[k], 1.0)
+
+
+def active_drives_of(raid_name: str) -> int:
+    return active_drives(load_catalog().raid_formats[raid_name])
