@@ -48,6 +48,10 @@ def check_output_path(path: Path, *, force: bool = False) -> None:
     """
     if path.is_dir():
         raise OutputError(f"{path}: is a directory; give a file name for the output")
+    if path.exists() and not path.is_file():
+        # Not even with --force: renaming a report over /dev/null (as root) would replace the
+        # device with a file (found while fuzzing output paths).
+        raise OutputError(f"{path}: is not a regular file (a device or a pipe?); not replaced")
     if path.exists() and not force and not is_diskmodel_output(path):
         raise OutputError(
             f"{path}: exists and was not written by diskmodel; choose another file, or pass "
