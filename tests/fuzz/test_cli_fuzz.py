@@ -153,3 +153,18 @@ def test_run_replaces_its_own_earlier_report(tmp_path: Path, path: Path) -> None
     again = runner.invoke(app, args)
     assert again.exit_code == 0, again.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r.json"]  # no temp files
+
+
+def test_run_never_replaces_a_device_or_a_pipe_even_with_force(tmp_path: Path) -> None:
+    # Found: `--out /dev/null --force` renamed the report over the device node (as root, that
+    # replaces /dev/null with a file). Shown on a named pipe, which is safe to lose.
+    import os
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(VALID, encoding="utf-8")
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["run", str(scenario), "--out", str(fifo), "--force", "-q"])
+    assert result.exit_code == ExitCode.OUTPUT_REFUSED, result.output
+    assert_one_clear_message(result.output, "pipe.html")
+    assert fifo.is_fifo()
