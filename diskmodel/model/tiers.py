@@ -7,8 +7,9 @@ Per pool (docs/model.md §5, docs/tiering.md):
   `easy_tier: auto` and two or more tiers, each tier also gets a **load ceiling**: the back-end
   small-I/O rate (read misses + destages, as `IoMix.backend_small_io_per_host_io(1)`) at which
   its busiest drive reaches utilisation 1, from the model's own drive service times
-  (`components.drive.random_op` at the rank's occupied span, the RAID operations of
-  `components.raid`) and the split of the tier's load over its ranks (below). Placement at a
+  (`components.drive.random_op` over the rank's whole span: the span depends on the placement
+  the ceiling produces, the full one does not; the RAID operations of `components.raid`) and
+  the split of the tier's load over its ranks (below). Placement at a
   given load keeps every tier under its ceiling (`tiering.place_pool`), so Easy Tier never
   makes the SSD tier the bottleneck while the slower tiers still have headroom;
   `max_load_scale` is the largest growth of the planned load the tiers can carry
@@ -379,12 +380,16 @@ def layout_pools(
     base_dir: Path | None,
     load_scale: float | None = 1.0,
 ) -> dict[str, PoolLayout]:
-    """Placement per pool at `load_scale` times the planned rates (None: without ceilings).
+    """Placement per pool at `load_scale` times the planned rates (None, or any workload
+    closed: without ceilings).
 
-    Ceilings come from the placement without them (its spans and rank split), then the pool is
-    placed again under them; pools without Easy Tier or with one tier are placed once.
+    Ceilings come from the rank split of the placement without them (drives timed over their
+    whole span), then the pool is placed again under them; pools without Easy Tier or with
+    one tier are placed once.
     """
     ranks = pool_ranks(scenario, catalog)
+    # Closed workloads have no planned rate to hold against a ceiling: no ceilings then.
+    closed = any(w.iops is None for w in scenario.workloads)
     out: dict[str, PoolLayout] = {}
     for pool in scenario.pools:
         inputs = _pool_inputs(scenario, pool, ranks, mixes)
@@ -397,7 +402,7 @@ def layout_pools(
         shares = _split_all(inputs, placement, demands)
         ceilings: dict[str, float] = {}
         used_scale = None
-        if inputs.ceilings_apply and load_scale is not None:
+        if inputs.ceilings_apply and load_scale is not None and not closed:
             scaled = [d for _, d in _demands(scenario, pool, mixes, base_dir, load_scale)]
             ceilings = _ceilings(inputs, shares)
             placement = place_pool(_ceiling_tiers(inputs, ceilings), scaled, easy_tier=True)
