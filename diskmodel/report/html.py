@@ -380,6 +380,8 @@ def _tables(
         tables.append(result_tables.tiers_table(configs))
     if prediction.growth:
         tables.append(result_tables.growth_table(prediction))
+    if prediction.tier_sweep:
+        tables.append(result_tables.tier_sweep_table(prediction))
     if scenarios is not None:
         tables.insert(0, scenario_tables.workload_table(scenarios))
         tables.insert(0, scenario_tables.configuration_table(scenarios, catalog))

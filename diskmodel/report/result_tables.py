@@ -212,6 +212,38 @@ def growth_table(prediction: ScenarioPrediction) -> Table:
     )
 
 
+def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
+    """The baseline with 0, 1, 2 ... more ranks of one drive type (`analyses.tier_sweep`)."""
+    rows = tuple(
+        Row(
+            f"+{t.added}",
+            (Cell("–", "num"),) * 4 + (Cell(t.error, "text", "critical"),)
+            if t.error is not None
+            else (
+                Cell(display.rate(t.max_iops), "num"),
+                _ms(t.response_time_ms if not t.saturated else None),
+                Cell(display.percent(t.tier_small_io_share), "num"),
+                Cell(t.bottleneck),
+                Cell(""),
+            ),
+        )
+        for t in prediction.tier_sweep
+    )
+    return Table(
+        key="tier-sweep",
+        caption=f"Ranks added to a pool of {prediction.baseline.name}",
+        columns=(
+            "ranks added",
+            "max I/O rate (IOPS)",
+            "response time at the planned load (ms)",
+            "tier's share of small I/O",
+            "bottleneck at the maximum",
+            "note",
+        ),
+        rows=rows,
+    )
+
+
 def model_assumptions(
     configs: Sequence[Prediction], scenarios: Sequence[Scenario]
 ) -> list[tuple[str, str]]:
