@@ -23,7 +23,8 @@ MAX_MESSAGE_CHARS = 4000
 CASE_TIMEOUT_S = 30
 """A single case running this long is a hang (the slowest valid case takes about 3 s)."""
 
-_UNIT_KEYS = ("utilization", "fraction", "small_io_share", "read_hit_ratio")
+_UNIT_KEYS = ("utilization", "fraction", "share", "hit_ratio")
+"""A number under a key that is, or ends in `_` and, one of these is a fraction in [0, 1]."""
 
 
 def check_user_error(error: UserError, path: Path) -> None:
