@@ -553,6 +553,18 @@ def _workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             f"workloads: the closed workloads hold {population:,} I/Os or users in all "
             f"(queue_depth + users); diskmodel solves at most {MAX_POPULATION:,} exactly"
         )
+    growth = scenario.analyses.growth
+    closed = [(w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads]
+    if growth is not None and population and population <= MAX_POPULATION:
+        # Growth multiplies closed populations (analyses._closed_growth rounds each, at least
+        # 1): queue_depth 64 x factor 1000 asked for 64,000 and 30 GB (found by fuzzing).
+        factor = max(growth.factors)
+        grown = sum(max(1, round(n * factor)) for n in closed if n)
+        if grown > MAX_POPULATION:
+            yield (
+                f"analyses.growth.factors: {factor:g} x the closed population {population:,} "
+                f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,} exactly"
+            )
     for pool_name, needed in demand.items():
         usable = pool_capacity_gb(pools[pool_name], catalog)
         if needed > usable * (1 + 1e-9):
