@@ -304,3 +304,14 @@ def test_tier_sweep_names_are_checked(tmp_path: Path, sweep: str, problem: str) 
     path = write(tmp_path, VALID + f"analyses:\n  tier_sweep: {sweep}\n")
     with pytest.raises(UserError, match=rf"fuzzed\.yaml:22: analyses\.tier_sweep\.\w+: {problem}"):
         load_scenario(path)
+
+
+def test_growth_of_a_closed_population_is_bounded(tmp_path: Path) -> None:
+    # Found: growth multiplies closed populations, so queue_depth 64 with factor 1000 asked the
+    # exact closed solution for 64,000 customers (a 30 GB array, then a hang).
+    text = VALID.replace("iops: 5000", "queue_depth: 64") + (
+        "analyses:\n  growth: {factors: [0.5, 1000]}\n"
+    )
+    with pytest.raises(UserError, match=r"analyses\.growth\.factors: 1000 x the closed population"):
+        load_scenario(write(tmp_path, text))
+    load_scenario(write(tmp_path, text.replace("1000]", "64]")))  # 4,096: still solved
