@@ -7,9 +7,9 @@ Per pool (docs/model.md §5, docs/tiering.md):
   `easy_tier: auto` and two or more tiers, each tier also gets a **load ceiling**: the back-end
   small-I/O rate (read misses + destages, as `IoMix.backend_small_io_per_host_io(1)`) at which
   its busiest drive reaches utilisation 1, from the model's own drive service times
-  (`components.drive.random_op` over the rank's whole span: the span depends on the placement
-  the ceiling produces, the full one does not; the RAID operations of `components.raid`) and
-  the split of the tier's load over its ranks (below). Placement at a
+  (`components.drive.random_op` at the rank's span, the longest it has in the rounds of
+  `_settled_placement`; the RAID operations of `components.raid`) and the split of the
+  tier's load over its ranks (below). Placement at a
   given load keeps every tier under its ceiling (`tiering.place_pool`), so Easy Tier never
   makes the SSD tier the bottleneck while the slower tiers still have headroom;
   `max_load_scale` is the largest growth of the planned load the tiers can carry
@@ -63,12 +63,9 @@ TIER_ORDER = ("ssd", "enterprise", "nearline")
 # Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
 # fraction will do, it only keeps the seek formula's domain).
 EMPTY_FRACTION = 1e-3
-# Span at which a tier's load ceiling is evaluated: the whole rank. A tier's span depends on
-# the placement the ceilings produce (a tier stopped by its ceiling leaves data to the slower
-# ones), so the ceiling is taken where it no longer depends on it: the least a tier's ranks
-# carry, with their data over the whole stroke. The full model at the placement then gives
-# the real limit (short-stroked ranks carry more; see `predict._model_at_max`).
-_CEILING_SPAN = 1.0
+# Rounds of ceiling spans (see `_settled_placement`): spans only grow, so ceilings only fall;
+# the shipped scenarios settle in two.
+_SPAN_ROUNDS = 4
 # Service time per small I/O of a rank that no workload's mix defines (no read misses and no
 # random destages anywhere): a 4 KiB random read, only to keep the ceiling finite.
 _PROBE_BYTES = 4096.0
@@ -354,19 +351,55 @@ def _split_all(
     return shares
 
 
-def _ceilings(inputs: _PoolInputs, shares: dict[int, RankShare]) -> dict[str, float]:
-    """Per tier: the small-I/O rate at which its busiest drive reaches utilisation 1, with the
-    data over each rank's whole span (`_CEILING_SPAN`)."""
+def _ceilings(
+    inputs: _PoolInputs, shares: dict[int, RankShare], spans: dict[int, float]
+) -> dict[str, float]:
+    """Per tier: the small-I/O rate at which its busiest drive reaches utilisation 1, each
+    rank's drives timed with their data over `spans[rank index]`."""
     out = {}
     for t in inputs.tier_names:
         busiest = max(
             shares[r.placement.index].small_io_share
-            * small_io_drive_time_s(r.drive, r.raid, inputs.mixes_rates, _CEILING_SPAN)
+            * small_io_drive_time_s(r.drive, r.raid, inputs.mixes_rates, spans[r.placement.index])
             for r in inputs.ranks
             if r.tier == t
         )
         out[t] = 1.0 / busiest if busiest > 0.0 else float(np.inf)
     return out
+
+
+def _wider(spans: dict[int, float], shares: dict[int, RankShare]) -> dict[int, float]:
+    return {i: max(span, shares[i].span_fraction) for i, span in spans.items()}
+
+
+def _settled_placement(
+    inputs: _PoolInputs,
+    demands: Sequence[WorkloadDemand],
+    place: Callable[[list[Tier]], PoolPlacement],
+) -> tuple[PoolPlacement, dict[int, RankShare], dict[str, float]]:
+    """Placement under ceilings timed at spans no shorter than the ranks end with.
+
+    A rank's span (short-stroking) depends on the placement its ceiling produces: a tier
+    stopped by its ceiling leaves data to the slower tiers and lengthens their spans. Starting
+    from the spans of the placement without ceilings, each round times the ceilings at the
+    longest span seen so far for each rank and places again (`place`). Spans only grow, so
+    the ceilings only fall and the rounds settle; the ceilings are never above what the ranks
+    carry at the spans they end with.
+    """
+    tiers = [Tier(t, inputs.capacity_gb[t]) for t in inputs.tier_names]
+    free = place_pool(tiers, demands, easy_tier=True)
+    shares = _split_all(inputs, free, demands)
+    spans = {i: share.span_fraction for i, share in shares.items()}
+    placement, ceilings = free, {}
+    for _ in range(_SPAN_ROUNDS):
+        ceilings = _ceilings(inputs, shares, spans)
+        placement = place(_ceiling_tiers(inputs, ceilings))
+        shares = _split_all(inputs, placement, demands)
+        wider = _wider(spans, shares)
+        if all(wider[i] <= spans[i] * (1.0 + 1e-9) for i in spans):
+            break
+        spans = wider
+    return placement, shares, ceilings
 
 
 def _ceiling_tiers(inputs: _PoolInputs, ceilings: dict[str, float]) -> list[Tier]:
@@ -383,9 +416,8 @@ def layout_pools(
     """Placement per pool at `load_scale` times the planned rates (None, or any workload
     closed: without ceilings).
 
-    Ceilings come from the rank split of the placement without them (drives timed over their
-    whole span), then the pool is placed again under them; pools without Easy Tier or with
-    one tier are placed once.
+    Ceilings come from the rank split and spans of the placement (`_settled_placement`);
+    pools without Easy Tier or with one tier are placed once, without ceilings.
     """
     ranks = pool_ranks(scenario, catalog)
     # Closed workloads have no planned rate to hold against a ceiling: no ceilings then.
@@ -404,12 +436,29 @@ def layout_pools(
         used_scale = None
         if inputs.ceilings_apply and load_scale is not None and not closed:
             scaled = [d for _, d in _demands(scenario, pool, mixes, base_dir, load_scale)]
-            ceilings = _ceilings(inputs, shares)
-            placement = place_pool(_ceiling_tiers(inputs, ceilings), scaled, easy_tier=True)
-            shares = _split_all(inputs, placement, scaled)
+            placement, shares, ceilings = _settled_placement(inputs, scaled, _placed_at(scaled))
             used_scale = load_scale
         out[pool.name] = PoolLayout(placement, inputs.tier_names, shares, ceilings, used_scale)
     return out
+
+
+def _placed_at(demands: Sequence[WorkloadDemand]) -> Callable[[list[Tier]], PoolPlacement]:
+    """Easy Tier's placement of `demands` under the given tiers' ceilings."""
+    return lambda tiers: place_pool(tiers, demands, easy_tier=True)
+
+
+def _placed_at_the_limit(
+    demands: Sequence[WorkloadDemand], scales: list[float]
+) -> Callable[[list[Tier]], PoolPlacement]:
+    """Easy Tier's placement at the largest load the tiers' ceilings allow; appends that
+    load's multiple of `demands` to `scales`."""
+
+    def place(tiers: list[Tier]) -> PoolPlacement:
+        scale, placement = load_scale_at_ceilings(tiers, demands, easy_tier=True)
+        scales.append(float(scale))
+        return placement
+
+    return place
 
 
 def max_load_scale(
@@ -428,10 +477,8 @@ def max_load_scale(
         demands = [d for _, d in _demands(scenario, pool, mixes, base_dir, 1.0)]
         if not demands or not inputs.ceilings_apply:
             continue
-        tiers = [Tier(t, inputs.capacity_gb[t]) for t in inputs.tier_names]
-        free = place_pool(tiers, demands, easy_tier=True)
-        ceilings = _ceilings(inputs, _split_all(inputs, free, demands))
-        scale, _ = load_scale_at_ceilings(_ceiling_tiers(inputs, ceilings), demands, easy_tier=True)
-        scales.append(float(scale))
+        found: list[float] = []
+        _settled_placement(inputs, demands, _placed_at_the_limit(demands, found))
+        scales.append(found[-1])
     finite = [s for s in scales if np.isfinite(s) and s > 0.0]
     return min(finite) if finite else None
