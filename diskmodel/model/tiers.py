@@ -63,6 +63,8 @@ TIER_ORDER = ("ssd", "enterprise", "nearline")
 # Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
 # fraction will do, it only keeps the seek formula's domain).
 EMPTY_FRACTION = 1e-3
+# A tier's data below this fraction of its capacity is placement rounding, not data.
+_NO_DATA = 1e-12
 # Rounds of ceiling spans (see `_settled_placement`): spans only grow, so ceilings only fall;
 # the shipped scenarios settle in two.
 _SPAN_ROUNDS = 4
@@ -222,12 +224,20 @@ def split_tier(
 ) -> dict[int, RankShare]:
     """Each rank's share of one tier's small I/O and data, and its span (module docstring)."""
     capacity = sum(r.capacity_gb for r in ranks)
-    if not rebalanced or used_gb <= 0.0 or len(ranks) == 1:
+
+    def by_capacity() -> dict[int, RankShare]:
         span = _span(used_gb, capacity)
         return {
             r.placement.index: RankShare(r.capacity_gb / capacity, r.capacity_gb / capacity, span)
             for r in ranks
         }
+
+    # A tier holding (to rounding) no data has nothing to rebalance.
+    if not rebalanced or used_gb <= _NO_DATA * capacity or len(ranks) == 1:
+        return by_capacity()
+    data_before = _data_before(ranks, used_gb)
+    if sum(data_before) <= _NO_DATA * capacity:
+        return by_capacity()
 
     def service(rank: PoolRank) -> Callable[[float], float]:
         return lambda span: small_io_drive_time_s(
@@ -236,7 +246,7 @@ def split_tier(
 
     before = [
         RankBefore(str(r.placement.index), r.capacity_gb, min(gb, r.capacity_gb), service(r))
-        for r, gb in zip(ranks, _data_before(ranks, used_gb), strict=True)
+        for r, gb in zip(ranks, data_before, strict=True)
     ]
     result = rebalance(before, 1.0, skew)
     total_gb = sum(load.data_gb for load in result.ranks)

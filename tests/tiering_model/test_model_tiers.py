@@ -135,3 +135,46 @@ def test_closed_workloads_are_placed_without_ceilings() -> None:
     )
     assert layout["p"].ceilings_iops == {}
     assert layout["p"].load_scale is None
+
+
+def test_a_tier_holding_only_rounding_is_not_rebalanced() -> None:
+    """Found by fuzzing: 1 MB of data in an Easy Tier pool of SSD and HDD ranks; placed at the
+    tiers' limit the SSD tier holds a rounding remainder, which is not data to rebalance."""
+    data = {
+        "schema_version": 1,
+        "name": "edge",
+        "system": {
+            "model": "ds8700-941",
+            "processor_ways": 2,
+            "cache_gb": 32,
+            "host_ports": 1,
+            "da_pairs": 1,
+        },
+        "pools": [
+            {
+                "name": "p0",
+                "easy_tier": "auto",
+                "ranks": [
+                    {"drive": "ssd-146", "raid": "raid5-6+p+s", "count": 5},
+                    {"drive": "15k-450", "raid": "raid5-6+p+s", "count": 1},
+                ],
+            }
+        ],
+        "workloads": [
+            {
+                "name": "w0",
+                "pool": "p0",
+                "read_fraction": 0.0,
+                "read_hit_ratio": 0.0,
+                "destage_ratio": 1e-09,
+                "read_size_kib": 0.5,
+                "write_size_kib": 0.5,
+                "capacity_gb": 0.001,
+                "iops": 100000.0,
+                "skew": {"points": [[1e-09, 0.999999999]]},
+            }
+        ],
+    }
+    p = predict_configuration(Scenario.model_validate(data, context={"catalog": CATALOG}))
+    assert np.isfinite(p.max_iops)
+    assert sum(t.used_gb for t in p.tiers) == pytest.approx(0.001)
