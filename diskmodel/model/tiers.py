@@ -9,9 +9,9 @@ Per pool (docs/model.md §5, docs/tiering.md):
   its busiest drive reaches utilisation 1, from the model's own drive service times
   (`components.drive.random_op` at the rank's span, the longest it has in the rounds of
   `_settled_placement`; the RAID operations of `components.raid`) and the split of the
-  tier's load over its ranks (below). Placement at a
-  given load keeps every tier under its ceiling (`tiering.place_pool`), so Easy Tier never
-  makes the SSD tier the bottleneck while the slower tiers still have headroom;
+  tier's load over its ranks (below). Placement at a given load keeps every tier under its
+  ceiling (`tiering.place_pool`), so Easy Tier never makes the SSD tier the bottleneck while
+  the slower tiers still have headroom;
   `max_load_scale` is the largest growth of the planned load the tiers can carry
   (`tiering.load_scale_at_ceilings`). Ceilings count small random work only: sequential
   prefetch and full-stripe destages still load the ranks, and the full model at that placement
