@@ -162,20 +162,15 @@ class SystemConfig(_Model):
         return _known("storage system", value, _catalog(info).systems)
 
 
-class RankGroup(_Model):
-    """`count` identical RAID ranks, each built from one 8-drive array site."""
+class _RankKind(_Model):
+    """A drive type and RAID format, both checked against the catalog.
+
+    Rank groups and tier sweeps name them; checking at load, not when a sweep builds its
+    variants, turns an unknown name into a message instead of a KeyError (found by fuzzing).
+    """
 
     drive: Name
     raid: Name
-    count: int = Field(gt=0, le=1024)
-    da_pair: int | None = Field(
-        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
-    )
-    added: bool = Field(
-        False,
-        description="added empty to a pool that already holds its data: with easy_tier auto,"
-        " auto-rebalance moves extents onto these ranks while the others keep their data span",
-    )
 
     @field_validator("drive")
     @classmethod
@@ -186,6 +181,20 @@ class RankGroup(_Model):
     @classmethod
     def _known_raid(cls, value: str, info: ValidationInfo) -> str:
         return _known("RAID format", value, _catalog(info).raid_formats)
+
+
+class RankGroup(_RankKind):
+    """`count` identical RAID ranks, each built from one 8-drive array site."""
+
+    count: int = Field(gt=0, le=1024)
+    da_pair: int | None = Field(
+        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+    )
+    added: bool = Field(
+        False,
+        description="added empty to a pool that already holds its data: with easy_tier auto,"
+        " auto-rebalance moves extents onto these ranks while the others keep their data span",
+    )
 
 
 class Pool(_Model):
@@ -330,27 +339,13 @@ class Growth(_Model):
     )
 
 
-class TierSweep(_Model):
+class TierSweep(_RankKind):
     """Add 0, 1, 2 ... ranks of one drive type to a pool and compare."""
 
     pool: Name
-    drive: Name
-    raid: Name
     counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(
         min_length=1, max_length=MAX_ALTERNATIVES
     )
-
-    # Checked here, not only when the sweep builds its variants: an unknown drive or pool
-    # was a KeyError or StopIteration from predict() (found by fuzzing).
-    @field_validator("drive")
-    @classmethod
-    def _known_drive(cls, value: str, info: ValidationInfo) -> str:
-        return _known("drive", value, _catalog(info).drives)
-
-    @field_validator("raid")
-    @classmethod
-    def _known_raid(cls, value: str, info: ValidationInfo) -> str:
-        return _known("RAID format", value, _catalog(info).raid_formats)
 
 
 class Analyses(_Model):
