@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-SCENARIO ?= scenarios/ds8800-c3-baseline.yaml
+SCENARIO ?= scenarios/ds8800-15k-plus-2-ssd.yaml
 
 .PHONY: run test lint bench clean
 
