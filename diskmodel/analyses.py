@@ -102,7 +102,8 @@ def _placement_follows_load(scenario: Scenario, catalog: Catalog | None) -> bool
     load (every tier kept under its load ceiling, `diskmodel.model.tiers`)."""
     catalog = catalog or load_catalog()
     return any(
-        pool.easy_tier == "auto" and len({catalog.drives[g.drive].tier for g in pool.ranks}) > 1
+        pool.easy_tier.mode == "auto"
+        and len({catalog.drives[g.drive].tier for g in pool.ranks}) > 1
         for pool in scenario.pools
     )
 

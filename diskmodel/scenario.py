@@ -197,14 +197,44 @@ class RankGroup(_RankKind):
     )
 
 
+EASY_TIER_UTILIZATION_TARGET = 0.8
+"""Default load Easy Tier lets a tier's busiest station (drive or DA pair) carry before it
+demotes warm extents. IBM documents the behaviour ("warm demotion is triggered whenever the
+higher tier is over its bandwidth capacity ... to operate at its optimal load", DS8000
+Introduction and Planning Guide, Easy Tier functions) but not the threshold; 80% is an
+estimate: below it an M/M/1 station's queueing delay stays within four service times."""
+
+
+class EasyTier(_Model):
+    """Easy Tier on a pool: `off`, `auto`, or a mapping with its settings.
+
+    A plain `easy_tier: auto` (or `off`) is read as `{mode: auto}`."""
+
+    mode: Literal["off", "auto"] = Field(
+        "auto", description="auto: Easy Tier places hot extents on faster tiers; off: by capacity"
+    )
+    utilization_target: float = Field(
+        EASY_TIER_UTILIZATION_TARGET,
+        gt=0.0,
+        le=1.0,
+        description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
+        "before it moves warm extents down (fraction)",
+    )
+
+
 class Pool(_Model):
     """An extent pool: ranks whose capacity volumes are carved from, in 1 GiB extents."""
 
     name: Name
-    easy_tier: Literal["off", "auto"] = Field(
-        "auto", description="auto: Easy Tier places hot extents on faster tiers; off: by capacity"
+    easy_tier: EasyTier = Field(
+        EasyTier(), description="off, auto, or {mode: auto, utilization_target: 0.8}"
     )
     ranks: list[RankGroup] = Field(min_length=1, max_length=MAX_RANKS)
+
+    @field_validator("easy_tier", mode="before")
+    @classmethod
+    def _mode_shorthand(cls, value: Any) -> Any:
+        return {"mode": value} if isinstance(value, str) else value
 
 
 class Skew(_Model):
@@ -319,7 +349,19 @@ class Workload(_Model):
             raise _problem("give the load: 'iops', 'queue_depth', or 'users' (with think_time_ms)")
         if self.queue_depth is not None and self.users is not None:
             raise _problem("give either 'queue_depth' or 'users', not both")
+        if self.iops is not None and self.is_closed:
+            # One definition of a closed workload everywhere: a rate and a population at once
+            # would be open to one part of the model and closed to another.
+            raise _problem(
+                "give either 'iops' (an open workload: a planned rate) or 'queue_depth'/'users' "
+                "(a closed one: the rate follows from the population), not both"
+            )
         return self
+
+    @property
+    def is_closed(self) -> bool:
+        """Given by a queue depth or users (a closed loop), not by a rate."""
+        return self.queue_depth is not None or self.users is not None
 
 
 class Curve(_Model):
@@ -348,6 +390,38 @@ class TierSweep(_RankKind):
     )
 
 
+UTILIZATION_LIMIT = 0.7
+"""Default planning ceiling on every component's utilisation: the level at which the report
+has always warned (an M/M/1 station's wait is then 2.3 service times and rising steeply)."""
+RESPONSE_TIME_TARGET_MS = 5.0
+"""Default response-time target: a common service level for random OLTP I/O on HDD-based
+enterprise storage (a 15K drive's own service time is 5-7 ms, DOMAIN.md C1)."""
+
+
+class UtilizationLimits(_Model):
+    """Planning ceilings on utilisation per component kind (fractions)."""
+
+    host_adapter: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0)
+    processor: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0)
+    device_adapter: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0)
+    rank: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0)
+
+
+class ServiceLevel(_Model):
+    """What the planner sizes to: a response-time target and utilisation ceilings.
+
+    Results report the load at which each configuration still meets all of them beside its
+    saturation rate."""
+
+    response_time_ms: float = Field(
+        RESPONSE_TIME_TARGET_MS, gt=0.0, le=1e5, description="mean response time target, ms"
+    )
+    read_response_time_ms: float | None = Field(
+        None, gt=0.0, le=1e5, description="mean read response time target, ms"
+    )
+    utilization: UtilizationLimits = UtilizationLimits()
+
+
 class Analyses(_Model):
     curve: Curve = Curve()
     compare: list[Alternative] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
@@ -364,6 +438,7 @@ class Scenario(_Model):
     system: SystemConfig
     pools: list[Pool] = Field(min_length=1, max_length=64)
     workloads: list[Workload] = Field(min_length=1, max_length=64)
+    service_level: ServiceLevel = ServiceLevel()
     analyses: Analyses = Analyses()
 
     @model_validator(mode="after")
@@ -636,7 +711,7 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
         kind = "a list" if isinstance(data, list) else f"a single value ({data!r:.40})"
         raise ScenarioError(
             f"{located.source}: a scenario is a mapping of keys (schema_version, name, system, "
-            f"pools, workloads, analyses), but this file holds {kind}"
+            f"pools, workloads, service_level, analyses), but this file holds {kind}"
         )
     version = data.get("schema_version")
     if version is not None and version != SCHEMA_VERSION:

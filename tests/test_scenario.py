@@ -53,6 +53,9 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
 
 def test_valid_baseline_loads(tmp_path: Path) -> None:
     scenario = load_scenario(write(tmp_path, VALID))
+    assert scenario.pools[0].easy_tier.mode == "auto"
+    assert scenario.service_level.response_time_ms == 5.0
+    assert scenario.service_level.utilization.rank == 0.7
     assert scenario.workloads[0].destage_ratio == 1.0
     assert scenario.workloads[0].read_size_kib == 4.0
     assert [r.da_pair for r in expand_ranks(scenario)] == [0, 1, 0, 1]
@@ -141,6 +144,26 @@ BROKEN = {
         ["workloads[0].pin_tier", "no ssd ranks"],
     ),
     "no load given": (edit("    iops: 5000\n", ""), ["workloads[0]", "give the load"]),
+    "a rate and a queue depth": (
+        VALID + "    queue_depth: 32\n",
+        ["workloads[0]", "either 'iops'", "not both"],
+    ),
+    "Easy Tier mode misspelt": (
+        edit("easy_tier: auto", "easy_tier: {mode: atuo}"),
+        [":11:", "pools[0].easy_tier.mode", "'atuo'", "'off' or 'auto'"],
+    ),
+    "Easy Tier target above 1": (
+        edit("easy_tier: auto", "easy_tier: {mode: auto, utilization_target: 80}"),
+        ["pools[0].easy_tier.utilization_target", "80"],
+    ),
+    "service level ceiling above 1": (
+        VALID + "service_level: {utilization: {rank: 70}}\n",
+        ["service_level.utilization.rank", "70"],
+    ),
+    "service level kind misspelt": (
+        VALID + "service_level: {utilization: {ranks: 0.5}}\n",
+        ["service_level.utilization.ranks", "did you mean 'rank'"],
+    ),
     "missing required key": (
         edit("    capacity_gb: 1000\n", ""),
         ["workloads[0].capacity_gb", "required"],
@@ -257,3 +280,19 @@ def test_apply_settings_by_index_and_name() -> None:
     out = apply_settings(base, {"workloads.b.iops": 5, "workloads.0.iops": 3})
     assert out == {"workloads": [{"name": "a", "iops": 3}, {"name": "b", "iops": 5}]}
     assert base["workloads"][1]["iops"] == 2  # the original is untouched
+
+
+def test_easy_tier_shorthand_and_mapping_mean_the_same(tmp_path: Path) -> None:
+    short = load_scenario(write(tmp_path, VALID, "a.yaml"))
+    long = load_scenario(
+        write(tmp_path, edit("easy_tier: auto", "easy_tier: {mode: auto}"), "b.yaml")
+    )
+    assert short.pools[0].easy_tier == long.pools[0].easy_tier
+    target = load_scenario(
+        write(
+            tmp_path,
+            edit("easy_tier: auto", "easy_tier: {mode: auto, utilization_target: 0.6}"),
+            "c.yaml",
+        )
+    )
+    assert target.pools[0].easy_tier.utilization_target == 0.6

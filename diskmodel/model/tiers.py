@@ -326,7 +326,7 @@ class _PoolInputs:
 
     @property
     def ceilings_apply(self) -> bool:
-        return self.pool.easy_tier == "auto" and len(self.tier_names) > 1
+        return self.pool.easy_tier.mode == "auto" and len(self.tier_names) > 1
 
 
 def _pool_inputs(
@@ -355,7 +355,7 @@ def _split_all(
                 placement.on(t).capacity_used_gb,
                 _tier_skew(placement, inputs.tier_names, t, demands),
                 inputs.mixes_rates,
-                rebalanced=inputs.pool.easy_tier == "auto",
+                rebalanced=inputs.pool.easy_tier.mode == "auto",
             )
         )
     return shares
@@ -439,7 +439,7 @@ def layout_pools(
         if not demands:
             continue
         tiers = [Tier(t, inputs.capacity_gb[t]) for t in inputs.tier_names]
-        easy = pool.easy_tier == "auto"
+        easy = pool.easy_tier.mode == "auto"
         placement = place_pool(tiers, demands, easy_tier=easy)
         shares = _split_all(inputs, placement, demands)
         ceilings: dict[str, float] = {}

@@ -60,7 +60,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
         pool_rows.append(
             [
                 pool.name,
-                pool.easy_tier,
+                pool.easy_tier.mode,
                 len(members),
                 "+".join(tiers),
                 f"{capacity:,.0f}",

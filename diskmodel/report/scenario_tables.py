@@ -81,7 +81,7 @@ def _configuration_column(scenario: Scenario, catalog: Catalog) -> list[str]:
         ", ".join(f"{n} × {_drive_text(catalog.drives[d])}" for d, n in sorted(drives.items())),
         ", ".join(f"{n} × {r}" for r, n in sorted(raids.items())),
         "; ".join(
-            f"{p.name} (Easy Tier {p.easy_tier}, "
+            f"{p.name} (Easy Tier {p.easy_tier.mode}, "
             f"{display.capacity_gb(pool_capacity_gb(p, catalog))})"
             for p in scenario.pools
         ),
