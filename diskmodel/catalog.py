@@ -385,6 +385,12 @@ class Catalog(BaseModel):
     drives: dict[str, Drive]
     raid_formats: dict[str, RaidFormat]
 
+    def installed_drive(self, system: str, drive: str) -> Drive:
+        """The drive `drive` as installed in `system`: its figures for the packaging that
+        system uses (the same drive type may come 2.5-inch SAS in one system and 3.5-inch FC
+        in another). The storage model asks for drives only through this."""
+        return self.drives[drive]
+
     def names(self) -> list[str]:
         """Every name in the catalog (systems, drives, RAID formats), sorted."""
         return sorted([*self.systems, *self.drives, *self.raid_formats])

@@ -39,7 +39,7 @@ import numpy as np
 from diskmodel.catalog import Catalog, Drive, RaidFormat
 from diskmodel.components import drive, raid
 from diskmodel.scenario import Pool, RankPlacement, Scenario, Workload, expand_ranks
-from diskmodel.tiering.heatmap import load_heatmap_csv
+from diskmodel.tiering.heatmap import read_heatmap
 from diskmodel.tiering.placement import (
     PoolPlacement,
     Tier,
@@ -140,10 +140,7 @@ def skew_curves(workload: Workload, base_dir: Path | None) -> tuple[SkewCurve, S
         return UNIFORM, None
     seq = skew.sequential_level
     if skew.heatmap is not None:
-        path = Path(skew.heatmap)
-        if not path.is_absolute() and base_dir is not None:
-            path = base_dir / path
-        heat = load_heatmap_csv(path)
+        heat = read_heatmap(skew.heatmap, base_dir)
         return heat.small_io, heat.mb if seq is None else derived_mb_curve(heat.small_io, seq)
     small: SkewCurve
     if skew.points is not None:

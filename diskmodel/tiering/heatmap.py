@@ -168,3 +168,12 @@ def load_heatmap_csv(path: Path | str) -> HeatMap:
     if not counts:
         raise HeatMapError(f"{path}: no extents after the header")
     return heatmap_from_counts(counts, mbs, source=str(path))
+
+
+def read_heatmap(reference: str, base_dir: Path | None) -> HeatMap:
+    """The heat map a scenario names: `reference` as written in the file, relative to the
+    scenario's folder `base_dir` (the current directory when None)."""
+    path = Path(reference)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return load_heatmap_csv(path)
