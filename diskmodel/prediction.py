@@ -1,14 +1,154 @@
 """What the storage model returns: plain frozen dataclasses, milliseconds and I/O per second.
 
-A `Prediction` is one configuration's answer; a `ScenarioPrediction` holds the baseline and
-each `compare` alternative, and the growth sweep. Reports read these and nothing else.
-Times are milliseconds (`_ms`); a time is None where the load is at or past saturation
-(there is no steady state), and the matching `saturated` flag is True.
+A `Prediction` is one configuration's whole answer: the inputs as the model used them (every
+default filled in, every catalog figure with its source), the results at the planned load, the
+response-time curve with the placement at each of its loads, the maximum rates (to saturation
+and to the service level), growth and, for a closed system, the population sweep. A
+`ScenarioPrediction` holds the baseline, each `compare` alternative and the tier sweep.
+
+Reports read these and nothing else: a number a report shows is carried here, never derived
+again from the scenario or the catalog. Times are milliseconds (`_ms`); a time is None where the
+load is at or past saturation (there is no steady state), and the matching `saturated` flag is
+True.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------- the inputs as used
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One hardware figure the model used, with where it comes from.
+
+    entry: the catalog entry ("ds8800-951", "15k-300", "raid5-7+p"); key: its dotted key
+    ("avg_seek_read_ms", "device_adapter.per_op_us"); provenance: the catalog's "source: ..."
+    (a published document) or "basis: ..." (how it was derived or bounded).
+    """
+
+    entry: str
+    key: str
+    value: float
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultUsed:
+    """An input the scenario left out, the value used and why (key as a dotted path with
+    names: `workloads.oltp.destage_ratio`)."""
+
+    key: str
+    value: str
+    basis: str
+
+
+@dataclass(frozen=True, slots=True)
+class SystemInput:
+    """The storage system as configured."""
+
+    model: str  # catalog name, e.g. ds8800-951
+    label: str  # e.g. "IBM DS8800 2107-951"
+    processor: str  # e.g. "POWER6+"
+    servers: int
+    processor_ways: int
+    clock_ghz: float
+    cache_gb: float
+    nvs_gb: float
+    host_ports: int
+    host_adapter: str
+    port_gbps: float
+    da_pairs: int
+    device_adapter: str
+
+
+@dataclass(frozen=True, slots=True)
+class RankGroupInput:
+    """Identical ranks of one pool (same drive and RAID format), where they sit.
+
+    ranks_per_da_pair / ranks_per_server: (DA pair or server index, ranks of this group there);
+    capacity_gb: usable (data drives only) of the whole group; drives: physical drives of the
+    group, spares included.
+    """
+
+    pool: str
+    tier: str
+    drive: str
+    drive_label: str  # e.g. "300 GB 15K RPM, 2.5-inch SAS"
+    raid: str
+    count: int
+    ranks_per_da_pair: tuple[tuple[int, int], ...]
+    ranks_per_server: tuple[tuple[int, int], ...]
+    capacity_gb: float
+    drives: int
+    added: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PoolInput:
+    """An extent pool: Easy Tier setting and tiers (fastest first) with usable capacity."""
+
+    name: str
+    easy_tier: str  # "auto" | "off"
+    utilization_target: float  # what Easy Tier lets a tier's busiest station reach
+    tiers: tuple[str, ...]
+    tier_capacity_gb: tuple[float, ...]  # same order as tiers
+    ssd_ranks_per_server: tuple[int, ...]  # SSD ranks owned by server 0, 1
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadInput:
+    """A workload as the model used it: every default filled in, the hit ratio it used.
+
+    load: "iops" (open, at `iops`), "queue_depth" or "users" (closed, `population`).
+    read_hit_ratio_basis: "as given", or how it was projected (another cache size).
+    skew: a description of the skew curve ("level 14 (high)", "points ...", "heat map x.csv").
+    """
+
+    name: str
+    pool: str
+    load: str
+    iops: float | None
+    population: int | None
+    think_time_ms: float
+    read_fraction: float
+    read_hit_ratio: float
+    read_hit_ratio_basis: str
+    destage_ratio: float
+    read_size_kib: float
+    write_size_kib: float
+    read_sequential_fraction: float
+    write_sequential_fraction: float
+    capacity_gb: float
+    skew: str
+    pin_tier: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceLevelInput:
+    """The limits the planner sizes to (utilisation ceilings per component kind)."""
+
+    response_time_ms: float
+    read_response_time_ms: float | None
+    utilization: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """Everything the model was given, as it used it."""
+
+    system: SystemInput
+    ranks: tuple[RankGroupInput, ...]
+    pools: tuple[PoolInput, ...]
+    workloads: tuple[WorkloadInput, ...]
+    service_level: ServiceLevelInput
+    figures: tuple[Figure, ...]
+    defaults: tuple[DefaultUsed, ...]
+    assumptions: tuple[str, ...]  # model assumptions that apply to this configuration
+
+
+# --------------------------------------------------------------------------- results at a load
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +156,9 @@ class ComponentResult:
     """One station at the planned load: a host port, a server, a DA pair or a rank's drives.
 
     utilization: busy fraction of one server of the station (a rank: of one of its drives).
-    response_time_ms: wait + service of one visit; service_time_ms, wait_time_ms its parts.
+    service_time_ms: busy time per operation at this load (a drive with command queueing
+    serves faster as its queue grows), so utilization = arrival rate x service time / servers.
+    response_time_ms: wait + service of one visit.
     """
 
     name: str
@@ -25,15 +167,6 @@ class ComponentResult:
     response_time_ms: float | None
     service_time_ms: float
     wait_time_ms: float | None
-    saturated: bool
-
-
-@dataclass(frozen=True, slots=True)
-class CurvePoint:
-    """Response time (mean over all host I/O) at one total I/O rate."""
-
-    iops: float
-    response_time_ms: float | None
     saturated: bool
 
 
@@ -49,7 +182,7 @@ class IoTypeResult:
 
 @dataclass(frozen=True, slots=True)
 class WorkloadResult:
-    """One workload at the planned load."""
+    """One workload at the planned load (read_hit_ratio: the one the model used)."""
 
     name: str
     pool: str
@@ -63,7 +196,7 @@ class WorkloadResult:
 
 
 @dataclass(frozen=True, slots=True)
-class RankLoad:
+class RankResult:
     """Back-end load of one rank at the planned load."""
 
     name: str
@@ -78,12 +211,13 @@ class RankLoad:
 
 
 @dataclass(frozen=True, slots=True)
-class TierLoad:
-    """One tier of one pool: capacity, data placed there and its back-end load.
+class TierResult:
+    """One tier of one pool at a load: capacity, data placed there and its back-end load.
 
     small_io_share / mb_share: the tier's part of the pool's back-end small random I/O and of
-    its MB/s (Easy Tier's placement, capacity-proportional, or pinned); utilization: mean
-    drive utilisation of its ranks at the planned load.
+    its MB/s (Easy Tier's placement for this load, capacity-proportional, or pinned);
+    backend_iops: drive operations per second on its ranks; utilization: mean drive
+    utilisation of its ranks.
     """
 
     pool: str
@@ -92,25 +226,64 @@ class TierLoad:
     capacity_gb: float
     used_gb: float
     small_io_share: float
+    mb_share: float
     backend_iops: float
-    mb_share: float = 0.0
-    utilization: float = 0.0
+    utilization: float
+
+
+@dataclass(frozen=True, slots=True)
+class SkewCurveResult:
+    """A workload's skew curve as placement used it: (capacity fraction, I/O fraction) points,
+    hottest first, from (0, 0) to (1, 1), for the small I/O and for the MB."""
+
+    workload: str
+    pool: str
+    description: str
+    small_io_points: tuple[tuple[float, float], ...]
+    mb_points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TierPoint:
+    """Where one tier stands at one load of the curve (placement follows the load)."""
+
+    pool: str
+    tier: str
+    small_io_share: float
+    used_gb: float
+    utilization: float
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """The configuration at one total host I/O rate: response time (mean over all host I/O),
+    the busiest station, and the placement Easy Tier makes for this load."""
+
+    iops: float
+    response_time_ms: float | None
+    saturated: bool
+    busiest: str
+    busiest_utilization: float
+    tiers: tuple[TierPoint, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ClosedPoint:
-    """Closed system at one population (host queue depth, or users)."""
+    """The closed system at one population, solved on its own."""
 
     population: int
     iops: float
     response_time_ms: float
+    destage_limited: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ClosedSystemResult:
-    """Closed-system solution (exact MVA with load-dependent ranks and processors)."""
+    """Closed-system solution: the population given (`population_kind` "queue_depth" or
+    "users"), what it settles at, and a sweep of smaller populations, each solved on its own."""
 
     population: int
+    population_kind: str
     think_time_ms: float
     iops: float
     response_time_ms: float
@@ -119,18 +292,71 @@ class ClosedSystemResult:
 
 
 @dataclass(frozen=True, slots=True)
+class LimitResult:
+    """One planning limit: its target, the value at the planned load, whether it is met there,
+    and the highest total rate at which it is still met (None: met up to saturation).
+
+    kind: "response_time", "read_response_time" or "utilization"; component: for a utilisation
+    limit, the component kind it applies to and, at `max_iops`, the component reaching it.
+    """
+
+    kind: str
+    label: str  # e.g. "response time ≤ 5 ms", "rank utilisation ≤ 70%"
+    target: float
+    value: float | None  # at the planned load (None: saturated)
+    met: bool
+    max_iops: float | None
+    component: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceLevelResult:
+    """The configuration against the service level.
+
+    met: every limit met at the planned load. max_iops: the highest total host rate at which
+    every limit is met (the planning maximum); binding: the label of the limit that binds
+    there. iops_at_target: the rate at which the mean response time reaches the target.
+    """
+
+    met: bool
+    max_iops: float
+    binding: str
+    iops_at_target: float | None
+    limits: tuple[LimitResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GrowthPoint:
+    """The configuration at its planned load times `factor` (closed: population times it).
+
+    meets_service_level: every limit met; binding: the first limit broken (None if none)."""
+
+    factor: float
+    iops: float
+    response_time_ms: float | None
+    saturated: bool
+    busiest: str
+    busiest_utilization: float
+    meets_service_level: bool
+    binding: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """One configuration's predicted performance.
 
-    max_iops: total host I/O rate at which the first station reaches utilisation 1;
-    bottleneck: that station's name (bottleneck_kind its kind). destage_limited: the
+    max_iops: total host rate at which the first station saturates, with Easy Tier placing for
+    that load; bottleneck: that station (bottleneck_kind its kind). destage_limited: the
     bottleneck carries destage work, so at max_iops NVS fills and writes wait.
     At the planned load (the workloads' `iops`, or the closed system's throughput):
     planned_iops, response_time_ms, components, workloads, ranks, tiers, nvs_full.
+    curve: response time against total rate up to max_iops, each point with its own placement;
+    the planned point lies on it. service_level: the planning limits and the planning maximum.
     """
 
     name: str
     system: str
+    inputs: Inputs
     max_iops: float
     bottleneck: str
     bottleneck_kind: str
@@ -141,22 +367,14 @@ class Prediction:
     nvs_full: bool
     components: tuple[ComponentResult, ...]
     workloads: tuple[WorkloadResult, ...]
-    ranks: tuple[RankLoad, ...]
-    tiers: tuple[TierLoad, ...]
+    ranks: tuple[RankResult, ...]
+    tiers: tuple[TierResult, ...]
+    skew_curves: tuple[SkewCurveResult, ...]
     curve: tuple[CurvePoint, ...]
+    service_level: ServiceLevelResult
+    growth: tuple[GrowthPoint, ...] = ()
     closed: ClosedSystemResult | None = None
     notes: tuple[str, ...] = field(default=())
-
-
-@dataclass(frozen=True, slots=True)
-class GrowthPoint:
-    """The baseline at its planned load times `factor`."""
-
-    factor: float
-    iops: float
-    response_time_ms: float | None
-    saturated: bool
-    bottleneck_utilization: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,29 +382,28 @@ class TierSweepPoint:
     """The baseline with `added` more ranks of one drive type in one pool.
 
     error: why this point could not be solved (e.g. the ranks do not fit the DA pairs), else
-    None and the figures below are meaningful.
+    None and the figures below are meaningful. tier_small_io_share: the swept drive's tier's
+    share of the pool's small random back-end I/O at the planned load.
     """
 
     added: int
     max_iops: float
     bottleneck: str
+    planning_max_iops: float
     response_time_ms: float | None
     saturated: bool
     error: str | None = None
-    #: the swept drive's tier's share of the pool's small random back-end I/O at the planned
-    #: load (0 when no rank of that tier is in the pool)
     tier_small_io_share: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class ScenarioPrediction:
-    """A scenario's baseline, its `compare` alternatives (same order), its growth sweep and
-    its tier sweep."""
+    """A scenario's baseline, its `compare` alternatives (same order) and its tier sweep."""
 
     scenario: str
+    description: str
     baseline: Prediction
     alternatives: tuple[Prediction, ...] = ()
-    growth: tuple[GrowthPoint, ...] = ()
     tier_sweep: tuple[TierSweepPoint, ...] = ()
 
     @property
