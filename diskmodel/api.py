@@ -36,9 +36,9 @@ def predict(
 
     base_dir: the scenario file's folder, where paths in it (heat maps) are relative to.
     """
-    from diskmodel.model.predict import predict as solve
+    from diskmodel.analyses import predict_scenario
 
-    return solve(scenario, catalog, base_dir=base_dir)
+    return predict_scenario(scenario, catalog, base_dir)
 
 
 def render_html(

@@ -1,6 +1,6 @@
 """A workload's host I/O split into the classes the storage model treats differently.
 
-Per host I/O of a `Workload` (fractions sum to 1):
+Per host I/O of a workload (fractions sum to 1):
 - read hit (random reads found in cache): read_fraction (1 - seq) hit_ratio;
 - read miss (random reads staged from a rank): read_fraction (1 - seq) (1 - hit_ratio);
 - sequential read (prefetched, so answered from cache): read_fraction seq;
@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from diskmodel.components.cache import KIB
-from diskmodel.scenario import Workload
 
 IoClass = Literal["read_hit", "read_miss", "sequential_read", "random_write", "sequential_write"]
 IO_CLASSES: tuple[IoClass, ...] = (
@@ -39,11 +38,19 @@ class IoMix:
     destage_ratio: float
 
     @classmethod
-    def of(cls, workload: Workload, read_hit_ratio: float | None = None) -> IoMix:
-        hit = workload.read_hit_ratio if read_hit_ratio is None else read_hit_ratio
-        r = workload.read_fraction
-        rs = workload.read_sequential_fraction
-        ws = workload.write_sequential_fraction
+    def of(
+        cls,
+        *,
+        read_fraction: float,
+        read_hit_ratio: float,
+        read_sequential_fraction: float,
+        write_sequential_fraction: float,
+        read_size_kib: float,
+        write_size_kib: float,
+        destage_ratio: float,
+    ) -> IoMix:
+        r, hit = read_fraction, read_hit_ratio
+        rs, ws = read_sequential_fraction, write_sequential_fraction
         fractions: dict[IoClass, float] = {
             "read_hit": r * (1 - rs) * hit,
             "read_miss": r * (1 - rs) * (1 - hit),
@@ -51,12 +58,7 @@ class IoMix:
             "random_write": (1 - r) * (1 - ws),
             "sequential_write": (1 - r) * ws,
         }
-        return cls(
-            fractions,
-            workload.read_size_kib * KIB,
-            workload.write_size_kib * KIB,
-            workload.destage_ratio,
-        )
+        return cls(fractions, read_size_kib * KIB, write_size_kib * KIB, destage_ratio)
 
     def size_bytes(self, io_class: IoClass) -> float:
         return self.write_bytes if io_class.endswith("write") else self.read_bytes

@@ -1,7 +1,10 @@
-"""Closed solution: exact load-dependent MVA of the host-visible work at a host queue depth
-or a user population, the asynchronous work (destage, prefetch) and open workloads folded in
-as an open stream (D / (1 - rho)), the drives of identical ranks merged into flow-equivalent
-load-dependent stations that credit command queueing.
+"""Closed solution: exact load-dependent MVA of the host-visible work at one population, the
+asynchronous work (destage, prefetch) and open workloads folded in as an open stream
+(D / (1 - rho)), the drives of identical ranks merged into flow-equivalent stations.
+
+The stations are the open solution's (`diskmodel.model.network`): ports and DA pairs
+single-server, servers min(n, c), each drive load-dependent with the gain alpha(n) of its
+command queue, so that at equal throughput the two solutions see the same hardware.
 """
 
 from __future__ import annotations
@@ -12,19 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.components import cache, drive
-from diskmodel.model.network import RankInfo, SystemModel, is_closed
-from diskmodel.prediction import (
-    ClosedPoint,
-    ClosedSystemResult,
-)
+from diskmodel.model.network import Network
 from diskmodel.queueing.closed import ClosedResult, marginal_probabilities, mva_load_dependent
+from diskmodel.queueing.station import load_dependent
 
 FloatArray = NDArray[np.float64]
 
-MS = 1e-3
 # Relative tolerance of the closed solution's throughput fixed point.
-_X_TOL = 1e-3
+_X_TOL = 1e-4
 # Largest share of a station the asynchronous stream may take in the closed solution; at this
 # cap the destage path is saturated (NVS full) and the closed class gets the remainder.
 _RHO_CAP = 0.995
@@ -58,101 +56,149 @@ def _log_convolve_power(log_f: FloatArray, times: int) -> FloatArray:
     return result
 
 
-_FES_CACHE: dict[tuple[str, float, int, int], FloatArray] = {}
+def _log_factorials(n: int) -> FloatArray:
+    return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))])
 
 
-def _log_group_factor(info: RankInfo, drives: int, population: int) -> FloatArray:
-    """log f(n), n = 0..N, of `drives` identical drives of demand 1: the drives-fold
-    convolution of one drive's f_d(n) = 1 / prod_{i<=n} alpha_d(i) (its random-read gain)."""
-    key = (info.drive.name, round(info.occupied_fraction, 6), drives, population)
-    cached = _FES_CACHE.get(key)
+def _log_drive_factor(gain: FloatArray, open_work: float, population: int) -> FloatArray:
+    """log h(n), n = 0..N: one drive's product-form factor for n closed customers of unit
+    demand when an open stream offering `open_work` (arrival rate x queue-length-one service)
+    shares its queue.
+
+    A drive is a load-dependent station, rate alpha(i) / S with i requests of either kind
+    (alpha held at alpha(D) beyond D). Summing the product form over the open customers j
+    (Lazowska et al. 1984, §7.4, for mixed networks) gives the closed class's factor
+    h(n) = sum_j C(n+j, j) a^j g(n+j), g(k) = 1 / prod_{i<=k} alpha(i): exact for product-form
+    stations, and with alpha = 1 it is the familiar D / (1 - rho) inflation. With r = a /
+    alpha(D) < 1 the sum has closed forms: h(n) = g(n) (1 - r)^-(n+1) for n >= D, and for
+    n < D the terms k = n..D-1 plus g(D) a^(D-n) sum_{i<=n} C(D, n-i) r^i (1 - r)^-(i+1)
+    (Vandermonde), all positive, so it is evaluated in log space without cancellation.
+    """
+    depth = len(gain)
+    size = max(population, depth)
+    padded = np.concatenate([gain, np.full(size - depth, gain[-1])]) if size > depth else gain
+    log_g = np.concatenate([[0.0], -np.cumsum(np.log(padded[:size]))])
+    if open_work <= 0.0:
+        return log_g[: population + 1]
+    top = float(gain[-1])
+    r = open_work / top
+    log_a, log_r, log_1r = np.log(open_work), np.log(r), np.log1p(-r)
+    n = np.arange(population + 1)
+    out = log_g[: population + 1] - (n + 1) * log_1r  # n >= D
+    lf = _log_factorials(depth)
+    m = np.arange(min(depth, population + 1))[:, None]  # the n < D rows
+    k = np.arange(depth)[None, :]
+    near = np.where(
+        k >= m,
+        lf[k] - lf[m] - lf[np.maximum(k - m, 0)] + (k - m) * log_a + log_g[k],
+        -np.inf,
+    )
+    i = np.arange(depth)[None, :]
+    far = np.where(
+        i <= m,
+        log_g[depth]
+        + (depth - m) * log_a
+        + lf[depth]
+        - lf[np.maximum(m - i, 0)]
+        - lf[np.minimum(depth - m + i, depth)]
+        + i * log_r
+        - (i + 1) * log_1r,
+        -np.inf,
+    )
+    terms = np.concatenate([near, far], axis=1)
+    peak = terms.max(axis=1)
+    out[: m.shape[0]] = peak + np.log(np.exp(terms - peak[:, None]).sum(axis=1))
+    return out
+
+
+_GROUP_CACHE: dict[tuple[bytes, float, int, int], FloatArray] = {}
+
+
+def _log_group_factor(
+    gain: FloatArray, open_work: float, drives: int, population: int
+) -> FloatArray:
+    """log H(n), n = 0..N, of `drives` identical drives (each with its own share `open_work`
+    of the open stream): the drives-fold convolution of one drive's h."""
+    key = (np.round(gain, 9).tobytes(), float(f"{open_work:.12g}"), drives, population)
+    cached = _GROUP_CACHE.get(key)
     if cached is not None:
         return cached
-    gain = drive.command_queueing_gain(
-        info.drive, cache.staged_bytes(4096), info.occupied_fraction, False, population
-    )
-    log_f = np.concatenate([[0.0], -np.cumsum(np.log(gain))])
-    log_g = _log_convolve_power(log_f, drives)
-    log_g.setflags(write=False)
-    if len(_FES_CACHE) > 256:
-        _FES_CACHE.clear()
-    _FES_CACHE[key] = log_g
-    return log_g
+    log_h = _log_drive_factor(gain, open_work, population)
+    log_group = _log_convolve_power(log_h, drives)
+    log_group.setflags(write=False)
+    if len(_GROUP_CACHE) > 512:
+        _GROUP_CACHE.clear()
+    _GROUP_CACHE[key] = log_group
+    return log_group
 
 
-def drives_alpha(info: RankInfo, drives: int, population: int) -> FloatArray:
-    """Rate multiplier alpha(n), n = 1..N, of `drives` identical drives seen as one station.
+def group_alpha(
+    gain: FloatArray, drives: int, population: int, open_work: float = 0.0
+) -> FloatArray:
+    """Rate multiplier alpha(n), n = 1..N, of `drives` identical drives seen as one station by
+    the closed class, each drive load-dependent (gain alpha_d) and carrying `open_work` of
+    open (asynchronous) work.
 
-    Each drive is a load-dependent station (its command-queueing gain alpha_d, see
-    `diskmodel.components.drive`) receiving an equal share of the operations. By Norton's
-    theorem for product-form networks (Chandy, Herzog & Woo, "Parametric analysis of queuing
-    networks", IBM J. Res. Dev. 19(1), 1975) the group is exactly a flow-equivalent station
-    with f(n) = (f_d * ... * f_d)(n) (the drives-fold convolution of a drive's
-    f_d(n) = d^n / prod alpha_d), so alpha(n) = drives d f(n-1) / f(n); scaling d scales f(n)
-    by a power of n, so alpha does not depend on the demand and is computed with d = 1.
-    alpha(1) = 1 and alpha(n) -> drives x max alpha_d. Uses the gain of the drive's random read
-    (the closed class's operation at a rank).
+    By Norton's theorem for product-form networks (Chandy, Herzog & Woo, "Parametric analysis
+    of queuing networks", IBM J. Res. Dev. 19(1), 1975) the group is exactly a flow-equivalent
+    station with H(n) = (h * ... * h)(n) (`_log_drive_factor`), so alpha(n) = drives H(n-1) /
+    H(n) for a demand of the whole group (scaling the demand scales H(n) by a power of n, so
+    alpha does not depend on it). With no open work alpha(1) = 1 and alpha(n) -> drives x
+    max alpha_d.
     """
-    log_g = _log_group_factor(info, drives, population)
-    return np.asarray(drives * np.exp(log_g[:-1] - log_g[1:]), dtype=np.float64)
+    log_group = _log_group_factor(gain, open_work, drives, population)
+    return np.asarray(drives * np.exp(log_group[:-1] - log_group[1:]), dtype=np.float64)
 
 
-def drive_idle_given_group(info: RankInfo, drives: int, population: int) -> FloatArray:
-    """P(a given drive of the group holds no request | the group holds n), n = 0..N.
+def drive_idle_given_group(
+    gain: FloatArray, drives: int, population: int, open_work: float = 0.0
+) -> FloatArray:
+    """P(a given drive of the group holds no request of either class | the group holds n
+    closed ones), n = 0..N.
 
-    In product form the n requests at a flow-equivalent group are spread over its identical
-    drives with probability prod_i f_d(n_i) / f(n), so one drive is empty with probability
-    f_{drives-1}(n) / f_drives(n) (the other drives hold all n). 1 at n = 0, falling with n.
+    In product form the closed requests at the group are spread over its drives with
+    probability prod_i h(n_i) / H(n), and given none at one drive, its open requests number
+    j with probability a^j g(j) / h(0); so the drive is empty with probability
+    H_{drives-1}(n) / H_drives(n).
     """
-    log_all = _log_group_factor(info, drives, population)
-    log_rest = _log_group_factor(info, drives - 1, population)
+    log_all = _log_group_factor(gain, open_work, drives, population)
+    log_rest = _log_group_factor(gain, open_work, drives - 1, population)
     return np.asarray(np.exp(log_rest - log_all), dtype=np.float64)
 
 
 @dataclass(frozen=True)
 class _Loads:
-    """Per station [K]: busy seconds per closed host I/O that the host waits for (`visible`,
-    a rank's for all its drives in `demand`) and that it does not (`asynchronous`: destage,
-    prefetch), visible visits, and the utilisation open workloads add (`background`)."""
+    """Per station [K], per closed host I/O (the closed workloads mixed by `weights`): busy
+    seconds the host waits for (`visible`, a rank's for all its drives in `demand`), busy
+    seconds it does not (`asynchronous`: destage, prefetch), visible arrivals, and the
+    utilisation the open workloads add (`background`)."""
 
     visible: FloatArray
     demand: FloatArray
     asynchronous: FloatArray
-    visible_rate: FloatArray
+    visible_arrival: FloatArray
+    arrival: FloatArray
     background: FloatArray
-    open_iops: float
+    background_arrival: FloatArray
     servers: FloatArray
 
 
-def _loads(model: SystemModel) -> _Loads:
-    K = len(model.stations)
-    visible = np.zeros(K)
-    asynchronous = np.zeros(K)  # per server (a rank: per drive)
-    visible_rate = np.zeros(K)
-    for f in model.flows:
-        work = model.mix_weights[f.workload] * f.rate * f.moments.mean_s
-        if f.visible:
-            visible[f.station] += work
-            visible_rate[f.station] += model.mix_weights[f.workload] * f.rate
-        else:
-            asynchronous[f.station] += work
-    background = np.zeros(K)
-    open_iops = 0.0
-    for w, workload in enumerate(model.workloads):
-        if workload.iops is not None and not is_closed(workload):
-            background += workload.iops * model.workload_utilization_per_iops[w]
-            open_iops += workload.iops
-    drives = np.array([s.drives for s in model.stations], dtype=np.float64)
+def _loads(net: Network, weights: FloatArray, open_rates: FloatArray) -> _Loads:
+    visible_work = net.work - net.async_work
+    drives = np.array([s.drives for s in net.stations], dtype=np.float64)
+    servers = net.servers
+    visible = weights @ visible_work
     return _Loads(
         visible=visible,
         demand=visible * drives,  # MVA: a rank is one station holding all its drives
-        asynchronous=asynchronous,
-        visible_rate=visible_rate,
+        asynchronous=weights @ net.async_work,
+        visible_arrival=weights @ net.visible_arrival,
+        arrival=weights @ net.arrival,
         # Open workloads that alone saturate a station have no steady state (the prediction
         # says so); the closed class is then solved with that station held at the cap.
-        background=np.minimum(background, _RHO_CAP),
-        open_iops=open_iops,
-        servers=np.array([s.servers for s in model.stations], dtype=np.float64),
+        background=np.minimum(open_rates @ net.work / servers, _RHO_CAP),
+        background_arrival=open_rates @ net.arrival,
+        servers=servers,
     )
 
 
@@ -161,27 +207,21 @@ def _key(value: float) -> float:
     return float(f"{value:.10g}")
 
 
-def _mva_stations(model: SystemModel, loads: _Loads, N: int) -> tuple[list[list[int]], FloatArray]:
-    """The MVA network: every active port, server and DA pair, and the ranks grouped.
-
-    Identical ranks (same drive, occupancy, width and loads) become one flow-equivalent
+def _mva_stations(net: Network, loads: _Loads) -> list[list[int]]:
+    """The MVA network's stations: every port, server and DA pair the closed class visits, and
+    the ranks grouped: identical ranks (same gain, width and loads) become one flow-equivalent
     station of all their drives (exact for product form; keeps hundreds of ranks fast).
-    Returns the member stations of each MVA station and the rate multipliers alpha [M, N].
-    """
-    n_axis = np.arange(1, N + 1, dtype=np.float64)
-    rank_of = {ri.station: ri for ri in model.ranks}
+    Returns the member stations of each MVA station."""
     members: list[list[int]] = []
     groups: dict[tuple[object, ...], int] = {}
     for k in np.flatnonzero(loads.demand > 0).tolist():
-        st = model.stations[k]
-        if st.kind != "rank":
+        gain = net.gains[k]
+        if gain is None:
             members.append([k])
             continue
-        ri = rank_of[k]
         key = (
-            ri.drive.name,
-            round(ri.occupied_fraction, 6),
-            st.drives,
+            np.round(gain, 9).tobytes(),
+            net.stations[k].drives,
             _key(loads.demand[k]),
             _key(loads.asynchronous[k]),
             _key(loads.background[k]),
@@ -191,35 +231,28 @@ def _mva_stations(model: SystemModel, loads: _Loads, N: int) -> tuple[list[list[
         else:
             groups[key] = len(members)
             members.append([k])
-    alphas = []
-    for group in members:
-        st = model.stations[group[0]]
-        if st.kind == "rank":
-            alphas.append(drives_alpha(rank_of[group[0]], st.drives * len(group), N))
-        elif st.servers > 1:
-            alphas.append(np.minimum(n_axis, st.servers))
-        else:
-            alphas.append(np.ones(N))
-    return members, (np.vstack(alphas) if alphas else np.ones((0, N)))
+    return members
 
 
 @dataclass(frozen=True)
 class _Solution:
     """One MVA solution of the closed class with the asynchronous stream at a given rate:
-    its throughput, whether that stream hit its cap, the result, and the inflated demands
-    [M] and asynchronous-plus-open share rho [K] it was solved with."""
+    its throughput, whether that stream hit its cap, the result, and what it was solved with:
+    demands [M] (inflated at single- and multi-server stations), rate multipliers alpha
+    [M, N], the open share rho [K] and the open work per drive [K]."""
 
     throughput: float
     limited: bool
     result: ClosedResult
     demands: FloatArray
     rho: FloatArray
+    alpha: FloatArray
+    open_work: FloatArray
 
 
 def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _Solution:
     """Solve x = g(x), g decreasing: bracket [0, min(g(0), x_cap)], then the Illinois method
-    on h(x) = g(x) - x (a handful of MVA solutions). Returns the last solution (its `limited`:
-    whether the asynchronous stream hit its cap)."""
+    on h(x) = g(x) - x (a handful of MVA solutions)."""
     solution = throughput_at(0.0)
     if not np.isfinite(x_cap):
         return solution  # no asynchronous work: g does not depend on x
@@ -229,7 +262,7 @@ def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _
     solution = throughput_at(hi)
     h_hi = solution.throughput - hi
     side = 0
-    for _ in range(30):
+    for _ in range(40):
         if h_hi >= 0 or hi - lo <= _X_TOL * hi:
             break  # at the cap (NVS full), or bracketed tightly enough
         x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
@@ -250,130 +283,134 @@ def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _
     return solution
 
 
-def _drive_busy_closed(
-    model: SystemModel,
-    members: list[list[int]],
-    alpha: FloatArray,
-    solution: _Solution,
-    think_time_s: float,
+@dataclass(frozen=True)
+class ClosedState:
+    """The closed class at one population: its throughput (host I/O per second), mean response
+    (excluding think time), whether the destage path capped it (NVS full), and per station [K]
+    utilisation, wait per visible visit, effective service per operation and its ratio to
+    the queue-length-one service."""
+
+    population: int
+    think_time_s: float
+    throughput: float
+    response_s: float
+    destage_limited: bool
+    utilization: FloatArray
+    wait_s: FloatArray
+    service_s: FloatArray
+    speed_factor: FloatArray
+
+
+def _drive_busy(
+    net: Network, members: list[list[int]], solution: _Solution, think_s: float
 ) -> dict[int, float]:
-    """Per rank group j: the fraction of one drive's time spent on the closed class.
+    """Per rank group j: the fraction of time one of its drives is busy (with either class).
 
     A drive with command queueing serves faster as its queue grows, so its busy fraction is
-    not its work divided by any single gain: it is the probability that it holds a request.
-    From the product form: the group's queue distribution q(n) (`marginal_probabilities`),
-    and given n at the group, one drive is empty with probability f_{m-1}(n) / f_m(n)
-    (`drive_idle_given_group`), so P(drive empty) = sum_n q(n) f_{m-1}(n) / f_m(n). In the
-    mixed-network reduction the closed class has the share 1 - rho of the drive, so it keeps
-    the drive busy (1 - rho) (1 - P(empty)) of the time. Equivalently: its work X_d S over
-    the mean gain while busy, E[alpha | busy].
-    """
-    rank_of = {ri.station: ri for ri in model.ranks}
+    the probability that it holds a request: from the product form, the group's closed queue
+    distribution q(n) and P(one drive empty | n) (`drive_idle_given_group`)."""
     N = int(solution.result.population[-1])
     busy: dict[int, float] = {}
     for j, group in enumerate(members):
-        st = model.stations[group[0]]
-        if st.kind != "rank":
+        gain = net.gains[group[0]]
+        if gain is None:
             continue
-        q = marginal_probabilities(solution.demands, N, think_time_s, alpha, station=j)[:, -1]
-        idle = drive_idle_given_group(rank_of[group[0]], st.drives * len(group), N)
-        p_empty = float(np.clip(q @ idle, 0.0, 1.0))
-        busy[j] = (1 - float(solution.rho[group[0]])) * (1 - p_empty)
+        q = marginal_probabilities(solution.demands, N, think_s, solution.alpha, station=j)[:, -1]
+        drives = net.stations[group[0]].drives * len(group)
+        idle = drive_idle_given_group(gain, drives, N, float(solution.open_work[group[0]]))
+        busy[j] = 1.0 - float(np.clip(q @ idle, 0.0, 1.0))
     return busy
 
 
-def _station_results(
-    model: SystemModel,
-    loads: _Loads,
-    members: list[list[int]],
-    closed_busy: dict[int, float],
-    result: ClosedResult,
-    x: float,
-) -> tuple[FloatArray, FloatArray]:
-    """Per station [K]: utilisation and the wait per host-visible visit (seconds).
-
-    Wait per visit = MVA residence / visits - the visible service time. Utilisation is the
-    fraction of time busy (of each server; of each drive of a rank): the asynchronous and
-    open work x A / c + background plus the closed class's share, X D / c at a port, server or
-    DA pair, and at a rank the drive's busy fraction from `_drive_busy_closed`, which credits
-    command queueing exactly (per drive, never per merged group)."""
-    K = len(model.stations)
-    residence = np.zeros(K)
-    for j, group in enumerate(members):
-        residence[group] = result.residence_time[j, -1] / len(group)
-    async_busy = x * loads.asynchronous / loads.servers + loads.background
-    util = async_busy + x * loads.visible / loads.servers
-    for j, busy in closed_busy.items():
-        util[members[j]] = async_busy[members[j]] + busy
-    wait = np.zeros(K)
-    for k in np.flatnonzero(loads.demand > 0).tolist():
-        st = model.stations[k]
-        visits = loads.visible_rate[k] * st.drives  # visible visits per closed host I/O
-        service = loads.visible[k] / loads.visible_rate[k]
-        wait[k] = max(residence[k] / visits - service, 0.0)
-    return np.minimum(util, 1.0), wait
-
-
 def solve_closed(
-    model: SystemModel, population: int, think_time_s: float
-) -> tuple[ClosedSystemResult, FloatArray, FloatArray, float]:
-    """Exact load-dependent MVA of the host-visible work, asynchronous work as an open stream.
-
-    The closed class is the mix of the model (all workloads in their weights). Returns the
-    result, per-station utilisation [K] and per-visit wait [K] (seconds) at `population`, and
-    the total host rate (closed throughput + the open workloads' planned rates).
-    """
+    net: Network, weights: FloatArray, population: int, think_time_s: float, open_rates: FloatArray
+) -> ClosedState:
+    """Exact load-dependent MVA of the closed workloads (one class mixed by `weights`, summing
+    to 1) at `population`, the asynchronous work and the open workloads (at `open_rates`
+    [W]) as an open stream: folded into each drive's factor exactly (`_log_drive_factor`), and
+    at ports, servers and DA pairs by the D / (1 - rho) reduction."""
     N = int(population)
-    loads = _loads(model)
-    members, alpha = _mva_stations(model, loads, N)
-    group_demand = np.array([loads.demand[g].sum() for g in members])
-    group_first = np.array([g[0] for g in members], dtype=np.int64)
+    loads = _loads(net, weights, open_rates)
+    members = _mva_stations(net, loads)
+    n_axis = np.arange(1, N + 1, dtype=np.float64)
+    is_drive = np.array([g is not None for g in net.gains])
+    top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
 
     def throughput_at(x: float) -> _Solution:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
-        rho = x * loads.asynchronous / loads.servers + loads.background
+        # Per server: the open stream's share; at a drive (one server) its work in seconds of
+        # queue-length-one service per second, folded into the drive's factor exactly.
+        open_work = x * loads.asynchronous + loads.background
+        rho = np.where(
+            is_drive, open_work / top, x * loads.asynchronous / loads.servers + loads.background
+        )
         hit_limit = bool(np.any(rho >= _RHO_CAP))
+        open_work = np.where(is_drive, np.minimum(open_work, _RHO_CAP * top), open_work)
         rho = np.minimum(rho, _RHO_CAP)
-        # Members of a group share their loads, so the first member's rho stands for all.
-        inflated = group_demand / (1 - rho[group_first])
-        solved = mva_load_dependent(inflated, N, think_time_s, alpha)
-        return _Solution(float(solved.throughput[-1]), hit_limit, solved, inflated, rho)
+        demands = np.array([loads.demand[g].sum() for g in members])
+        alphas = []
+        for j, group in enumerate(members):
+            k = group[0]
+            st = net.stations[k]
+            gain = net.gains[k]
+            if gain is not None:
+                alphas.append(group_alpha(gain, st.drives * len(group), N, float(open_work[k])))
+                continue
+            demands[j] /= 1 - rho[k]
+            alphas.append(np.minimum(n_axis, st.servers) if st.servers > 1 else np.ones(N))
+        alpha = np.vstack(alphas) if alphas else np.ones((0, N))
+        solved = mva_load_dependent(demands, N, think_time_s, alpha)
+        return _Solution(
+            float(solved.throughput[-1]), hit_limit, solved, demands, rho, alpha, open_work
+        )
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
-    # rate writes wait for NVS space, so the closed class is held to it (the extra time is
-    # waiting for NVS, outside the stations' queues).
-    with np.errstate(divide="ignore"):
-        caps = np.where(
-            loads.asynchronous > 0,
-            (1 - loads.background) * loads.servers / loads.asynchronous,
-            np.inf,
+    # rate writes wait for NVS space, so the closed class is held to it.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room = np.where(
+            is_drive,
+            top - loads.background,
+            (1 - loads.background) * loads.servers,
         )
+        caps = np.where(loads.asynchronous > 0, room / loads.asynchronous, np.inf)
     x_cap = float(caps.min())
     solution = _fixed_point(throughput_at, x_cap)
     limited, result = solution.limited, solution.result
-    # Report the throughput of the MVA solution whose queues and residences are reported, so
-    # that Little's law holds exactly (it differs from the fixed point by < _X_TOL).
+    # Report the throughput of the MVA solution whose queues are reported, so that Little's
+    # law holds exactly (it differs from the fixed point by < _X_TOL).
     x = float(result.throughput[-1])
-    throughput = np.asarray(result.throughput, dtype=np.float64)
     if x > x_cap:
-        limited = True
-        x = x_cap
-        throughput = np.minimum(throughput, x_cap)
-    response_s = np.arange(1, N + 1, dtype=np.float64) / throughput - think_time_s
-    closed_busy = _drive_busy_closed(model, members, alpha, solution, think_time_s)
-    util, wait = _station_results(model, loads, members, closed_busy, result, x)
-    step = max(1, N // 60)
-    points = list(range(1, N + 1, step))
-    if points[-1] != N:
-        points.append(N)
-    closed = ClosedSystemResult(
-        population=N,
-        think_time_ms=think_time_s / MS,
-        iops=x,
-        response_time_ms=float(response_s[-1]) / MS,
-        destage_limited=limited,
-        curve=tuple(
-            ClosedPoint(n, float(throughput[n - 1]), float(response_s[n - 1]) / MS) for n in points
-        ),
-    )
-    return closed, util, wait, x + loads.open_iops
+        limited, x = True, x_cap
+    response_s = N / x - think_time_s
+    drive_busy = _drive_busy(net, members, solution, think_time_s)
+
+    K = len(net.stations)
+    residence = np.zeros(K)
+    for j, group in enumerate(members):
+        residence[group] = result.residence_time[j, -1] / len(group)
+    util = x * (loads.asynchronous + loads.visible) / loads.servers + loads.background
+    for j, busy in drive_busy.items():
+        util[members[j]] = busy
+    idle_drives = [k for k in range(K) if is_drive[k] and not any(k in g for g in members)]
+    for k in idle_drives:  # a drive with asynchronous work only: an open station
+        work = float(x * loads.asynchronous[k] + loads.background[k])
+        gain = net.gains[k]
+        assert gain is not None
+        util[k] = float(load_dependent(work, 1.0, gain).utilization) if work > 0 else 0.0
+    util = np.minimum(util, 1.0)
+    # Effective service per operation: busy time over everything that arrives.
+    arrivals = x * loads.arrival + loads.background_arrival
+    offered = x * (loads.visible + loads.asynchronous) + loads.background * loads.servers
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_s = np.where(arrivals > 0, offered / np.where(arrivals > 0, arrivals, 1.0), 0.0)
+        service = np.where(
+            arrivals > 0, util * loads.servers / np.where(arrivals > 0, arrivals, 1.0), mean_s
+        )
+        factor = np.where(is_drive & (mean_s > 0), service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
+    service = np.where(is_drive, service, mean_s)
+    wait = np.zeros(K)
+    for k in np.flatnonzero(loads.demand > 0).tolist():
+        visits = loads.visible_arrival[k] * net.stations[k].drives  # per closed host I/O
+        own = loads.visible[k] / loads.visible_arrival[k] * factor[k]
+        wait[k] = max(residence[k] / visits - own, 0.0)
+    return ClosedState(N, think_time_s, x, response_s, limited, util, wait, service, factor)

@@ -1,92 +1,137 @@
-"""Open solution: every station fed a Poisson stream, vectorised over the total host rate.
+"""Open solution: every station fed a Poisson stream (Jackson decomposition), vectorised over
+loads.
 
-Ports, DA pairs and drives M/G/1 (Pollaczek-Khinchine with the station's mixed service
-moments), servers M/M/c; host-visible response of a class = sum of visits x (wait + its own
-service time). No command-queueing credit at the drives (conservative, see docs/model.md).
+The stations are those the closed solution uses (`diskmodel.model.network`): host ports and
+DA pairs M/M/1, servers M/M/c, each drive a load-dependent station that serves faster as its
+queue grows (command queueing; `queueing.station.load_dependent`). A host-visible class's
+response = sum over stations of visits x (wait + its own service time at the station's
+current speed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from diskmodel.model.network import ClassTimes, SystemModel
-from diskmodel.queueing.station import mg1, mmc
+from diskmodel.model.network import Network
+from diskmodel.queueing.station import load_dependent, mm1, mmc
 
 FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class StationStates:
+    """Per-station state [K, P] at P loads: utilisation (busy fraction of one server or drive),
+    mean wait per visit, effective service time per operation (utilisation = arrival rate x
+    service / servers), its ratio to the queue-length-one service (`speed_factor`: below 1 on
+    a drive with a queue), and which stations are saturated."""
+
+    arrival: FloatArray
+    utilization: FloatArray
+    wait_s: FloatArray
+    service_s: FloatArray
+    speed_factor: FloatArray
+    saturated: BoolArray
 
 
 @dataclass(frozen=True)
 class OpenSolution:
-    """Per-station results [K, P] at P total host rates, and per-class response [G, P]."""
+    """The open network at P loads: station states, per-class response [G, P] (inf where a
+    class visits a saturated station), and the mean over all host I/O [P]."""
 
-    iops: FloatArray
-    saturated: NDArray[np.bool_]  # [P]: at or past max_iops
-    utilization: FloatArray
-    wait_s: FloatArray
-    response_s: FloatArray  # mean over all host I/O [P] (inf where saturated)
-
-
-def station_waits(model: SystemModel, iops: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Utilisation and mean wait [K, P] of every station at total host rates `iops` [P].
-
-    Ports, DA pairs and drives: M/G/1 (Pollaczek-Khinchine) with the station's mixed service
-    moments; servers: M/M/c. One vectorised call per station type.
-    """
-    lam = model.arrival_per_iops[:, None] * iops[None, :]
-    servers = np.array([s.servers for s in model.stations])
-    multi = servers > 1
-    util = np.empty(lam.shape)
-    wait = np.empty(lam.shape)
-    single = ~multi
-    if single.any():
-        res = mg1(lam[single], model.service_s[single, None], model.service2_s2[single, None])
-        util[single] = res.utilization
-        wait[single] = res.wait_time
-    if multi.any():
-        res = mmc(lam[multi], model.service_s[multi, None], servers[multi, None])
-        util[multi] = res.utilization
-        wait[multi] = res.wait_time
-    return util, wait
+    rates: FloatArray  # [W, P]
+    stations: StationStates
+    class_response_s: FloatArray
+    response_s: FloatArray
+    saturated: BoolArray  # [P]: some station saturated
 
 
-def class_times(model: SystemModel) -> ClassTimes:
-    """Host-visible visits and service per (workload, class) of a built model."""
-    return model.times
+def _padded_gains(net: Network, ranks: list[int]) -> FloatArray:
+    """The drives' alpha(1..D) stacked [R, Dmax]; a shorter one held at its last value (it is
+    constant beyond its own D)."""
+    gains = [net.gains[k] for k in ranks]
+    depth = max(len(g) for g in gains if g is not None)
+    out = np.empty((len(ranks), depth))
+    for i, g in enumerate(gains):
+        assert g is not None
+        out[i, : len(g)] = g
+        out[i, len(g) :] = g[-1]
+    return out
 
 
-def _overall_response(model: SystemModel, times: ClassTimes, wait: FloatArray) -> FloatArray:
-    """Mean host response over all I/O [P] from station waits [K, P] (finite waits only)."""
-    per_class = times.visits @ wait + times.service_s[:, None]  # [G, P]
-    weights = np.array(
-        [model.mix_weights[w] * model.mixes[w].fractions[c] for (w, c) in times.keys]
+def station_states(net: Network, rates: ArrayLike) -> StationStates:
+    """Every station's state when the workloads run at host `rates` [W] or [W, P]."""
+    r = np.asarray(rates, dtype=np.float64)
+    if r.ndim == 1:
+        r = r[:, None]
+    lam = net.arrival.T @ r  # [K, P] arrivals at one server / drive
+    busy = net.work.T @ r  # [K, P] offered work at queue length one
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_s = np.where(lam > 0, busy / np.where(lam > 0, lam, 1.0), 0.0)
+    K, P = lam.shape
+    util = np.zeros((K, P))
+    wait = np.zeros((K, P))
+    service = mean_s.copy()
+    kinds = [s.kind for s in net.stations]
+    servers = net.servers
+    single = [k for k in range(K) if kinds[k] != "rank" and servers[k] == 1]
+    multi = [k for k in range(K) if kinds[k] != "rank" and servers[k] > 1]
+    drives = [k for k in range(K) if kinds[k] == "rank"]
+    if single:
+        res = mm1(lam[single], mean_s[single])
+        util[single], wait[single] = res.utilization, res.wait_time
+    if multi:
+        res = mmc(lam[multi], mean_s[multi], servers[multi, None])
+        util[multi], wait[multi] = res.utilization, res.wait_time
+    if drives:
+        res = load_dependent(lam[drives], mean_s[drives], _padded_gains(net, drives)[:, None, :])
+        util[drives], wait[drives], service[drives] = (
+            res.utilization,
+            res.wait_time,
+            res.service_time,
+        )
+    saturated = ~np.isfinite(wait)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
+    return StationStates(lam, util, wait, service, factor, saturated)
+
+
+def class_responses(net: Network, states: StationStates) -> FloatArray:
+    """Host-visible response per (workload, class) [G, P]: visits x wait plus each visit's own
+    service at the station's current speed; inf for a class that visits a saturated station."""
+    times = net.times
+    finite_wait = np.where(states.saturated, 0.0, states.wait_s)
+    per_class = times.visits @ finite_wait + times.service_s @ states.speed_factor
+    blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
+    return np.where(blocked, np.inf, per_class)
+
+
+def class_rates(net: Network, rates: FloatArray) -> FloatArray:
+    """Host I/O per second of each (workload, class) [G, P]."""
+    mixes = [w.mix for w in net.workloads]
+    fractions = np.array([mixes[w].fractions[c] for w, c in net.times.keys])
+    owners = np.array([w for w, _ in net.times.keys], dtype=np.int64)
+    if owners.size == 0:
+        return np.zeros((0, rates.shape[1]))
+    return fractions[:, None] * rates[owners]
+
+
+def solve_open(net: Network, rates: ArrayLike) -> OpenSolution:
+    """The open network at per-workload host `rates` [W] or [W, P]."""
+    r = np.asarray(rates, dtype=np.float64)
+    if r.ndim == 1:
+        r = r[:, None]
+    states = station_states(net, r)
+    per_class = class_responses(net, states)
+    weights = class_rates(net, r)
+    total = weights.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        weighted = np.where(weights > 0, weights * per_class, 0.0).sum(axis=0)
+    saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
+    response = np.where(
+        saturated | ~np.isfinite(weighted), np.inf, weighted / np.where(total > 0, total, 1.0)
     )
-    return np.asarray(weights @ per_class, dtype=np.float64)
-
-
-def solve_open(model: SystemModel, iops: FloatArray | Sequence[float]) -> OpenSolution:
-    """The open network at total host rates `iops` (vectorised over the rates)."""
-    rates = np.asarray(iops, dtype=np.float64)
-    util, wait = station_waits(model, rates)
-    saturated = rates >= model.max_iops * (1 - 1e-12)
-    finite_wait = np.where(saturated[None, :], 0.0, wait)
-    response = _overall_response(model, class_times(model), finite_wait)
-    return OpenSolution(
-        iops=rates,
-        saturated=saturated,
-        utilization=util,
-        wait_s=wait,
-        response_s=np.where(saturated, np.inf, response),
-    )
-
-
-def curve_rates(model: SystemModel) -> FloatArray:
-    """Total host rates of the response-time curve: the scenario's range, or up to saturation."""
-    n = model.curve_points
-    if model.curve_range is not None:
-        return np.linspace(model.curve_range[0], model.curve_range[1], n)
-    top = model.max_iops
-    return top * np.arange(1, n + 1) / n
+    return OpenSolution(r, states, per_class, response, saturated)

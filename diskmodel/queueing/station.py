@@ -212,3 +212,110 @@ def delay(lam: ArrayLike, s: ArrayLike) -> StationResult:
         queue_length=frozen(lam_a * s_a),
         saturated=frozen_bool(np.zeros(lam_a.shape, dtype=np.bool_)),
     )
+
+
+def load_dependent(lam: ArrayLike, s: ArrayLike, alpha: ArrayLike) -> StationResult:
+    """Open load-dependent station: Poisson arrivals at rate lam, exponential service whose
+    rate with n present is alpha(n) / s (one queue; e.g. a disk drive that reorders its queue).
+
+    alpha: the rate multipliers alpha(1..D) along the last axis (alpha(1) is usually 1; held
+    at alpha(D) for n > D), broadcast against lam and s on the leading axes. The station is a
+    birth-death process (Kleinrock, Queueing Systems I, 1975, §3.8): with a = lam s,
+    p(n) = p(0) prod_{i<=n} a / alpha(i), a geometric tail of ratio r = a / alpha(D) beyond D,
+    so it has a steady state iff a < alpha(D). Then
+
+        utilization = 1 - p(0)             (the probability the station is busy),
+        queue_length L = sum n p(n),  response_time R = L / lam  (Little),
+        service_time = utilization / lam   (busy time per arrival: s at light load, falling
+                                           as the queue grows and the station serves faster),
+        wait_time = R - service_time.
+
+    So utilization = lam x service_time holds exactly. alpha = 1 is M/M/1; alpha(n) = min(n, c)
+    gives M/M/c's queue length and response time, but its `utilization` here is the
+    probability that the station is busy at all (a drive's "% busy"), not M/M/c's per-server
+    lam s / c (both tested). Computed in log space: no overflow for any D.
+    Saturated where a >= alpha(D): utilization 1, infinite times, as the other stations.
+    """
+    lam_a = _nonnegative("lam", lam)
+    s_a = _nonnegative("s", s)
+    alpha_a = np.asarray(alpha, dtype=np.float64)
+    if (
+        alpha_a.ndim < 1
+        or alpha_a.shape[-1] < 1
+        or not np.all(np.isfinite(alpha_a) & (alpha_a > 0))
+    ):
+        raise ValueError("alpha must hold finite rate multipliers > 0 along its last axis")
+    a = lam_a * s_a
+    top = alpha_a[..., -1]
+    shape = np.broadcast_shapes(a.shape, top.shape)
+    a = np.broadcast_to(a, shape)
+    s_b = np.broadcast_to(s_a, shape)
+    lam_b = np.broadcast_to(lam_a, shape)
+    r = a / np.broadcast_to(top, shape)
+    saturated = r >= 1.0
+    depth = alpha_a.shape[-1]
+    n = np.arange(1, depth + 1, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        log_a = np.log(np.where(saturated, 0.0, a))
+    log_t = n * log_a[..., None] - np.cumsum(np.log(alpha_a), axis=-1)  # log t(1..D)
+    log_t = np.broadcast_to(log_t, (*shape, depth))
+    r_ok = np.where(saturated, 0.0, r)
+    # Normalise by the largest term (t(0) = 1, log 0) so nothing overflows.
+    peak = np.maximum(np.max(log_t, axis=-1), 0.0)
+    t = np.exp(log_t - peak[..., None])
+    t0 = np.exp(-peak)
+    t_top = t[..., -1]
+    geometric = r_ok / (1.0 - r_ok)
+    mass = t0 + t.sum(axis=-1) + t_top * geometric
+    first = (t * n).sum(axis=-1) + t_top * (depth * geometric + r_ok / (1.0 - r_ok) ** 2)
+    queue = first / mass
+    busy = 1.0 - t0 / mass
+    light = s_b / np.broadcast_to(alpha_a[..., 0], shape)
+    # At vanishing load (a below ~1e-150, where a^2 underflows and L / lam loses its digits)
+    # the station is empty on arrival: the light-load limits are exact to double precision.
+    loaded = a > 1e-150
+    with np.errstate(invalid="ignore", divide="ignore"):
+        response = np.where(loaded, queue / np.where(loaded, lam_b, 1.0), light)
+        service = np.where(loaded, busy / np.where(loaded, lam_b, 1.0), light)
+    wait = np.maximum(response - service, 0.0)
+    inf = np.inf
+    return StationResult(
+        utilization=frozen(np.where(saturated, 1.0, busy)),
+        service_time=frozen(np.where(saturated, s_b / np.broadcast_to(top, shape), service)),
+        wait_time=frozen(np.where(saturated, inf, wait)),
+        response_time=frozen(np.where(saturated, inf, response)),
+        queue_length=frozen(np.where(saturated, inf, queue)),
+        saturated=frozen_bool(saturated),
+    )
+
+
+def load_dependent_rate_at(utilization: float, alpha: ArrayLike) -> float:
+    """The offered work a = lam s at which a load-dependent station (see `load_dependent`) is
+    busy the fraction `utilization` of the time, in [0, 1): the inverse of its busy
+    probability 1 - p(0), which rises monotonically from 0 (a = 0) to 1 (a -> alpha(D)).
+    Bisection in a to 1e-12 relative on the busy probability written for one scalar a."""
+    alpha_a = np.asarray(alpha, dtype=np.float64)
+    if not 0.0 <= utilization < 1.0:
+        raise ValueError(f"utilization must be in [0, 1), got {utilization}")
+    if utilization == 0.0:
+        return 0.0
+    log_cum = np.cumsum(np.log(alpha_a))
+    n = np.arange(1, alpha_a.size + 1, dtype=np.float64)
+    top = float(alpha_a[-1])
+
+    def busy(a: float) -> float:
+        log_t = n * np.log(a) - log_cum
+        peak = max(float(log_t.max()), 0.0)
+        t = np.exp(log_t - peak)
+        r = a / top
+        mass = np.exp(-peak) + t.sum() + t[-1] * r / (1.0 - r)
+        return float(1.0 - np.exp(-peak) / mass)
+
+    lo, hi = 0.0, top
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        if busy(mid) < utilization:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)

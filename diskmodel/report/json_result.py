@@ -52,7 +52,6 @@ def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
         "generator": f"diskmodel {__version__}",
         "scenario": prediction.scenario,
         "configurations": [configuration_data(p) for p in prediction.configurations],
-        "growth": _plain(prediction.growth),
         "tier_sweep": _plain(prediction.tier_sweep),
     }
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from diskmodel.analyses import predict_configuration
 from diskmodel.catalog import load_catalog
+from diskmodel.configuration import resolve
+from diskmodel.model import Solver
+from diskmodel.prediction import Prediction
 from diskmodel.scenario import Scenario
 
 BASE: dict[str, Any] = {
@@ -59,3 +63,17 @@ def scenario(**changes: Any) -> Scenario:
 
 def with_data(data: dict[str, Any]) -> Scenario:
     return Scenario.model_validate(data, context={"catalog": load_catalog()})
+
+
+def predict_one(s: Scenario, hit_ratios: list[float] | None = None) -> Prediction:
+    """One configuration's Prediction (growth from the scenario), optionally with the read hit
+    ratios replaced (as a cache projection would)."""
+    hits = None if hit_ratios is None else [(h, "given by the test") for h in hit_ratios]
+    config = resolve(s, load_catalog(), hit_ratios=hits)
+    factors = s.analyses.growth.factors if s.analyses.growth else ()
+    return predict_configuration(config, factors)
+
+
+def solver(s: Scenario) -> Solver:
+    """The operating-point solver of a scenario's baseline."""
+    return Solver(resolve(s, load_catalog()))

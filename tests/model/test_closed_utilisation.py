@@ -16,12 +16,11 @@ import pytest
 
 from diskmodel.catalog import load_catalog
 from diskmodel.components.raid import active_drives
-from diskmodel.model import build_system, predict_configuration, solve_closed
-from diskmodel.model.closed import drive_idle_given_group, drives_alpha
+from diskmodel.model.closed import drive_idle_given_group, group_alpha
 from diskmodel.prediction import Prediction
 from diskmodel.queueing.closed import marginal_probabilities
 
-from .builders import BASE, scenario, with_data
+from .builders import BASE, predict_one, scenario, solver, with_data
 
 
 def _c3_pool() -> dict[str, Any]:
@@ -39,23 +38,24 @@ def _c3_pool() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def c3() -> Prediction:
-    return predict_configuration(with_data(_c3_pool()))
+    return predict_one(with_data(_c3_pool()))
 
 
 def test_one_drive_of_a_merged_group_is_idle_as_often_as_an_explicit_drive_station() -> None:
     """P(a drive empty) from the group's marginal and the product-form split over its drives
     equals that drive's own marginal when every drive is its own station."""
-    model = build_system(scenario())
-    info = model.ranks[0]
+    net = solver(scenario()).planned_point().network
+    gain = net.gains[net.ranks[0].station]
+    assert gain is not None
     k, n, d, port = 7, 40, 0.006, 0.0004
-    gain = drives_alpha(info, 1, n)
+    one = group_alpha(gain, 1, n)
     explicit = marginal_probabilities(
-        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([gain] * k)]), station=1
+        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([one] * k)]), station=1
     )
     merged = marginal_probabilities(
-        [port, k * d], n, 0.002, np.vstack([np.ones(n), drives_alpha(info, k, n)]), station=1
+        [port, k * d], n, 0.002, np.vstack([np.ones(n), group_alpha(gain, k, n)]), station=1
     )
-    idle = drive_idle_given_group(info, k, n)
+    idle = drive_idle_given_group(gain, k, n)
     for population in (1, 5, n):
         got = merged[:, population - 1] @ idle
         assert got == pytest.approx(explicit[0, population - 1], rel=1e-9)
@@ -94,14 +94,16 @@ def test_busiest_component_of_the_closed_solution_is_the_open_bottlenecks_kind(
 
 
 def test_command_queueing_never_makes_a_drive_busier_than_fcfs() -> None:
-    """A drive's utilisation lies above its destage share (not credited with reordering)
-    and at most the work at FCFS speed, x times the busy time per I/O: reordering shortens
-    operations, never lengthens them."""
-    model = build_system(with_data(_c3_pool()))
-    closed, util, _, _ = solve_closed(model, 256, 0.0)
-    fcfs = closed.iops * model.utilization_per_iops
-    for k in (ri.station for ri in model.ranks):
-        assert fcfs[k] * model.destage_share(k) < util[k] <= min(fcfs[k], 1.0)
+    """A drive's utilisation lies above zero and at most its work at queue-length-one speed
+    (throughput times busy time per I/O): reordering shortens operations, never lengthens
+    them, and it serves destages and reads alike."""
+    point = solver(with_data(_c3_pool())).planned_point()
+    net = point.network
+    fcfs = point.rates @ net.work  # busy seconds per second at queue-length-one speed
+    for info in net.ranks:
+        k = info.station
+        assert 0.0 < point.utilization[k] <= min(fcfs[k], 1.0) * (1 + 1e-12)
+        assert point.speed_factor[k] <= 1.0 + 1e-12
 
 
 def active_drives_of(raid_name: str) -> int:

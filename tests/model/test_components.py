@@ -85,7 +85,16 @@ def test_io_mix_fractions_sum_to_one() -> None:
             "workloads.0.write_sequential_fraction": 0.5,
         }
     )
-    mix = IoMix.of(s.workloads[0])
+    w = s.workloads[0]
+    mix = IoMix.of(
+        read_fraction=w.read_fraction,
+        read_hit_ratio=w.read_hit_ratio,
+        read_sequential_fraction=w.read_sequential_fraction,
+        write_sequential_fraction=w.write_sequential_fraction,
+        read_size_kib=w.read_size_kib,
+        write_size_kib=w.write_size_kib,
+        destage_ratio=w.destage_ratio,
+    )
     assert sum(mix.fractions.values()) == pytest.approx(1.0)
     assert mix.fractions["read_hit"] == pytest.approx(0.7 * 0.8 * 0.5)
     assert mix.fractions["sequential_write"] == pytest.approx(0.3 * 0.5)

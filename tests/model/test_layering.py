@@ -30,14 +30,25 @@ def test_components_import_only_the_catalog_and_each_other(path: Path) -> None:
 
 MODEL_FILES = [
     *sorted((PACKAGE / "model").glob("*.py")),
-    *(PACKAGE / name for name in ("analyses.py", "prediction.py", "workload.py")),
+    *sorted((PACKAGE / "analyses").glob("*.py")),
+    *(PACKAGE / name for name in ("configuration.py", "prediction.py", "workload.py")),
 ]
 
 
-@pytest.mark.parametrize("path", MODEL_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODEL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_the_model_never_imports_a_report_or_the_cli(path: Path) -> None:
     for imported in _imports(path):
         assert not imported.startswith(("diskmodel.report", "diskmodel.cli")), imported
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "model").glob("*.py")), ids=lambda p: p.name)
+def test_the_model_sees_a_configuration_never_a_scenario_or_the_catalog(path: Path) -> None:
+    """Below the resolved Configuration nothing looks up a catalog entry or reads a scenario
+    (or a file), and the model never reaches back up into the analyses."""
+    for imported in _imports(path):
+        assert not imported.startswith(
+            ("diskmodel.scenario", "diskmodel.catalog", "diskmodel.analyses", "diskmodel.yamlio")
+        ), imported
 
 
 @pytest.mark.parametrize("name", ["text.py", "json_result.py"])

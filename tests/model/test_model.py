@@ -9,25 +9,35 @@ import math
 import numpy as np
 import pytest
 
-from diskmodel.model import build_system, predict, predict_configuration, solve_open
-from diskmodel.report.json_result import to_json
-from diskmodel.report.text import render
+import diskmodel
+from diskmodel.model.closed import group_alpha
+from diskmodel.prediction import ScenarioPrediction
+from diskmodel.scenario import Scenario
 
-from .builders import BASE, scenario, with_data
+from .builders import BASE, predict_one, scenario, solver, with_data
+
+
+def predict(s: Scenario) -> ScenarioPrediction:
+    return diskmodel.predict(s)
 
 
 def test_utilization_law_at_every_station() -> None:
-    """U_k = X D_k: every station's utilisation is the planned rate times its demand."""
-    s = scenario()
-    model = build_system(s)
-    p = predict_configuration(s)
-    expected = 3000 * model.utilization_per_iops
+    """U_k = X_k S_k / c_k at every station, with S_k the busy time per operation at this load
+    (a drive with a queue serves faster than at queue length one, so S_k is not a constant)."""
+    point = solver(scenario()).planned_point()
+    servers = point.network.servers
+    np.testing.assert_allclose(
+        point.utilization, point.arrival * point.service_s / servers, rtol=1e-9, atol=1e-15
+    )
+    p = predict_one(scenario())
     got = np.array([c.utilization for c in p.components])
-    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    np.testing.assert_allclose(got, point.utilization, rtol=1e-12)
+    for c, k in zip(p.components, range(len(servers)), strict=True):
+        assert c.service_time_ms == pytest.approx(point.service_s[k] * 1e3, rel=1e-12)
 
 
 def test_breakdown_adds_up_to_the_response_time() -> None:
-    p = predict_configuration(scenario())
+    p = predict_one(scenario())
     (w,) = p.workloads
     assert sum(v for v in w.breakdown_ms.values() if v is not None) == pytest.approx(
         w.response_time_ms, rel=1e-12
@@ -39,7 +49,7 @@ def test_breakdown_adds_up_to_the_response_time() -> None:
 
 def test_host_visible_paths() -> None:
     """Hits and fast writes never wait for the back end; a read miss waits for DA and drive."""
-    p = predict_configuration(scenario())
+    p = predict_one(scenario())
     types = {t.io_type: t for t in p.workloads[0].io_types}
     for name in ("read_hit", "random_write"):
         assert types[name].breakdown_ms["rank"] == 0.0
@@ -51,7 +61,7 @@ def test_host_visible_paths() -> None:
 
 
 def test_curve_rises_to_saturation() -> None:
-    p = predict_configuration(scenario())
+    p = predict_one(scenario())
     times = [pt.response_time_ms for pt in p.curve]
     assert p.curve[-1].saturated
     assert times[-1] is None
@@ -61,26 +71,30 @@ def test_curve_rises_to_saturation() -> None:
     assert p.curve[-1].iops == pytest.approx(p.max_iops)
 
 
-def test_max_iops_is_where_the_bottleneck_reaches_one() -> None:
+def test_max_iops_is_where_the_bottleneck_saturates() -> None:
     s = scenario()
-    model = build_system(s)
-    below = solve_open(model, [model.max_iops * (1 - 1e-9)])
-    assert below.utilization.max() == pytest.approx(1.0, abs=1e-8)
-    assert not below.saturated[0]
-    assert math.isfinite(below.response_s[0])
-    assert model.stations[int(np.argmax(below.utilization[:, 0]))].name == (
-        predict_configuration(s).bottleneck
-    )
+    p = predict_one(s)
+    sv = solver(s)
+    below = sv.open_point(np.array([p.max_iops * (1 - 1e-6)]))
+    above = sv.open_point(np.array([p.max_iops * (1 + 1e-6)]))
+    assert not below.saturated
+    assert above.saturated
+    # Just below, the drives carry the destages too: NVS fills (writes then wait for it), but
+    # the reads still have a steady state.
+    reads = [g for g, (_, c) in enumerate(below.network.times.keys) if "read" in c]
+    assert np.isfinite(below.class_response_s[reads]).all()
+    assert below.utilization.max() > 0.99
+    assert below.network.stations[below.busiest].name == p.bottleneck
 
 
 def test_past_saturation_nothing_is_infinite_or_nan() -> None:
     s = scenario(**{"workloads.0.iops": 1e6})
-    p = predict_configuration(s)
+    p = predict_one(s)
     assert p.saturated
     assert p.response_time_ms is None
     assert any(c.saturated and c.response_time_ms is None for c in p.components)
     assert all(0 <= c.utilization <= 1 for c in p.components)
-    data = json.loads(to_json(predict(s)))  # refuses NaN / inf
+    data = json.loads(diskmodel.to_json(predict(s)))  # refuses NaN / inf
     assert data["configurations"][0]["response_time_ms"] is None
 
 
@@ -94,14 +108,14 @@ def test_write_heavy_load_fills_nvs() -> None:
             "pools.0.ranks": [{"drive": "15k-300", "raid": "raid6-6+p+q", "count": 4}],
         }
     )
-    p = predict_configuration(s)
+    p = predict_one(s)
     assert p.destage_limited
     assert p.bottleneck_kind == "rank"
     assert not p.nvs_full  # 600 writes/s (3,600 drive ops/s) is below the destage limit
     # Hosts see fast writes until then: response far below a drive access.
     assert p.response_time_ms is not None
     assert p.response_time_ms < 0.5
-    over = predict_configuration(
+    over = predict_one(
         s.model_copy(
             update={"workloads": [s.workloads[0].model_copy(update={"iops": 2 * p.max_iops})]}
         )
@@ -115,13 +129,13 @@ def test_closed_system_obeys_littles_law() -> None:
     w = data["workloads"][0]
     del w["iops"]
     w["queue_depth"] = 64
-    p = predict_configuration(with_data(data))
+    p = predict_one(with_data(data))
     assert p.closed is not None
     assert p.closed.population * 1e3 / p.closed.iops == pytest.approx(
         p.closed.response_time_ms, rel=1e-9
     )
     # Per-visit waits recovered from MVA residence times recompose the same response time.
-    assert p.response_time_ms == pytest.approx(p.closed.response_time_ms, rel=1e-6)
+    assert p.workloads[0].response_time_ms == pytest.approx(p.closed.response_time_ms, rel=1e-6)
     rates = [pt.iops for pt in p.closed.curve]
     assert rates == sorted(rates)
     assert all(0 <= c.utilization <= 1 for c in p.components)
@@ -133,8 +147,9 @@ def test_users_with_think_time() -> None:
     del w["iops"]
     w["users"] = 200
     w["think_time_ms"] = 50.0
-    p = predict_configuration(with_data(data))
+    p = predict_one(with_data(data))
     assert p.closed is not None
+    assert p.closed.population_kind == "users"
     n, x, r, z = 200, p.closed.iops, p.closed.response_time_ms, 50.0
     assert n == pytest.approx(x * (r + z) / 1e3, rel=1e-9)
     assert x < n / (z / 1e3)  # never more than users / think time
@@ -153,63 +168,77 @@ def test_compare_projects_the_hit_ratio_when_the_cache_changes() -> None:
     }
     sp = predict(with_data(data))
     base, more, stated = sp.configurations
-    assert base.workloads[0].read_hit_ratio == pytest.approx(0.5)
+    assert base.workloads[0].read_hit_ratio == 0.5
     assert more.workloads[0].read_hit_ratio == pytest.approx(1 - 0.5 * 3 ** (-1 / 3))
-    assert stated.workloads[0].read_hit_ratio == pytest.approx(0.5)
+    # The hit ratio used is carried to the inputs the report shows, with how it was obtained.
+    assert more.inputs.workloads[0].read_hit_ratio == more.workloads[0].read_hit_ratio
+    assert "projected" in more.inputs.workloads[0].read_hit_ratio_basis
+    assert base.inputs.workloads[0].read_hit_ratio_basis == "as given"
+    assert stated.workloads[0].read_hit_ratio == 0.5
     assert more.response_time_ms < base.response_time_ms
+
+
+def test_inputs_are_carried_not_derived_again() -> None:
+    """A hit ratio of 0.1 is 0.1 in the prediction and its JSON (it was 0.09999999999999999
+    when the report derived it again from the I/O class fractions)."""
+    s = scenario(**{"workloads.0.read_hit_ratio": 0.1})
+    p = predict_one(s)
+    assert p.workloads[0].read_hit_ratio == 0.1
+    assert p.inputs.workloads[0].read_hit_ratio == 0.1
+    assert "0.09999" not in diskmodel.to_json(predict(s))
 
 
 def test_growth_sweep() -> None:
     data = json.loads(json.dumps(BASE))
     data["analyses"] = {"growth": {"factors": [1, 2, 100]}}
     sp = predict(with_data(data))
-    one, two, hundred = sp.growth
+    one, two, hundred = sp.baseline.growth
     assert one.response_time_ms == pytest.approx(sp.baseline.response_time_ms)
     assert two.response_time_ms > one.response_time_ms
     assert hundred.saturated
     assert hundred.response_time_ms is None
-
-
-def test_text_and_json_reports() -> None:
-    sp = predict(scenario())
-    text = render(sp)
-    assert sp.baseline.bottleneck in text
-    assert "oltp" in text
-    data = json.loads(to_json(sp))
-    assert data["schema_version"] == 1
-    conf = data["configurations"][0]
-    for key in ("name", "max_iops", "bottleneck", "curve", "response_time_ms", "components"):
-        assert key in conf
-    assert {"name", "kind", "utilization", "response_time_ms"} <= set(conf["components"][0])
-    assert conf["curve"][-1] == {
-        "iops": conf["max_iops"],
-        "response_time_ms": None,
-        "saturated": True,
-    }
+    assert not hundred.meets_service_level
 
 
 def test_flow_equivalent_drives_match_explicit_drive_stations() -> None:
     """Norton: k identical load-dependent drives as one station give the same network."""
-    from diskmodel.components.drive import command_queueing_gain
-    from diskmodel.model import drives_alpha
     from diskmodel.queueing.closed import mva_load_dependent
 
-    model = build_system(scenario())
-    info = model.ranks[0]
+    net = solver(scenario()).planned_point().network
+    gain = net.gains[net.ranks[0].station]
+    assert gain is not None
     k, n, d, port = 8, 24, 0.006, 0.0004
-    gain = command_queueing_gain(info.drive, 4096, info.occupied_fraction, False, n)
+    full = np.concatenate([gain, np.full(max(n - len(gain), 0), gain[-1])])[:n]
     explicit = mva_load_dependent(
-        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([gain] * k)])
+        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([full] * k)])
     )
     merged = mva_load_dependent(
-        [port, k * d], n, 0.002, np.vstack([np.ones(n), drives_alpha(info, k, n)])
+        [port, k * d], n, 0.002, np.vstack([np.ones(n), group_alpha(gain, k, n)])
     )
     np.testing.assert_allclose(merged.throughput, explicit.throughput, rtol=1e-9)
     np.testing.assert_allclose(
         merged.queue_length[1], explicit.queue_length[1:].sum(axis=0), rtol=1e-8
     )
-    assert drives_alpha(info, k, n)[0] == pytest.approx(1.0)
-    np.testing.assert_allclose(drives_alpha(info, 1, n), gain, rtol=1e-12)
+    assert group_alpha(gain, k, n)[0] == pytest.approx(1.0)
+    np.testing.assert_allclose(group_alpha(gain, 1, n), full, rtol=1e-12)
+
+
+def test_open_work_at_a_drive_is_reduced_exactly() -> None:
+    """An open stream sharing a load-dependent drive with closed customers: the closed class's
+    rate multipliers against the mixed product form summed by hand."""
+    gain = np.array([1.0, 1.3, 1.5, 1.6])
+    a = 0.7  # open work, in units of the queue-length-one service
+    n_max = 6
+    alpha = group_alpha(gain, 1, n_max, open_work=a)
+    full = np.concatenate([gain, np.full(600, gain[-1])])
+
+    def g(k: int) -> float:
+        return float(1.0 / np.prod(full[:k]))
+
+    h = [sum(math.comb(m + j, j) * a**j * g(m + j) for j in range(500)) for m in range(n_max + 1)]
+    np.testing.assert_allclose(alpha, [h[m - 1] / h[m] for m in range(1, n_max + 1)], rtol=1e-9)
+    # A single server (alpha = 1) is the classic D / (1 - rho) reduction.
+    np.testing.assert_allclose(group_alpha(np.array([1.0]), 1, 5, open_work=0.3), 0.7, rtol=1e-12)
 
 
 def test_tier_sweep_adds_ranks_to_the_pool() -> None:
@@ -223,7 +252,7 @@ def test_tier_sweep_adds_ranks_to_the_pool() -> None:
     assert four.max_iops > none.max_iops
     assert four.response_time_ms < none.response_time_ms
     assert too_many.error is not None  # 204 ranks do not fit 2 DA pairs
-    assert json.loads(to_json(sp))["tier_sweep"][2]["error"]
+    assert json.loads(diskmodel.to_json(sp))["tier_sweep"][2]["error"]
 
 
 def test_growth_of_a_closed_system_multiplies_the_population() -> None:
@@ -233,18 +262,12 @@ def test_growth_of_a_closed_system_multiplies_the_population() -> None:
     w["queue_depth"] = 16
     data["analyses"] = {"growth": {"factors": [1, 4]}}
     sp = predict(with_data(data))
-    one, four = sp.growth
+    one, four = sp.baseline.growth
     assert sp.baseline.closed is not None
     assert one.iops == pytest.approx(sp.baseline.closed.iops)
     assert four.iops > one.iops
     assert four.response_time_ms > one.response_time_ms
     assert not four.saturated
-
-
-def test_text_report_of_a_saturated_configuration() -> None:
-    text = render(predict(scenario(**{"workloads.0.iops": 1e6})))
-    assert "SATURATED" in text
-    assert "saturated" in text
 
 
 def test_easy_tier_moves_back_end_load_to_the_ssd_tier() -> None:
@@ -259,8 +282,8 @@ def test_easy_tier_moves_back_end_load_to_the_ssd_tier() -> None:
         "workloads.0.skew": {"level": "high"},
         "workloads.0.iops": 4000,
     }
-    auto = predict_configuration(scenario(**{**common, "pools.0.easy_tier": "auto"}))
-    off = predict_configuration(scenario(**{**common, "pools.0.easy_tier": "off"}))
+    auto = predict_one(scenario(**{**common, "pools.0.easy_tier": "auto"}))
+    off = predict_one(scenario(**{**common, "pools.0.easy_tier": "off"}))
     ssd_auto = next(t for t in auto.tiers if t.tier == "ssd")
     ssd_off = next(t for t in off.tiers if t.tier == "ssd")
     capacity_share = ssd_off.capacity_gb / (ssd_off.capacity_gb + 4 * 7 * 300)

@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 
 from diskmodel.catalog import load_catalog
 from diskmodel.components.cache import project_read_hit_ratio
-from diskmodel.model import predict_configuration
 from diskmodel.prediction import Prediction
 
-from .builders import with_data
+from .builders import predict_one, with_data
 
 CATALOG = load_catalog()
 SETTINGS = settings(max_examples=25, deadline=None)
@@ -72,14 +71,14 @@ def configurations(draw: st.DrawFn) -> dict[str, Any]:
 
 def _at_load(data: dict[str, Any], fraction: float) -> tuple[dict[str, Any], float]:
     """The configuration with its workload at `fraction` of its own maximum rate."""
-    top = predict_configuration(with_data(data)).max_iops
+    top = predict_one(with_data(data)).max_iops
     out = copy.deepcopy(data)
     out["workloads"][0]["iops"] = fraction * top
     return out, fraction * top
 
 
 def _response(data: dict[str, Any], hits: list[float] | None = None) -> Prediction:
-    return predict_configuration(with_data(data), read_hit_ratios=hits)
+    return predict_one(with_data(data), hits)
 
 
 def _no_worse(better: Prediction, base: Prediction) -> None:
@@ -211,5 +210,5 @@ def test_littles_law_in_closed_systems(data: dict[str, Any], n: int, think_ms: f
     assert n == math.floor(n)
     assert math.isclose(n, x * (r + think_ms) / 1e3, rel_tol=1e-9)
     assert p.response_time_ms is not None
-    assert math.isclose(p.response_time_ms, r, rel_tol=1e-6)
+    assert math.isclose(p.response_time_ms, r, rel_tol=1e-9)
     assert all(0 <= c.utilization <= 1 for c in p.components)

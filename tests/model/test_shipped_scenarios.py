@@ -8,19 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from diskmodel.model import predict
-from diskmodel.report.json_result import to_json
-from diskmodel.report.text import render
-from diskmodel.scenario import load_scenario
+import diskmodel
 
 from ..conftest import SCENARIOS
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: Path(p).stem)
 def test_shipped_scenario_runs(path: Path) -> None:
-    sp = predict(load_scenario(path), base_dir=path.parent)
-    text = render(sp)
-    data = json.loads(to_json(sp))
+    sp = diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
+    text = diskmodel.render_text(sp)
+    data = json.loads(diskmodel.to_json(sp))
     assert len(data["configurations"]) == 1 + len(sp.alternatives)
     for conf, p in zip(data["configurations"], sp.configurations, strict=True):
         assert conf["name"] in text

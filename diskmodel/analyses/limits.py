@@ -1,0 +1,208 @@
+"""Planning limits: the service level at an operating point, and the highest load meeting it.
+
+A limit is a response-time target (mean over all host I/O, or over reads) or a utilisation
+ceiling for one component kind (the busiest component of that kind). Each is evaluated at an
+operating point; the highest total rate at which it is still met is found on the curve's
+points first, then by bisection between the last point that meets it and the first that does
+not, each probe an operating point of its own (placed for its load).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from diskmodel.configuration import COMPONENT_KINDS, ServiceLevel
+from diskmodel.model.open import class_rates
+from diskmodel.model.operating import OperatingPoint
+from diskmodel.prediction import LimitResult, ServiceLevelResult
+
+MS = 1e-3
+# Steps of the search between two curve points (it stops at 1e-4 of the load first).
+_STEPS = 30
+
+_KIND_LABEL = {
+    "host_adapter": "host port",
+    "processor": "processor",
+    "device_adapter": "DA pair",
+    "rank": "rank (per drive)",
+}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One planning limit: what it measures at an operating point and its target."""
+
+    kind: str  # response_time | read_response_time | utilization
+    label: str
+    target: float
+    component_kind: str | None = None
+
+    def value(self, point: OperatingPoint) -> float | None:
+        """The measured value at `point` (ms for times, a fraction for utilisation); None where
+        it has no steady state."""
+        if self.kind == "response_time":
+            r = point.response_s
+            return r / MS if np.isfinite(r) else None
+        if self.kind == "read_response_time":
+            r = read_response_s(point)
+            return r / MS if np.isfinite(r) else None
+        return busiest_of_kind(point, self.component_kind or "")[1]
+
+    def met(self, point: OperatingPoint) -> bool:
+        value = self.value(point)
+        return value is not None and not point.saturated and value <= self.target * (1 + 1e-12)
+
+
+def limits(level: ServiceLevel) -> tuple[Limit, ...]:
+    out = [
+        Limit(
+            "response_time",
+            f"response time ≤ {level.response_time_ms:g} ms",
+            level.response_time_ms,
+        )
+    ]
+    if level.read_response_time_ms is not None:
+        out.append(
+            Limit(
+                "read_response_time",
+                f"read response time ≤ {level.read_response_time_ms:g} ms",
+                level.read_response_time_ms,
+            )
+        )
+    for kind in COMPONENT_KINDS:
+        ceiling = level.utilization[kind]
+        out.append(
+            Limit("utilization", f"{_KIND_LABEL[kind]} utilisation ≤ {ceiling:.0%}", ceiling, kind)
+        )
+    return tuple(out)
+
+
+def read_response_s(point: OperatingPoint) -> float:
+    """Mean response of the host reads (inf where unknown; 0 with no reads)."""
+    net = point.network
+    weights = class_rates(net, point.rates[:, None])[:, 0]
+    reads = np.array(["read" in c for _, c in net.times.keys], dtype=bool)
+    used = reads & (weights > 0)
+    if not used.any():
+        return 0.0
+    if not np.all(np.isfinite(point.class_response_s[used])):
+        return float("inf")
+    return float(weights[used] @ point.class_response_s[used] / weights[used].sum())
+
+
+def busiest_of_kind(point: OperatingPoint, kind: str) -> tuple[str, float]:
+    """The busiest station of a component kind and its utilisation."""
+    stations = point.network.stations
+    members = [k for k, s in enumerate(stations) if s.kind == kind]
+    if not members:
+        return "", 0.0
+    k = max(members, key=lambda i: point.utilization[i])
+    return stations[k].name, float(point.utilization[k])
+
+
+def first_broken(point: OperatingPoint, level: Sequence[Limit]) -> Limit | None:
+    """The first limit (in the service level's order) not met at `point`."""
+    return next((lim for lim in level if not lim.met(point)), None)
+
+
+def highest_load_meeting(
+    limit: Limit,
+    points: Sequence[tuple[float, OperatingPoint]],
+    at: Callable[[float], OperatingPoint],
+) -> float | None:
+    """The highest total rate at which `limit` holds: None where it holds at every point of
+    the curve `points` (ascending total rate, up to saturation); 0 where it fails at once.
+
+    Between the last curve point that meets it and the first that does not, the crossing of
+    value - target is found by regula falsi (Illinois), falling back to halving where the
+    value has no steady state; to 1e-4 of the bracket's upper end."""
+    lo, f_lo = 0.0, -limit.target
+    for x, point in points:
+        value = limit.value(point)
+        if not limit.met(point):
+            return _crossing(
+                limit, at, lo, f_lo, x, None if value is None else value - limit.target
+            )
+        lo, f_lo = x, (value if value is not None else 0.0) - limit.target
+    return None
+
+
+def _crossing(
+    limit: Limit,
+    at: Callable[[float], OperatingPoint],
+    lo: float,
+    f_lo: float,
+    hi: float,
+    f_hi: float | None,
+) -> float:
+    side = 0
+    for _ in range(_STEPS):
+        if hi - lo <= 1e-4 * hi:
+            break
+        if f_hi is None or f_hi <= 0 or f_lo >= 0:
+            mid = 0.5 * (lo + hi)
+        else:
+            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo)
+            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+        point = at(mid)
+        value = limit.value(point)
+        if limit.met(point):
+            lo, f_lo = mid, (value if value is not None else 0.0) - limit.target
+            if side == +1 and f_hi is not None:
+                f_hi /= 2
+            side = +1
+        else:
+            hi, f_hi = mid, None if value is None else value - limit.target
+            if side == -1:
+                f_lo /= 2
+            side = -1
+    return lo
+
+
+def service_level_result(
+    level: Sequence[Limit],
+    planned: OperatingPoint,
+    curve: Sequence[tuple[float, OperatingPoint]],
+    at: Callable[[float], OperatingPoint],
+    saturation_iops: float,
+) -> ServiceLevelResult:
+    """Every limit at the planned point and the highest load meeting it; the planning maximum
+    is the lowest of those (saturation when every limit holds up to it)."""
+    results = []
+    for limit in level:
+        highest = highest_load_meeting(limit, curve, at)
+        component = None
+        if limit.kind == "utilization":
+            # The component that reaches the ceiling first (the busiest at the planned load
+            # when the ceiling holds up to saturation).
+            where = planned if highest is None or highest <= 0 else at(highest)
+            component = busiest_of_kind(where, limit.component_kind or "")[0]
+        results.append(
+            LimitResult(
+                kind=limit.kind,
+                label=limit.label,
+                target=limit.target,
+                value=limit.value(planned),
+                met=limit.met(planned),
+                max_iops=highest,
+                component=component,
+            )
+        )
+    binding = min(
+        (r for r in results if r.max_iops is not None),
+        key=lambda r: r.max_iops or 0.0,
+        default=None,
+    )
+    rt = next(r for r in results if r.kind == "response_time")
+    return ServiceLevelResult(
+        met=all(r.met for r in results),
+        max_iops=binding.max_iops
+        if binding is not None and binding.max_iops is not None
+        else saturation_iops,
+        binding=binding.label if binding is not None else "saturation",
+        iops_at_target=rt.max_iops,
+        limits=tuple(results),
+    )

@@ -1,0 +1,306 @@
+"""A configuration's whole Prediction, and a scenario's: loops over operating points.
+
+For one configuration (`predict_configuration`): the planned point (the workloads' rates, or
+the closed workloads' populations), the saturation rate with Easy Tier placing for each load
+probed, the curve from light load to saturation with the planned load among its points, the
+service level (each limit and the highest load meeting it), growth, and for a closed system a
+sweep of populations. Every number comes from `Solver` operating points, so the same load gives
+the same answer wherever it appears.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from diskmodel.analyses.limits import Limit, first_broken, limits, service_level_result
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.configuration import Configuration, resolve, resolve_scenario
+from diskmodel.model import results
+from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.prediction import (
+    ClosedPoint,
+    ClosedSystemResult,
+    CurvePoint,
+    GrowthPoint,
+    Prediction,
+    ScenarioPrediction,
+    SkewCurveResult,
+)
+from diskmodel.scenario import Scenario
+
+MS = 1e-3
+# Points of a closed system's population sweep (each solved on its own), at most.
+_CLOSED_SWEEP_POINTS = 16
+# Points sampled along a skew curve for the report.
+_SKEW_POINTS = 41
+
+
+class _Loads:
+    """Open operating points of one configuration along its mix, cached by total rate."""
+
+    def __init__(self, solver: Solver, unit: np.ndarray) -> None:
+        self.solver = solver
+        self.unit = unit
+        self._points: dict[float, OperatingPoint] = {}
+
+    def remember(self, total_iops: float, point: OperatingPoint) -> None:
+        self._points[float(f"{total_iops:.12g}")] = point
+
+    def solve(self, totals: Sequence[float]) -> list[tuple[float, OperatingPoint]]:
+        """Operating points at several total rates, solved together where they share a
+        placement."""
+        missing = [x for x in totals if float(f"{x:.12g}") not in self._points]
+        if missing:
+            points = self.solver.open_points(self.unit[:, None] * np.asarray(missing)[None, :])
+            for x, point in zip(missing, points, strict=True):
+                self.remember(x, point)
+        return [(x, self._points[float(f"{x:.12g}")]) for x in totals]
+
+    def at(self, total_iops: float) -> OperatingPoint:
+        key = float(f"{total_iops:.12g}")
+        found = self._points.get(key)
+        if found is None:
+            found = self.solver.open_point(self.unit * total_iops)
+            self._points[key] = found
+        return found
+
+
+def _curve_loads(config: Configuration, maximum: float, planned: float | None) -> list[float]:
+    """The curve's total rates: the workloads' `iops_range` when every one gives it, else
+    light load to saturation; the planned rate always among them."""
+    n = config.curve_points
+    ranges = [w.iops_range for w in config.workloads]
+    if ranges and all(r is not None for r in ranges):
+        lo = sum(r[0] for r in ranges if r is not None)
+        hi = sum(r[1] for r in ranges if r is not None)
+        loads = list(np.linspace(lo, hi, n))
+    elif np.isfinite(maximum) and maximum > 0:
+        loads = list(maximum * np.arange(1, n + 1) / n)
+    else:
+        loads = list(np.arange(1, n + 1, dtype=np.float64))
+    if planned is not None and planned > 0:
+        # The planned load is a point of the curve (one that falls on it to rounding is it).
+        loads = [x for x in loads if not math.isclose(x, planned, rel_tol=1e-9)] + [planned]
+    return sorted(float(x) for x in loads)
+
+
+def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
+    busiest = point.busiest
+    r = point.response_s
+    return CurvePoint(
+        iops=x,
+        response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
+        saturated=point.saturated,
+        busiest=point.network.stations[busiest].name,
+        busiest_utilization=float(min(point.utilization[busiest], 1.0)),
+        tiers=results.tier_points(point),
+    )
+
+
+def _growth_point(factor: float, point: OperatingPoint, level: Sequence[Limit]) -> GrowthPoint:
+    broken = first_broken(point, level)
+    r = point.response_s
+    return GrowthPoint(
+        factor=float(factor),
+        iops=point.total_iops,
+        response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
+        saturated=point.saturated,
+        busiest=point.network.stations[point.busiest].name,
+        busiest_utilization=float(min(point.utilization[point.busiest], 1.0)),
+        meets_service_level=broken is None,
+        binding=None if broken is None else broken.label,
+    )
+
+
+def _closed_sweep(solver: Solver, population: int) -> tuple[ClosedPoint, ...]:
+    """Populations from 1 to the given one, each solved on its own."""
+    count = min(population, _CLOSED_SWEEP_POINTS)
+    sizes = sorted(
+        {1, population, *np.unique(np.round(np.geomspace(1, population, count)).astype(int))}
+    )
+    out = []
+    for n in sizes:
+        point = solver.closed_point(int(n))
+        assert point.closed is not None
+        out.append(
+            ClosedPoint(
+                int(n),
+                point.closed.throughput,
+                point.closed.response_s / MS,
+                point.closed.destage_limited,
+            )
+        )
+    return tuple(out)
+
+
+def _skew_curves(config: Configuration) -> tuple[SkewCurveResult, ...]:
+    c = np.linspace(0.0, 1.0, _SKEW_POINTS)
+    out = []
+    for w in config.workloads:
+        small = np.clip(w.skew.share(c), 0.0, 1.0)
+        mb_curve = w.mb_skew
+        if mb_curve is None:
+            from diskmodel.tiering.skew import derived_mb_curve
+
+            mb_curve = derived_mb_curve(w.skew)
+        mb = np.clip(mb_curve.share(c), 0.0, 1.0)
+        out.append(
+            SkewCurveResult(
+                workload=w.name,
+                pool=w.pool,
+                description=w.skew_description,
+                small_io_points=tuple((float(a), float(b)) for a, b in zip(c, small, strict=True)),
+                mb_points=tuple((float(a), float(b)) for a, b in zip(c, mb, strict=True)),
+            )
+        )
+    return tuple(out)
+
+
+def _assumptions(config: Configuration) -> tuple[str, ...]:
+    out = [
+        "Every station sees Poisson arrivals; service times are taken as exponential (product "
+        "form), so the open and the closed solution use the same stations.",
+        "A drive serves faster as its queue grows (command queueing: its gain per drive type and "
+        "data span); its utilisation is the probability that it is busy.",
+        "Writes are acknowledged from cache and NVS; destages, prefetches and their RAID work "
+        "load the DA pairs and drives asynchronously until NVS fills.",
+    ]
+    for pool in config.pools:
+        if pool.placement_follows_load:
+            out.append(
+                f"Pool {pool.name}: Easy Tier places the data for each load, keeping every tier "
+                f"but the slowest at or below {pool.utilization_target:.0%} utilisation of its "
+                "drives and DA pairs; cache hits never reach a tier."
+            )
+    if sum(1 for w in config.workloads if w.is_closed) > 1:
+        out.append(
+            "The closed workloads are solved as one class mixed by population; their "
+            "throughputs split by those weights."
+        )
+    return tuple(out)
+
+
+def predict_configuration(config: Configuration, growth: Sequence[float] = ()) -> Prediction:
+    """Everything the reports show for one configuration (module docstring)."""
+    solver = Solver(config)
+    planned = solver.planned_point()
+    total = planned.total_iops
+    unit = planned.rates / total if total > 0 else solver.closed_weights()
+    maximum, neck = solver.saturation(unit)
+    at_max = solver.network(unit * maximum) if np.isfinite(maximum) else planned.network
+    loads = _Loads(solver, unit)
+    open_planned = None if config.has_closed else total
+    if open_planned is not None:
+        loads.remember(open_planned, planned)
+    xs = _curve_loads(config, maximum, open_planned)
+    curve_points = loads.solve(xs)
+    level = limits(config.service_level)
+    service = service_level_result(level, planned, curve_points, loads.at, maximum)
+    if config.has_closed:
+        population = sum(w.population or 0 for w in config.workloads)
+        grown = [
+            _growth_point(
+                f, solver.closed_point(max(1, round(population * f)), open_scale=f), level
+            )
+            for f in growth
+        ]
+    else:
+        grown = [
+            _growth_point(f, p, level)
+            for f, (_, p) in zip(growth, loads.solve([total * f for f in growth]), strict=True)
+        ]
+    closed = None
+    if planned.closed is not None:
+        state = planned.closed
+        kinds = {w.population_kind for w in config.workloads if w.is_closed}
+        closed = ClosedSystemResult(
+            population=state.population,
+            population_kind="users" if "users" in kinds else "queue_depth",
+            think_time_ms=state.think_time_s / MS,
+            iops=state.throughput,
+            response_time_ms=state.response_s / MS,
+            destage_limited=state.destage_limited,
+            curve=_closed_sweep(solver, state.population),
+        )
+    response = planned.response_s
+    inputs = dataclasses.replace(config.inputs, assumptions=_assumptions(config))
+    return Prediction(
+        name=config.name,
+        system=config.hardware.system.name,
+        inputs=inputs,
+        max_iops=float(maximum),
+        bottleneck=at_max.stations[neck].name,
+        bottleneck_kind=at_max.stations[neck].kind,
+        destage_limited=bool(at_max.destage_share(neck, unit * maximum) > 0)
+        if np.isfinite(maximum)
+        else False,
+        planned_iops=total,
+        saturated=planned.saturated,
+        response_time_ms=response / MS if np.isfinite(response) and not planned.saturated else None,
+        nvs_full=planned.nvs_full,
+        components=results.components(planned),
+        workloads=results.workloads(planned),
+        ranks=results.ranks(planned),
+        tiers=results.tiers(planned),
+        skew_curves=_skew_curves(config),
+        curve=tuple(_curve_point(x, p) for x, p in curve_points),
+        service_level=service,
+        growth=tuple(grown),
+        closed=closed,
+        notes=(),
+    )
+
+
+def predict_scenario(
+    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+) -> ScenarioPrediction:
+    """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
+    with its growth, and the tier sweep."""
+    from diskmodel.analyses.sweep import tier_sweep
+
+    catalog = catalog or load_catalog()
+    configs = resolve_scenario(scenario, catalog, base_dir)
+    factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
+    predictions = [predict_configuration(c, factors) for c in configs]
+    sweep = scenario.analyses.tier_sweep
+    return ScenarioPrediction(
+        scenario=scenario.name,
+        description=scenario.description.strip(),
+        baseline=predictions[0],
+        alternatives=tuple(predictions[1:]),
+        tier_sweep=tuple(tier_sweep(scenario, sweep, catalog, base_dir)) if sweep else (),
+    )
+
+
+def compare_scenarios(
+    scenarios: Sequence[tuple[Scenario, Path | None]], catalog: Catalog | None = None
+) -> ScenarioPrediction:
+    """Several scenario files side by side: each baseline solved as one configuration.
+
+    The first is the reference the others are compared with. Each keeps its own name; where
+    two share a name, the later ones are numbered so the report can tell them apart.
+    """
+    catalog = catalog or load_catalog()
+    names: list[str] = []
+    predictions = []
+    for scenario, base_dir in scenarios:
+        name = scenario.name
+        suffix = 2
+        while name in names:
+            name = f"{scenario.name} ({suffix})"
+            suffix += 1
+        names.append(name)
+        config = resolve(scenario, catalog, base_dir, name=name)
+        factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
+        predictions.append(predict_configuration(config, factors))
+    return ScenarioPrediction(
+        scenario=" vs ".join(names),
+        description=scenarios[0][0].description.strip() if scenarios else "",
+        baseline=predictions[0],
+        alternatives=tuple(predictions[1:]),
+    )

@@ -1,0 +1,598 @@
+"""The resolved configuration: a scenario, the catalog and the files it names, resolved once.
+
+`resolve(scenario, catalog, base_dir)` turns a validated scenario into a `Configuration`: every
+catalog figure looked up (drives as installed in this system), every rank placed on its DA
+pair and server, every default filled in and listed, every skew curve built and every heat map
+read. Nothing below this step (the model, placement, the analyses) sees a path, a catalog or a
+scenario; the report sees only what the model carries into the `Prediction`.
+
+`resolve_scenario` gives the baseline and each `compare` alternative; an alternative that
+changes the cache size (and does not set the hit ratio itself) gets each workload's read hit
+ratio projected from the baseline's with McNutt's hierarchical reuse model, and the projection
+is carried as the hit ratio used, with its basis.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from diskmodel.catalog import (
+    Catalog,
+    Drive,
+    HostAdapterType,
+    ProcessorOption,
+    RaidFormat,
+    StorageSystem,
+    iter_figures,
+    load_catalog,
+)
+from diskmodel.components import cache, raid
+from diskmodel.prediction import (
+    DefaultUsed,
+    Figure,
+    Inputs,
+    PoolInput,
+    RankGroupInput,
+    ServiceLevelInput,
+    SystemInput,
+    WorkloadInput,
+)
+from diskmodel.scenario import Scenario, Workload, expand_ranks
+from diskmodel.tiering.heatmap import read_heatmap
+from diskmodel.tiering.skew import (
+    UNIFORM,
+    PiecewiseSkew,
+    SkewCurve,
+    derived_mb_curve,
+    skew_from_level,
+)
+from diskmodel.workload import IoMix
+
+TIER_ORDER = ("ssd", "enterprise", "nearline")
+"""Tiers fastest first, the order Easy Tier fills them."""
+COMPONENT_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
+"""Component kinds: the stations of the model and the breakdown of a response time."""
+
+
+@dataclass(frozen=True)
+class Rank:
+    """One RAID rank as installed: its drive (figures for this system's packaging), RAID
+    format, DA pair, owning server, and whether it was added empty to a pool holding data."""
+
+    index: int  # position among all ranks of the system, in file order
+    pool: str
+    drive: Drive
+    raid: RaidFormat
+    da_pair: int
+    server: int
+    added: bool
+
+    @property
+    def tier(self) -> str:
+        return self.drive.tier
+
+    @property
+    def capacity_gb(self) -> float:
+        """Usable capacity: data drives x drive capacity."""
+        return self.raid.data_drives * self.drive.capacity_gb
+
+    @property
+    def active_drives(self) -> int:
+        return raid.active_drives(self.raid)
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """An extent pool: Easy Tier and its tiers (fastest first) with their usable capacity."""
+
+    name: str
+    easy_tier: bool
+    utilization_target: float
+    tiers: tuple[str, ...]
+    tier_capacity_gb: tuple[float, ...]
+
+    def capacity_gb(self, tier: str) -> float:
+        return self.tier_capacity_gb[self.tiers.index(tier)]
+
+    @property
+    def placement_follows_load(self) -> bool:
+        """Easy Tier over two or more tiers: where data lands depends on the load."""
+        return self.easy_tier and len(self.tiers) > 1
+
+
+@dataclass(frozen=True)
+class WorkloadConfig:
+    """A workload with every default filled in.
+
+    Open: `iops` is the planned host rate. Closed: `population` host I/Os in flight
+    (`population_kind` "queue_depth") or users with `think_time_s` ("users"); the rate follows.
+    """
+
+    name: str
+    pool: str
+    iops: float | None
+    population: int | None
+    population_kind: str | None
+    think_time_s: float
+    mix: IoMix
+    read_hit_ratio: float
+    read_hit_ratio_basis: str
+    capacity_gb: float
+    skew: SkewCurve
+    mb_skew: SkewCurve | None
+    skew_description: str
+    pin_tier: str | None
+    iops_range: tuple[float, float] | None
+
+    @property
+    def is_closed(self) -> bool:
+        return self.population is not None
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The storage system as configured: catalog entries chosen, counts given."""
+
+    system: StorageSystem
+    host_adapter: HostAdapterType
+    processor: ProcessorOption
+    host_ports: int
+    da_pairs: int
+    cache_gb: float
+
+    @property
+    def nvs_bytes(self) -> float:
+        return cache.nvs_bytes(self.system, self.cache_gb)
+
+
+@dataclass(frozen=True)
+class ServiceLevel:
+    """What the planner sizes to: response-time targets (ms) and utilisation ceilings."""
+
+    response_time_ms: float
+    read_response_time_ms: float | None
+    utilization: dict[str, float]  # per component kind
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One configuration, fully resolved (module docstring). `inputs` is the same content as
+    the report shows it: the model copies it into the Prediction unchanged."""
+
+    name: str
+    hardware: Hardware
+    ranks: tuple[Rank, ...]
+    pools: tuple[PoolConfig, ...]
+    workloads: tuple[WorkloadConfig, ...]
+    service_level: ServiceLevel
+    curve_points: int
+    inputs: Inputs
+
+    @property
+    def has_closed(self) -> bool:
+        return any(w.is_closed for w in self.workloads)
+
+    @property
+    def all_closed(self) -> bool:
+        return all(w.is_closed for w in self.workloads)
+
+    @property
+    def planned_open_iops(self) -> float:
+        """Sum of the open workloads' planned rates."""
+        return float(sum(w.iops or 0.0 for w in self.workloads if not w.is_closed))
+
+    def pool(self, name: str) -> PoolConfig:
+        return next(p for p in self.pools if p.name == name)
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def resolve_scenario(
+    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+) -> tuple[Configuration, ...]:
+    """The baseline and each `compare` alternative, resolved (hit ratios projected where an
+    alternative changes the cache size and does not set the hit ratio itself)."""
+    catalog = catalog or load_catalog()
+    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
+    heatmaps: dict[str, tuple[SkewCurve, SkewCurve | None, str]] = {}
+    out = []
+    for name, variant in scenario.alternatives(catalog):
+        projected = None
+        if variant is not scenario:
+            projected = _projected_hit_ratios(scenario, variant, settings[name])
+        out.append(
+            resolve(variant, catalog, base_dir, name=name, hit_ratios=projected, _heat=heatmaps)
+        )
+    return tuple(out)
+
+
+def resolve(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    name: str | None = None,
+    hit_ratios: Sequence[tuple[float, str]] | None = None,
+    _heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]] | None = None,
+) -> Configuration:
+    """One scenario (already validated) as a `Configuration`.
+
+    hit_ratios: per workload, (read hit ratio, basis) replacing the scenario's (a projection to
+    another cache size). base_dir: the scenario file's folder, where heat-map paths start.
+    """
+    catalog = catalog or load_catalog()
+    cfg = scenario.system
+    system = catalog.systems[cfg.model]
+    hardware = Hardware(
+        system=system,
+        host_adapter=system.host_adapter(cfg.host_adapter),
+        processor=system.processor_option(cfg.processor_ways),
+        host_ports=cfg.host_ports,
+        da_pairs=cfg.da_pairs,
+        cache_gb=cfg.cache_gb,
+    )
+    added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
+    ranks = tuple(
+        Rank(
+            index=r.index,
+            pool=r.pool,
+            drive=catalog.installed_drive(system.name, r.drive),
+            raid=catalog.raid_formats[r.raid],
+            da_pair=r.da_pair,
+            server=r.server,
+            added=flag,
+        )
+        for r, flag in zip(expand_ranks(scenario), added, strict=True)
+    )
+    pools = tuple(
+        _pool(p.name, p.easy_tier.mode, p.easy_tier.utilization_target, ranks)
+        for p in scenario.pools
+    )
+    heat = {} if _heat is None else _heat
+    workloads = tuple(
+        _workload(
+            w,
+            None if hit_ratios is None else hit_ratios[i],
+            base_dir,
+            heat,
+        )
+        for i, w in enumerate(scenario.workloads)
+    )
+    level = scenario.service_level
+    service_level = ServiceLevel(
+        response_time_ms=level.response_time_ms,
+        read_response_time_ms=level.read_response_time_ms,
+        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
+    )
+    inputs = Inputs(
+        system=_system_input(hardware),
+        ranks=_rank_groups(ranks),
+        pools=tuple(_pool_input(p, ranks) for p in pools),
+        workloads=tuple(
+            _workload_input(w, s) for w, s in zip(workloads, scenario.workloads, strict=True)
+        ),
+        service_level=ServiceLevelInput(
+            service_level.response_time_ms,
+            service_level.read_response_time_ms,
+            dict(service_level.utilization),
+        ),
+        figures=_figures(hardware, ranks),
+        defaults=tuple(_defaults(scenario)),
+        assumptions=(),
+    )
+    return Configuration(
+        name=name or scenario.name,
+        hardware=hardware,
+        ranks=ranks,
+        pools=pools,
+        workloads=workloads,
+        service_level=service_level,
+        curve_points=scenario.analyses.curve.points,
+        inputs=inputs,
+    )
+
+
+def _projected_hit_ratios(
+    baseline: Scenario, alternative: Scenario, settings: dict[str, object]
+) -> list[tuple[float, str]] | None:
+    old, new = baseline.system.cache_gb, alternative.system.cache_gb
+    if new == old or any(key.endswith("read_hit_ratio") for key in settings):
+        return None
+    out = []
+    for w in alternative.workloads:
+        projected = cache.project_read_hit_ratio(w.read_hit_ratio, old, new)
+        out.append(
+            (
+                projected,
+                f"projected from {w.read_hit_ratio:g} at {old:g} GB cache to {new:g} GB "
+                f"(McNutt's hierarchical reuse model, theta {cache.HIERARCHICAL_REUSE_THETA:g})",
+            )
+        )
+    return out
+
+
+def _pool(name: str, mode: str, target: float, ranks: Sequence[Rank]) -> PoolConfig:
+    mine = [r for r in ranks if r.pool == name]
+    tiers = tuple(t for t in TIER_ORDER if any(r.tier == t for r in mine))
+    return PoolConfig(
+        name=name,
+        easy_tier=mode == "auto",
+        utilization_target=target,
+        tiers=tiers,
+        tier_capacity_gb=tuple(sum(r.capacity_gb for r in mine if r.tier == t) for t in tiers),
+    )
+
+
+def _skew(
+    workload: Workload,
+    base_dir: Path | None,
+    heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+) -> tuple[SkewCurve, SkewCurve | None, str]:
+    """The small-I/O curve, the MB curve (None: derived by placement) and a description."""
+    skew = workload.skew
+    if skew is None:
+        return UNIFORM, None, "none (uniform: I/O in proportion to capacity)"
+    seq = skew.sequential_level
+    if skew.heatmap is not None:
+        key = f"{base_dir}\0{skew.heatmap}"
+        if key not in heat:  # several workloads and alternatives may name one heat map
+            read = read_heatmap(skew.heatmap, base_dir)
+            heat[key] = (
+                read.small_io,
+                read.mb,
+                f"heat map {skew.heatmap} ({read.extent_count:,} extents)",
+            )
+        small, mb, text = heat[key]
+        return small, mb if seq is None else derived_mb_curve(small, seq), text
+    curve: SkewCurve
+    if skew.points is not None:
+        curve = PiecewiseSkew.from_points([list(p) for p in skew.points])
+        text = "points " + ", ".join(f"{c:g} of capacity: {f:g} of I/O" for c, f in skew.points)
+    else:
+        level = skew.level_value or 1.0
+        curve = skew_from_level(level)
+        preset = f" ({skew.level})" if isinstance(skew.level, str) else ""
+        text = f"level {level:g}{preset}"
+    return curve, derived_mb_curve(curve, seq) if seq is not None else None, text
+
+
+def _workload(
+    w: Workload,
+    hit: tuple[float, str] | None,
+    base_dir: Path | None,
+    heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+) -> WorkloadConfig:
+    hit_ratio, basis = hit if hit is not None else (w.read_hit_ratio, "as given")
+    small, mb, description = _skew(w, base_dir, heat)
+    population = w.queue_depth if w.queue_depth is not None else w.users
+    kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
+    return WorkloadConfig(
+        name=w.name,
+        pool=w.pool,
+        iops=None if w.is_closed else w.iops,
+        population=population,
+        population_kind=kind,
+        think_time_s=w.think_time_ms * 1e-3,
+        mix=IoMix.of(
+            read_fraction=w.read_fraction,
+            read_hit_ratio=hit_ratio,
+            read_sequential_fraction=w.read_sequential_fraction,
+            write_sequential_fraction=w.write_sequential_fraction,
+            read_size_kib=w.read_size_kib,
+            write_size_kib=w.write_size_kib,
+            destage_ratio=w.destage_ratio,
+        ),
+        read_hit_ratio=hit_ratio,
+        read_hit_ratio_basis=basis,
+        capacity_gb=w.capacity_gb,
+        skew=small,
+        mb_skew=mb,
+        skew_description=description,
+        pin_tier=w.pin_tier,
+        iops_range=w.iops_range,
+    )
+
+
+# --------------------------------------------------------------------------- inputs as shown
+
+
+def _system_input(h: Hardware) -> SystemInput:
+    s = h.system
+    return SystemInput(
+        model=s.name,
+        label=f"{s.family} {s.machine_type}-{s.model}",
+        processor=s.processor,
+        servers=s.servers,
+        processor_ways=h.processor.ways,
+        clock_ghz=h.processor.clock_ghz,
+        cache_gb=h.cache_gb,
+        nvs_gb=h.nvs_bytes / cache.GB,
+        host_ports=h.host_ports,
+        host_adapter=h.host_adapter.name,
+        port_gbps=h.host_adapter.port_gbps,
+        da_pairs=h.da_pairs,
+        device_adapter=s.device_adapter.name,
+    )
+
+
+def _drive_label(d: Drive, system: str) -> str:
+    size = f"{d.capacity_gb / 1000:g} TB" if d.capacity_gb >= 1000 else f"{d.capacity_gb:g} GB"
+    speed = "SSD" if d.kind == "ssd" else f"{d.rpm / 1000:g}K RPM"
+    pack = d.packaging.get(system)
+    where = f", {pack.form_factor_in:g}-inch {pack.interface}" if pack is not None else ""
+    return f"{size} {speed}{where}"
+
+
+def _rank_groups(ranks: Sequence[Rank]) -> tuple[RankGroupInput, ...]:
+    groups: dict[tuple[str, str, str, bool], list[Rank]] = {}
+    for r in ranks:
+        groups.setdefault((r.pool, r.drive.name, r.raid.name, r.added), []).append(r)
+    out = []
+    for (pool, _, _, added), members in groups.items():
+        first = members[0]
+        system = next(iter(first.drive.packaging), "")
+        out.append(
+            RankGroupInput(
+                pool=pool,
+                tier=first.tier,
+                drive=first.drive.name,
+                drive_label=_drive_label(first.drive, system),
+                raid=first.raid.name,
+                count=len(members),
+                ranks_per_da_pair=tuple(sorted(Counter(r.da_pair for r in members).items())),
+                ranks_per_server=tuple(sorted(Counter(r.server for r in members).items())),
+                capacity_gb=sum(r.capacity_gb for r in members),
+                drives=sum(r.raid.drives for r in members),
+                added=added,
+            )
+        )
+    return tuple(out)
+
+
+def _pool_input(p: PoolConfig, ranks: Sequence[Rank]) -> PoolInput:
+    ssd = Counter(r.server for r in ranks if r.pool == p.name and r.tier == "ssd")
+    return PoolInput(
+        name=p.name,
+        easy_tier="auto" if p.easy_tier else "off",
+        utilization_target=p.utilization_target,
+        tiers=p.tiers,
+        tier_capacity_gb=p.tier_capacity_gb,
+        ssd_ranks_per_server=(ssd[0], ssd[1]) if ssd else (),
+    )
+
+
+def _workload_input(w: WorkloadConfig, given: Workload) -> WorkloadInput:
+    return WorkloadInput(
+        name=w.name,
+        pool=w.pool,
+        load=w.population_kind or "iops",
+        iops=w.iops,
+        population=w.population,
+        think_time_ms=given.think_time_ms,
+        read_fraction=given.read_fraction,
+        read_hit_ratio=w.read_hit_ratio,
+        read_hit_ratio_basis=w.read_hit_ratio_basis,
+        destage_ratio=given.destage_ratio,
+        read_size_kib=given.read_size_kib,
+        write_size_kib=given.write_size_kib,
+        read_sequential_fraction=given.read_sequential_fraction,
+        write_sequential_fraction=given.write_sequential_fraction,
+        capacity_gb=given.capacity_gb,
+        skew=w.skew_description,
+        pin_tier=w.pin_tier,
+    )
+
+
+def _figures(h: Hardware, ranks: Sequence[Rank]) -> tuple[Figure, ...]:
+    """Every catalog figure this configuration uses, with its provenance: the system's (only
+    the chosen host adapter and processor option), each installed drive's and RAID format's."""
+    out: list[Figure] = []
+    system = h.system
+    for key, value, provenance in iter_figures(system):
+        if key.startswith("host_adapters[") and not key.startswith(
+            f"host_adapters[{h.host_adapter.name}]"
+        ):
+            continue
+        if key.startswith("processor_options[") and not key.startswith(
+            f"processor_options[{h.processor.ways}-way]"
+        ):
+            continue
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(Figure(system.name, key, float(value), provenance.text()))
+    seen: set[str] = set()
+    for r in ranks:
+        for entry in (r.drive, r.raid):
+            if entry.name in seen:
+                continue
+            seen.add(entry.name)
+            for key, value, provenance in iter_figures(entry):
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    out.append(Figure(entry.name, key, float(value), provenance.text()))
+    return tuple(out)
+
+
+# Why each default is what it is (a scenario that leaves the key out gets this value).
+_WORKLOAD_DEFAULTS = {
+    "destage_ratio": "no write folding assumed: every host write is destaged (conservative; "
+    "a measured destage rate, e.g. DOMAIN C2's 0.573 per write, is usually lower)",
+    "read_size_kib": "4 KiB, the small random I/O the catalog figures are quoted for",
+    "write_size_kib": "4 KiB, the small random I/O the catalog figures are quoted for",
+    "read_sequential_fraction": "no sequential reads",
+    "write_sequential_fraction": "no sequential writes",
+    "think_time_ms": "no think time: every user always has an I/O outstanding",
+    "skew": "no skew: I/O in proportion to capacity",
+}
+
+
+def _defaults(scenario: Scenario) -> list[DefaultUsed]:
+    """The inputs the scenario left out, the values used and why."""
+    out: list[DefaultUsed] = []
+    system = scenario.system
+    if "processor_ways" not in system.model_fields_set:
+        out.append(DefaultUsed("system.processor_ways", f"{system.processor_ways}", "4-way"))
+    if "host_adapter" not in system.model_fields_set:
+        out.append(
+            DefaultUsed(
+                "system.host_adapter", "the model's default", "catalog default_host_adapter"
+            )
+        )
+    for pool in scenario.pools:
+        if "easy_tier" not in pool.model_fields_set:
+            out.append(
+                DefaultUsed(
+                    f"pools.{pool.name}.easy_tier",
+                    "auto",
+                    "Easy Tier is on by default on these systems",
+                )
+            )
+        if (
+            "utilization_target" not in pool.easy_tier.model_fields_set
+            and pool.easy_tier.mode == "auto"
+        ):
+            out.append(
+                DefaultUsed(
+                    f"pools.{pool.name}.easy_tier.utilization_target",
+                    f"{pool.easy_tier.utilization_target:g}",
+                    "the load Easy Tier lets a tier's busiest drive or DA pair reach before it "
+                    "demotes warm extents (not published: estimate)",
+                )
+            )
+        for group in pool.ranks:
+            if group.da_pair is None:
+                out.append(
+                    DefaultUsed(
+                        f"pools.{pool.name}.ranks.{group.drive} {group.raid}.da_pair",
+                        "round-robin",
+                        "ranks dealt over the DA pairs in file order",
+                    )
+                )
+                break
+    for w in scenario.workloads:
+        for key, basis in _WORKLOAD_DEFAULTS.items():
+            if key == "think_time_ms" and w.users is None:
+                continue
+            if key not in w.model_fields_set:
+                value = getattr(w, key)
+                out.append(
+                    DefaultUsed(
+                        f"workloads.{w.name}.{key}",
+                        "none" if value is None else f"{value:g}",
+                        basis,
+                    )
+                )
+    level = scenario.service_level
+    if "service_level" not in scenario.model_fields_set:
+        out.append(
+            DefaultUsed(
+                "service_level",
+                f"response time {level.response_time_ms:g} ms, utilisation "
+                f"{level.utilization.rank:.0%} of every component",
+                "planning defaults (docs/model.md): a common OLTP service level and the "
+                "report's warning level",
+            )
+        )
+    return out

@@ -1,0 +1,124 @@
+"""Back-end operation costs of a workload's I/O classes on a rank: how many drive operations,
+of what size, and how long each takes on a drive (with its data on a given span) and through the
+DA pair. The network's flows and the placement's tier ceilings both use them, memoised per
+configuration, so the drive physics is evaluated once per (workload, drive, RAID format, span).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from diskmodel.components import cache, device_adapter, drive, raid
+from diskmodel.components.drive import ServiceMoments
+from diskmodel.configuration import Configuration, Rank
+from diskmodel.queueing.station import load_dependent_rate_at
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class OpCost:
+    """Drive operations of one I/O class at one rank, per host I/O of the class and per unit
+    of the rank's share of the class's back-end work: count, size, and the service of one
+    operation on one drive and through the DA pair."""
+
+    io_class: IoClass
+    count: float
+    size_bytes: float
+    write: bool
+    sequential: bool
+    drive: ServiceMoments
+    da: ServiceMoments
+
+
+class OpCosts:
+    """Per-rank operation costs, memoised: the network and the placement's tier ceilings ask
+    for the same (mix, rank, span) many times (one call each would repeat the drive physics)."""
+
+    def __init__(self, config: Configuration) -> None:
+        self._da = config.hardware.system.device_adapter
+        self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
+
+    def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
+        """Every back-end operation of workload `w`'s classes on `rank` with its data on
+        `span` of each drive (short-stroking)."""
+        key = (w, rank.drive.name, rank.raid.name, round(span, 9))
+        found = self._cache.get(key)
+        if found is None:
+            found = tuple(self._build(mix, rank, span))
+            self._cache[key] = found
+        return found
+
+    def _build(self, mix: IoMix, rank: Rank, span: float) -> list[OpCost]:
+        out = []
+        for io_class in IO_CLASSES:
+            if mix.fractions[io_class] <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            for op in _backend_ops(io_class, rank, size, mix.destage_ratio):
+                if op.count <= 0:
+                    continue
+                sequential = op.pattern != "random"
+                moments = (
+                    drive.sequential_op(rank.drive, op.size_bytes, op.write)
+                    if sequential
+                    else drive.random_op(rank.drive, op.size_bytes, span, op.write)
+                )
+                out.append(
+                    OpCost(
+                        io_class,
+                        op.count,
+                        op.size_bytes,
+                        op.write,
+                        sequential,
+                        moments,
+                        device_adapter.da_op_service(self._da, op.size_bytes),
+                    )
+                )
+        return out
+
+
+def _backend_ops(
+    io_class: IoClass, rank: Rank, size: float, destage_ratio: float
+) -> list[raid.DriveOps]:
+    if io_class == "read_miss":
+        return raid.read_miss_ops(rank.raid, size)
+    if io_class == "sequential_read":
+        return raid.prefetch_ops(size)
+    if io_class == "random_write":
+        return raid.random_destage_ops(rank.raid, size, destage_ratio)
+    if io_class == "sequential_write":
+        return raid.sequential_destage_ops(rank.raid, size, destage_ratio)
+    return []  # read hits never reach the back end
+
+
+@functools.lru_cache(maxsize=4096)
+def _work_at(target: float, gain: bytes) -> float:
+    return load_dependent_rate_at(target, np.frombuffer(gain))
+
+
+def drive_work_at(utilization: float, gain: FloatArray) -> float:
+    """Offered work (arrival rate x queue-length-one service) at which a drive with command
+    queueing gain `gain` is busy the fraction `utilization` of the time (memoised: a placement
+    asks for it per rank and round, with few distinct gains)."""
+    return _work_at(float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
+
+
+# The command-queueing gain is looked up on a grid of data spans (1% of the stroke): it changes
+# by a few per cent over the whole stroke, so the grid moves it by well under 0.1%, and a curve
+# whose placement follows the load then asks for a few dozen gains instead of one per load.
+_SPAN_GRID = 100
+
+
+def drive_gain(rank: Rank, span: float) -> FloatArray:
+    """alpha(1..D) of one of the rank's drives with its data on `span` (the gain of its
+    random read: the host-visible operation at a rank)."""
+    grid = max(round(span * _SPAN_GRID), 1) / _SPAN_GRID
+    return drive.command_queueing_gain(
+        rank.drive, cache.staged_bytes(4096), grid, False, rank.drive.command_queue_depth
+    )

@@ -1,0 +1,448 @@
+"""Where the data lie at a load: Easy Tier's placement for given host rates, under each tier's
+utilisation target, and how a tier's data and small I/O spread over its ranks.
+
+`layout(config, rates)` is the one function that places data; the operating point calls it
+for the per-workload host rates it solves at, so every view of one configuration at one load
+(planned point, curve, maximum, growth, sweeps) sees the same placement.
+
+Per pool (docs/model.md §5, docs/tiering.md):
+
+- Tiers fastest first (ssd, enterprise, nearline), each with its usable capacity. With Easy Tier
+  on and two or more tiers, every tier but the slowest is kept at or under the pool's
+  utilisation target on its whole path: each of its drives (a load-dependent station, so its
+  busy probability, with its sequential work and its data on the span it actually has) and
+  each DA pair its ranks hang on (with the work the pair's other ranks carry). A tier over the
+  target at capacity gets a **load ceiling**: the back-end small-I/O rate (read misses +
+  destage operations, `IoMix.backend_small_io_per_host_io(1)`) it may hold, the highest at
+  which it stays within the target with the data as placed for it (`_settled`). Placement
+  keeps every tier but the slowest under its ceiling (`tiering.place_pool`): Easy Tier demotes
+  warm extents when a tier is over its capacity, so it never makes the SSD tier the
+  bottleneck while slower tiers still have room.
+- Within a tier. Easy Tier off: extents were spread without regard to heat, so each rank takes
+  the tier's small I/O, MB and data in proportion to its capacity (ranks marked `added` too),
+  all at the tier's occupied fraction. Easy Tier on: auto-rebalance (`tiering.rebalance`)
+  until the ranks are equally busy. Before it, the ranks not marked `added` hold the tier's data
+  (rotate extents, water-filled by capacity; any excess on the added ranks); moving extents
+  off a rank leaves holes, so the original ranks keep their data span, and the ranks receiving
+  extents fill from the start. The tier's skew is the segment of its dominant workload's curve
+  the tier holds (`SegmentSkew`); the MB/s follow the data. Identical ranks none of which
+  was added end exactly as capacity-proportional, which is computed directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
+from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
+from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
+from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
+from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
+
+# Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
+# fraction will do, it only keeps the seek formula's domain).
+EMPTY_FRACTION = 1e-3
+# A tier's data below this fraction of its capacity is placement rounding, not data.
+_NO_DATA = 1e-12
+
+
+@dataclass(frozen=True)
+class RankShare:
+    """A rank's part of its tier: of the tier's small I/O, of its data (the MB/s follow the
+    data), and the span its data occupy (fraction of the rank's capacity: short-stroking)."""
+
+    small_io_share: float
+    data_share: float
+    span_fraction: float
+
+
+@dataclass(frozen=True)
+class PoolLayout:
+    """A pool's placement over its tiers and ranks at one load.
+
+    ceilings_iops: per tier whose utilisation target binds, the back-end small-I/O rate it may
+    hold (empty when no tier is limited by load); bound: those tiers.
+    """
+
+    placement: PoolPlacement
+    ranks: dict[int, RankShare]  # by Rank.index
+    ceilings_iops: dict[str, float]
+    bound: tuple[str, ...] = ()
+
+
+Layout = Mapping[str, PoolLayout]
+
+
+# --------------------------------------------------------------------------- per-rank times
+
+
+def small_io_drive_time_s(
+    costs: OpCosts, rank: Rank, span: float, members: Sequence[tuple[int, WorkloadConfig, float]]
+) -> float:
+    """Busy time of one of a rank's active drives per back-end small I/O routed to the rank.
+
+    A small I/O is a read miss or a random destage (the unit of `WorkloadDemand.small_io_iops`);
+    its drive operations (`OpCosts`, random ones) spread over the active drives. Mixed over the
+    pool's workloads by their host rates (`members`: (index, workload, host rate)); with no
+    rate anywhere, by equal weights.
+    """
+    busy = small = 0.0
+    weighted = any(rate > 0 for _, _, rate in members)
+    for w, workload, rate in members:
+        weight = rate if weighted else 1.0
+        per_host = workload.mix.backend_small_io_per_host_io(1.0)
+        if per_host <= 0.0 or weight <= 0.0:
+            continue
+        fractions = workload.mix.fractions
+        busy += weight * sum(
+            fractions[op.io_class] * op.count * op.drive.mean_s
+            for op in costs.of(w, workload.mix, rank, span)
+            if not op.sequential
+        )
+        small += weight * per_host
+    if small <= 0.0:
+        return 0.0
+    return busy / small / rank.active_drives
+
+
+def _small_io_da_time_s(
+    costs: OpCosts, rank: Rank, span: float, members: Sequence[tuple[int, WorkloadConfig, float]]
+) -> float:
+    """Busy time of the rank's DA pair per back-end small I/O routed to the rank."""
+    busy = small = 0.0
+    weighted = any(rate > 0 for _, _, rate in members)
+    for w, workload, rate in members:
+        weight = rate if weighted else 1.0
+        per_host = workload.mix.backend_small_io_per_host_io(1.0)
+        if per_host <= 0.0 or weight <= 0.0:
+            continue
+        fractions = workload.mix.fractions
+        busy += weight * sum(
+            fractions[op.io_class] * op.count * op.da.mean_s
+            for op in costs.of(w, workload.mix, rank, span)
+            if not op.sequential
+        )
+        small += weight * per_host
+    return busy / small if small > 0.0 else 0.0
+
+
+def _sequential_times_s(
+    costs: OpCosts, w: int, workload: WorkloadConfig, rank: Rank, span: float
+) -> tuple[float, float]:
+    """(drive, DA) busy seconds per host I/O of `workload` if all its sequential work
+    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair."""
+    fractions = workload.mix.fractions
+    ops = [op for op in costs.of(w, workload.mix, rank, span) if op.sequential]
+    on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)
+    on_da = sum(fractions[op.io_class] * op.count * op.da.mean_s for op in ops)
+    return on_drive / rank.active_drives, on_da
+
+
+# --------------------------------------------------------------------------- within a tier
+
+
+def _span(used_gb: float, capacity_gb: float) -> float:
+    return min(max(used_gb / capacity_gb, EMPTY_FRACTION), 1.0)
+
+
+def _data_before(ranks: Sequence[Rank], used_gb: float) -> list[float]:
+    """Data per rank before auto-rebalance: on the original ranks by rotate extents (water-
+    filled by capacity); what they cannot hold on the added ranks the same way."""
+    original = [i for i, r in enumerate(ranks) if not r.added] or list(range(len(ranks)))
+    added = [i for i in range(len(ranks)) if i not in original]
+    on_original = min(used_gb, sum(ranks[i].capacity_gb for i in original))
+    data = [0.0] * len(ranks)
+    for i, gb in zip(
+        original,
+        spread_by_rotation(on_original, [ranks[i].capacity_gb for i in original]),
+        strict=True,
+    ):
+        data[i] = gb
+    rest = used_gb - on_original
+    if added and rest > 0.0:
+        caps = [ranks[i].capacity_gb for i in added]
+        for i, gb in zip(added, spread_by_rotation(min(rest, sum(caps)), caps), strict=True):
+            data[i] = gb
+    return data
+
+
+def split_tier(
+    ranks: Sequence[Rank],
+    used_gb: float,
+    skew: SkewCurve,
+    service: Callable[[Rank, float], float],
+    *,
+    rebalanced: bool,
+) -> dict[int, RankShare]:
+    """Each rank's share of one tier's small I/O and data, and its span (module docstring).
+
+    service(rank, span): busy time of one of its drives per small I/O (the rebalance target).
+    """
+    capacity = sum(r.capacity_gb for r in ranks)
+
+    def by_capacity() -> dict[int, RankShare]:
+        span = _span(used_gb, capacity)
+        return {
+            r.index: RankShare(r.capacity_gb / capacity, r.capacity_gb / capacity, span)
+            for r in ranks
+        }
+
+    identical = len({(r.drive.name, r.raid.name) for r in ranks}) == 1 and not any(
+        r.added for r in ranks
+    )
+    # A tier holding (to rounding) no data has nothing to rebalance; identical ranks with the
+    # same data are equally busy already.
+    if not rebalanced or identical or used_gb <= _NO_DATA * capacity or len(ranks) == 1:
+        return by_capacity()
+    data_before = _data_before(ranks, used_gb)
+    if sum(data_before) <= _NO_DATA * capacity:
+        return by_capacity()
+
+    def timed(rank: Rank) -> Callable[[float], float]:
+        return lambda span: service(rank, max(span, EMPTY_FRACTION))
+
+    before = [
+        RankBefore(str(r.index), r.capacity_gb, min(gb, r.capacity_gb), timed(r))
+        for r, gb in zip(ranks, data_before, strict=True)
+    ]
+    result = rebalance(before, 1.0, skew)
+    total_gb = sum(load.data_gb for load in result.ranks)
+    return {
+        r.index: RankShare(
+            load.small_io_share,
+            load.data_gb / total_gb,
+            min(max(load.span_fraction, EMPTY_FRACTION), 1.0),
+        )
+        for r, load in zip(ranks, result.ranks, strict=True)
+    }
+
+
+def _tier_skew(
+    placement: PoolPlacement, tiers: Sequence[str], tier: str, demands: Sequence[WorkloadDemand]
+) -> SkewCurve:
+    """The skew of the data `tier` holds: the segment of its dominant workload's curve."""
+    if not demands:
+        return UNIFORM
+    top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
+    wp = placement.workload(top.name)
+    faster = sum(wp.on(t).capacity_used_gb for t in tiers[: tiers.index(tier)])
+    here = wp.on(tier).capacity_used_gb
+    c_lo = min(max(faster / top.capacity_gb, 0.0), 1.0)
+    c_hi = min((faster + here) / top.capacity_gb, 1.0)
+    if c_hi - c_lo <= 1e-9:
+        return UNIFORM
+    return SegmentSkew(top.skew, c_lo, c_hi)
+
+
+# --------------------------------------------------------------------------- one pool
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
+    rate) and the shared operation costs."""
+
+    pool: PoolConfig
+    ranks: tuple[Rank, ...]
+    members: tuple[tuple[int, WorkloadConfig, float], ...]
+    costs: OpCosts
+    da_pairs: int
+
+    def demands(self) -> list[WorkloadDemand]:
+        out = []
+        for _, w, rate in self.members:
+            mix = w.mix
+            mb_per_io = (
+                mix.fractions["read_miss"] + mix.fractions["sequential_read"]
+            ) * mix.read_bytes + (
+                mix.fractions["random_write"] + mix.fractions["sequential_write"]
+            ) * mix.write_bytes
+            out.append(
+                WorkloadDemand(
+                    name=w.name,
+                    capacity_gb=w.capacity_gb,
+                    small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
+                    mb_s=rate * mb_per_io / 1e6,
+                    skew=w.skew,
+                    mb_skew=w.mb_skew,
+                    pin_tier=w.pin_tier,
+                )
+            )
+        return out
+
+    def service(self, rank: Rank, span: float) -> float:
+        return small_io_drive_time_s(self.costs, rank, span, self.members)
+
+    def split(
+        self, placement: PoolPlacement, demands: Sequence[WorkloadDemand]
+    ) -> dict[int, RankShare]:
+        shares: dict[int, RankShare] = {}
+        for t in self.pool.tiers:
+            shares.update(
+                split_tier(
+                    [r for r in self.ranks if r.tier == t],
+                    placement.on(t).capacity_used_gb,
+                    _tier_skew(placement, self.pool.tiers, t, demands),
+                    self.service,
+                    rebalanced=self.pool.easy_tier,
+                )
+            )
+        return shares
+
+    def tiers(self, ceilings: Mapping[str, float] | None = None) -> list[Tier]:
+        """The pool's tiers for placement, each with its load ceiling where one is given."""
+        given = ceilings or {}
+        return [
+            Tier(t, cap, given.get(t))
+            for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
+        ]
+
+    def _da_loads(
+        self, placement: PoolPlacement, shares: Mapping[int, RankShare], spans: Mapping[int, float]
+    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[int, float]]:
+        """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
+        per unit of the tier's small-I/O rate; per rank the offered work (busy seconds per
+        second at queue length one) of one drive from sequential work (prefetch, full-stripe
+        destage)."""
+        da_busy = np.zeros(self.da_pairs)
+        per_tier: dict[str, np.ndarray] = {}
+        seq_drive: dict[int, float] = {}
+        for t in self.pool.tiers:
+            per_x = np.zeros(self.da_pairs)
+            for r in self.ranks:
+                if r.tier != t:
+                    continue
+                share, span = shares[r.index], spans[r.index]
+                per_x[r.da_pair] += share.small_io_share * _small_io_da_time_s(
+                    self.costs, r, span, self.members
+                )
+                drive_busy = 0.0
+                for w, workload, rate in self.members:
+                    mb = placement.workload(workload.name).on(t).mb_share * share.data_share
+                    if mb <= 0 or rate <= 0:
+                        continue
+                    on_drive, on_da = _sequential_times_s(self.costs, w, workload, r, span)
+                    drive_busy += rate * mb * on_drive
+                    da_busy[r.da_pair] += rate * mb * on_da
+                seq_drive[r.index] = drive_busy
+            per_tier[t] = per_x
+            da_busy += placement.on(t).small_io_iops * per_x
+        return da_busy, per_tier, seq_drive
+
+    def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
+        """The busy fraction of each DA pair this pool's work causes at a placement."""
+        spans = {i: s.span_fraction for i, s in shares.items()}
+        return self._da_loads(placement, shares, spans)[0]
+
+    def within_target(
+        self,
+        tier: str,
+        placement: PoolPlacement,
+        shares: Mapping[int, RankShare],
+        background_da: np.ndarray,
+    ) -> bool:
+        """Every station on `tier`'s path is at or under the pool's utilisation target at this
+        placement: each of its drives (its busy probability, from its small and sequential work
+        with its data on the span it actually has) and each DA pair its ranks hang on, where
+        moving the tier's I/O down would relieve that pair (what the tier sheds lands on the
+        slowest tier, whose ranks may hang on the same pair)."""
+        target = self.pool.utilization_target
+        spans = {i: s.span_fraction for i, s in shares.items()}
+        mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
+        x = placement.on(tier).small_io_iops
+        for r in self.ranks:
+            if r.tier != tier:
+                continue
+            work = x * shares[r.index].small_io_share * self.service(r, spans[r.index])
+            work += seq_drive[r.index]
+            if work > drive_work_at(target, drive_gain(r, spans[r.index])) * (1 + 1e-9):
+                return False
+        slowest = self.pool.tiers[-1]
+        net = per_tier[tier] - per_tier[slowest]
+        # Rounding must not make a tier that moves no DA work look as if it did.
+        relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
+        da_busy = background_da + mine
+        return not bool(np.any(relieves & (da_busy > target * (1 + 1e-9))))
+
+
+def _settled(
+    pool: _Pool, demands: Sequence[WorkloadDemand], background_da: np.ndarray
+) -> tuple[PoolPlacement, dict[int, RankShare], dict[str, float], tuple[str, ...]]:
+    """Easy Tier's placement with every tier but the slowest at or under its utilisation
+    target (`_Pool.within_target`).
+
+    Tiers are settled fastest first. A tier that is within its target when filled to capacity
+    keeps its capacity; otherwise its load ceiling (the back-end small-I/O rate it may hold) is
+    the highest at which it is within its target with the data as placed for that ceiling: its
+    spans, the slower tiers' share and the DA pairs' other work all follow the placement.
+    Holding less small I/O never makes a tier busier (fewer, hotter extents on a shorter span),
+    so the ceiling is found by bisection, to 1e-4 of the load the tier would otherwise hold.
+    """
+    ceilings: dict[str, float] = {}
+
+    def placed(extra: Mapping[str, float]) -> tuple[PoolPlacement, dict[int, RankShare]]:
+        placement = place_pool(pool.tiers({**ceilings, **extra}), demands, easy_tier=True)
+        return placement, pool.split(placement, demands)
+
+    placement, shares = placed({})
+    bound = []
+    for t in pool.pool.tiers[:-1]:
+        if pool.within_target(t, placement, shares, background_da):
+            continue
+        lo, hi = 0.0, placement.on(t).small_io_iops
+        while hi - lo > 1e-4 * max(hi, 1e-12):
+            mid = 0.5 * (lo + hi)
+            trial, trial_shares = placed({t: mid})
+            if pool.within_target(t, trial, trial_shares, background_da):
+                lo = mid
+            else:
+                hi = mid
+        ceilings[t] = lo
+        bound.append(t)
+        placement, shares = placed({})
+    return placement, shares, dict(ceilings), tuple(bound)
+
+
+# --------------------------------------------------------------------------- public
+
+
+def layout(
+    config: Configuration, rates: ArrayLike, costs: OpCosts | None = None
+) -> dict[str, PoolLayout]:
+    """Every pool's placement when the workloads run at the host `rates` (I/O per second, one
+    per workload, closed ones at the rate they settle at). Pools without Easy Tier or with one
+    tier do not depend on the rates beyond their ratios."""
+    costs = costs or OpCosts(config)
+    out: dict[str, PoolLayout] = {}
+    # DA pairs are shared by the pools: each pool's ceilings see the DA work of the pools
+    # placed before it as background (pools are placed in file order).
+    background_da = np.zeros(config.hardware.da_pairs)
+    rate = np.asarray(rates, dtype=np.float64)
+    for pool_config in config.pools:
+        members = tuple(
+            (i, w, float(rate[i]))
+            for i, w in enumerate(config.workloads)
+            if w.pool == pool_config.name
+        )
+        if not members:
+            continue
+        pool = _Pool(
+            pool_config,
+            tuple(r for r in config.ranks if r.pool == pool_config.name),
+            members,
+            costs,
+            config.hardware.da_pairs,
+        )
+        demands = pool.demands()
+        if pool_config.placement_follows_load and any(rate > 0 for _, _, rate in members):
+            placement, shares, ceilings, bound = _settled(pool, demands, background_da)
+        else:
+            placement = place_pool(pool.tiers(), demands, easy_tier=pool_config.easy_tier)
+            shares, ceilings, bound = pool.split(placement, demands), {}, ()
+        out[pool_config.name] = PoolLayout(placement, shares, ceilings, bound)
+        background_da = background_da + pool.da_busy(placement, shares)
+    return out

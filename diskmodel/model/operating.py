@@ -1,0 +1,350 @@
+"""Operating points: one configuration at one load, placed and solved.
+
+`Solver(config)` is the only way into the model for the analyses. For an open load (a rate per
+workload) `open_point` places the data for that load (`model.layout`), builds the network and
+solves it (`model.open`); for a closed load (a population) `closed_point` does the same at the
+rate the closed workloads settle at, found by iterating placement and the closed solution
+(`model.closed`) to a fixed point. Every view of a configuration at a load (the planned point,
+each curve point, the maximum, growth, sweeps, alternatives) is one of these calls, so they
+all give the same number for the same load.
+
+Placement depends on the load only in Easy Tier pools with two or more tiers, and there only
+once a tier's load ceiling binds; below that, one network serves every load with the same mix
+(networks are cached by the placement they were built for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from diskmodel.configuration import Configuration
+from diskmodel.model.closed import ClosedState, solve_closed
+from diskmodel.model.costs import OpCosts
+from diskmodel.model.layout import layout
+from diskmodel.model.network import Network, build_network
+from diskmodel.model.open import class_rates, class_responses, station_states
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+# Closed points: the rate placement is made for and the rate it gives agree to this (relative),
+# in at most _CLOSED_ROUNDS steps.
+_CLOSED_TOL = 1e-4
+_CLOSED_ROUNDS = 40
+# Networks kept per solver (a curve needs one per load once Easy Tier's ceilings bind).
+_CACHE_SIZE = 512
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """A configuration at one load: the network as placed for it, the per-workload host rates,
+    per-station state [K] and per host-visible class response [G] (inf where the class visits
+    a saturated station or writes wait for a full NVS), and the closed solution when the load
+    is a population."""
+
+    network: Network
+    rates: FloatArray
+    arrival: FloatArray
+    utilization: FloatArray
+    wait_s: FloatArray
+    service_s: FloatArray
+    speed_factor: FloatArray
+    station_saturated: BoolArray
+    class_response_s: FloatArray
+    saturated: bool
+    nvs_full: bool
+    closed: ClosedState | None = None
+
+    @property
+    def total_iops(self) -> float:
+        return float(self.rates.sum())
+
+    @property
+    def response_s(self) -> float:
+        """Mean response over all host I/O (inf where unknown). A purely closed load: N / X - Z
+        (Little), known even when NVS is full and the split of the extra wait is not."""
+        if self.closed is not None and self._all_closed:
+            return self.closed.response_s
+        weights = class_rates(self.network, self.rates[:, None])[:, 0]
+        total = float(weights.sum())
+        if total <= 0:
+            return 0.0
+        used = weights > 0
+        if not np.all(np.isfinite(self.class_response_s[used])):
+            return float("inf")
+        return float(weights[used] @ self.class_response_s[used] / total)
+
+    @property
+    def _all_closed(self) -> bool:
+        return all(w.is_closed for w in self.network.workloads)
+
+    @property
+    def busiest(self) -> int:
+        """The station with the highest utilisation."""
+        return int(np.argmax(self.utilization))
+
+
+class Solver:
+    """Operating points of one configuration, sharing its operation costs and networks."""
+
+    def __init__(self, config: Configuration) -> None:
+        self.config = config
+        self.costs = OpCosts(config)
+        self._networks: dict[tuple[object, ...], Network] = {}
+        self.follows_load = any(
+            p.placement_follows_load
+            for p in config.pools
+            if any(w.pool == p.name for w in config.workloads)
+        )
+
+    # ----------------------------------------------------------------------- networks
+
+    def network(self, rates: ArrayLike) -> Network:
+        """The network with the data placed for the host `rates` (one per workload)."""
+        r = np.asarray(rates, dtype=np.float64)
+        total = float(r.sum())
+        ratios = tuple(np.round(r / total, 12)) if total > 0 else tuple(r)
+        free_key: tuple[object, ...] = ("ratios", ratios)
+        if not self.follows_load and free_key in self._networks:
+            return self._networks[free_key]
+        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
+        if key in self._networks:
+            return self._networks[key]
+        if not self.follows_load:
+            key = free_key
+        placed = layout(self.config, r, self.costs)
+        if self.follows_load and not any(p.bound for p in placed.values()):
+            # No ceiling binds: the placement is the one every load of this mix shares.
+            key = ("free", ratios)
+            if key in self._networks:
+                return self._networks[key]
+        net = build_network(self.config, placed, self.costs)
+        if len(self._networks) > _CACHE_SIZE:
+            self._networks.clear()
+        self._networks[key] = net
+        return net
+
+    # ----------------------------------------------------------------------- loads
+
+    def planned_rates(self) -> FloatArray:
+        """The open workloads' planned rates (0 for closed ones)."""
+        return np.array([w.iops or 0.0 for w in self.config.workloads], dtype=np.float64)
+
+    def closed_weights(self) -> FloatArray:
+        """Each closed workload's share of the closed class (by population; 0 for open ones)."""
+        raw = np.array([float(w.population or 0) for w in self.config.workloads])
+        total = raw.sum()
+        return raw / total if total > 0 else raw
+
+    def open_point(self, rates: ArrayLike) -> OperatingPoint:
+        """The open network with the workloads at host `rates`, placed for them."""
+        return self.open_points(np.asarray(rates, dtype=np.float64)[:, None])[0]
+
+    def open_points(self, rates: ArrayLike) -> list[OperatingPoint]:
+        """Open operating points at several loads, rates [W, P]: the loads that share a
+        placement (and so a network) are solved together, vectorised."""
+        r = np.asarray(rates, dtype=np.float64)
+        by_network: dict[int, tuple[Network, list[int]]] = {}
+        for p in range(r.shape[1]):
+            net = self.network(r[:, p])
+            by_network.setdefault(id(net), (net, []))[1].append(p)
+        out: list[OperatingPoint | None] = [None] * r.shape[1]
+        for net, columns in by_network.values():
+            for p, point in zip(columns, self._solve_open(net, r[:, columns]), strict=True):
+                out[p] = point
+        return [p for p in out if p is not None]
+
+    def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
+        states = station_states(net, r)
+        per_class = class_responses(net, states)
+        saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
+        dirty = net.dirty_bytes(r, states.wait_s, states.speed_factor)
+        out = []
+        for p in range(r.shape[1]):
+            station_saturated = states.saturated[:, p]
+            destage_limited = bool(saturated[p]) and any(
+                net.destage_share(int(k), r[:, p]) > 0 for k in np.flatnonzero(station_saturated)
+            )
+            nvs_full = destage_limited or bool(
+                not saturated[p] and dirty[p] > self.config.hardware.nvs_bytes
+            )
+            responses = per_class[:, p]
+            out.append(
+                OperatingPoint(
+                    network=net,
+                    rates=r[:, p].copy(),
+                    arrival=states.arrival[:, p],
+                    utilization=np.where(station_saturated, 1.0, states.utilization[:, p]),
+                    wait_s=np.where(station_saturated, np.inf, states.wait_s[:, p]),
+                    service_s=states.service_s[:, p],
+                    speed_factor=states.speed_factor[:, p],
+                    station_saturated=station_saturated,
+                    class_response_s=_writes_unknown(net, responses) if nvs_full else responses,
+                    saturated=bool(saturated[p]),
+                    nvs_full=nvs_full,
+                )
+            )
+        return out
+
+    def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
+        """The closed workloads at a total `population` (their populations in proportion),
+        the open ones at `open_scale` x their planned rates, placed for the rates they
+        settle at."""
+        weights = self.closed_weights()
+        open_rates = self.planned_rates() * open_scale
+        closed = [w for w in self.config.workloads if w.is_closed]
+        given = sum(w.population or 0 for w in closed)
+        think_s = sum((w.population or 0) * w.think_time_s for w in closed) / given
+
+        # Placement depends on the rate the closed class settles at, and that rate on the
+        # placement: solve x = g(x), g(x) the closed throughput on the network placed for the
+        # closed class at x. g is bounded (the hardware's capacity) and may rise or fall with
+        # x (a higher rate moves data to slower tiers, which relieves a fast tier that was the
+        # bottleneck), so h(x) = g(x) - x is positive at 0 and negative far enough out: bracket
+        # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
+        def settle(x: float) -> tuple[Network, ClosedState]:
+            net = self.network(open_rates + weights * x)
+            return net, solve_closed(net, weights, population, think_s, open_rates)
+
+        net, state = settle(0.0)
+        following = self.follows_load or open_rates.sum() > 0
+        if following and state.throughput > 0:
+            lo, h_lo = 0.0, state.throughput
+            hi = state.throughput
+            net, state = settle(hi)
+            h_hi = state.throughput - hi
+            for _ in range(_CLOSED_ROUNDS):
+                if h_hi < 0 or abs(h_hi) <= _CLOSED_TOL * hi:
+                    break
+                lo, h_lo = hi, h_hi
+                hi = max(state.throughput, hi * 1.5)
+                net, state = settle(hi)
+                h_hi = state.throughput - hi
+            side = 0
+            for _ in range(_CLOSED_ROUNDS):
+                if h_hi >= 0 or hi - lo <= _CLOSED_TOL * hi:
+                    break
+                x = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+                net, state = settle(x)
+                h_x = state.throughput - x
+                if abs(h_x) <= _CLOSED_TOL * x:
+                    break
+                if h_x > 0:
+                    lo, h_lo = x, h_x
+                    if side == +1:
+                        h_hi /= 2
+                    side = +1
+                else:
+                    hi, h_hi = x, h_x
+                    if side == -1:
+                        h_lo /= 2
+                    side = -1
+        rates = open_rates + weights * state.throughput
+        arrival = net.arrival.T @ rates
+        open_only = station_states(net, open_rates)
+        station_saturated = open_only.saturated[:, 0]  # only open work can saturate a station
+        states_wait = np.where(station_saturated, np.inf, state.wait_s)
+        times = net.times
+        per_class = (
+            times.visits @ np.where(station_saturated, 0.0, state.wait_s)
+            + times.service_s @ state.speed_factor
+        )
+        blocked = (times.visits > 0).astype(np.float64) @ station_saturated.astype(np.float64) > 0
+        per_class = np.where(blocked, np.inf, per_class)
+        nvs_full = bool(state.destage_limited)
+        return OperatingPoint(
+            network=net,
+            rates=rates,
+            arrival=arrival,
+            utilization=np.where(station_saturated, 1.0, state.utilization),
+            wait_s=states_wait,
+            service_s=state.service_s,
+            speed_factor=state.speed_factor,
+            station_saturated=station_saturated,
+            class_response_s=_writes_unknown(net, per_class) if nvs_full else per_class,
+            saturated=bool(station_saturated.any()),
+            nvs_full=nvs_full,
+            closed=state,
+        )
+
+    def planned_point(self) -> OperatingPoint:
+        """At the scenario's load: the planned rates, or the closed workloads' populations."""
+        if self.config.has_closed:
+            return self.closed_point(sum(w.population or 0 for w in self.config.workloads))
+        return self.open_point(self.planned_rates())
+
+    # ----------------------------------------------------------------------- capacity
+
+    def saturation(self, unit: ArrayLike) -> tuple[float, int]:
+        """The total rate at which the mix `unit` (per-workload rates summing to 1) saturates
+        a station when Easy Tier places for that rate, and the station that saturates.
+
+        On a network placed for a rate x the mix can grow to x times its saturation scale;
+        where placement depends on the load, the answer is the x at which that is x itself
+        (the load the network placed for it just carries): climbing x -> capacity(x) from
+        below, then regula falsi (Illinois) in log x once a load is found that its own
+        placement cannot carry.
+        """
+        u = np.asarray(unit, dtype=np.float64)
+
+        def capacity(x: float) -> tuple[float, int]:
+            scale, k = self.network(u * x).saturation_scale(u * x)
+            return x * scale, k
+
+        if not self.follows_load:
+            return capacity(1.0)
+        # From the capacity of the placement that ignores the load, climb x -> capacity(x)
+        # while the placement for x carries more than x (a rising sequence that converges to
+        # the answer from below), then close the bracket where it first carries less.
+        lo = self._probe(u)
+        cap_lo, k_lo = capacity(lo)
+        if not np.isfinite(cap_lo):
+            return cap_lo, k_lo
+        while cap_lo <= lo and lo > 1e-9:  # even the probe load is too much: shrink
+            lo /= 4.0
+            cap_lo, k_lo = capacity(lo)
+        hi, cap_hi, k_hi = lo, cap_lo, k_lo
+        for _ in range(60):
+            if cap_hi / hi - 1.0 <= 1e-4:
+                break
+            lo, cap_lo, k_lo = hi, cap_hi, k_hi
+            hi = cap_lo
+            cap_hi, k_hi = capacity(hi)
+        if cap_hi >= hi * (1 - 1e-4):
+            return hi, k_hi  # converged from below: the placement for hi just carries hi
+        f_lo, f_hi = np.log(cap_lo / lo), np.log(cap_hi / hi)
+        side = 0
+        for _ in range(40):
+            if hi / lo - 1 <= 1e-4:
+                break
+            x = float(np.exp((np.log(lo) * f_hi - np.log(hi) * f_lo) / (f_hi - f_lo)))
+            cap_x, k_x = capacity(x)
+            f_x = np.log(cap_x / x)
+            if f_x >= 0:
+                lo, f_lo, k_lo = x, f_x, k_x
+                if side == +1:
+                    f_hi /= 2
+                side = +1
+            else:
+                hi, f_hi = x, f_x
+                if side == -1:
+                    f_lo /= 2
+                side = -1
+        return lo, k_lo
+
+    def _probe(self, unit: FloatArray) -> float:
+        """A load at which to start looking for the maximum: the capacity of the placement
+        that ignores the load (Easy Tier filling the fast tiers to capacity)."""
+        net = self.network(unit * 1e-9)  # at a vanishing load no ceiling binds
+        scale, _ = net.saturation_scale(unit)
+        return float(scale) if np.isfinite(scale) else 1.0
+
+
+def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:
+    """When NVS is full, writes wait for destages, not for cache: their time is not known."""
+    writes = np.array([c.endswith("write") for _, c in net.times.keys], dtype=bool)
+    return np.where(writes, np.inf, per_class)

@@ -1,0 +1,174 @@
+"""An operating point as the Prediction reports it: per component, per workload and I/O class,
+per rank and per tier (milliseconds; None where there is no steady state)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from diskmodel.model.network import KINDS
+from diskmodel.model.operating import OperatingPoint
+from diskmodel.prediction import (
+    ComponentResult,
+    IoTypeResult,
+    RankResult,
+    TierPoint,
+    TierResult,
+    WorkloadResult,
+)
+
+MS = 1e-3
+
+
+def _ms(seconds: float) -> float | None:
+    return float(seconds) / MS if np.isfinite(seconds) else None
+
+
+def components(point: OperatingPoint) -> tuple[ComponentResult, ...]:
+    """Every station: utilisation, and per visit the wait and the service at this load (busy
+    time per operation, so utilisation = arrivals x service / servers)."""
+    net = point.network
+    out = []
+    for k, st in enumerate(net.stations):
+        saturated = bool(point.station_saturated[k])
+        service = float(point.service_s[k])
+        wait = float(point.wait_s[k])
+        out.append(
+            ComponentResult(
+                name=st.name,
+                kind=st.kind,
+                utilization=float(min(point.utilization[k], 1.0)),
+                response_time_ms=None if saturated else (wait + service) / MS,
+                service_time_ms=service / MS,
+                wait_time_ms=None if saturated else wait / MS,
+                saturated=saturated,
+            )
+        )
+    return tuple(out)
+
+
+def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
+    """Per workload and I/O class: response time and its breakdown by component kind."""
+    net = point.network
+    times = net.times
+    finite_wait = np.where(point.station_saturated, 0.0, point.wait_s)
+    kind_wait = np.zeros((len(times.keys), len(KINDS)))
+    kind_service = np.zeros((len(times.keys), len(KINDS)))
+    for k in range(len(net.stations)):
+        i = times.kind_of_station[k]
+        kind_wait[:, i] += times.visits[:, k] * finite_wait[k]
+        kind_service[:, i] += times.service_s[:, k] * point.speed_factor[k]
+    by_kind = kind_wait + kind_service
+    out = []
+    for w, workload in enumerate(net.workloads):
+        io_types = []
+        for g, (gw, io_class) in enumerate(times.keys):
+            if gw != w:
+                continue
+            unknown = not np.isfinite(point.class_response_s[g])
+            io_types.append(
+                IoTypeResult(
+                    io_type=io_class,
+                    fraction=workload.mix.fractions[io_class],
+                    response_time_ms=None if unknown else float(point.class_response_s[g]) / MS,
+                    breakdown_ms={
+                        kind: None if unknown else float(by_kind[g, i]) / MS
+                        for i, kind in enumerate(KINDS)
+                    },
+                )
+            )
+        out.append(
+            _workload(
+                workload.name,
+                workload.pool,
+                float(point.rates[w]),
+                io_types,
+                workload.read_hit_ratio,
+            )
+        )
+    return tuple(out)
+
+
+def _mean(types: Sequence[IoTypeResult]) -> float | None:
+    share = sum(t.fraction for t in types)
+    if share <= 0 or any(t.response_time_ms is None for t in types):
+        return None
+    return sum(t.fraction * (t.response_time_ms or 0.0) for t in types) / share
+
+
+def _workload(
+    name: str, pool: str, rate: float, io_types: list[IoTypeResult], read_hit_ratio: float
+) -> WorkloadResult:
+    breakdown: dict[str, float | None] = {}
+    share = sum(t.fraction for t in io_types)
+    for kind in KINDS:
+        parts = [t.breakdown_ms[kind] for t in io_types]
+        if any(p is None for p in parts) or share <= 0:
+            breakdown[kind] = None
+        else:
+            breakdown[kind] = (
+                sum(t.fraction * (t.breakdown_ms[kind] or 0.0) for t in io_types) / share
+            )
+    return WorkloadResult(
+        name=name,
+        pool=pool,
+        iops=rate,
+        response_time_ms=_mean(io_types),
+        read_response_time_ms=_mean([t for t in io_types if "read" in t.io_type]),
+        write_response_time_ms=_mean([t for t in io_types if t.io_type.endswith("write")]),
+        breakdown_ms=breakdown,
+        io_types=tuple(io_types),
+        read_hit_ratio=read_hit_ratio,
+    )
+
+
+def ranks(point: OperatingPoint) -> tuple[RankResult, ...]:
+    net = point.network
+    return tuple(
+        RankResult(
+            name=net.stations[info.station].name,
+            pool=info.rank.pool,
+            tier=info.rank.tier,
+            drive=info.rank.drive.name,
+            raid=info.rank.raid.name,
+            da_pair=info.rank.da_pair,
+            server=info.rank.server,
+            backend_iops=float(point.arrival[info.station] * info.rank.active_drives),
+            utilization=float(min(point.utilization[info.station], 1.0)),
+        )
+        for info in net.ranks
+    )
+
+
+def tiers(point: OperatingPoint) -> tuple[TierResult, ...]:
+    """Per pool and tier: capacity, data placed, shares of the back-end work, load."""
+    rank_results = ranks(point)
+    config = point.network.config
+    out = []
+    for pool_name, pool_layout in point.network.layout.items():
+        pool = config.pool(pool_name)
+        for share in pool_layout.placement.tiers:
+            mine = [r for r in rank_results if r.pool == pool_name and r.tier == share.tier]
+            out.append(
+                TierResult(
+                    pool=pool_name,
+                    tier=share.tier,
+                    ranks=len(mine),
+                    capacity_gb=pool.capacity_gb(share.tier),
+                    used_gb=share.capacity_used_gb,
+                    # Placement sums pieces in floating point: keep the shares fractions.
+                    small_io_share=min(max(share.small_io_share, 0.0), 1.0),
+                    mb_share=min(max(share.mb_share, 0.0), 1.0),
+                    backend_iops=sum(r.backend_iops for r in mine),
+                    utilization=float(np.mean([r.utilization for r in mine])) if mine else 0.0,
+                )
+            )
+    return tuple(out)
+
+
+def tier_points(point: OperatingPoint) -> tuple[TierPoint, ...]:
+    """Where each tier stands at this load (for the curve: placement follows the load)."""
+    return tuple(
+        TierPoint(t.pool, t.tier, t.small_io_share, t.used_gb, t.utilization) for t in tiers(point)
+    )
