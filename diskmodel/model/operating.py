@@ -15,7 +15,6 @@ once a tier's load ceiling binds; below that, one network serves every load with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
