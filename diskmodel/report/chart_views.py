@@ -83,7 +83,7 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
     if planned_iops is not None:
         parts.append(
             "The dashed vertical line is the planned load; each circle is a configuration's "
-            "response time there."
+            "response time there (the answer cards give each value)."
         )
     else:
         parts.append("Each circle is a configuration's operating point.")
@@ -171,7 +171,7 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
         "Response time as the load grows",
         "Each configuration at its planned load times each growth factor"
         + (" (a closed system: its population times the factor)" if closed else "")
-        + ". A cross on the top edge marks a factor at which the configuration is saturated "
+        + ". A cross along the top edge marks a factor at which the configuration is saturated "
         "(the load is above its maximum). The growth table says at which factor each "
         "configuration stops meeting its service level, and why.",
         Markup(svg),
@@ -191,6 +191,8 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
                 part for part, keep in ((p.name, several), (w.name, many_workloads)) if keep
             )
             bars.append(_bar(prefix or "all I/O", w.breakdown_ms))
+            if several:
+                continue  # one bar per configuration; the I/O types of a single one
             for io in w.io_types:
                 if io.fraction > 0:
                     io_name = io.io_type.replace("_", " ")
@@ -202,9 +204,14 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
     return Chart(
         "chart-breakdown",
         "Response time by component",
-        "Where the time of an average I/O goes at the planned load, overall and for each I/O "
-        "type (its share of the I/O in brackets). A part missing from a bar is a component "
-        "that I/O type does not visit, or one that is saturated.",
+        "Where the time of an average I/O goes at the planned load"
+        + (
+            ", for each configuration."
+            if several
+            else ", overall and for each I/O type (its share of the I/O in brackets)."
+        )
+        + " A part missing from a bar is a component that I/O does not visit, or one that is "
+        "saturated.",
         Markup(svg),
     )
 

@@ -219,6 +219,7 @@ def response_time_chart(
         ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3.5, markevery=_every(len(x)))
         if cut and x:
             ax.plot([x[-1]], [y[-1]], marker="^", markersize=7, color=_colour(i), linestyle="")
+    crowded = len({m.x for m in markers}) < len(markers)  # labels would overlap: leave them
     for m in markers:
         i = _index_of(series, m.series)
         if math.isfinite(m.y) and m.y <= top:
@@ -232,6 +233,8 @@ def response_time_chart(
                 markerfacecolor="white",
                 markeredgewidth=2,
             )
+            if crowded:
+                continue
             ax.annotate(
                 m.label,
                 (m.x, m.y),
@@ -389,7 +392,7 @@ def skew_chart(
         for span in spans
     ]
     legend = _Legend([*labels, "skew curve F(c)", "no skew"])
-    fig, ax = _figure(2.8, legend)
+    fig, ax = _figure(2.4, legend)
     for span, label in zip(spans, labels, strict=True):
         colour = TIER_COLOURS.get(span.tier, "#999999")
         ax.axvspan(
@@ -424,7 +427,7 @@ def placement_chart(
     """Each tier's share of the pool's small random back-end I/O (0..1) against the host I/O
     rate: how Easy Tier's placement moves as the load grows. One line per tier."""
     legend = _Legend([tier for tier, _ in shares])
-    fig, ax = _figure(2.5, legend)
+    fig, ax = _figure(2.2, legend)
     for i, (tier, values) in enumerate(shares):
         ax.plot(
             list(x),
@@ -473,7 +476,7 @@ def closed_system_chart(
     bottom = (AXIS_LABEL_IN + legend.height_in()) / fig.get_figheight()
     top = 1 - TOP_IN / fig.get_figheight()
     left, right = fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.1, right=0.97, wspace=0.32, bottom=bottom, top=top)
+    fig.subplots_adjust(left=0.13, right=0.98, wspace=0.3, bottom=bottom, top=top)
     for ax, lines, y_label in (
         (left, throughput, "throughput (IOPS)"),
         (right, response, "response time (ms)"),
@@ -513,9 +516,10 @@ def growth_chart(
             factor for name, factor in saturated if name == s.name
         ]
         if over:
+            # one row of crosses per line, from the top edge down, so that none hides another
             ax.plot(
                 over,
-                [top] * len(over),
+                [top * (1 - 0.035 * i)] * len(over),
                 marker="x",
                 markersize=7,
                 markeredgewidth=2,

@@ -147,7 +147,7 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(result_tables.growth_table(configs))
     if prediction.tier_sweep:
         tables.append(result_tables.tier_sweep_table(prediction))
-    tables.append(result_tables.components_table(configs))
+    tables.extend(result_tables.components_tables(configs))
     if any(p.tiers for p in configs):
         tables.append(result_tables.tiers_table(configs))
     return tables

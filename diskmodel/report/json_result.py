@@ -28,9 +28,15 @@ UNBOUNDED_KEYS = frozenset({"max_iops", "planning_max_iops", "iops_at_target"})
 """Rates that are infinite when no station bounds them (an idle configuration): `null`."""
 
 
+PLACED = {"ranks_per_da_pair": "da_pair", "ranks_per_server": "server"}
+"""(index, ranks) pairs written as objects that name their index: {"da_pair": 0, "ranks": 4}."""
+
+
 def _plain(value: Any, key: str = "") -> Any:
     """Dataclasses, tuples and dicts to JSON data; a non-finite float is a programming error,
     except an unbounded maximum rate, which is `null`."""
+    if key in PLACED:
+        return [{PLACED[key]: index, "ranks": count} for index, count in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
     if isinstance(value, dict):

@@ -191,57 +191,63 @@ def _workload_names(configs: Sequence[Prediction]) -> list[str]:
 
 def service_level_table(configs: Sequence[Prediction]) -> Table:
     """Each limit of the service level: its value at the planned load, whether it is met
-    there and by how much, and the highest rate at which it is still met."""
-    labels: list[str] = []
-    for p in configs:
-        labels.extend(lim.label for lim in p.service_level.limits if lim.label not in labels)
+    there and by how much, and the highest rate at which it is still met. With several
+    configurations, one row per configuration and limit (the table stays five columns wide)."""
     several = len(configs) > 1
-    columns = ["limit"]
-    for p in configs:
-        prefix = f"{p.name}: " if several else ""
-        columns += [f"{prefix}at the planned load", f"{prefix}met?", f"{prefix}met up to (IOPS)"]
     rows = []
-    for label in labels:
-        cells: list[Cell] = []
-        for p in configs:
-            lim = next((x for x in p.service_level.limits if x.label == label), None)
-            if lim is None:
-                cells += [DASH] * 3
-                continue
-            cells += [
-                Cell(limit_value_text(lim), "num"),
-                Cell(margin_text(lim), level="" if lim.met else "critical"),
-                Cell(
-                    (display.rate_3sf(lim.max_iops) if lim.max_iops is not None else "saturation")
-                    + (f" ({lim.component})" if lim.component else ""),
-                    "num",
-                ),
-            ]
-        rows.append(Row(label, tuple(cells)))
+    for p in configs:
+        for lim in p.service_level.limits:
+            rows.append(
+                Row(
+                    f"{p.name}: {lim.label}" if several else lim.label,
+                    (
+                        Cell(limit_value_text(lim), "num"),
+                        Cell(margin_text(lim), level="" if lim.met else "critical"),
+                        Cell(
+                            display.rate_3sf(lim.max_iops)
+                            if lim.max_iops is not None
+                            else "saturation",
+                            "num",
+                        ),
+                        Cell(lim.component or ""),
+                    ),
+                )
+            )
     return Table(
         key="service-level",
         caption="Service level",
-        columns=tuple(columns),
+        columns=(
+            "configuration: limit" if several else "limit",
+            "at the planned load",
+            "met?",
+            "met up to (IOPS)",
+            "first to reach it",
+        ),
         rows=tuple(rows),
-        note="A utilisation limit applies to every component of its kind; "
-        "'met up to' names the component that reaches it first.",
+        note="A utilisation limit applies to every component of its kind; the last column "
+        "names the component that reaches it first. The planning maximum is the lowest "
+        "'met up to'.",
     )
 
 
-def components_table(configs: Sequence[Prediction]) -> Table:
-    """Every component: utilisation, service, wait and response time per visit; consecutive
-    components of one kind that show the same figures in every configuration share a row."""
-    names: list[tuple[str, str]] = []
-    for p in configs:
-        for c in p.components:
-            if (c.name, c.kind) not in names:
-                names.append((c.name, c.kind))
+def components_tables(configs: Sequence[Prediction]) -> list[Table]:
+    """Every component of each configuration at its planned load: utilisation, service and
+    response time per visit; consecutive components of one kind with the same figures share a
+    row. One table per configuration (keys `components`, `components-1`, ...)."""
     several = len(configs) > 1
-    columns = ["component"]
-    for p in configs:
-        prefix = f"{p.name}: " if several else ""
-        columns += [f"{prefix}utilisation", f"{prefix}service (ms)", f"{prefix}response (ms)"]
-    lookup = [{(c.name, c.kind): c for c in p.components} for p in configs]
+    return [
+        _components_table(
+            p,
+            "components" if i == 0 else f"components-{i}",
+            f"Components at the planned load: {p.name}"
+            if several
+            else "Components at the planned load",
+        )
+        for i, p in enumerate(configs)
+    ]
+
+
+def _components_table(p: Prediction, key: str, caption: str) -> Table:
     rows: list[Row] = []
     run: list[str] = []
     run_kind = ""
@@ -251,35 +257,33 @@ def components_table(configs: Sequence[Prediction]) -> Table:
         if run:
             rows.append(Row(_group_name(run), run_cells))
 
-    for name, kind in names:
-        cells = tuple(
-            cell for found in lookup for cell in _component_cells(found.get((name, kind)))
-        )
-        if run and kind == run_kind and cells == run_cells:
-            run.append(name)
+    for c in p.components:
+        cells = _component_cells(c)
+        if run and c.kind == run_kind and cells == run_cells:
+            run.append(c.name)
             continue
         flush()
-        run, run_kind, run_cells = [name], kind, cells
+        run, run_kind, run_cells = [c.name], c.kind, cells
     flush()
     return Table(
-        key="components",
-        caption="Components at the planned load",
-        columns=tuple(columns),
+        key=key,
+        caption=caption,
+        columns=("component", "utilisation", "service (ms)", "wait (ms)", "response (ms)"),
         rows=tuple(rows),
         note="Utilisation is the busy fraction of one server of the station (for a rank, of one "
-        "of its drives). Service and response are per visit of one operation; response = "
-        "service + queueing wait. Components of one kind with the same figures share a row "
-        "(their count in brackets). Amber: above 70% busy; red: above 90%.",
+        "of its drives). Service, wait and response are per visit of one operation; response = "
+        "service + wait. Components of one kind with the same figures share a row (their count "
+        "in brackets). Amber: above 70% busy; red: above 90%.",
     )
 
 
-def _component_cells(c: ComponentResult | None) -> tuple[Cell, ...]:
-    if c is None:
-        return (DASH, DASH, DASH)
+def _component_cells(c: ComponentResult) -> tuple[Cell, ...]:
+    saturated = c.saturated or c.response_time_ms is None
     return (
         utilization_cell(c.utilization),
         Cell(display.milliseconds(c.service_time_ms), "num"),
-        ms_cell(c.response_time_ms if not c.saturated else None),
+        ms_cell(None if saturated else c.wait_time_ms),
+        ms_cell(None if saturated else c.response_time_ms),
     )
 
 
@@ -296,49 +300,47 @@ def _group_name(names: Sequence[str]) -> str:
 
 
 def tiers_table(configs: Sequence[Prediction]) -> Table:
-    """Each pool's tiers: ranks, capacity, data placed there and the share of small I/O."""
-    keys: list[tuple[str, str]] = []
-    for p in configs:
-        keys.extend((t.pool, t.tier) for t in p.tiers if (t.pool, t.tier) not in keys)
+    """Each pool's tiers: ranks, capacity, data placed there, the share of small I/O and the
+    drives' load; one row per configuration, pool and tier."""
     several = len(configs) > 1
-    columns = ["pool · tier"]
-    for p in configs:
-        prefix = f"{p.name}: " if several else ""
-        columns += [
-            f"{prefix}ranks",
-            f"{prefix}data / capacity",
-            f"{prefix}share of small I/O",
-            f"{prefix}back-end IOPS",
-            f"{prefix}drives busy",
-        ]
     rows = []
-    for pool, tier in keys:
-        cells: list[Cell] = []
-        for p in configs:
-            t = next((t for t in p.tiers if t.pool == pool and t.tier == tier), None)
-            if t is None:
-                cells += [DASH] * 5
-                continue
+    for p in configs:
+        for t in p.tiers:
             over = t.used_gb > t.capacity_gb * (1 + 1e-9)
-            cells += [
-                Cell(str(t.ranks), "num"),
-                Cell(
-                    f"{display.capacity_gb(t.used_gb)} / {display.capacity_gb(t.capacity_gb)}",
-                    "num",
-                    "critical" if over else "",
-                ),
-                Cell(display.percent(t.small_io_share), "num"),
-                Cell(display.rate(t.backend_iops), "num"),
-                utilization_cell(t.utilization),
-            ]
-        rows.append(Row(f"{pool} · {tier}", tuple(cells)))
+            rows.append(
+                Row(
+                    f"{p.name}: {t.pool} · {t.tier}" if several else f"{t.pool} · {t.tier}",
+                    (
+                        Cell(str(t.ranks), "num"),
+                        Cell(
+                            f"{display.capacity_gb(t.used_gb)} / "
+                            f"{display.capacity_gb(t.capacity_gb)}",
+                            "num",
+                            "critical" if over else "",
+                        ),
+                        Cell(display.percent(t.small_io_share), "num"),
+                        Cell(display.percent(t.mb_share), "num"),
+                        Cell(display.rate(t.backend_iops), "num"),
+                        utilization_cell(t.utilization),
+                    ),
+                )
+            )
     return Table(
         key="tiers",
         caption="Tiers and their load",
-        columns=tuple(columns),
+        columns=(
+            "configuration: pool · tier" if several else "pool · tier",
+            "ranks",
+            "data / capacity",
+            "share of small I/O",
+            "share of MB/s",
+            "back-end IOPS",
+            "drives busy",
+        ),
         rows=tuple(rows),
-        note="Back-end IOPS are drive operations after cache hits, write folding and the RAID "
-        "write penalty; drives busy is the mean utilisation of the tier's drives.",
+        note="Shares are of the pool's back-end I/O at the planned load (Easy Tier's placement "
+        "for that load). Back-end IOPS are drive operations after cache hits, write folding "
+        "and the RAID write penalty; drives busy is the mean utilisation of the tier's drives.",
     )
 
 
@@ -371,7 +373,7 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         key="growth",
         caption="Growth",
         columns=(
-            "configuration · factor" if several else "load factor",
+            "configuration: factor" if several else "load factor",
             "I/O rate (IOPS)",
             "response time (ms)",
             "busiest component",
