@@ -93,6 +93,8 @@ LEGEND_ROW_IN = 0.2
 CHAR_WIDTH_EM = 0.6
 """Width of an average character of DejaVu Sans in ems: used to size legends and label margins
 (generous, so an estimate errs towards more room, never towards clipping)."""
+TICK_BINS = 6
+"""Major ticks per axis, at most (plus one)."""
 LABEL_CHARS = 60
 """Legend entries and bar labels longer than this wrap onto further lines."""
 
@@ -212,7 +214,7 @@ def response_time_chart(
     response-time target, is a horizontal dashed line.
     """
     top = response_axis_top(series, markers, target_ms)
-    legend = _Legend([s.name for s in series])
+    legend = _Legend(_names(series))
     fig, ax = _figure(3.0, legend)
     for i, s in enumerate(series):
         x, y, cut = _below(s.x, s.y, top)
@@ -270,6 +272,7 @@ def response_time_chart(
     ax.set_xlabel(x_label)
     ax.set_ylabel("response time (ms)")
     _thousands(ax.xaxis)
+    _few_ticks(ax.yaxis)
     legend.place(fig, ax)
     return _svg(fig, key, "Response time against I/O rate")
 
@@ -314,6 +317,7 @@ def stacked_bar_chart(
     ax.set_ylim(-0.6, len(bars) - 0.4)
     ax.set_xlim(0, float(left.max()) * 1.22 if len(left) and left.max() > 0 else 1.0)
     ax.set_xlabel(f"response time ({unit})")
+    _few_ticks(ax.xaxis)
     ax.grid(axis="y", visible=False)
     legend.place(fig, ax)
     return _svg(fig, key, title or "Response time by component")
@@ -366,10 +370,10 @@ def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequen
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.55, len(groups) - 0.45)
     ax.set_xlim(0, 1.12)
-    ax.set_xticks([0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.9, 1.0])
-    ax.set_xticklabels(["0%", "20%", "40%", "60%", "70%", "80%", "90%", "100%"])
-    for label, threshold in zip(ax.get_xticklabels()[4:7:2], (0.7, 0.9), strict=True):
-        label.set_color(WARN_COLOUR if threshold < 0.8 else CRITICAL_COLOUR)
+    ax.set_xticks([0, 0.25, 0.5, 0.7, 0.9, 1.0])
+    ax.set_xticklabels(["0%", "25%", "50%", "70%", "90%", "100%"])
+    ax.get_xticklabels()[3].set_color(WARN_COLOUR)
+    ax.get_xticklabels()[4].set_color(CRITICAL_COLOUR)
     ax.set_xlabel("utilisation at the planned load")
     ax.grid(axis="y", visible=False)
     legend.place(fig, ax)
@@ -471,7 +475,7 @@ def closed_system_chart(
 ) -> str:
     """Throughput and response time against the number of users or the queue depth, side by
     side, one line per alternative, the planned population marked."""
-    legend = _Legend([s.name for s in throughput])
+    legend = _Legend(_names(throughput))
     fig = _new_figure(WIDTH_IN, 2.7 + legend.height_in())
     bottom = (AXIS_LABEL_IN + legend.height_in()) / fig.get_figheight()
     top = 1 - TOP_IN / fig.get_figheight()
@@ -492,6 +496,7 @@ def closed_system_chart(
         ax.set_ylabel(y_label)
         _thousands(ax.xaxis)
     _thousands(left.yaxis)
+    _few_ticks(right.yaxis)
     legend.place(fig, left)
     return _svg(fig, key, f"Throughput and response time against {population_label}")
 
@@ -507,7 +512,7 @@ def growth_chart(
     """Response time against growth factor, one line per configuration; a factor at which a
     configuration is saturated is a cross on the top edge (there is no response time)."""
     top = response_axis_top(series, [], target_ms, stretch=math.inf)
-    legend = _Legend([s.name for s in series])
+    legend = _Legend(_names(series))
     fig, ax = _figure(2.6, legend)
     for i, s in enumerate(series):
         x, y, _cut = _below(s.x, s.y, top)
@@ -541,6 +546,8 @@ def growth_chart(
     ax.set_ylim(0, top)
     ax.set_xlabel(x_label)
     ax.set_ylabel("response time (ms)")
+    _few_ticks(ax.yaxis)
+    ax.set_xticks(sorted({x for s in series for x in s.x}))
     ax.xaxis.set_major_formatter(_formatter(lambda v: f"{v:g}×"))
     legend.place(fig, ax)
     return _svg(fig, key, "Response time as the load grows")
@@ -619,6 +626,11 @@ class _Legend:
         )
 
 
+def _names(series: Sequence[Series]) -> list[str]:
+    """Legend entries of a line chart: none for a single line (the caption names it)."""
+    return [s.name for s in series] if len(series) > 1 else []
+
+
 def _new_figure(width_in: float, height_in: float) -> Figure:
     """A figure on the SVG canvas directly: no pyplot, no backend switch at save."""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -665,11 +677,21 @@ def _formatter(show: Callable[[float], str]) -> Any:
     return FuncFormatter(lambda v, _pos: show(v))
 
 
+def _few_ticks(axis: Any, bins: int = TICK_BINS) -> None:
+    """At most `bins` + 1 major ticks: each tick is a handful of artists to build and draw,
+    and a planner reads a rate or a time off six ticks as well as off ten."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(nbins=bins, steps=[1, 2, 2.5, 5, 10]))
+
+
 def _thousands(axis: Any) -> None:
+    _few_ticks(axis)
     axis.set_major_formatter(_formatter(lambda v: f"{v:,.0f}" if abs(v) >= 10 else f"{v:g}"))
 
 
 def _percent(axis: Any) -> None:
+    axis.set_ticks([0.0, 0.25, 0.5, 0.75, 1.0])
     axis.set_major_formatter(_formatter(lambda v: f"{100 * v:.0f}%"))
 
 

@@ -245,11 +245,11 @@ def test_markup_in_names_renders_as_text_and_runs_nothing(
         assert '<script>alert(3)</script>&"' in workloads
         # Inside the charts the names are SVG text too, not elements.
         assert page.evaluate("document.querySelectorAll('svg script, svg svg').length") == 0
-        legend = page.evaluate(
-            "Array.from(document.querySelectorAll('#chart-response text'))"
-            ".map(t => t.textContent).join('|')"
+        title = page.evaluate(
+            "document.querySelector('figure[id^=chart-skew] svg > title').textContent"
         )
-        assert report_fixtures.HOSTILE in legend
+        assert report_fixtures.HOSTILE in title
+        assert "pool <b>&amp;</b>" in title
         page.screenshot(path=str(screenshot_dir / "hostile.png"), full_page=True)
     finally:
         page.close()

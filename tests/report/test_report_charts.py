@@ -30,16 +30,16 @@ def _all_charts(name: str) -> list[str]:
     group = charts.BarGroup(name, (0.5, 0.9996))
     span = charts.TierSpan("ssd", 0.0, 0.1, 0.6)
     closed = charts.Series(name, (1.0, 2.0, 4.0), (100.0, 180.0, 250.0))
+    other = charts.Series("B", (1.0, 2.0, 4.0), (90.0, 170.0, 240.0))
+    grown = [charts.Series(name, (1.0, 2.0), (3.0, math.inf)), charts.Series("B", (1.0,), (4.0,))]
     return [
         _response_chart("a", name),
         charts.stacked_bar_chart("b", [bar]),
         charts.utilization_chart("c", [group], [name, "B"]),
         charts.skew_chart("d", [0.0, 0.1, 1.0], [0.0, 0.6, 1.0], [span], title=f"skew of {name}"),
-        charts.closed_system_chart("e", [closed], [closed], 4.0, "host queue depth"),
+        charts.closed_system_chart("e", [closed, other], [closed, other], 4.0, "queue depth"),
         charts.placement_chart("f", [1.0, 2.0], [("ssd", [0.6, 0.5]), (name, [0.4, 0.5])], 1.5),
-        charts.growth_chart(
-            "g", [charts.Series(name, (1.0, 2.0), (3.0, math.inf))], [(name, 2.0)], 5.0
-        ),
+        charts.growth_chart("g", grown, [(name, 2.0)], 5.0),
         charts.sweep_chart("h", [0.0, 1.0], [(name, [100.0, 200.0])], 150.0, "ranks added"),
     ]
 
@@ -156,3 +156,12 @@ def test_drawing_a_chart_never_imports_pyplot() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False"]
+
+
+def test_a_single_line_has_no_legend_and_several_do() -> None:
+    one = [_series("only", 4.0)]
+    assert ">only</text>" not in charts.response_time_chart("x", one, [], None)
+    two = [_series("first", 4.0), _series("second", 5.0)]
+    svg = charts.response_time_chart("y", two, [], None)
+    assert ">first</text>" in svg
+    assert ">second</text>" in svg
