@@ -239,6 +239,19 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
     for kind in kinds:
         members = [[c for c in p.components if c.kind == kind] for p in configs]
         label = KIND_LABEL.get(kind, kind)
+        if all(len({c.utilization for c in m}) <= 1 for m in members):
+            # every component of the kind equally busy in each configuration: one bar
+            counts = {len(m) for m in members if m}
+            count = max(counts, default=0)
+            groups.append(
+                charts.BarGroup(
+                    (f"{label}s (all {count})" if len(counts) == 1 else f"{label}s (all)")
+                    if count > 1
+                    else (members[0][0].name if members[0] else label),
+                    tuple(m[0].utilization if m else None for m in members),
+                )
+            )
+            continue
         if max(len(m) for m in members) > GROUP_ABOVE:
             groups.append(
                 charts.BarGroup(
@@ -250,18 +263,6 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
                 charts.BarGroup(
                     f"{label}s: average",
                     tuple(sum(c.utilization for c in m) / len(m) if m else None for m in members),
-                )
-            )
-            continue
-        if all(len({c.utilization for c in m}) <= 1 for m in members):
-            # every component of the kind equally busy in each configuration: one bar
-            count = max(len(m) for m in members)
-            groups.append(
-                charts.BarGroup(
-                    f"{label}s (all {count})"
-                    if count > 1
-                    else (members[0][0].name if members[0] else label),
-                    tuple(m[0].utilization if m else None for m in members),
                 )
             )
             continue
