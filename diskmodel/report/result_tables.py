@@ -8,6 +8,7 @@ ratio of two carried rates, a margin as the difference between a target and a ca
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from diskmodel.prediction import ComponentResult, LimitResult, Prediction, ScenarioPrediction
@@ -37,6 +38,8 @@ def headroom_text(maximum: float, planned: float) -> str:
     """How much more load than planned fits under `maximum` ("64%"), or "none"."""
     if planned <= 0 or maximum <= planned:
         return "none"
+    if not math.isfinite(maximum):
+        return "unlimited"
     return display.percent(maximum / planned - 1.0, 0)
 
 

@@ -11,8 +11,11 @@ numbers shown by the shared display rules (`diskmodel.report.display`), tables d
 
 from __future__ import annotations
 
+import math
+
 from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
 from diskmodel.report import display
+from diskmodel.report.result_tables import headroom_text
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 _KIND_TITLES = {
@@ -33,12 +36,6 @@ def _ms(value: float | None) -> str:
     if 0 < value < SMALLEST_MS:
         return f"<{SMALLEST_MS:g}"
     return display.milliseconds(value)
-
-
-def _headroom(maximum: float, planned: float) -> str:
-    if planned <= 0 or maximum <= planned:
-        return "none"
-    return display.percent(maximum / planned - 1.0, 0)
 
 
 def _headline(p: Prediction) -> str:
@@ -83,8 +80,8 @@ def _headline(p: Prediction) -> str:
     lines.append(limit)
     if p.closed is None:
         lines.append(
-            f"headroom: {_headroom(level.max_iops, p.planned_iops)} to the planning maximum, "
-            f"{_headroom(p.max_iops, p.planned_iops)} to saturation"
+            f"headroom: {headroom_text(level.max_iops, p.planned_iops)} to the planning maximum, "
+            f"{headroom_text(p.max_iops, p.planned_iops)} to saturation"
         )
     if p.nvs_full and p.closed is None:
         lines.append("NVS full: destages cannot keep up at the planned load; writes wait")
@@ -233,7 +230,7 @@ def _comparison(sp: ScenarioPrediction) -> TextTable:
                 _ms(p.closed.response_time_ms if p.closed else p.response_time_ms),
                 display.rate_3sf(p.service_level.max_iops),
                 display.rate_3sf(p.max_iops),
-                f"{value / reference:.2f}x" if reference > 0 else "-",
+                _ratio(value, reference),
                 p.bottleneck,
             ]
         )
@@ -250,6 +247,13 @@ def _comparison(sp: ScenarioPrediction) -> TextTable:
         rows,
         title="Comparison",
     )
+
+
+def _ratio(value: float, reference: float) -> str:
+    """ "1.25x", or "-" where the ratio means nothing (a zero or unbounded reference)."""
+    if reference <= 0 or not math.isfinite(value / reference):
+        return "-"
+    return f"{value / reference:.2f}x"
 
 
 def _tier_sweep(sp: ScenarioPrediction) -> TextTable:

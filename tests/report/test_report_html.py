@@ -429,3 +429,16 @@ def test_write_report_replaces_its_own_file_but_not_a_foreign_one(
     with pytest.raises(OutputError):
         write_report(prediction, foreign)
     assert foreign.read_text(encoding="utf-8") == "my notes"
+
+
+def test_an_unbounded_configuration_reads_unlimited_never_inf(no_charts: None) -> None:
+    import math
+
+    prediction = report_fixtures.open_comparison()
+    level = dataclasses.replace(
+        prediction.baseline.service_level, max_iops=math.inf, iops_at_target=None
+    )
+    idle = dataclasses.replace(prediction.baseline, max_iops=math.inf, service_level=level)
+    page = render_html(dataclasses.replace(prediction, baseline=idle), timestamp=False)
+    assert "unlimited" in page
+    assert not re.search(r"\b(inf|nan)\b", page.lower())

@@ -80,3 +80,17 @@ def test_progress_draws_a_bar_on_a_terminal() -> None:
         advance(1)
         advance(1)
     assert "solving alternatives" in stream.getvalue()
+
+
+def test_an_unbounded_configuration_reads_unlimited_never_inf_or_nan() -> None:
+    import math
+
+    prediction = report_fixtures.open_comparison()
+    level = dataclasses.replace(
+        prediction.baseline.service_level, max_iops=math.inf, iops_at_target=None
+    )
+    idle = dataclasses.replace(prediction.baseline, max_iops=math.inf, service_level=level)
+    text = render(dataclasses.replace(prediction, baseline=idle), Output(False, 200))
+    assert "headroom: unlimited to the planning maximum, unlimited to saturation" in text
+    assert "inf" not in text
+    assert "nan" not in text
