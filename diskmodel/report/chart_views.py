@@ -322,8 +322,9 @@ def _skew_chart(key: str, p: Prediction, pool: str, tiers: Sequence[TierResult])
         spans.append(charts.TierSpan(t.tier, start, min(end, 1.0), t.small_io_share))
         start = end
     curve = next((s for s in p.skew_curves if s.pool == pool), None)
-    c = [pt[0] for pt in curve.small_io_points] if curve is not None else []
-    f = [pt[1] for pt in curve.small_io_points] if curve is not None else []
+    points = _thinned(curve.small_io_points) if curve is not None else ()
+    c = [pt[0] for pt in points]
+    f = [pt[1] for pt in points]
     title = f"Easy Tier: skew and tiers of pool {pool} ({p.name})"
     svg = charts.skew_chart(key, c, f, spans, title=title)
     about = (
@@ -341,6 +342,18 @@ def _skew_chart(key: str, p: Prediction, pool: str, tiers: Sequence[TierResult])
         "and the legend gives its share of the I/O there.",
         Markup(svg),
     )
+
+
+SKEW_POINTS_DRAWN = 400
+"""A skew curve from a heat map has a point per extent (tens of thousands); the chart draws at
+most this many, evenly spaced along the curve, ends kept (a 7-inch line shows no more)."""
+
+
+def _thinned(points: Sequence[tuple[float, float]]) -> Sequence[tuple[float, float]]:
+    if len(points) <= SKEW_POINTS_DRAWN:
+        return points
+    step = (len(points) - 1) / (SKEW_POINTS_DRAWN - 1)
+    return [points[round(i * step)] for i in range(SKEW_POINTS_DRAWN)]
 
 
 def _placement_chart(key: str, p: Prediction, pool: str) -> Chart | None:
