@@ -195,8 +195,8 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
         )
     sentences = [first]
     planning = (
-        f"The service level is {'met' if level_.met else 'not met'} at the planned load; it "
-        f"holds up to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds there)"
+        f"The service level is {'met' if level_.met else 'not met'} at this load and holds up "
+        f"to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
     )
     if p.closed is None and not (p.saturated or rt is None):
         planning += f", and the system saturates at {saturation}."

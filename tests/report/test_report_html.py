@@ -129,9 +129,9 @@ def test_answer_gives_response_planning_maximum_saturation_and_headroom_to_each(
     baseline, alternative = report.answers
     assert baseline.sentences[0] == "At 8,000 IOPS the average response time is 14.3 ms."
     assert baseline.sentences[1] == (
-        "The service level is met at the planned load; it holds up to 8,200 IOPS (response "
-        "time ≤ 15 ms binds there), and the system saturates at 12,500 IOPS, limited by rank 0 "
-        "(oltp, 15k-146 raid5-6+p+s, DA 0)."
+        "The service level is met at this load and holds up to 8,200 IOPS (response time "
+        "≤ 15 ms binds), and the system saturates at 12,500 IOPS, limited by rank 0 (oltp, "
+        "15k-146 raid5-6+p+s, DA 0)."
     )
     figures = {f.label: f.value for f in baseline.figures}
     assert figures["planning maximum (response time ≤ 15 ms)"] == "8,200 IOPS"
