@@ -78,7 +78,8 @@ def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> s
         if entry is not None:
             rows = _rows(entry, prefix="")
             return to_text(
-                [TextTable(("field", "value", "source or basis"), tuple(rows), name)], output
+                [TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,))],
+                output,
             )
     names = catalog.names()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)

@@ -26,6 +26,9 @@ from typing import Any
 PLAIN_WIDTH = 100
 """Width of plain text (not a terminal) when $COLUMNS does not say."""
 
+NARROW = 20
+"""Width of a `TextTable.narrow` column."""
+
 
 @dataclass(frozen=True)
 class TextTable:
@@ -35,6 +38,10 @@ class TextTable:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     title: str = ""
+    unwrapped: tuple[int, ...] = ()
+    """Columns that are never wrapped (names that must stay whole); the others give way."""
+    narrow: tuple[int, ...] = ()
+    """Columns kept at most `NARROW` characters wide (short values beside a long text)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,7 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
             show_edge=False,
             pad_edge=False,
             padding=(0, 1),
+            collapse_padding=True,
             header_style="bold" if output.terminal else "",
             title=part.title or None,
             title_justify="left",
@@ -103,12 +111,24 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
             safe_box=not output.terminal,
         )
         numeric = _numeric_columns(part)
-        for header, right in zip(part.headers, numeric, strict=True):
-            t.add_column(header, justify="right" if right else "left", overflow="fold")
+        for i, (header, right) in enumerate(zip(part.headers, numeric, strict=True)):
+            t.add_column(
+                header,
+                justify="right" if right else "left",
+                overflow="fold",
+                no_wrap=i in part.unwrapped,
+                width=_widest(part, i, output.width // 2) if i in part.unwrapped else None,
+                max_width=NARROW if i in part.narrow else None,
+            )
         for row in part.rows:
             t.add_row(*(Text(cell) for cell in row))
         console.print(t)
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def _widest(t: TextTable, column: int, limit: int) -> int:
+    """The longest cell of a column (its header included), at most `limit`."""
+    return min(limit, max(len(row[column]) for row in (t.headers, *t.rows)))
 
 
 def _numeric_columns(t: TextTable) -> list[bool]:

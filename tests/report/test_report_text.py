@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_summary_gives_planning_maximum_saturation_and_headroom_to_each() -> Non
 def test_numbers_right_aligned_text_left() -> None:
     text = to_text([table(["name", "IOPS"], [["a", "1,000"], ["bbbb", "25"]])], PLAIN)
     lines = text.splitlines()
-    assert lines == ["name    IOPS", "----- ------", "a      1,000", "bbbb      25"]
+    assert lines == ["name   IOPS", "----- -----", "a     1,000", "bbbb     25"]
 
 
 def test_progress_writes_nothing_when_not_a_terminal() -> None:
@@ -94,3 +95,19 @@ def test_an_unbounded_configuration_reads_unlimited_never_inf_or_nan() -> None:
     assert "headroom: unlimited to the planning maximum, unlimited to saturation" in text
     assert "inf" not in text
     assert "nan" not in text
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_catalog_show_and_list_fit_the_width(width: int) -> None:
+    from diskmodel.catalog import load_catalog
+    from diskmodel.report.catalog_text import render_entry, render_list
+
+    catalog = load_catalog()
+    output = Output(False, width)
+    texts = [render_list(catalog, output)]
+    texts += [render_entry(catalog, name, output) for name in catalog.names()]
+    for text in texts:
+        assert max(len(line) for line in text.splitlines()) <= width
+        assert "\x1b[" not in text
+    seek = render_entry(catalog, "15k-146", Output(False, 200))
+    assert re.search(r"avg_seek_read_ms +3\.5 +source: ", seek)
