@@ -83,7 +83,7 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
     if planned_iops is not None:
         parts.append(
             "The dashed vertical line is the planned load; each circle is a configuration's "
-            "response time there (the answer cards give each value)."
+            "response time there."
         )
     else:
         parts.append("Each circle is a configuration's operating point.")
@@ -97,21 +97,15 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
             "A closed system's line is traced by its population (queue depth or users), each "
             "population solved on its own."
         )
-    parts.append(
-        "A line ending in a triangle rises past the top of the chart towards saturation: "
-        + "; ".join(
-            f"{p.name} at {display.rate_3sf(p.max_iops)} IOPS" for p in configs if p.closed is None
+    saturation = [
+        f"{p.name} at {display.rate_3sf(p.max_iops)} IOPS" for p in configs if p.closed is None
+    ]
+    if saturation:
+        parts.append(
+            "A line that ends in a triangle rises past the top of the chart towards its "
+            f"saturation: {'; '.join(saturation)}."
         )
-        + "."
-        if any(p.closed is None for p in configs)
-        else ""
-    )
-    return Chart(
-        "chart-response",
-        "Response time against I/O rate",
-        " ".join(x for x in parts if x),
-        Markup(svg),
-    )
+    return Chart("chart-response", "Response time against I/O rate", " ".join(parts), Markup(svg))
 
 
 def _response_series(p: Prediction) -> charts.Series:
