@@ -111,3 +111,10 @@ def test_catalog_show_and_list_fit_the_width(width: int) -> None:
         assert "\x1b[" not in text
     seek = render_entry(catalog, "15k-146", Output(False, 200))
     assert re.search(r"avg_seek_read_ms +3\.5 +source: ", seek)
+
+
+def test_names_are_printed_literally_never_as_rich_markup() -> None:
+    prediction = report_fixtures.open_comparison()
+    named = dataclasses.replace(prediction.baseline, name="[bold red]x[/] :smile: \x1b[31m")
+    text = render(dataclasses.replace(prediction, baseline=named), PLAIN)
+    assert "[bold red]x[/] :smile:" in text
