@@ -176,3 +176,12 @@ def test_a_heat_map_skew_curve_is_drawn_from_at_most_400_points_ends_kept() -> N
     assert drawn[0] == points[0]
     assert drawn[-1] == points[-1]
     assert _thinned(points[:10]) == points[:10]
+
+
+def test_names_without_a_glyph_in_the_chart_font_draw_quietly() -> None:
+    """matplotlib's layout font lacks emoji and CJK; the browser draws the text, so the
+    'Glyph missing from font' warning (an error under -W error) is silenced."""
+    svg = charts.response_time_chart(
+        "g", [_series("a 💾 b", 4.0), _series("p 中文", 5.0)], [], None
+    )
+    assert "a 💾 b" in svg
