@@ -1,4 +1,10 @@
-"""`diskmodel catalog list/show`: the hardware catalog as terminal tables."""
+"""`diskmodel catalog list/show`: the hardware catalog as terminal tables.
+
+CLI text for another input than a prediction: it reads the catalog (the report modules that
+render a prediction read only the prediction; tests/report/test_report_imports.py keeps the
+two apart). Tables are drawn by `diskmodel.report.table`: the terminal's width, plain text
+when not a terminal.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,10 @@ from pydantic import BaseModel
 
 from diskmodel.catalog import Catalog
 from diskmodel.errors import InputError
-from diskmodel.report.table import table
+from diskmodel.report.table import Output, TextTable, table, to_text
 
 
-def render_list(catalog: Catalog) -> str:
+def render_list(catalog: Catalog, output: Output | None = None) -> str:
     """Every system, drive and RAID format, one line each."""
     systems = table(
         ["system", "family", "type-model", "processor", "host ports", "DA pairs"],
@@ -45,7 +51,7 @@ def render_list(catalog: Catalog) -> str:
             ]
             for d in catalog.drives.values()
         ],
-        title="\nDrives",
+        title="Drives",
     )
     formats = table(
         ["RAID format", "level", "drives", "usable", "random write ops"],
@@ -59,17 +65,22 @@ def render_list(catalog: Catalog) -> str:
             ]
             for r in catalog.raid_formats.values()
         ],
-        title="\nRAID formats",
+        title="RAID formats",
     )
-    return "\n".join([systems, drives, formats])
+    return to_text([systems, drives, formats], output)
 
 
-def render_entry(catalog: Catalog, name: str) -> str:
-    """One entry with every field; sourced figures show their source or basis."""
+def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> str:
+    """One entry: every field with its value, and for a sourced figure its source or basis,
+    as a table wrapped to the terminal's width."""
     for group in (catalog.systems, catalog.drives, catalog.raid_formats):
         entry = group.get(name)
         if entry is not None:
-            return "\n".join(_lines(entry, indent=""))
+            rows = _rows(entry, prefix="")
+            return to_text(
+                [TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,))],
+                output,
+            )
     names = catalog.names()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
@@ -78,37 +89,42 @@ def render_entry(catalog: Catalog, name: str) -> str:
     )
 
 
-def _lines(entry: BaseModel, indent: str) -> list[str]:
+def _rows(entry: BaseModel, prefix: str) -> list[tuple[str, str, str]]:
+    """(dotted field, value, provenance) of every field, nested entries flattened."""
     provenance: dict[str, Any] = getattr(entry, "provenance", {}) or {}
-    out = []
+    out: list[tuple[str, str, str]] = []
     for field in type(entry).model_fields:
         if field == "provenance":
             continue
         value = getattr(entry, field)
+        key = f"{prefix}{field}"
         if isinstance(value, BaseModel):
-            out.append(f"{indent}{field}:")
-            out.extend(_lines(value, indent + "  "))
+            out.extend(_rows(value, f"{key}."))
         elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
-            out.append(f"{indent}{field}:")
-            for item in value:
-                sub = _lines(item, indent + "    ")
-                out.append(f"{indent}  - {sub[0].strip()}")
-                out.extend(sub[1:])
+            for index, item in enumerate(value):
+                label = getattr(item, "name", None) or getattr(item, "ways", None) or index
+                label = (
+                    f"{label}-way" if isinstance(label, int) and hasattr(item, "ways") else label
+                )
+                out.extend(_rows(item, f"{key}[{label}]."))
         elif (
             isinstance(value, dict) and value and isinstance(next(iter(value.values())), BaseModel)
         ):
-            out.append(f"{indent}{field}:")
-            for key, item in value.items():
-                out.append(f"{indent}  {key}:")
-                out.extend(_lines(item, indent + "    "))
+            for item_key, item in value.items():
+                out.extend(_rows(item, f"{key}[{item_key}]."))
         else:
             shown = f"{value:g}" if isinstance(value, float) else str(value)
             note = provenance.get(field)
-            out.append(f"{indent}{field}: {shown}" + (f"  [{_cite(note)}]" if note else ""))
+            out.append((key, shown, _cite(note) if note else ""))
     return out
 
 
 def _cite(note: Any) -> str:
     source = getattr(note, "source", None)
     basis = getattr(note, "basis", None)
-    return f"source: {source}" if source else f"basis: {basis}"
+    parts = []
+    if source:
+        parts.append(f"source: {source.strip()}")
+    if basis:
+        parts.append(f"basis: {basis.strip()}")
+    return "; ".join(parts)

@@ -1,9 +1,10 @@
 """Which charts a report shows, and the numbers each is drawn from.
 
-Reads `Prediction`s (and, for the skew curve, the scenario's skew) and hands plain series to
-`diskmodel.report.charts`; returns `view.Chart` records with a title and a caption that says
-how to read the chart. A chart appears only when it has something to show: the skew chart
-for a pool with two or more tiers, the closed-system chart for a closed system.
+Reads `Prediction`s only and hands plain series to `diskmodel.report.charts`; returns
+`view.Chart` records with a title and a caption that says how to read the chart. A chart
+appears only when it has something to show: the skew and placement charts for an Easy Tier
+pool with two or more tiers, the closed-system chart for a closed system, the growth chart with
+growth factors, the sweep chart with a tier sweep.
 """
 
 from __future__ import annotations
@@ -11,14 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 from markupsafe import Markup
 
-from diskmodel.prediction import Prediction, TierLoad
+from diskmodel.prediction import Prediction, ScenarioPrediction, TierResult
 from diskmodel.report import charts, display
 from diskmodel.report.view import Chart
-from diskmodel.scenario import Scenario, Workload
-from diskmodel.tiering.skew import PiecewiseSkew, SkewCurve, skew_from_level
 
 TIER_ORDER = ("ssd", "enterprise", "nearline")
 """Fastest first: Easy Tier fills the tiers with the hottest data in this order."""
@@ -35,13 +33,22 @@ KIND_LABEL = {
 }
 
 
-def charts_for(configs: Sequence[Prediction], inputs: Sequence[Scenario | None]) -> list[Chart]:
+def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     """Every chart of the report, in reading order."""
-    out = [_response_chart(configs), _breakdown_chart(configs), _utilization_chart(configs)]
-    out.extend(_skew_charts(configs, inputs))
-    closed = _closed_chart(configs, inputs)
-    if closed is not None:
-        out.append(closed)
+    configs = prediction.configurations
+    with charts.drawing():
+        out = [_response_chart(configs)]
+        growth = _growth_chart(configs)
+        if growth is not None:
+            out.append(growth)
+        closed = _closed_chart(configs)
+        if closed is not None:
+            out.append(closed)
+        out += [_breakdown_chart(configs), _utilization_chart(configs)]
+        for i, p in enumerate(configs):
+            out.extend(_tiering_charts(i, p))
+        if prediction.tier_sweep:
+            out.append(_sweep_chart(prediction))
     return out
 
 
@@ -50,7 +57,8 @@ def charts_for(configs: Sequence[Prediction], inputs: Sequence[Scenario | None])
 
 def _response_chart(configs: Sequence[Prediction]) -> Chart:
     """Open configurations plot their load curve; a closed one the (throughput, response)
-    pairs its population sweep traces, so that its operating point lies on its own line."""
+    pairs its population sweep traces. The planned point (planned_iops, response_time_ms)
+    lies on each line: the model computes both from one operating-point function."""
     series = [_response_series(p) for p in configs]
     markers = [
         charts.Marker(
@@ -62,37 +70,42 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
         for p in configs
         if p.response_time_ms is not None and not p.saturated
     ]
-    planned = {p.planned_iops for p in configs if p.closed is None}
+    planned = {p.planned_iops for p in configs}
     planned_iops = (
         planned.pop() if len(planned) == 1 and all(p.closed is None for p in configs) else None
     )
-    svg = charts.response_time_chart("chart-response", series, markers, planned_iops)
-    limits = "; ".join(
-        f"{p.name} saturates at {display.rate_3sf(p.max_iops)} IOPS"
-        for p in configs
-        if p.closed is None
+    targets = {p.inputs.service_level.response_time_ms for p in configs}
+    target_ms = targets.pop() if len(targets) == 1 else None
+    svg = charts.response_time_chart(
+        "chart-response", series, markers, planned_iops, target_ms=target_ms
     )
-    parts = ["Average response time of all host I/O as the load grows towards saturation."]
+    parts = ["Average response time of all host I/O as the load grows."]
     if planned_iops is not None:
         parts.append(
-            "The dashed line is the planned load; each circle is a configuration's response "
-            "time there."
+            "The dashed vertical line is the planned load; each circle is a configuration's "
+            "response time there."
         )
     else:
         parts.append("Each circle is a configuration's operating point.")
+    if target_ms is not None:
+        parts.append(
+            f"The dotted horizontal line is the response-time target of the service level "
+            f"({display.number(target_ms)} ms)."
+        )
     if any(p.closed is not None for p in configs):
         parts.append(
-            "A closed system's line is traced by raising its queue depth (or users) from 1 to "
-            "the scenario's value."
+            "A closed system's line is traced by its population (queue depth or users), each "
+            "population solved on its own."
         )
-    if limits:
-        parts.append(f"{limits}.")
-    return Chart(
-        "chart-response",
-        "Response time against I/O rate",
-        " ".join(parts),
-        Markup(svg),
-    )
+    saturation = [
+        f"{p.name} at {display.rate_3sf(p.max_iops)} IOPS" for p in configs if p.closed is None
+    ]
+    if saturation:
+        parts.append(
+            "A line that ends in a triangle rises past the top of the chart towards its "
+            f"saturation: {'; '.join(saturation)}."
+        )
+    return Chart("chart-response", "Response time against I/O rate", " ".join(parts), Markup(svg))
 
 
 def _response_series(p: Prediction) -> charts.Series:
@@ -114,6 +127,51 @@ def _response_series(p: Prediction) -> charts.Series:
     )
 
 
+# --------------------------------------------------------------------------- growth
+
+
+def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
+    grown = [p for p in configs if p.growth]
+    if not grown:
+        return None
+    series = [
+        charts.Series(
+            p.name,
+            tuple(g.factor for g in p.growth),
+            tuple(
+                g.response_time_ms
+                if g.response_time_ms is not None and not g.saturated
+                else math.inf
+                for g in p.growth
+            ),
+        )
+        for p in grown
+    ]
+    saturated = [(p.name, g.factor) for p in grown for g in p.growth if g.saturated]
+    targets = {p.inputs.service_level.response_time_ms for p in grown}
+    target_ms = targets.pop() if len(targets) == 1 else None
+    closed = any(p.closed is not None for p in grown)
+    svg = charts.growth_chart(
+        "chart-growth",
+        series,
+        saturated,
+        target_ms,
+        x_label="population factor (× the given population)"
+        if closed
+        else "load factor (× the planned load)",
+    )
+    return Chart(
+        "chart-growth",
+        "Response time as the load grows",
+        "Each configuration at its planned load times each growth factor"
+        + (" (a closed system: its population times the factor)" if closed else "")
+        + ". A cross along the top edge marks a factor at which the configuration is saturated "
+        "(the load is above its maximum). The growth table says at which factor each "
+        "configuration stops meeting its service level, and why.",
+        Markup(svg),
+    )
+
+
 # --------------------------------------------------------------------------- breakdown
 
 
@@ -127,6 +185,8 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
                 part for part, keep in ((p.name, several), (w.name, many_workloads)) if keep
             )
             bars.append(_bar(prefix or "all I/O", w.breakdown_ms))
+            if several:
+                continue  # one bar per configuration; the I/O types of a single one
             for io in w.io_types:
                 if io.fraction > 0:
                     io_name = io.io_type.replace("_", " ")
@@ -138,9 +198,14 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
     return Chart(
         "chart-breakdown",
         "Response time by component",
-        "Where the time of an average I/O goes at the planned load, overall and for each I/O "
-        "type (its share of the I/O in brackets). A part missing from a bar is a component "
-        "that I/O type does not visit, or one that is saturated.",
+        "Where the time of an average I/O goes at the planned load"
+        + (
+            ", for each configuration."
+            if several
+            else ", overall and for each I/O type (its share of the I/O in brackets)."
+        )
+        + " A part missing from a bar is a component that I/O does not visit, or one that is "
+        "saturated.",
         Markup(svg),
     )
 
@@ -167,8 +232,21 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
                 kinds.append(c.kind)
     for kind in kinds:
         members = [[c for c in p.components if c.kind == kind] for p in configs]
+        label = KIND_LABEL.get(kind, kind)
+        if all(len({c.utilization for c in m}) <= 1 for m in members):
+            # every component of the kind equally busy in each configuration: one bar
+            counts = {len(m) for m in members if m}
+            count = max(counts, default=0)
+            groups.append(
+                charts.BarGroup(
+                    (f"{label}s (all {count})" if len(counts) == 1 else f"{label}s (all)")
+                    if count > 1
+                    else (members[0][0].name if members[0] else label),
+                    tuple(m[0].utilization if m else None for m in members),
+                )
+            )
+            continue
         if max(len(m) for m in members) > GROUP_ABOVE:
-            label = KIND_LABEL.get(kind, kind)
             groups.append(
                 charts.BarGroup(
                     f"{label}s: busiest",
@@ -200,36 +278,36 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         "Utilisation of each component",
         "How busy each component is at the planned load. Above 70% (amber line) queueing "
         "delay grows quickly; above 90% (red line) the component is close to saturation. "
-        f"Kinds with more than {GROUP_ABOVE} components show their busiest and their average; "
-        "the components table lists every one.",
+        "Components of one kind that are all equally busy share one bar; kinds with more "
+        f"than {GROUP_ABOVE} components show their busiest and their average. The components "
+        "table lists every one.",
         Markup(svg),
     )
 
 
-# --------------------------------------------------------------------------- Easy Tier skew
+# --------------------------------------------------------------------------- Easy Tier
 
 
-def _skew_charts(configs: Sequence[Prediction], inputs: Sequence[Scenario | None]) -> list[Chart]:
+def _tiering_charts(index: int, p: Prediction) -> list[Chart]:
+    """Skew and placement charts of each Easy Tier pool of two or more tiers."""
     out: list[Chart] = []
-    for i, (p, scenario) in enumerate(zip(configs, inputs, strict=True)):
-        pools: list[str] = []
-        for t in p.tiers:
-            if t.pool not in pools:
-                pools.append(t.pool)
-        for pool in pools:
-            tiers = sorted(
-                (t for t in p.tiers if t.pool == pool and t.used_gb > 0),
-                key=lambda t: TIER_ORDER.index(t.tier) if t.tier in TIER_ORDER else 99,
-            )
-            if len(tiers) < 2:
-                continue
-            out.append(_skew_chart(f"chart-skew-{i}-{len(out)}", p, pool, tiers, scenario))
+    for pool in p.inputs.pools:
+        if pool.easy_tier != "auto" or len(pool.tiers) < 2:
+            continue
+        tiers = sorted(
+            (t for t in p.tiers if t.pool == pool.name and t.used_gb > 0),
+            key=lambda t: TIER_ORDER.index(t.tier) if t.tier in TIER_ORDER else 99,
+        )
+        key = f"chart-skew-{index}-{len(out)}"
+        if len(tiers) >= 2:
+            out.append(_skew_chart(key, p, pool.name, tiers))
+        placement = _placement_chart(f"chart-placement-{index}-{len(out)}", p, pool.name)
+        if placement is not None:
+            out.append(placement)
     return out
 
 
-def _skew_chart(
-    key: str, p: Prediction, pool: str, tiers: Sequence[TierLoad], scenario: Scenario | None
-) -> Chart:
+def _skew_chart(key: str, p: Prediction, pool: str, tiers: Sequence[TierResult]) -> Chart:
     total = sum(t.used_gb for t in tiers)
     spans = []
     start = 0.0
@@ -237,58 +315,76 @@ def _skew_chart(
         end = start + t.used_gb / total
         spans.append(charts.TierSpan(t.tier, start, min(end, 1.0), t.small_io_share))
         start = end
-    workload = _skewed_workload(scenario, pool)
-    curve = _skew_curve(workload) if workload is not None else None
-    c = np.linspace(0.0, 1.0, 201)
-    f = curve.share(c) if curve is not None else np.array([])
+    curve = next((s for s in p.skew_curves if s.pool == pool), None)
+    points = _thinned(curve.small_io_points) if curve is not None else ()
+    c = [pt[0] for pt in points]
+    f = [pt[1] for pt in points]
     title = f"Easy Tier: skew and tiers of pool {pool} ({p.name})"
-    svg = charts.skew_chart(
-        key,
-        c.tolist() if curve is not None else [],
-        f.tolist(),
-        spans,
-        title=title,
-    )
+    svg = charts.skew_chart(key, c, f, spans, title=title)
     about = (
-        f"The curve is the skew of workload {workload.name}: the hottest fraction of its "
-        "capacity (across) receives the fraction of its small random back-end I/O (up)."
-        if workload is not None and curve is not None
-        else "No skew curve was given for this pool's workloads (or it comes from a heat map)."
+        f"The curve is the skew of workload {curve.workload} ({curve.description}): the hottest "
+        "fraction of its data (across) receives the fraction of its small random back-end I/O "
+        "(up)."
+        if curve is not None
+        else "The pool's workloads have no skew curve (uniform I/O)."
     )
     return Chart(
         key,
         title,
-        f"{about} Easy Tier places the hottest data on the fastest tier up to its capacity; "
-        "each band is the data one tier holds, and the legend gives its share of the I/O as "
-        "the model placed it.",
+        f"{about} Easy Tier places the hottest data on the fastest tier, up to its capacity "
+        "and the load it may carry; each band is the data one tier holds at the planned load, "
+        "and the legend gives its share of the I/O there.",
         Markup(svg),
     )
 
 
-def _skewed_workload(scenario: Scenario | None, pool: str) -> Workload | None:
-    if scenario is None:
-        return None
-    for w in scenario.workloads:
-        if w.pool == pool and w.skew is not None and w.skew.heatmap is None:
-            return w
-    return None
+SKEW_POINTS_DRAWN = 400
+"""A skew curve from a heat map has a point per extent (tens of thousands); the chart draws at
+most this many, evenly spaced along the curve, ends kept (a 7-inch line shows no more)."""
 
 
-def _skew_curve(workload: Workload) -> SkewCurve | None:
-    skew = workload.skew
-    if skew is None:
+def _thinned(points: Sequence[tuple[float, float]]) -> Sequence[tuple[float, float]]:
+    if len(points) <= SKEW_POINTS_DRAWN:
+        return points
+    step = (len(points) - 1) / (SKEW_POINTS_DRAWN - 1)
+    return [points[round(i * step)] for i in range(SKEW_POINTS_DRAWN)]
+
+
+def _placement_chart(key: str, p: Prediction, pool: str) -> Chart | None:
+    points = [pt for pt in p.curve if any(t.pool == pool for t in pt.tiers)]
+    if len(points) < 2:
         return None
-    if skew.level is not None:
-        return skew_from_level(skew.level)
-    if skew.points is not None:
-        return PiecewiseSkew.from_points([list(point) for point in skew.points])
-    return None
+    tiers: list[str] = []
+    for pt in points:
+        tiers.extend(t.tier for t in pt.tiers if t.pool == pool and t.tier not in tiers)
+    tiers.sort(key=lambda t: TIER_ORDER.index(t) if t in TIER_ORDER else 99)
+    shares = [
+        (
+            tier,
+            [
+                next((t.small_io_share for t in pt.tiers if t.pool == pool and t.tier == tier), 0.0)
+                for pt in points
+            ],
+        )
+        for tier in tiers
+    ]
+    title = f"Easy Tier: placement against load, pool {pool} ({p.name})"
+    planned = p.planned_iops if p.closed is None else None
+    svg = charts.placement_chart(key, [pt.iops for pt in points], shares, planned, title=title)
+    return Chart(
+        key,
+        title,
+        "Each tier's share of the pool's small random back-end I/O at each load of the response "
+        "curve. Easy Tier keeps every tier below its utilisation target: as the load grows, the "
+        "fast tier fills to that target and the rest of the hot I/O stays on the slower tiers.",
+        Markup(svg),
+    )
 
 
 # --------------------------------------------------------------------------- closed systems
 
 
-def _closed_chart(configs: Sequence[Prediction], inputs: Sequence[Scenario | None]) -> Chart | None:
+def _closed_chart(configs: Sequence[Prediction]) -> Chart | None:
     closed = [(p, p.closed) for p in configs if p.closed is not None]
     if not closed:
         return None
@@ -308,10 +404,12 @@ def _closed_chart(configs: Sequence[Prediction], inputs: Sequence[Scenario | Non
         )
         for p, c in closed
     ]
-    users = any(
-        s is not None and any(w.users is not None for w in s.workloads) for s in inputs
-    ) or any(c.think_time_ms > 0 for _, c in closed)
-    label = "users" if users else "host queue depth (I/Os in flight)"
+    kinds = {c.population_kind for _, c in closed}
+    label = (
+        "users"
+        if kinds == {"users"}
+        else ("host queue depth (I/Os in flight)" if kinds == {"queue_depth"} else "population")
+    )
     populations = {c.population for _, c in closed}
     planned = float(populations.pop()) if len(populations) == 1 else None
     svg = charts.closed_system_chart("chart-closed", throughput, response, planned, label)
@@ -323,7 +421,40 @@ def _closed_chart(configs: Sequence[Prediction], inputs: Sequence[Scenario | Non
         "chart-closed",
         f"Throughput and response time against {label.split(' (')[0]}",
         "A closed system: a fixed number of I/Os in flight (or users who think, then issue the "
-        "next I/O). Throughput levels off at the bottleneck's limit while response time keeps "
-        f"growing. The dashed line is the scenario's population; there {settles}.",
+        "next I/O), each population solved on its own. Throughput levels off at the "
+        "bottleneck's limit while response time keeps growing. The dashed line is the "
+        f"scenario's population; there {settles}.",
+        Markup(svg),
+    )
+
+
+# --------------------------------------------------------------------------- tier sweep
+
+
+def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
+    ok = [t for t in prediction.tier_sweep if t.error is None]
+    base = prediction.baseline
+    svg = charts.sweep_chart(
+        "chart-sweep",
+        [float(t.added) for t in ok],
+        [
+            ("maximum (saturation)", [t.max_iops for t in ok]),
+            ("planning maximum (service level)", [t.planning_max_iops for t in ok]),
+        ],
+        base.planned_iops if base.closed is None else None,
+        "ranks added",
+    )
+    failed = [t for t in prediction.tier_sweep if t.error is not None]
+    return Chart(
+        "chart-sweep",
+        f"Ranks added to {base.name}",
+        "The highest total I/O rate with 0, 1, 2 ... more ranks: to saturation, and to the "
+        "service level (every limit met). Where the planning maximum is below the dashed "
+        "planned load, the configuration does not meet its service level at that load."
+        + (
+            " Not possible: " + "; ".join(f"+{t.added} ({t.error})" for t in failed) + "."
+            if failed
+            else ""
+        ),
         Markup(svg),
     )

@@ -7,33 +7,41 @@ vector (sharp on paper at any size), and its output is reproducible: with a fixe
 `svg.hashsalt`, no date in the metadata and text written as `<text>` (not glyph paths), the same
 numbers give the same bytes, and the text stays selectable and searchable in the page.
 
-Every function here takes plain numbers and names (never a `Prediction`), builds its own
-`Figure` (no pyplot, so no global figure state) and returns an `<svg>` element ready to be
-placed in HTML: XML prolog, metadata and comments removed, every `id` prefixed with the chart's
-key so that several charts in one page never share an id. Names from the scenario reach the SVG
-as text only: matplotlib escapes `<`, `>` and `&`, and math parsing (`$...$`) is switched off.
+Paying only for what is drawn: matplotlib is imported on the first chart, not with this
+module (a terminal run or a JSON export never loads it); no pyplot (no global figure state, no
+backend selection, no GUI toolkit probed); each figure gets the SVG canvas directly
+(`FigureCanvasSVG`), so `savefig` switches no canvas; and the report's rc settings are applied
+once for all the charts of a page (`drawing()`), not once per chart.
+
+Layout is fixed, not solved: every chart has its margins in inches, its legend under the plot
+in as many columns as fit the width (long names wrapped), so nothing is clipped at either
+edge and no layout engine redraws the figure to measure it.
+
+Every function here takes plain numbers and names (never a `Prediction`) and returns an
+`<svg>` element ready to be placed in HTML: XML prolog, metadata and comments removed, every
+`id` prefixed with the chart's key so that several charts in one page never share an id.
+Names from the scenario reach the SVG as text only: matplotlib escapes `<`, `>` and `&`, and
+math parsing (`$...$`) is switched off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import io
 import math
 import re
-import warnings
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ParamSpec
-
-import matplotlib
-import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, PercentFormatter
-from matplotlib.typing import RcKeyType
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 from diskmodel.report import display
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 WARN_UTILIZATION = 0.70
 """Utilisation above which a component is flagged: queueing delay grows quickly past it."""
@@ -49,8 +57,9 @@ LINESTYLES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
 TIER_COLOURS = {"ssd": "#009E73", "enterprise": "#0072B2", "nearline": "#E69F00"}
 WARN_COLOUR = "#E69F00"
 CRITICAL_COLOUR = "#D55E00"
+TARGET_COLOUR = "#555555"
 
-_RC: dict[RcKeyType, Any] = {
+_RC: dict[str, Any] = {
     "svg.hashsalt": "diskmodel-report",  # clip-path and marker ids from content, not random
     "svg.fonttype": "none",  # text as <text>: selectable, small, fonts from the browser
     "text.parse_math": False,  # a '$' in a workload's name is a dollar sign, not TeX
@@ -71,6 +80,23 @@ P = ParamSpec("P")
 
 WIDTH_IN = 7.2
 """Chart width in inches: fits an A4 or Letter page with margins, so printing does not scale it."""
+
+FONT_PT = 9.0
+LEGEND_PT = 8.0
+LEFT_IN = 0.75
+"""Room left of the plot for tick labels and the axis label (bar charts measure their labels)."""
+RIGHT_IN = 0.3
+TOP_IN = 0.25
+AXIS_LABEL_IN = 0.5
+"""Room under the plot for tick labels and the x-axis label."""
+LEGEND_ROW_IN = 0.2
+CHAR_WIDTH_EM = 0.6
+"""Width of an average character of DejaVu Sans in ems: used to size legends and label margins
+(generous, so an estimate errs towards more room, never towards clipping)."""
+TICK_BINS = 6
+"""Major ticks per axis, at most (plus one)."""
+LABEL_CHARS = 60
+"""Legend entries and bar labels longer than this wrap onto further lines."""
 
 
 @dataclass(frozen=True)
@@ -118,22 +144,56 @@ class TierSpan:
     io_share: float
 
 
-# --------------------------------------------------------------------------- charts
+# --------------------------------------------------------------------------- drawing session
+
+
+@functools.cache
+def _matplotlib() -> Any:
+    """matplotlib, imported on first use (about half a second): nothing else imports it."""
+    import matplotlib
+
+    return matplotlib
+
+
+_depth = 0
+
+
+@contextlib.contextmanager
+def drawing() -> Iterator[None]:
+    """The report's matplotlib settings, applied once for every chart drawn inside.
+
+    Charts may be drawn outside it too (each then applies the settings itself)."""
+    global _depth
+    if _depth:
+        yield
+        return
+    import warnings
+
+    matplotlib = _matplotlib()
+    with matplotlib.rc_context(_RC), warnings.catch_warnings():
+        # Text is written as <text> (svg.fonttype none) and drawn by the browser, which has
+        # the glyphs; matplotlib's layout font lacks emoji and CJK and would warn for every
+        # such name (found by fuzzing: a warning on stderr, an error under -W error).
+        warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)
+        _depth += 1
+        try:
+            yield
+        finally:
+            _depth -= 1
 
 
 def _styled(chart: Callable[P, str]) -> Callable[P, str]:
-    """Build the whole figure under the report's rc settings (they are read at creation)."""
+    """Draw the chart inside `drawing()` (a no-op when a page's session is already open)."""
 
     @functools.wraps(chart)
     def draw(*args: P.args, **kwargs: P.kwargs) -> str:
-        with matplotlib.rc_context(_RC), warnings.catch_warnings():
-            # Text is written as <text> (svg.fonttype none) and drawn by the browser, which has
-            # the glyphs; matplotlib's layout font lacks emoji and CJK and would warn for every
-            # such name (found by fuzzing: a warning on stderr, an error under -W error).
-            warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)
+        with drawing():
             return chart(*args, **kwargs)
 
     return draw
+
+
+# --------------------------------------------------------------------------- charts
 
 
 @_styled
@@ -143,20 +203,28 @@ def response_time_chart(
     markers: Sequence[Marker],
     planned_iops: float | None,
     x_label: str = "host I/O rate (IOPS)",
+    target_ms: float | None = None,
 ) -> str:
     """Response time (ms) against I/O rate, one line per alternative, the planned load marked.
 
-    The y axis stops where the curves turn vertical (see `_response_axis_top`): past the knee
-    the response time tells nothing but "saturated", and an axis stretched to it would flatten
-    the part of the curve a planner reads.
+    The y axis stops where the curves turn steep (`response_axis_top`): past the knee the
+    response time tells nothing but "saturating", and an axis stretched to it would flatten the
+    part a planner reads. A line is drawn only up to its last point under the top and ends
+    there in an upward arrowhead: no line is cut by the frame. `target_ms`, the service level's
+    response-time target, is a horizontal dashed line.
     """
-    fig, ax = _figure(3.6)
+    top = response_axis_top(series, markers, target_ms)
+    legend = _Legend(_names(series))
+    fig, ax = _figure(3.0, legend)
     for i, s in enumerate(series):
-        x, y = _finite(s.x, s.y)
-        ax.plot(x, y, label=s.name, **_style(i), markersize=3.5, markevery=_every(len(x)))
+        x, y, cut = _below(s.x, s.y, top)
+        ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3.5, markevery=_every(len(x)))
+        if cut and x:
+            ax.plot([x[-1]], [y[-1]], marker="^", markersize=7, color=_colour(i), linestyle="")
+    crowded = len({m.x for m in markers}) < len(markers)  # labels would overlap: leave them
     for m in markers:
         i = _index_of(series, m.series)
-        if math.isfinite(m.y):
+        if math.isfinite(m.y) and m.y <= top:
             ax.plot(
                 [m.x],
                 [m.y],
@@ -167,16 +235,29 @@ def response_time_chart(
                 markerfacecolor="white",
                 markeredgewidth=2,
             )
+            if crowded:
+                continue
             ax.annotate(
                 m.label,
                 (m.x, m.y),
                 textcoords="offset points",
-                xytext=(6, 6),
+                xytext=(6, -12),
                 fontsize=8,
                 color=_colour(i),
             )
+    if target_ms is not None and target_ms <= top:
+        ax.axhline(target_ms, color=TARGET_COLOUR, linestyle=(0, (2, 2)), linewidth=0.9)
+        ax.annotate(
+            f"target {display.number(target_ms)} ms",
+            (0.0, target_ms),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 3),
+            textcoords="offset points",
+            fontsize=8,
+            color=TARGET_COLOUR,
+        )
     if planned_iops is not None:
-        ax.axvline(planned_iops, color="#555555", linestyle=(0, (4, 3)), linewidth=1)
+        ax.axvline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
         ax.annotate(
             f"planned load {display.rate(planned_iops)} IOPS",
             (planned_iops, 1.0),
@@ -187,11 +268,12 @@ def response_time_chart(
             color="#333333",
         )
     ax.set_xlim(left=0)
-    ax.set_ylim(0, _response_axis_top(series, markers))
+    ax.set_ylim(0, top)
     ax.set_xlabel(x_label)
     ax.set_ylabel("response time (ms)")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-    _legend_below(ax, len(series))
+    _thousands(ax.xaxis)
+    _few_ticks(ax.yaxis)
+    legend.place(fig, ax)
     return _svg(fig, key, "Response time against I/O rate")
 
 
@@ -200,8 +282,12 @@ def stacked_bar_chart(
     key: str, bars: Sequence[StackedBar], unit: str = "ms", title: str = ""
 ) -> str:
     """Horizontal stacked bars, one per label, each part a component's share of the total."""
+    import numpy as np
+
     parts = _ordered_part_names(bars)
-    fig, ax = _figure(0.9 + 0.34 * len(bars) + 0.25 * math.ceil(len(parts) / 4))
+    legend = _Legend(parts)
+    labels = [_wrap(b.label, 34) for b in bars]
+    fig, ax = _figure(0.34 * len(bars) + 0.2, legend, left_in=_label_width_in(labels))
     y = np.arange(len(bars))[::-1]  # the first bar on top, as a table reads
     left = np.zeros(len(bars))
     for j, part in enumerate(parts):
@@ -227,11 +313,13 @@ def stacked_bar_chart(
             va="center",
             fontsize=8,
         )
-    ax.set_yticks(y, [b.label for b in bars])
-    ax.set_xlim(0, float(left.max()) * 1.18 if len(left) and left.max() > 0 else 1.0)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(bars) - 0.4)
+    ax.set_xlim(0, float(left.max()) * 1.22 if len(left) and left.max() > 0 else 1.0)
     ax.set_xlabel(f"response time ({unit})")
+    _few_ticks(ax.xaxis)
     ax.grid(axis="y", visible=False)
-    _legend_below(ax, len(parts))
+    legend.place(fig, ax)
     return _svg(fig, key, title or "Response time by component")
 
 
@@ -239,9 +327,15 @@ def stacked_bar_chart(
 def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequence[str]) -> str:
     """Utilisation of every component as horizontal bars, alternatives side by side, with the
     70% and 90% thresholds drawn and each bar's value written at its end."""
+    import numpy as np
+
     n_alt = max(1, len(alternatives))
     band = 0.8 / n_alt
-    fig, ax = _figure(0.9 + len(groups) * (0.16 + 0.17 * n_alt) + 0.25)
+    legend = _Legend(list(alternatives) if n_alt > 1 else [])
+    labels = [_wrap(g.label, 34) for g in groups]
+    fig, ax = _figure(
+        len(groups) * (0.12 + 0.14 * n_alt) + 0.2, legend, left_in=_label_width_in(labels)
+    )
     y = np.arange(len(groups))[::-1].astype(float)
     for a, name in enumerate(alternatives):
         values = [g.values[a] if a < len(g.values) else None for g in groups]
@@ -257,7 +351,7 @@ def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequen
             hatch=_hatch(a),
             edgecolor="white",
             linewidth=0.5,
-            label=name if n_alt > 1 else None,
+            label=_wrap(name) if n_alt > 1 else None,
         )
         for off, v in shown:
             ax.annotate(
@@ -268,28 +362,21 @@ def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequen
                 va="center",
                 fontsize=7,
             )
-    for threshold, colour, text in (
-        (WARN_UTILIZATION, WARN_COLOUR, "70%"),
-        (CRITICAL_UTILIZATION, CRITICAL_COLOUR, "90%"),
+    for threshold, colour in (
+        (WARN_UTILIZATION, WARN_COLOUR),
+        (CRITICAL_UTILIZATION, CRITICAL_COLOUR),
     ):
         ax.axvline(threshold, color=colour, linestyle="--", linewidth=1.1)
-        ax.annotate(
-            text,
-            (threshold, 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(2, 2),
-            textcoords="offset points",
-            fontsize=7,
-            color=colour,
-        )
-    ax.set_yticks(y, [g.label for g in groups])
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.55, len(groups) - 0.45)
     ax.set_xlim(0, 1.12)
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.set_xticks([0, 0.25, 0.5, 0.7, 0.9, 1.0])
+    ax.set_xticklabels(["0%", "25%", "50%", "70%", "90%", "100%"])
+    ax.get_xticklabels()[3].set_color(WARN_COLOUR)
+    ax.get_xticklabels()[4].set_color(CRITICAL_COLOUR)
     ax.set_xlabel("utilisation at the planned load")
     ax.grid(axis="y", visible=False)
-    if n_alt > 1:
-        _legend_below(ax, n_alt)
+    legend.place(fig, ax)
     return _svg(fig, key, "Utilisation of each component")
 
 
@@ -303,30 +390,79 @@ def skew_chart(
 ) -> str:
     """The skew curve F(c) (I/O share of the hottest capacity fraction c) with each tier's
     capacity as a shaded band labelled with the tier's share of the I/O."""
-    fig, ax = _figure(3.4)
-    for span in spans:
+    labels = [
+        f"{span.tier}: {display.percent(span.end_fraction - span.start_fraction)} of the data, "
+        f"{display.percent(span.io_share)} of the I/O"
+        for span in spans
+    ]
+    legend = _Legend([*labels, "skew curve F(c)", "no skew"])
+    fig, ax = _figure(2.4, legend)
+    for span, label in zip(spans, labels, strict=True):
         colour = TIER_COLOURS.get(span.tier, "#999999")
-        share = span.end_fraction - span.start_fraction
         ax.axvspan(
             span.start_fraction,
             span.end_fraction,
             color=colour,
             alpha=0.18,
             linewidth=0,
-            label=f"{span.tier}: {display.percent(share)} of capacity, "
-            f"{display.percent(span.io_share)} of I/O",
+            label=label,
         )
         ax.axvline(span.end_fraction, color=colour, linestyle=":", linewidth=1)
     ax.plot(curve_c, curve_f, color="#000000", linewidth=1.6, label="skew curve F(c)")
     ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", linewidth=0.8, label="no skew")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("hottest fraction of the capacity")
+    _percent(ax.xaxis)
+    _percent(ax.yaxis)
+    ax.set_xlabel("hottest fraction of the data")
     ax.set_ylabel("fraction of the back-end I/O")
-    _legend_below(ax, 2 + len(spans), columns=2)
+    legend.place(fig, ax)
     return _svg(fig, key, title or "Easy Tier skew curve and tier capacities")
+
+
+@_styled
+def placement_chart(
+    key: str,
+    x: Sequence[float],
+    shares: Sequence[tuple[str, Sequence[float]]],
+    planned_iops: float | None,
+    title: str = "",
+) -> str:
+    """Each tier's share of the pool's small random back-end I/O (0..1) against the host I/O
+    rate: how Easy Tier's placement moves as the load grows. One line per tier."""
+    legend = _Legend([tier for tier, _ in shares])
+    fig, ax = _figure(2.2, legend)
+    for i, (tier, values) in enumerate(shares):
+        ax.plot(
+            list(x),
+            list(values),
+            label=tier,
+            color=TIER_COLOURS.get(tier, _colour(i)),
+            marker=MARKERS[i % len(MARKERS)],
+            linestyle=LINESTYLES[i % len(LINESTYLES)],
+            linewidth=1.6,
+            markersize=3.5,
+            markevery=_every(len(x)),
+        )
+    if planned_iops is not None:
+        ax.axvline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
+        ax.annotate(
+            f"planned load {display.rate(planned_iops)} IOPS",
+            (planned_iops, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(4, -12),
+            textcoords="offset points",
+            fontsize=8,
+            color="#333333",
+        )
+    ax.set_xlim(left=0)
+    ax.set_ylim(0, 1.02)
+    _percent(ax.yaxis)
+    _thousands(ax.xaxis)
+    ax.set_xlabel("host I/O rate (IOPS)")
+    ax.set_ylabel("share of small back-end I/O")
+    legend.place(fig, ax)
+    return _svg(fig, key, title or "Easy Tier placement against load")
 
 
 @_styled
@@ -339,33 +475,224 @@ def closed_system_chart(
 ) -> str:
     """Throughput and response time against the number of users or the queue depth, side by
     side, one line per alternative, the planned population marked."""
-    fig = Figure(figsize=(WIDTH_IN, 3.3), layout="constrained")
+    legend = _Legend(_names(throughput))
+    fig = _new_figure(WIDTH_IN, 2.7 + legend.height_in())
+    bottom = (AXIS_LABEL_IN + legend.height_in()) / fig.get_figheight()
+    top = 1 - TOP_IN / fig.get_figheight()
     left, right = fig.subplots(1, 2)
+    fig.subplots_adjust(left=0.13, right=0.98, wspace=0.3, bottom=bottom, top=top)
     for ax, lines, y_label in (
         (left, throughput, "throughput (IOPS)"),
         (right, response, "response time (ms)"),
     ):
         for i, s in enumerate(lines):
             x, y = _finite(s.x, s.y)
-            ax.plot(x, y, label=s.name, **_style(i), markersize=3, markevery=_every(len(x)))
+            ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3, markevery=_every(len(x)))
         if planned_population is not None:
-            ax.axvline(planned_population, color="#555555", linestyle=(0, (4, 3)), linewidth=1)
+            ax.axvline(planned_population, color=TARGET_COLOUR, linestyle=(0, (4, 3)), lw=1)
         ax.set_xlim(left=0)
         ax.set_ylim(bottom=0)
         ax.set_xlabel(population_label)
         ax.set_ylabel(y_label)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-    right.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.3g}"))
-    _legend_below(left, len(throughput))
+        _thousands(ax.xaxis)
+    _thousands(left.yaxis)
+    _few_ticks(right.yaxis)
+    legend.place(fig, left)
     return _svg(fig, key, f"Throughput and response time against {population_label}")
 
 
-# --------------------------------------------------------------------------- helpers
+@_styled
+def growth_chart(
+    key: str,
+    series: Sequence[Series],
+    saturated: Sequence[tuple[str, float]],
+    target_ms: float | None,
+    x_label: str = "load factor (× the planned load)",
+) -> str:
+    """Response time against growth factor, one line per configuration; a factor at which a
+    configuration is saturated is a cross on the top edge (there is no response time)."""
+    top = response_axis_top(series, [], target_ms, stretch=math.inf)
+    legend = _Legend(_names(series))
+    fig, ax = _figure(2.6, legend)
+    for i, s in enumerate(series):
+        x, y, _cut = _below(s.x, s.y, top)
+        ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=4.5)
+        over = [xi for xi, yi in zip(s.x, s.y, strict=True) if math.isfinite(yi) and yi > top] + [
+            factor for name, factor in saturated if name == s.name
+        ]
+        if over:
+            # one row of crosses per line, from the top edge down, so that none hides another
+            ax.plot(
+                over,
+                [top * (1 - 0.035 * i)] * len(over),
+                marker="x",
+                markersize=7,
+                markeredgewidth=2,
+                color=_colour(i),
+                linestyle="",
+                clip_on=False,
+            )
+    if target_ms is not None and target_ms <= top:
+        ax.axhline(target_ms, color=TARGET_COLOUR, linestyle=(0, (2, 2)), linewidth=0.9)
+        ax.annotate(
+            f"target {display.number(target_ms)} ms",
+            (0.0, target_ms),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 3),
+            textcoords="offset points",
+            fontsize=8,
+            color=TARGET_COLOUR,
+        )
+    ax.set_ylim(0, top)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("response time (ms)")
+    _few_ticks(ax.yaxis)
+    ax.set_xticks(sorted({x for s in series for x in s.x}))
+    ax.xaxis.set_major_formatter(_formatter(lambda v: f"{v:g}×"))
+    legend.place(fig, ax)
+    return _svg(fig, key, "Response time as the load grows")
 
 
-def _figure(height_in: float) -> tuple[Figure, Axes]:
-    fig = Figure(figsize=(WIDTH_IN, height_in), layout="constrained")
-    return fig, fig.add_subplot()
+@_styled
+def sweep_chart(
+    key: str,
+    added: Sequence[float],
+    lines: Sequence[tuple[str, Sequence[float]]],
+    planned_iops: float | None,
+    x_label: str,
+) -> str:
+    """Maximum rates (to saturation, to the service level) against the number of ranks added;
+    the planned load as a horizontal dashed line."""
+    legend = _Legend([name for name, _ in lines])
+    fig, ax = _figure(2.6, legend)
+    for i, (name, values) in enumerate(lines):
+        ax.plot(list(added), list(values), label=_wrap(name), **_style(i), markersize=4.5)
+    if planned_iops is not None:
+        ax.axhline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
+        ax.annotate(
+            f"planned load {display.rate(planned_iops)} IOPS",
+            (0.0, planned_iops),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 3),
+            textcoords="offset points",
+            fontsize=8,
+            color="#333333",
+        )
+    ax.set_ylim(bottom=0)
+    ax.set_xticks(list(added))
+    ax.xaxis.set_major_formatter(_formatter(lambda v: f"+{v:g}"))
+    _thousands(ax.yaxis)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("host I/O rate (IOPS)")
+    legend.place(fig, ax)
+    return _svg(fig, key, "Maximum I/O rate as ranks are added")
+
+
+# --------------------------------------------------------------------------- layout
+
+
+class _Legend:
+    """A legend under the plot: as many columns as fit the chart's width, names wrapped."""
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = [_wrap(label) for label in labels]
+        widest = max((_text_width_in(label) for label in self.labels), default=0.0)
+        # Each entry: handle (2.6 em), pad (0.8 em), text, column spacing (2 em).
+        entry_in = widest + 5.4 * LEGEND_PT / 72
+        usable = WIDTH_IN - 0.2
+        self.columns = max(1, min(len(self.labels), int(usable // entry_in) if entry_in else 1))
+        lines_per_entry = max((label.count("\n") + 1 for label in self.labels), default=1)
+        self.rows = math.ceil(len(self.labels) / self.columns) if self.labels else 0
+        self.lines = self.rows * lines_per_entry
+
+    def height_in(self) -> float:
+        return LEGEND_ROW_IN * self.lines + (0.12 if self.lines else 0.0)
+
+    def place(self, fig: Figure, ax: Axes) -> None:
+        if not self.labels:
+            return
+        handles, labels = ax.get_legend_handles_labels()
+        if not handles:
+            return
+        fig.legend(
+            handles,
+            labels,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.02),
+            ncol=self.columns,
+            fontsize=LEGEND_PT,
+            handlelength=2.6,
+            borderaxespad=0.0,
+        )
+
+
+def _names(series: Sequence[Series]) -> list[str]:
+    """Legend entries of a line chart: none for a single line (the caption names it)."""
+    return [s.name for s in series] if len(series) > 1 else []
+
+
+def _new_figure(width_in: float, height_in: float) -> Figure:
+    """A figure on the SVG canvas directly: no pyplot, no backend switch at save."""
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width_in, height_in))
+    FigureCanvasSVG(fig)
+    return fig
+
+
+def _figure(plot_in: float, legend: _Legend, left_in: float = LEFT_IN) -> tuple[Figure, Axes]:
+    """A figure whose plot area is `plot_in` high, with fixed room for labels and legend."""
+    height = TOP_IN + plot_in + AXIS_LABEL_IN + legend.height_in()
+    fig = _new_figure(WIDTH_IN, height)
+    ax = fig.add_axes(
+        (
+            left_in / WIDTH_IN,
+            (AXIS_LABEL_IN + legend.height_in()) / height,
+            (WIDTH_IN - left_in - RIGHT_IN) / WIDTH_IN,
+            plot_in / height,
+        )
+    )
+    return fig, ax
+
+
+def _text_width_in(text: str, size_pt: float = LEGEND_PT) -> float:
+    longest = max((len(line) for line in text.split("\n")), default=0)
+    return longest * CHAR_WIDTH_EM * size_pt / 72
+
+
+def _label_width_in(labels: Sequence[str]) -> float:
+    """Room left of a bar chart for its labels (tick labels at the font size), at least
+    the default."""
+    return max(LEFT_IN, 0.25 + max((_text_width_in(t, FONT_PT) for t in labels), default=0.0))
+
+
+def _wrap(text: str, width: int = LABEL_CHARS) -> str:
+    return "\n".join(textwrap.wrap(text, width)) if len(text) > width else text
+
+
+def _formatter(show: Callable[[float], str]) -> Any:
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _pos: show(v))
+
+
+def _few_ticks(axis: Any, bins: int = TICK_BINS) -> None:
+    """At most `bins` + 1 major ticks: each tick is a handful of artists to build and draw,
+    and a planner reads a rate or a time off six ticks as well as off ten."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(nbins=bins, steps=[1, 2, 2.5, 5, 10]))
+
+
+def _thousands(axis: Any) -> None:
+    _few_ticks(axis)
+    axis.set_major_formatter(_formatter(lambda v: f"{v:,.0f}" if abs(v) >= 10 else f"{v:g}"))
+
+
+def _percent(axis: Any) -> None:
+    axis.set_ticks([0.0, 0.25, 0.5, 0.75, 1.0])
+    axis.set_major_formatter(_formatter(lambda v: f"{100 * v:.0f}%"))
 
 
 def _style(i: int) -> dict[str, Any]:
@@ -413,44 +740,49 @@ def _finite(x: Sequence[float], y: Sequence[float]) -> tuple[list[float], list[f
     return [a for a, _ in pairs], [b for _, b in pairs]
 
 
-def _response_axis_top(series: Sequence[Series], markers: Sequence[Marker]) -> float:
-    """Top of the response-time axis: six times the lightest-load response time of the fastest
-    alternative, raised to show every marked point, capped at the largest finite value.
+def _below(
+    x: Sequence[float], y: Sequence[float], top: float
+) -> tuple[list[float], list[float], bool]:
+    """The finite points of a line up to its first point above `top` (excluded), and whether
+    the line was cut there (it goes on rising towards saturation)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for a, b in zip(x, y, strict=True):
+        if not (math.isfinite(a) and math.isfinite(b)):
+            continue
+        if b > top:
+            return xs, ys, True
+        xs.append(a)
+        ys.append(b)
+    return xs, ys, False
+
+
+def response_axis_top(
+    series: Sequence[Series],
+    markers: Sequence[Marker],
+    target_ms: float | None = None,
+    stretch: float = 6.0,
+) -> float:
+    """Top of a response-time axis: `stretch` times the lightest-load response time of the
+    fastest alternative, raised to show every marked point and the target, never above the
+    largest finite value (5% above it, so that the highest point is not on the frame).
 
     Six times the no-load response time is where an M/M/1-like curve is at 83% utilisation,
-    well past the knee a planner needs to see; beyond it the lines leave the chart upward,
-    which reads correctly as "saturating here".
+    well past the knee a planner needs to see; a line that rises past it ends in an arrowhead.
     """
     finite = [v for s in series for v in s.y if math.isfinite(v) and v > 0]
     if not finite:
-        return 1.0
+        return max(1.0, 1.25 * target_ms) if target_ms else 1.0
     lightest = min(
         min((v for v in s.y if math.isfinite(v) and v > 0), default=math.inf) for s in series
     )
-    top = 6.0 * lightest
+    top = stretch * lightest
     marked = [m.y for m in markers if math.isfinite(m.y)]
     if marked:
         top = max(top, 1.4 * max(marked))
+    if target_ms is not None:
+        top = max(top, 1.25 * target_ms)
     return min(top, 1.05 * max(finite))
-
-
-def _legend_below(ax: Axes, entries: int, columns: int = 4) -> None:
-    """A legend under the plot, outside it (constrained layout makes room, so nothing overlaps)."""
-    if entries <= 0:
-        return
-    handles, labels = ax.get_legend_handles_labels()
-    if not handles:
-        return
-    figure = ax.get_figure()
-    assert isinstance(figure, Figure)
-    figure.legend(
-        handles,
-        labels,
-        loc="outside lower center",
-        ncol=min(entries, columns),
-        fontsize=8,
-        handlelength=2.6,
-    )
 
 
 _PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.S)
@@ -463,7 +795,7 @@ _REF = re.compile(r'(url\(#|xlink:href="#|href="#)([^")]+)')
 def _svg(fig: Figure, key: str, title: str) -> str:
     """Render `fig` to an `<svg>` element for inline HTML, reproducibly (see module docstring)."""
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    fig.canvas.print_figure(buffer, format="svg", metadata={"Date": None, "Creator": None})
     svg = buffer.getvalue()
     svg = _PROLOG.sub("", svg, count=1)
     svg = _METADATA.sub("", svg)

@@ -1,25 +1,33 @@
-"""`diskmodel check`: a validated scenario summarised as a planner would read it."""
+"""`diskmodel check`: a validated scenario summarised as a planner would read it.
+
+CLI text for another input than a prediction: it reads the validated scenario and the catalog
+(the report modules that render a prediction read only the prediction;
+tests/report/test_report_imports.py keeps the two apart). Tables are drawn by
+`diskmodel.report.table`: the terminal's width, plain text when not a terminal.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.report.table import table
+from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.scenario import Scenario, expand_ranks
 
 TIERS = ("ssd", "enterprise", "nearline")
 
 
-def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
+def render_check(
+    scenario: Scenario, catalog: Catalog | None = None, output: Output | None = None
+) -> str:
     """Configuration summary: capacity per tier, ranks per DA pair, drives per server."""
     catalog = catalog or load_catalog()
     cfg = scenario.system
     system = catalog.systems[cfg.model]
     adapter = cfg.host_adapter or system.default_host_adapter
     ranks = expand_ranks(scenario)
-    parts = [
-        f"{scenario.name}: valid",
+    parts: list[str | TextTable] = [
+        f"{scenario.name}: valid\n"
         f"{system.family} {system.machine_type}-{system.model} ({cfg.model}), "
         f"{cfg.processor_ways}-way, {cfg.cache_gb:g} GB cache, {cfg.host_ports} host ports "
         f"({adapter}), {cfg.da_pairs} DA pairs, {len(ranks)} ranks",
@@ -45,7 +53,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
                 for t in TIERS
                 if rank_count[t]
             ],
-            title="\nCapacity per tier",
+            title="Capacity per tier",
         )
     )
 
@@ -71,7 +79,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
         table(
             ["pool", "easy tier", "ranks", "tiers", "usable GB", "workload GB"],
             pool_rows,
-            title="\nExtent pools",
+            title="Extent pools",
         )
     )
 
@@ -83,7 +91,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
         ]
         for pair in range(cfg.da_pairs)
     ]
-    parts.append(table(["DA pair", "ranks", "SSD ranks"], per_pair, title="\nRanks per DA pair"))
+    parts.append(table(["DA pair", "ranks", "SSD ranks"], per_pair, title="Ranks per DA pair"))
 
     per_server = []
     for server in (0, 1):
@@ -97,7 +105,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
             ]
         )
     parts.append(
-        table(["server", "ranks", "drives", "SSD ranks"], per_server, title="\nDrives per server")
+        table(["server", "ranks", "drives", "SSD ranks"], per_server, title="Drives per server")
     )
 
     workload_rows = [
@@ -116,7 +124,7 @@ def render_check(scenario: Scenario, catalog: Catalog | None = None) -> str:
         table(
             ["workload", "pool", "iops", "queue/users", "reads", "read hits", "GB"],
             workload_rows,
-            title="\nWorkloads",
+            title="Workloads",
         )
     )
-    return "\n".join(parts)
+    return to_text(parts, output)

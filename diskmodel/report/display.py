@@ -52,11 +52,6 @@ def milliseconds(value_ms: float) -> str:
     return f"{value_ms:,.{digits}f}"
 
 
-def microseconds_from_ms(value_ms: float) -> str:
-    """A short time given in ms shown in µs, three significant figures ("170 µs")."""
-    return f"{milliseconds(value_ms * 1000.0)} µs" if math.isfinite(value_ms) else SATURATED_TEXT
-
-
 def rate(iops: float) -> str:
     """An I/O rate as given, with thousands separators and no false decimals ("25,000").
 

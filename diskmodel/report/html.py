@@ -1,19 +1,22 @@
 """The HTML sizing report: a `ScenarioPrediction` -> plain view records -> one self-contained page.
 
-Stage one (`build_report`) reads the prediction and the validated scenarios it was computed
-from and writes every sentence, figure, warning, chart and table as plain records
-(`diskmodel.report.view`); stage two (`render_report`) places them in the jinja2 template
-shipped in `diskmodel/report/templates/` (autoescape on, undefined names are errors). The page
-holds its CSS and its charts (inline SVG), runs no script and loads nothing, so it opens from
-disk anywhere and prints as it looks.
+Stage one (`build_report`) reads the prediction, and nothing else, and writes every sentence,
+figure, alert, chart and table as plain records (`diskmodel.report.view`); stage two
+(`render_report`) places them in the jinja2 template shipped in `diskmodel/report/templates/`
+(autoescape on, undefined names are errors). The page holds its CSS and its charts (inline
+SVG), runs no script and loads nothing, so it opens from disk anywhere and prints as it looks:
+the answer, charts and result tables on a few A4 pages, the inputs and catalog figures as a
+compact appendix.
 
 The same input gives the same bytes; the only line that changes between runs is the
 generation time and version at the foot of the page, left out with `timestamp=False`.
 
 What the page says first, per configuration: the response time at the planned load, the
-saturation rate and what limits it, then the warnings a planner must not miss (a component
-above 70% or 90% busy, NVS full, SSD ranks unbalanced across the two servers, data that does
-not fit its tier).
+planning maximum (the highest rate at which every limit of the service level is met, and the
+limit that binds), the maximum to saturation and what limits it, the headroom to each, the
+rate at the response-time target; then the alerts a planner must not miss (a component above
+70% or 90% busy, NVS full, the service level not met, SSD ranks unbalanced across the two
+servers in a pool that has SSD ranks, data that does not fit its tier).
 """
 
 from __future__ import annotations
@@ -23,19 +26,14 @@ import math
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-
-import jinja2
+from typing import Any
 
 from diskmodel import __version__
-from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.output import write_output
 from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
-from diskmodel.report import chart_views, charts, display, result_tables, scenario_tables
-from diskmodel.report.view import Answer, Chart, HeadlineFigure, Level, Report, Table, Warning
-from diskmodel.scenario import Scenario
-
-WARN_UTILIZATION = charts.WARN_UTILIZATION
-CRITICAL_UTILIZATION = charts.CRITICAL_UTILIZATION
+from diskmodel.report import chart_views, display, input_tables, result_tables
+from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
+from diskmodel.report.result_tables import bottleneck_text, headroom_text
+from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
 
 KIND_PLURAL = {
     "host_adapter": "host adapter ports",
@@ -44,8 +42,6 @@ KIND_PLURAL = {
     "rank": "ranks",
 }
 
-Configurations = Sequence[tuple[str, Scenario]]
-
 
 # --------------------------------------------------------------------------- public API
 
@@ -53,33 +49,32 @@ Configurations = Sequence[tuple[str, Scenario]]
 def render_html(
     prediction: ScenarioPrediction,
     *,
-    scenarios: Configurations | None = None,
     timestamp: bool = True,
-    catalog: Catalog | None = None,
+    scenarios: object = None,
 ) -> str:
     """The whole report as one HTML document.
 
-    `scenarios` are the validated inputs, `(name, Scenario)` baseline first, in the order of
-    `prediction.configurations` (what `Scenario.alternatives()` returns); without them the
-    configuration, workload and catalog-assumption tables are left out and say so.
-    `timestamp=False` leaves out the one line that differs between runs.
+    `timestamp=False` leaves out the one line that differs between runs. `scenarios` is
+    accepted and ignored (callers still pass it; everything the page shows comes from the
+    prediction).
     """
+    del scenarios
     generated = _generated_line() if timestamp else None
-    report = build_report(prediction, scenarios, catalog or load_catalog(), generated)
-    return render_report(report)
+    return render_report(build_report(prediction, generated))
 
 
 def write_report(
     prediction: ScenarioPrediction,
     path: Path | str,
     *,
-    scenarios: Configurations | None = None,
     timestamp: bool = True,
     force: bool = False,
 ) -> Path:
     """Write the report to `path` atomically (never over a file diskmodel did not write,
     unless `force`); return the path written."""
-    text = render_html(prediction, scenarios=scenarios, timestamp=timestamp)
+    from diskmodel.output import write_output
+
+    text = render_html(prediction, timestamp=timestamp)
     return write_output(Path(path), text, force=force)
 
 
@@ -89,7 +84,9 @@ def render_report(report: Report) -> str:
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def _environment() -> Any:
+    import jinja2
+
     return jinja2.Environment(
         loader=jinja2.PackageLoader("diskmodel.report", "templates"),
         autoescape=True,  # every .j2 and the included CSS: text from a scenario is only text
@@ -108,53 +105,60 @@ def _generated_line() -> str:
 # --------------------------------------------------------------------------- stage one
 
 
-def build_report(
-    prediction: ScenarioPrediction,
-    scenarios: Configurations | None,
-    catalog: Catalog,
-    generated: str | None = None,
-) -> Report:
-    """Stage one: every sentence, warning, chart and table of the page, as plain records."""
+def build_report(prediction: ScenarioPrediction, generated: str | None = None) -> Report:
+    """Stage one: every sentence, alert, chart and table of the page, as plain records."""
     configs = prediction.configurations
-    if scenarios is not None and [n for n, _ in scenarios] != [p.name for p in configs]:
-        raise ValueError(
-            "scenarios and prediction disagree on the configurations: "
-            f"{[n for n, _ in scenarios]} vs {[p.name for p in configs]}"
-        )
-    inputs = [s for _, s in scenarios] if scenarios is not None else [None] * len(configs)
     baseline = configs[0]
-    per_config = [_warnings(p, s, catalog) for p, s in zip(configs, inputs, strict=True)]
+    per_config = [_alerts(p) for p in configs]
     answers = tuple(
-        _answer(p, baseline, s, _worst(found))
-        for p, s, found in zip(configs, inputs, per_config, strict=True)
+        _answer(p, baseline, _worst(found)) for p, found in zip(configs, per_config, strict=True)
     )
-    warnings = tuple(w for found in per_config for w in found)
-    description = inputs[0].description.strip() if inputs[0] is not None else ""
+    figures, sources = input_tables.catalog_figures(configs)
     return Report(
         title=prediction.scenario,
-        description=description,
+        description=prediction.description.strip(),
         answers=answers,
-        warnings=warnings,
-        charts=tuple(_charts(configs, inputs)),
-        tables=tuple(_tables(prediction, scenarios, catalog)),
-        warn_threshold=display.percent(WARN_UTILIZATION, 0),
+        alerts=tuple(a for found in per_config for a in found),
+        all_clear=_all_clear(configs),
+        charts=tuple(chart_views.charts_for(prediction)),
+        tables=tuple(_result_tables(prediction)),
+        inputs=(
+            input_tables.configuration_table(configs),
+            input_tables.workload_table(configs),
+            input_tables.service_level_inputs_table(configs),
+        ),
+        appendix=(
+            input_tables.assumptions_table(configs),
+            input_tables.defaults_table(configs),
+            figures,
+        ),
+        sources=sources,
         generated=generated,
     )
+
+
+def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
+    configs = prediction.configurations
+    tables = [
+        result_tables.results_table(configs),
+        result_tables.service_level_table(configs),
+    ]
+    if any(p.growth for p in configs):
+        tables.append(result_tables.growth_table(configs))
+    if prediction.tier_sweep:
+        tables.append(result_tables.tier_sweep_table(prediction))
+    tables.extend(result_tables.components_tables(configs))
+    if any(p.tiers for p in configs):
+        tables.append(result_tables.tiers_table(configs))
+    return tables
 
 
 # --------------------------------------------------------------------------- the answer
 
 
-def _bottleneck_text(p: Prediction) -> str:
-    """The bottleneck as a planner reads it: "device adapter pair 1", "host port 3"."""
-    if p.bottleneck_kind == "device_adapter":
-        return p.bottleneck.replace("DA pair", "device adapter pair")
-    return p.bottleneck
-
-
-def _population_text(p: Prediction, scenario: Scenario | None) -> str:
+def _population_text(p: Prediction) -> str:
     assert p.closed is not None
-    if _population_is_users(p, scenario):
+    if p.closed.population_kind == "users":
         return (
             f"With {p.closed.population:,} users and "
             f"{display.milliseconds(p.closed.think_time_ms)} ms think time"
@@ -162,43 +166,45 @@ def _population_text(p: Prediction, scenario: Scenario | None) -> str:
     return f"At a host queue depth of {p.closed.population:,}"
 
 
-def _population_short(p: Prediction, scenario: Scenario | None) -> str:
+def _population_short(p: Prediction) -> str:
     assert p.closed is not None
-    if _population_is_users(p, scenario):
+    if p.closed.population_kind == "users":
         return f"{p.closed.population:,} users"
     return f"queue depth {p.closed.population:,}"
 
 
-def _population_is_users(p: Prediction, scenario: Scenario | None) -> bool:
-    if scenario is not None:
-        return any(w.users is not None for w in scenario.workloads)
-    return p.closed is not None and p.closed.think_time_ms > 0
-
-
-def _answer(p: Prediction, baseline: Prediction, scenario: Scenario | None, level: Level) -> Answer:
-    limit = f"{display.rate_3sf(p.max_iops)} IOPS, limited by {_bottleneck_text(p)}"
+def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
+    saturation = f"{display.rate_3sf(p.max_iops)} IOPS, limited by {bottleneck_text(p)}"
+    level_ = p.service_level
     rt = p.response_time_ms
     if p.closed is not None:
         first = (
-            f"{_population_text(p, scenario)} the system settles at "
-            f"{display.rate(p.closed.iops)} IOPS with an average response time of "
-            f"{display.milliseconds(p.closed.response_time_ms)} ms; the bottleneck is "
-            f"{_bottleneck_text(p)}."
+            f"{_population_text(p)} the system settles at {display.rate(p.closed.iops)} IOPS "
+            f"with an average response time of {display.milliseconds(p.closed.response_time_ms)}"
+            f" ms; the bottleneck is {bottleneck_text(p)}."
         )
     elif p.saturated or rt is None:
         first = (
             f"At {display.rate(p.planned_iops)} IOPS the system is saturated: it carries at "
-            f"most {limit}."
+            f"most {saturation}."
         )
     else:
         first = (
             f"At {display.rate(p.planned_iops)} IOPS the average response time is "
-            f"{display.milliseconds(rt)} ms; the system saturates at {limit}."
+            f"{display.milliseconds(rt)} ms."
         )
     sentences = [first]
+    planning = (
+        f"The service level is {'met' if level_.met else 'not met'} at this load and holds up "
+        f"to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
+    )
+    if p.closed is None and not (p.saturated or rt is None):
+        planning += f", and the system saturates at {saturation}."
+    else:
+        planning += "."
+    sentences.append(planning)
     if p is not baseline:
         sentences.append(_comparison(p, baseline))
-    busiest = max(p.components, key=lambda c: c.utilization, default=None)
     figures = [
         HeadlineFigure(
             f"{display.milliseconds(rt)} ms" if rt is not None else display.SATURATED_TEXT,
@@ -210,19 +216,34 @@ def _answer(p: Prediction, baseline: Prediction, scenario: Scenario | None, leve
         # "headroom above the planned load" has no meaning; its throughput is the answer.
         figures.append(
             HeadlineFigure(
-                f"{display.rate(p.closed.iops)} IOPS",
-                f"throughput at {_population_short(p, scenario)}",
+                f"{display.rate(p.closed.iops)} IOPS", f"throughput at {_population_short(p)}"
             )
         )
-    else:
-        figures.append(HeadlineFigure(f"{display.rate_3sf(p.max_iops)} IOPS", "saturation"))
-    if p.closed is None and p.planned_iops > 0 and not p.saturated:
+    figures.append(
+        HeadlineFigure(
+            f"{display.rate_3sf(level_.max_iops)} IOPS", f"planning maximum ({level_.binding})"
+        )
+    )
+    figures.append(HeadlineFigure(f"{display.rate_3sf(p.max_iops)} IOPS", "maximum (saturation)"))
+    if p.closed is None:
         figures.append(
             HeadlineFigure(
-                display.percent(max(0.0, p.max_iops / p.planned_iops - 1.0), 0),
-                "headroom above the planned load",
+                headroom_text(level_.max_iops, p.planned_iops), "headroom to the planning maximum"
             )
         )
+        figures.append(
+            HeadlineFigure(headroom_text(p.max_iops, p.planned_iops), "headroom to saturation")
+        )
+    target = p.inputs.service_level.response_time_ms
+    figures.append(
+        HeadlineFigure(
+            f"{display.rate_3sf(level_.iops_at_target)} IOPS"
+            if level_.iops_at_target is not None
+            else "not reached",
+            f"IOPS at {display.number(target)} ms",
+        )
+    )
+    busiest = max(p.components, key=lambda c: c.utilization, default=None)
     if busiest is not None:
         figures.append(
             HeadlineFigure(display.percent(busiest.utilization), f"busiest: {busiest.name}")
@@ -237,7 +258,7 @@ def _answer(p: Prediction, baseline: Prediction, scenario: Scenario | None, leve
 
 
 def _comparison(p: Prediction, baseline: Prediction) -> str:
-    """One sentence comparing an alternative with the baseline: saturation, then response."""
+    """One sentence comparing an alternative with the baseline."""
     parts = [f"Against {baseline.name}: "]
     if p.closed is not None and baseline.closed is not None:
         parts.append(
@@ -245,7 +266,11 @@ def _comparison(p: Prediction, baseline: Prediction) -> str:
             "the same population"
         )
     else:
+        planning = _relative(
+            p.service_level.max_iops, baseline.service_level.max_iops, "higher", "lower"
+        )
         parts.append(
+            f"{planning} planning maximum, "
             f"{_relative(p.max_iops, baseline.max_iops, 'higher', 'lower')} saturation rate"
         )
         if p.response_time_ms is not None and baseline.response_time_ms is not None:
@@ -267,41 +292,55 @@ def _relative(value: float, reference: float, up: str, down: str) -> str:
     return f"{display.percent(abs(ratio - 1.0))} {up if ratio > 1 else down}"
 
 
-def _worst(warnings: Sequence[Warning]) -> Level:
-    """The level of an answer card: that of its most serious warning."""
-    levels = {w.level for w in warnings}
+def _worst(alerts: Sequence[Alert]) -> Level:
+    """The level of an answer card: that of its most serious alert."""
+    levels = {a.level for a in alerts}
     return "critical" if "critical" in levels else "warning" if "warning" in levels else "ok"
 
 
-# --------------------------------------------------------------------------- warnings
+# --------------------------------------------------------------------------- alerts
 
 
-def _warnings(p: Prediction, scenario: Scenario | None, catalog: Catalog) -> list[Warning]:
-    out: list[Warning] = []
+def _alerts(p: Prediction) -> list[Alert]:
+    out: list[Alert] = []
     if p.saturated:
         out.append(
-            Warning(
+            Alert(
                 "critical",
                 p.name,
                 f"the planned load of {display.rate(p.planned_iops)} IOPS is more than this "
                 f"configuration can carry ({display.rate_3sf(p.max_iops)} IOPS, limited by "
-                f"{_bottleneck_text(p)}).",
+                f"{bottleneck_text(p)}).",
             )
         )
     if p.nvs_full:
         out.append(
-            Warning(
+            Alert(
                 "critical",
                 p.name,
                 "NVS is full at the planned load: the back end cannot destage writes as fast "
                 "as they arrive, so host writes wait for destages.",
             )
         )
-    out.extend(_utilization_warnings(p))
+    broken = [lim for lim in p.service_level.limits if not lim.met]
+    if broken and not p.saturated:
+        out.append(
+            Alert(
+                "warning",
+                p.name,
+                "the service level is not met at the planned load: "
+                + "; ".join(
+                    f"{lim.label} ({result_tables.margin_text(lim).removeprefix('not met, ')})"
+                    for lim in broken
+                )
+                + ".",
+            )
+        )
+    out.extend(_utilization_alerts(p))
     for tier in p.tiers:
         if tier.used_gb > tier.capacity_gb * (1 + 1e-9):
             out.append(
-                Warning(
+                Alert(
                     "critical",
                     p.name,
                     f"pool {tier.pool}: the {tier.tier} tier holds "
@@ -309,24 +348,25 @@ def _warnings(p: Prediction, scenario: Scenario | None, catalog: Catalog) -> lis
                     f"{display.capacity_gb(tier.used_gb)} of data is placed there.",
                 )
             )
-    if scenario is not None:
-        balance = scenario_tables.ssd_rank_balance(scenario, catalog)
-        if balance is not None and abs(balance[0] - balance[1]) > 1:
+    for pool in p.inputs.pools:
+        per_server = pool.ssd_ranks_per_server
+        if sum(per_server) > 0 and max(per_server) - min(per_server) > 1:
+            spread = ", ".join(f"{n} on server {i}" for i, n in enumerate(per_server))
             out.append(
-                Warning(
+                Alert(
                     "warning",
                     p.name,
-                    f"SSD ranks are not balanced across the two servers ({balance[0]} on "
-                    f"server 0, {balance[1]} on server 1): one server's SSD ranks and "
-                    "processor carry most of the hot I/O. Spread them evenly.",
+                    f"pool {pool.name}: its SSD ranks are not balanced across the two servers "
+                    f"({spread}): one server's SSD ranks and processor carry most of the hot "
+                    "I/O. Spread them evenly.",
                 )
             )
     return out
 
 
-def _utilization_warnings(p: Prediction) -> list[Warning]:
-    """One warning per component kind above 70% (critical above 90%), naming the busiest."""
-    out: list[Warning] = []
+def _utilization_alerts(p: Prediction) -> list[Alert]:
+    """One alert per component kind above 70% (critical above 90%), naming the busiest."""
+    out: list[Alert] = []
     for kind in _kinds(p.components):
         members = [c for c in p.components if c.kind == kind]
         hot = sorted(
@@ -348,8 +388,22 @@ def _utilization_warnings(p: Prediction) -> list[Warning]:
             )
         threshold = CRITICAL_UTILIZATION if level == "critical" else WARN_UTILIZATION
         text += f" (above {display.percent(threshold, 0)}: queueing delay grows quickly with load)."
-        out.append(Warning(level, p.name, text))
+        out.append(Alert(level, p.name, text))
     return out
+
+
+def _all_clear(configs: Sequence[Prediction]) -> str:
+    """What the page says when there is no alert: only the checks that apply."""
+    checks = [
+        f"No component above {display.percent(WARN_UTILIZATION, 0)} busy at the planned load",
+        "NVS not full",
+        "the service level met",
+    ]
+    if any(p.tiers for p in configs):
+        checks.append("every tier's data fits")
+    if any(sum(pool.ssd_ranks_per_server) > 0 for p in configs for pool in p.inputs.pools):
+        checks.append("SSD ranks balanced across the servers")
+    return ", ".join(checks) + "."
 
 
 def _kinds(components: Sequence[ComponentResult]) -> list[str]:
@@ -358,33 +412,3 @@ def _kinds(components: Sequence[ComponentResult]) -> list[str]:
         if c.kind not in seen:
             seen.append(c.kind)
     return seen
-
-
-# --------------------------------------------------------------------------- charts
-
-
-def _charts(configs: Sequence[Prediction], inputs: Sequence[Scenario | None]) -> list[Chart]:
-    return chart_views.charts_for(configs, inputs)
-
-
-# --------------------------------------------------------------------------- tables
-
-
-def _tables(
-    prediction: ScenarioPrediction, scenarios: Configurations | None, catalog: Catalog
-) -> list[Table]:
-    configs = prediction.configurations
-    tables = [result_tables.results_table(configs)]
-    tables.append(result_tables.components_table(configs))
-    if any(p.tiers for p in configs):
-        tables.append(result_tables.tiers_table(configs))
-    if prediction.growth:
-        tables.append(result_tables.growth_table(prediction))
-    if prediction.tier_sweep:
-        tables.append(result_tables.tier_sweep_table(prediction))
-    if scenarios is not None:
-        tables.insert(0, scenario_tables.workload_table(scenarios))
-        tables.insert(0, scenario_tables.configuration_table(scenarios, catalog))
-        model_notes = result_tables.model_assumptions(configs, [s for _, s in scenarios])
-        tables.append(scenario_tables.assumptions_table(scenarios, catalog, model_notes))
-    return tables

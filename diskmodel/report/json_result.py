@@ -2,9 +2,11 @@
 
 The layout is documented field by field in docs/json-schema.md; change it only on purpose and
 bump `SCHEMA_VERSION` when a field changes meaning or disappears (adding a field does not).
-Every number is finite: a response time at or past saturation is `null` and the object it
-belongs to carries `"saturated": true`. No timestamps or paths: the same scenario gives the
-same bytes.
+The JSON is the `ScenarioPrediction` written out field by field: every number is the one the
+model carried, never recomputed (an input hit ratio of 0.1 is written 0.1). Every number is
+finite: a response time at or past saturation is `null` and the object it belongs to carries
+`"saturated": true`; a maximum rate that no station bounds is `null`. No timestamps or paths:
+the same scenario gives the same bytes.
 """
 
 from __future__ import annotations
@@ -15,34 +17,41 @@ import math
 from typing import Any
 
 from diskmodel import __version__
-from diskmodel.prediction import Prediction, ScenarioPrediction
+from diskmodel.prediction import ScenarioPrediction
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: inputs, skew curves, service level and growth inside each configuration; curve points
+with the busiest station and the placement; closed population_kind; tier sweep planning
+maximum (docs/json-schema.md, "Changes from version 1")."""
+
+UNBOUNDED_KEYS = frozenset({"max_iops", "planning_max_iops", "iops_at_target"})
+"""Rates that are infinite when no station bounds them (an idle configuration): `null`."""
 
 
-def _plain(value: Any) -> Any:
-    """Dataclasses, tuples and dicts to JSON data; a non-finite float is a programming error."""
+PLACED = {"ranks_per_da_pair": "da_pair", "ranks_per_server": "server"}
+"""(index, ranks) pairs written as objects that name their index: {"da_pair": 0, "ranks": 4}."""
+
+
+def _plain(value: Any, key: str = "") -> Any:
+    """Dataclasses, tuples and dicts to JSON data; a non-finite float is a programming error,
+    except an unbounded maximum rate, which is `null`."""
+    if key in PLACED:
+        return [{PLACED[key]: index, "ranks": count} for index, count in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v, str(k)) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [_plain(v, key) for v in value]
     if isinstance(value, bool) or value is None or isinstance(value, str | int):
         return value
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"non-finite number {value!r} in a prediction")
-        return value
+        if math.isfinite(value):
+            return value
+        if key in UNBOUNDED_KEYS and value > 0:
+            return None
+        raise ValueError(f"non-finite number {value!r} at {key!r} in a prediction")
     raise TypeError(f"cannot write {type(value).__name__} to JSON")
-
-
-def configuration_data(p: Prediction) -> dict[str, Any]:
-    """One configuration as JSON data (the `configurations[]` items of the schema)."""
-    data: dict[str, Any] = _plain(p)
-    if not math.isfinite(p.max_iops):
-        data["max_iops"] = None
-    return data
 
 
 def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
@@ -51,7 +60,8 @@ def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "generator": f"diskmodel {__version__}",
         "scenario": prediction.scenario,
-        "configurations": [configuration_data(p) for p in prediction.configurations],
+        "description": prediction.description,
+        "configurations": [_plain(p) for p in prediction.configurations],
         "tier_sweep": _plain(prediction.tier_sweep),
     }
 

@@ -2,26 +2,31 @@
 
 Reads `Prediction`s only and formats with `diskmodel.report.display`; a utilisation cell
 carries a warning level (above 70%) or a critical one (above 90%) for the template to colour.
+Numbers are the prediction's own; the only arithmetic here is presentation (a headroom as the
+ratio of two carried rates, a margin as the difference between a target and a carried value).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from diskmodel.prediction import Prediction, ScenarioPrediction
+from diskmodel.prediction import ComponentResult, LimitResult, Prediction, ScenarioPrediction
 from diskmodel.report import display
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.view import Cell, Row, Table
-from diskmodel.scenario import Scenario
+
+DASH = Cell("–", "num")
 
 
-def _ms(value: float | None) -> Cell:
+def ms_cell(value: float | None) -> Cell:
+    """A response time, or "saturated" where there is none."""
     return Cell(display.milliseconds(value) if value is not None else display.SATURATED_TEXT, "num")
 
 
-def _utilization(value: float | None) -> Cell:
+def utilization_cell(value: float | None) -> Cell:
     if value is None:
-        return Cell("–", "num")
+        return DASH
     if value >= CRITICAL_UTILIZATION:
         return Cell(display.percent(value), "num", "critical")
     if value >= WARN_UTILIZATION:
@@ -29,47 +34,120 @@ def _utilization(value: float | None) -> Cell:
     return Cell(display.percent(value), "num")
 
 
+def headroom_text(maximum: float, planned: float) -> str:
+    """How much more load than planned fits under `maximum` ("64%"), or "none"."""
+    if planned <= 0 or maximum <= planned:
+        return "none"
+    if not math.isfinite(maximum):
+        return "unlimited"
+    return display.percent(maximum / planned - 1.0, 0)
+
+
+def bottleneck_text(p: Prediction) -> str:
+    """The bottleneck as a planner reads it: "device adapter pair 1", "host port 3"."""
+    if p.bottleneck_kind == "device_adapter":
+        return p.bottleneck.replace("DA pair", "device adapter pair")
+    return p.bottleneck
+
+
+def margin_text(limit: LimitResult) -> str:
+    """ "met, 1.2 ms to spare", "not met, 4.1 points over", "saturated": a limit at the
+    planned load."""
+    if limit.value is None:
+        return "not met: saturated"
+    gap = limit.target - limit.value
+    if limit.kind == "utilization":
+        amount = f"{display.number(round(abs(gap) * 100, 1))} points"
+    else:
+        amount = f"{display.milliseconds(abs(gap))} ms"
+    return f"met, {amount} to spare" if limit.met else f"not met, {amount} over"
+
+
+def limit_value_text(limit: LimitResult) -> str:
+    if limit.value is None:
+        return display.SATURATED_TEXT
+    if limit.kind == "utilization":
+        return display.percent(limit.value)
+    return f"{display.milliseconds(limit.value)} ms"
+
+
 def results_table(configs: Sequence[Prediction]) -> Table:
     """The headline results of each configuration at its planned load."""
+
+    def row(header: str, cells: Sequence[Cell]) -> Row:
+        return Row(header, tuple(cells))
+
     rows = [
-        Row(
-            "Planned load (IOPS)", tuple(Cell(display.rate(p.planned_iops), "num") for p in configs)
+        row("Planned load (IOPS)", [Cell(display.rate(p.planned_iops), "num") for p in configs]),
+        row("Response time (ms)", [ms_cell(p.response_time_ms) for p in configs]),
+        row(
+            "Maximum to saturation (IOPS)",
+            [Cell(display.rate_3sf(p.max_iops), "num") for p in configs],
         ),
-        Row("Response time (ms)", tuple(_ms(p.response_time_ms) for p in configs)),
-        Row("Saturation (IOPS)", tuple(Cell(display.rate_3sf(p.max_iops), "num") for p in configs)),
-        Row("Headroom above the planned load", tuple(_headroom(p) for p in configs)),
-        Row("Bottleneck", tuple(Cell(p.bottleneck) for p in configs)),
-        Row(
+        row(
+            "Headroom to saturation",
+            [_headroom_cell(p.max_iops, p) for p in configs],
+        ),
+        row("Bottleneck at saturation", [Cell(bottleneck_text(p)) for p in configs]),
+        row(
+            "Planning maximum (IOPS)",
+            [Cell(display.rate_3sf(p.service_level.max_iops), "num") for p in configs],
+        ),
+        row(
+            "Headroom to the planning maximum",
+            [_headroom_cell(p.service_level.max_iops, p) for p in configs],
+        ),
+        row("Binding limit", [Cell(p.service_level.binding) for p in configs]),
+        row(
+            "IOPS at the response-time target",
+            [
+                Cell(
+                    display.rate_3sf(p.service_level.iops_at_target)
+                    if p.service_level.iops_at_target is not None
+                    else "not reached",
+                    "num",
+                )
+                for p in configs
+            ],
+        ),
+        row(
+            "Service level at the planned load",
+            [
+                Cell(
+                    "met" if p.service_level.met else "not met",
+                    level="" if p.service_level.met else "critical",
+                )
+                for p in configs
+            ],
+        ),
+        row(
             "NVS full at the planned load",
-            tuple(
+            [
                 Cell("yes" if p.nvs_full else "no", level="critical" if p.nvs_full else "")
                 for p in configs
-            ),
+            ],
         ),
-        Row(
+        row(
             "Bottleneck carries destages",
-            tuple(Cell("yes" if p.destage_limited else "no") for p in configs),
+            [Cell("yes" if p.destage_limited else "no") for p in configs],
         ),
     ]
     if any(p.closed is not None for p in configs):
         rows.append(
-            Row(
+            row(
                 "Closed system: population",
-                tuple(
-                    Cell(f"{p.closed.population:,}" if p.closed else "–", "num") for p in configs
-                ),
+                [
+                    Cell(
+                        f"{p.closed.population:,} ({p.closed.population_kind.replace('_', ' ')})"
+                        if p.closed
+                        else "–",
+                        "num",
+                    )
+                    for p in configs
+                ],
             )
         )
-        rows.append(
-            Row(
-                "Closed system: throughput (IOPS)",
-                tuple(
-                    Cell(display.rate(p.closed.iops) if p.closed else "–", "num") for p in configs
-                ),
-            )
-        )
-    names = _workload_names(configs)
-    for name in names:
+    for name in _workload_names(configs):
         for label, attribute in (
             ("response time (ms)", "response_time_ms"),
             ("read response (ms)", "read_response_time_ms"),
@@ -78,28 +156,33 @@ def results_table(configs: Sequence[Prediction]) -> Table:
             cells = []
             for p in configs:
                 w = next((w for w in p.workloads if w.name == name), None)
-                cells.append(_ms(getattr(w, attribute)) if w is not None else Cell("–", "num"))
-            rows.append(Row(f"{name}: {label}", tuple(cells)))
-        cells = []
+                cells.append(ms_cell(getattr(w, attribute)) if w is not None else DASH)
+            rows.append(row(f"{name}: {label}", cells))
+        rates, hits = [], []
         for p in configs:
             w = next((w for w in p.workloads if w.name == name), None)
-            cells.append(Cell(display.rate(w.iops), "num") if w else Cell("–", "num"))
-        rows.append(Row(f"{name}: I/O rate (IOPS)", tuple(cells)))
+            rates.append(Cell(display.rate(w.iops), "num") if w else DASH)
+            hits.append(Cell(display.percent(w.read_hit_ratio), "num") if w else DASH)
+        rows.append(row(f"{name}: I/O rate (IOPS)", rates))
+        rows.append(row(f"{name}: read hit ratio used", hits))
     return Table(
         key="results",
         caption="Results at the planned load",
         columns=("", *(p.name for p in configs)),
         rows=tuple(rows),
         note="Response times are averages over the I/O named, from the host adapter to the "
-        "drives and back. Saturation is the total I/O rate at which the first component "
-        "reaches 100% busy, with the same mix of workloads.",
+        "drives and back. The maximum to saturation is the total I/O rate at which the first "
+        "component reaches 100% busy; the planning maximum is the highest rate at which every "
+        "limit of the service level is met (the binding limit is the first one reached). "
+        "Headroom is how much more load than planned fits under each.",
     )
 
 
-def _headroom(p: Prediction) -> Cell:
-    if p.saturated or p.planned_iops <= 0:
-        return Cell("none", "num", "critical")
-    return Cell(display.percent(max(0.0, p.max_iops / p.planned_iops - 1.0), 0), "num")
+def _headroom_cell(maximum: float, p: Prediction) -> Cell:
+    if p.closed is not None:
+        return Cell("– (closed)", "num")
+    text = headroom_text(maximum, p.planned_iops)
+    return Cell(text, "num", "critical" if text == "none" else "")
 
 
 def _workload_names(configs: Sequence[Prediction]) -> list[str]:
@@ -109,121 +192,220 @@ def _workload_names(configs: Sequence[Prediction]) -> list[str]:
     return names
 
 
-def components_table(configs: Sequence[Prediction]) -> Table:
-    """Every component: utilisation, service, wait and response time per visit."""
-    names: list[tuple[str, str]] = []
-    for p in configs:
-        for c in p.components:
-            if (c.name, c.kind) not in names:
-                names.append((c.name, c.kind))
+def service_level_table(configs: Sequence[Prediction]) -> Table:
+    """Each limit of the service level: its value at the planned load, whether it is met
+    there and by how much, and the highest rate at which it is still met. With several
+    configurations, one row per configuration and limit (the table stays five columns wide)."""
     several = len(configs) > 1
-    columns = ["component"]
-    for p in configs:
-        prefix = f"{p.name}: " if several else ""
-        columns += [f"{prefix}utilisation", f"{prefix}service (ms)", f"{prefix}response (ms)"]
     rows = []
-    for name, kind in names:
-        cells: list[Cell] = []
-        for p in configs:
-            found = next((c for c in p.components if c.name == name and c.kind == kind), None)
-            if found is None:
-                cells += [Cell("–", "num")] * 3
-                continue
-            cells += [
-                _utilization(found.utilization),
-                Cell(display.milliseconds(found.service_time_ms), "num"),
-                _ms(found.response_time_ms if not found.saturated else None),
-            ]
-        rows.append(Row(name, tuple(cells)))
+    for p in configs:
+        for lim in p.service_level.limits:
+            rows.append(
+                Row(
+                    f"{p.name}: {lim.label}" if several else lim.label,
+                    (
+                        Cell(limit_value_text(lim), "num"),
+                        Cell(margin_text(lim), level="" if lim.met else "critical"),
+                        Cell(
+                            display.rate_3sf(lim.max_iops)
+                            if lim.max_iops is not None
+                            else "saturation",
+                            "num",
+                        ),
+                        Cell(lim.component or ""),
+                    ),
+                )
+            )
     return Table(
-        key="components",
-        caption="Components at the planned load",
-        columns=tuple(columns),
+        key="service-level",
+        caption="Service level",
+        columns=(
+            "configuration: limit" if several else "limit",
+            "at the planned load",
+            "met?",
+            "met up to (IOPS)",
+            "first to reach it",
+        ),
+        rows=tuple(rows),
+        note="A utilisation limit applies to every component of its kind; the last column "
+        "names the component that reaches it first. The planning maximum is the lowest "
+        "'met up to'.",
+    )
+
+
+def components_tables(configs: Sequence[Prediction]) -> list[Table]:
+    """Every component of each configuration at its planned load: utilisation, service and
+    response time per visit; consecutive components of one kind with the same figures share a
+    row. One table per configuration (keys `components`, `components-1`, ...)."""
+    several = len(configs) > 1
+    return [
+        _components_table(
+            p,
+            "components" if i == 0 else f"components-{i}",
+            f"Components at the planned load: {p.name}"
+            if several
+            else "Components at the planned load",
+        )
+        for i, p in enumerate(configs)
+    ]
+
+
+def _components_table(p: Prediction, key: str, caption: str) -> Table:
+    rows: list[Row] = []
+    run: list[str] = []
+    run_kind = ""
+    run_cells: tuple[Cell, ...] = ()
+
+    def flush() -> None:
+        if run:
+            rows.append(Row(_group_name(run), run_cells))
+
+    for c in p.components:
+        cells = _component_cells(c)
+        if run and c.kind == run_kind and cells == run_cells:
+            run.append(c.name)
+            continue
+        flush()
+        run, run_kind, run_cells = [c.name], c.kind, cells
+    flush()
+    return Table(
+        key=key,
+        caption=caption,
+        columns=("component", "utilisation", "service (ms)", "wait (ms)", "response (ms)"),
         rows=tuple(rows),
         note="Utilisation is the busy fraction of one server of the station (for a rank, of one "
-        "of its drives). Service and response are per visit of one operation; response = "
-        "service + queueing wait. Amber: above 70% busy; red: above 90%.",
+        "of its drives). Service, wait and response are per visit of one operation; response = "
+        "service + wait. Components of one kind with the same figures share a row (their count "
+        "in brackets). Amber: above 70% busy; red: above 90%.",
     )
+
+
+def _component_cells(c: ComponentResult) -> tuple[Cell, ...]:
+    saturated = c.saturated or c.response_time_ms is None
+    return (
+        utilization_cell(c.utilization),
+        Cell(display.milliseconds(c.service_time_ms), "num"),
+        ms_cell(None if saturated else c.wait_time_ms),
+        ms_cell(None if saturated else c.response_time_ms),
+    )
+
+
+def _group_name(names: Sequence[str]) -> str:
+    """ "host port 0" alone; "host ports 0–15 (16 alike)" for a numbered run; else the first
+    and last names with the count."""
+    if len(names) == 1:
+        return names[0]
+    stems = {n.rsplit(" ", 1)[0] for n in names}
+    tails = [n.rsplit(" ", 1)[-1] for n in names]
+    if len(stems) == 1 and all(t.isdigit() for t in tails):
+        return f"{stems.pop()}s {tails[0]}–{tails[-1]} ({len(names)} alike)"
+    return f"{names[0]} … {names[-1]} ({len(names)} alike)"
 
 
 def tiers_table(configs: Sequence[Prediction]) -> Table:
-    """Each pool's tiers: ranks, capacity, data placed there and the share of small I/O."""
-    keys: list[tuple[str, str]] = []
-    for p in configs:
-        keys.extend((t.pool, t.tier) for t in p.tiers if (t.pool, t.tier) not in keys)
+    """Each pool's tiers: ranks, capacity, data placed there, the share of small I/O and the
+    drives' load; one row per configuration, pool and tier."""
     several = len(configs) > 1
-    columns = ["pool · tier"]
-    for p in configs:
-        prefix = f"{p.name}: " if several else ""
-        columns += [
-            f"{prefix}ranks",
-            f"{prefix}data / capacity",
-            f"{prefix}share of small I/O",
-            f"{prefix}back-end IOPS",
-        ]
     rows = []
-    for pool, tier in keys:
-        cells: list[Cell] = []
-        for p in configs:
-            t = next((t for t in p.tiers if t.pool == pool and t.tier == tier), None)
-            if t is None:
-                cells += [Cell("–", "num")] * 4
-                continue
+    for p in configs:
+        for t in p.tiers:
             over = t.used_gb > t.capacity_gb * (1 + 1e-9)
-            cells += [
-                Cell(str(t.ranks), "num"),
-                Cell(
-                    f"{display.capacity_gb(t.used_gb)} / {display.capacity_gb(t.capacity_gb)}",
-                    "num",
-                    "critical" if over else "",
-                ),
-                Cell(display.percent(t.small_io_share), "num"),
-                Cell(display.rate(t.backend_iops), "num"),
-            ]
-        rows.append(Row(f"{pool} · {tier}", tuple(cells)))
+            rows.append(
+                Row(
+                    f"{p.name}: {t.pool} · {t.tier}" if several else f"{t.pool} · {t.tier}",
+                    (
+                        Cell(str(t.ranks), "num"),
+                        Cell(
+                            f"{display.capacity_gb(t.used_gb)} / "
+                            f"{display.capacity_gb(t.capacity_gb)}",
+                            "num",
+                            "critical" if over else "",
+                        ),
+                        Cell(display.percent(t.small_io_share), "num"),
+                        Cell(display.percent(t.mb_share), "num"),
+                        Cell(display.rate(t.backend_iops), "num"),
+                        utilization_cell(t.utilization),
+                    ),
+                )
+            )
     return Table(
         key="tiers",
         caption="Tiers and their load",
-        columns=tuple(columns),
+        columns=(
+            "configuration: pool · tier" if several else "pool · tier",
+            "ranks",
+            "data / capacity",
+            "share of small I/O",
+            "share of MB/s",
+            "back-end IOPS",
+            "drives busy",
+        ),
         rows=tuple(rows),
-        note="Back-end IOPS are drive operations after cache hits, write folding and the RAID "
-        "write penalty.",
+        note="Shares are of the pool's back-end I/O at the planned load (Easy Tier's placement "
+        "for that load). Back-end IOPS are drive operations after cache hits, write folding "
+        "and the RAID write penalty; drives busy is the mean utilisation of the tier's drives.",
     )
 
 
-def growth_table(prediction: ScenarioPrediction) -> Table:
-    """The baseline at its planned load scaled by each growth factor."""
-    rows = tuple(
-        Row(
-            f"× {display.number(g.factor)}",
-            (
-                Cell(display.rate(g.iops), "num"),
-                _ms(g.response_time_ms if not g.saturated else None),
-                _utilization(g.bottleneck_utilization),
-            ),
-        )
-        for g in prediction.growth
-    )
+def growth_table(configs: Sequence[Prediction]) -> Table:
+    """Each configuration at its planned load scaled by each growth factor."""
+    grown = [p for p in configs if p.growth]
+    several = len(grown) > 1
+    rows = []
+    for p in grown:
+        for g in p.growth:
+            prefix = f"{p.name}: " if several else ""
+            level = (
+                Cell("met")
+                if g.meets_service_level
+                else Cell(f"not met ({g.binding})" if g.binding else "not met", level="critical")
+            )
+            rows.append(
+                Row(
+                    f"{prefix}× {display.number(g.factor)}",
+                    (
+                        Cell(display.rate(g.iops), "num"),
+                        ms_cell(g.response_time_ms if not g.saturated else None),
+                        Cell(g.busiest),
+                        utilization_cell(g.busiest_utilization),
+                        level,
+                    ),
+                )
+            )
     return Table(
         key="growth",
-        caption=f"Growth of {prediction.baseline.name}",
-        columns=("load factor", "I/O rate (IOPS)", "response time (ms)", "bottleneck busy"),
-        rows=rows,
+        caption="Growth",
+        columns=(
+            "configuration: factor" if several else "load factor",
+            "I/O rate (IOPS)",
+            "response time (ms)",
+            "busiest component",
+            "its utilisation",
+            "service level",
+        ),
+        rows=tuple(rows),
+        note="'saturated': the load is above the configuration's maximum, so there is no "
+        "steady response time. The service level column names the first limit broken.",
     )
 
 
 def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
-    """The baseline with 0, 1, 2 ... more ranks of one drive type (`analyses.tier_sweep`)."""
+    """The baseline with 0, 1, 2 ... more ranks of one drive type."""
     rows = tuple(
         Row(
             f"+{t.added}",
-            (Cell("–", "num"),) * 4 + (Cell(t.error, "text", "critical"),)
+            (DASH,) * 6 + (Cell(t.error, "text", "critical"),)
             if t.error is not None
             else (
-                Cell(display.rate(t.max_iops), "num"),
-                _ms(t.response_time_ms if not t.saturated else None),
+                Cell(display.rate_3sf(t.max_iops), "num"),
+                Cell(display.rate_3sf(t.planning_max_iops), "num"),
+                ms_cell(t.response_time_ms if not t.saturated else None),
                 Cell(display.percent(t.tier_small_io_share), "num"),
                 Cell(t.bottleneck),
+                Cell(
+                    "saturated at the planned load" if t.saturated else "",
+                    level="critical" if t.saturated else "",
+                ),
                 Cell(""),
             ),
         )
@@ -234,56 +416,13 @@ def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
         caption=f"Ranks added to a pool of {prediction.baseline.name}",
         columns=(
             "ranks added",
-            "max I/O rate (IOPS)",
+            "maximum (IOPS)",
+            "planning maximum (IOPS)",
             "response time at the planned load (ms)",
             "tier's share of small I/O",
             "bottleneck at the maximum",
+            "at the planned load",
             "note",
         ),
         rows=rows,
     )
-
-
-def model_assumptions(
-    configs: Sequence[Prediction], scenarios: Sequence[Scenario]
-) -> list[tuple[str, str]]:
-    """What the model assumed, as (topic, text): how loads were solved, cache behaviour, skew,
-    and each configuration's own notes from the model."""
-    out = [
-        (
-            "Queueing model",
-            "Each component is a queueing station solved in closed form at the planned load; "
-            "a closed system (host queue depth or users) is solved by mean value analysis.",
-        ),
-        (
-            "Cache",
-            "Read hit ratio and destages per host write (after write folding) as given in the "
-            "workload table; cache hits do not reach the back end.",
-        ),
-        (
-            "Thresholds",
-            f"A component is flagged above {display.percent(WARN_UTILIZATION, 0)} busy and "
-            f"critical above {display.percent(CRITICAL_UTILIZATION, 0)}.",
-        ),
-    ]
-    for scenario in scenarios[:1]:
-        for w in scenario.workloads:
-            if w.skew is not None:
-                out.append((f"Skew of {w.name}", _skew_assumption(w.skew.level, w.skew.points)))
-    for p in configs:
-        out.extend((f"Model note ({p.name})", note) for note in p.notes)
-    return out
-
-
-def _skew_assumption(
-    level: float | str | None, points: Sequence[tuple[float, float]] | None
-) -> str:
-    if level is not None:
-        return (
-            f"skew level {level}: diskmodel reads a level as the ratio of the hottest extents' "
-            "I/O density to the average, with the density falling exponentially from the "
-            "hottest extent to the coldest."
-        )
-    if points is not None:
-        return "straight lines between the given (capacity, I/O) points."
-    return "from the measured heat map."

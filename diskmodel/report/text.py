@@ -1,17 +1,22 @@
 """A readable terminal summary of a `ScenarioPrediction` (what `diskmodel run` prints).
 
-Per configuration: the answer in two lines (planned load and response time; maximum rate and
-what limits it), the busiest component of each kind, the workloads with their response time
-broken down by component, and for a closed system its operating point. Then the comparison
-of alternatives and the growth sweep. Reads the prediction only; numbers shown by the shared
-display rules (`diskmodel.report.display`).
+Per configuration: the answer in a few lines (the planned load and its response time, or
+"saturated"; the service level and the planning maximum with the limit that binds; the
+maximum to saturation and what limits it; the headroom to each), the busiest component of
+each kind, the workloads with their response time broken down by component, the tiers, and
+growth. Then the comparison of alternatives and the tier sweep. Reads the prediction only;
+numbers shown by the shared display rules (`diskmodel.report.display`), tables drawn by
+`diskmodel.report.table` (the terminal's width, plain text when not a terminal).
 """
 
 from __future__ import annotations
 
+import math
+
 from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
 from diskmodel.report import display
-from diskmodel.report.table import table
+from diskmodel.report.result_tables import headroom_text
+from diskmodel.report.table import Output, TextTable, table, to_text
 
 _KIND_TITLES = {
     "host_adapter": "host adapter ports",
@@ -33,13 +38,15 @@ def _ms(value: float | None) -> str:
     return display.milliseconds(value)
 
 
-def _headline(p: Prediction) -> list[str]:
+def _headline(p: Prediction) -> str:
     lines = [f"== {p.name} ({p.system})"]
+    level = p.service_level
     if p.closed is not None:
-        think = display.milliseconds(p.closed.think_time_ms)
+        kind = p.closed.population_kind
         how = (
-            f"{p.closed.population:,} users, think time {think} ms"
-            if p.closed.think_time_ms > 0
+            f"{p.closed.population:,} users, think time "
+            f"{display.milliseconds(p.closed.think_time_ms)} ms"
+            if kind == "users"
             else f"host queue depth {p.closed.population:,}"
         )
         lines.append(
@@ -47,21 +54,41 @@ def _headline(p: Prediction) -> list[str]:
             f"{display.milliseconds(p.closed.response_time_ms)} ms"
             + ("  [destage path saturated: NVS full]" if p.closed.destage_limited else "")
         )
+    elif p.saturated or p.response_time_ms is None:
+        lines.append(
+            f"planned load: {display.rate(p.planned_iops)} IOPS: SATURATED (above the maximum)"
+        )
     else:
         lines.append(
-            f"planned load: {display.rate(p.planned_iops)} IOPS, response time "
-            f"{_ms(p.response_time_ms)} ms" + ("  [SATURATED]" if p.saturated else "")
+            f"planned load: {display.rate(p.planned_iops)} IOPS at "
+            f"{_ms(p.response_time_ms)} ms response time"
         )
-    limit = f"maximum: {display.rate_3sf(p.max_iops)} IOPS, limited by {p.bottleneck}"
+    target = display.number(p.inputs.service_level.response_time_ms)
+    at_target = (
+        f"{display.rate_3sf(level.iops_at_target)} IOPS"
+        if level.iops_at_target is not None
+        else "not reached"
+    )
+    lines.append(
+        f"service level: {'met' if level.met else 'NOT MET'} at the planned load; planning "
+        f"maximum {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds); "
+        f"at {target} ms: {at_target}"
+    )
+    limit = f"maximum: {display.rate_3sf(p.max_iops)} IOPS to saturation, limited by {p.bottleneck}"
     if p.destage_limited:
         limit += " (it also absorbs destages: at this rate NVS fills and writes wait)"
     lines.append(limit)
+    if p.closed is None:
+        lines.append(
+            f"headroom: {headroom_text(level.max_iops, p.planned_iops)} to the planning maximum, "
+            f"{headroom_text(p.max_iops, p.planned_iops)} to saturation"
+        )
     if p.nvs_full and p.closed is None:
         lines.append("NVS full: destages cannot keep up at the planned load; writes wait")
-    return lines
+    return "\n".join(lines)
 
 
-def _busiest(components: tuple[ComponentResult, ...]) -> str:
+def _busiest(components: tuple[ComponentResult, ...]) -> TextTable:
     rows = []
     for kind, title in _KIND_TITLES.items():
         members = [c for c in components if c.kind == kind]
@@ -85,28 +112,40 @@ def _busiest(components: tuple[ComponentResult, ...]) -> str:
     )
 
 
-def _workloads(p: Prediction) -> str:
-    rows = []
-    for w in p.workloads:
-        rows.append(
-            [
-                w.name,
-                w.pool,
-                display.rate(w.iops),
-                _ms(w.response_time_ms),
-                _ms(w.read_response_time_ms),
-                _ms(w.write_response_time_ms),
-                *(_ms(w.breakdown_ms[k]) for k in _KIND_TITLES),
-            ]
-        )
+def _workloads(p: Prediction) -> TextTable:
+    rows = [
+        [
+            w.name,
+            w.pool,
+            display.rate(w.iops),
+            _ms(w.response_time_ms),
+            _ms(w.read_response_time_ms),
+            _ms(w.write_response_time_ms),
+            display.percent(w.read_hit_ratio),
+            *(_ms(w.breakdown_ms.get(k)) for k in _KIND_TITLES),
+        ]
+        for w in p.workloads
+    ]
     return table(
-        ["workload", "pool", "IOPS", "resp ms", "read ms", "write ms", "HA", "proc", "DA", "rank"],
+        [
+            "workload",
+            "pool",
+            "IOPS",
+            "resp ms",
+            "read ms",
+            "write ms",
+            "read hits",
+            "HA",
+            "proc",
+            "DA",
+            "rank",
+        ],
         rows,
         title="Workloads (response time and its breakdown by component, ms)",
     )
 
 
-def _tiers(p: Prediction) -> str:
+def _tiers(p: Prediction) -> TextTable:
     rows = [
         [
             t.pool,
@@ -138,34 +177,60 @@ def _tiers(p: Prediction) -> str:
     )
 
 
-def render_prediction(p: Prediction) -> str:
-    """One configuration's summary."""
-    parts = ["\n".join(_headline(p)), _busiest(p.components), _workloads(p), _tiers(p)]
+def _growth(p: Prediction) -> TextTable:
+    rows = [
+        [
+            f"{g.factor:g}x",
+            display.rate(g.iops),
+            _ms(g.response_time_ms if not g.saturated else None),
+            g.busiest,
+            display.percent(g.busiest_utilization),
+            "met" if g.meets_service_level else f"not met: {g.binding or 'saturated'}",
+        ]
+        for g in p.growth
+    ]
+    return table(
+        ["growth", "IOPS", "resp ms", "busiest", "busy", "service level"],
+        rows,
+        title="Growth",
+    )
+
+
+def prediction_parts(p: Prediction) -> list[str | TextTable]:
+    """One configuration's summary, as lines and tables."""
+    parts: list[str | TextTable] = [_headline(p), _busiest(p.components), _workloads(p)]
+    if p.tiers:
+        parts.append(_tiers(p))
+    if p.growth:
+        parts.append(_growth(p))
     parts.extend(f"note: {n}" for n in p.notes)
-    return "\n\n".join(parts)
+    return parts
 
 
-def _comparison(sp: ScenarioPrediction) -> str:
+def _comparison(sp: ScenarioPrediction) -> TextTable:
     """Configurations side by side. Closed systems compare what they deliver at their queue
-    depth (the question C3 asks); open ones compare their maximum rate."""
+    depth (the question C3 asks); open ones compare their planning maximum."""
     base = sp.baseline
     closed = base.closed is not None
 
     def at_load(p: Prediction) -> float:
         return p.closed.iops if p.closed is not None else p.planned_iops
 
-    reference = at_load(base) if closed else base.max_iops
+    def compared(p: Prediction) -> float:
+        return at_load(p) if closed else p.service_level.max_iops
+
+    reference = compared(base)
     rows = []
     for p in sp.configurations:
-        value = at_load(p) if closed else p.max_iops
-        ratio = f"{value / reference:.2f}x" if reference > 0 else "-"
+        value = compared(p)
         rows.append(
             [
                 p.name,
                 display.rate(at_load(p)),
                 _ms(p.closed.response_time_ms if p.closed else p.response_time_ms),
+                display.rate_3sf(p.service_level.max_iops),
                 display.rate_3sf(p.max_iops),
-                ratio,
+                _ratio(value, reference),
                 p.bottleneck,
             ]
         )
@@ -174,8 +239,9 @@ def _comparison(sp: ScenarioPrediction) -> str:
             "configuration",
             "IOPS",
             "resp ms",
+            "planning max",
             "max IOPS",
-            "IOPS vs baseline" if closed else "max vs baseline",
+            "IOPS vs baseline" if closed else "planning max vs baseline",
             "bottleneck",
         ],
         rows,
@@ -183,52 +249,42 @@ def _comparison(sp: ScenarioPrediction) -> str:
     )
 
 
-def _growth(sp: ScenarioPrediction) -> str:
-    rows = [
-        [
-            f"{g.factor:g}x",
-            display.rate(g.iops),
-            _ms(g.response_time_ms),
-            display.percent(g.bottleneck_utilization),
-        ]
-        for g in sp.growth
-    ]
-    return table(
-        ["growth", "IOPS", "resp ms", "bottleneck busy"],
-        rows,
-        title=f"Growth (bottleneck: {sp.baseline.bottleneck})",
-    )
+def _ratio(value: float, reference: float) -> str:
+    """ "1.25x", or "-" where the ratio means nothing (a zero or unbounded reference)."""
+    if reference <= 0 or not math.isfinite(value / reference):
+        return "-"
+    return f"{value / reference:.2f}x"
 
 
-def _tier_sweep(sp: ScenarioPrediction) -> str:
+def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
     rows = [
-        [f"+{t.added}", "-", "-", "-", "-", t.error]
+        [f"+{t.added}", "-", "-", "-", "-", f"not possible: {t.error}"]
         if t.error is not None
         else [
             f"+{t.added}",
             display.rate_3sf(t.max_iops),
-            _ms(t.response_time_ms),
+            display.rate_3sf(t.planning_max_iops),
+            _ms(t.response_time_ms if not t.saturated else None),
             display.percent(t.tier_small_io_share),
             t.bottleneck,
-            "",
         ]
         for t in sp.tier_sweep
     ]
     return table(
-        ["ranks added", "max IOPS", "resp ms", "tier's small I/O", "bottleneck", "note"],
+        ["ranks added", "max IOPS", "planning max", "resp ms", "tier's small I/O", "bottleneck"],
         rows,
         title="Tier sweep (the tier's share of the pool's small I/O at the planned load)",
     )
 
 
-def render(prediction: ScenarioPrediction) -> str:
-    """The whole terminal summary of a scenario's prediction."""
-    parts = [f"Scenario: {prediction.scenario}"]
-    parts.extend(render_prediction(p) for p in prediction.configurations)
+def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
+    """The whole terminal summary of a scenario's prediction (`output`: where it goes; by
+    default stdout, detected)."""
+    parts: list[str | TextTable] = [f"Scenario: {prediction.scenario}"]
+    for p in prediction.configurations:
+        parts.extend(prediction_parts(p))
     if prediction.alternatives:
         parts.append(_comparison(prediction))
-    if prediction.growth:
-        parts.append(_growth(prediction))
     if prediction.tier_sweep:
         parts.append(_tier_sweep(prediction))
-    return "\n\n".join(parts) + "\n"
+    return to_text(parts, output)

@@ -17,6 +17,9 @@ from markupsafe import Markup
 Level = Literal["ok", "warning", "critical"]
 CellKind = Literal["text", "num", "source"]
 
+SHORT_ROWS = 16
+"""A table of at most this many rows is kept whole on a printed page."""
+
 
 @dataclass(frozen=True)
 class HeadlineFigure:
@@ -38,17 +41,12 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Warning:
+class Alert:
     """Something a planner must not miss, for one configuration (or all when it is empty)."""
 
     level: Level
     configuration: str
     text: str
-
-    @property
-    def level_text(self) -> str:
-        """The word shown before the warning."""
-        return {"ok": "ok", "warning": "warning", "critical": "critical"}[self.level]
 
 
 @dataclass(frozen=True)
@@ -92,16 +90,37 @@ class Table:
     rows: tuple[Row, ...]
     note: str = ""
 
+    @property
+    def short(self) -> bool:
+        """Short enough to keep on one printed page with its caption and note."""
+        return len(self.rows) <= SHORT_ROWS
+
+
+@dataclass(frozen=True)
+class SourceNote:
+    """One distinct source or basis text of the catalog figures, numbered once for the page."""
+
+    number: int
+    text: str
+
 
 @dataclass(frozen=True)
 class Report:
-    """Everything the page shows, in the order it shows it."""
+    """Everything the page shows, in the order it shows it.
+
+    answers and alerts first (the first screen), then charts and result tables; inputs are
+    the configuration, workload and service-level tables; appendix the assumptions, defaults
+    applied and catalog figures, whose sources are the numbered `sources`.
+    """
 
     title: str
     description: str
     answers: tuple[Answer, ...]
-    warnings: tuple[Warning, ...]
+    alerts: tuple[Alert, ...]
+    all_clear: str
     charts: tuple[Chart, ...]
     tables: tuple[Table, ...]
-    warn_threshold: str
+    inputs: tuple[Table, ...]
+    appendix: tuple[Table, ...]
+    sources: tuple[SourceNote, ...]
     generated: str | None

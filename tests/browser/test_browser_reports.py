@@ -1,12 +1,19 @@
-"""Every shipped scenario's HTML report, opened from disk in a real headless Chromium.
+"""HTML reports opened from disk in a real headless Chromium, on screen and in print.
 
 The browser is the operating system's Chromium (Debian package `chromium`, installed by
 .ci/run), driven by Playwright through its executable path: no browser is downloaded. Each
-report is predicted by the real model, written to a temporary folder and opened by file://
-URL; the page must log no console error, make no request but itself, fail none, and show
-every chart with a non-zero size, on screen and in print layout. A full-page screenshot of
-each is written (to $DISKMODEL_SCREENSHOT_DIR when set, else a temporary folder) for a person
-to look at. A scenario whose names are markup must render them as text and run no script.
+report is written to a temporary folder and opened by file:// URL; the page must log no console
+error, make no request but itself, fail none, and show every chart with a non-zero size; no
+text of a chart (legend, tick label, axis label, annotation) may stick out of the chart's
+frame, on screen or in print; in print the page is A4, the answer comes first, the contents
+list is hidden, a chart and its caption (and a short table and its caption) never part, and the
+page count stays within a budget. A full-page screenshot and the PDF of each are written (to
+$DISKMODEL_SCREENSHOT_DIR when set, else a temporary folder) for a person to look at.
+
+Two sets of reports: the report fixtures (tests/report/report_fixtures.py, Predictions built
+by hand: they run whatever the model's state), and every shipped scenario's real report,
+predicted by the model through the public API. A prediction whose names are markup must render
+them as text and run no script.
 
 Skips, with the reason, only when Chromium or Playwright is not installed.
 """
@@ -14,6 +21,7 @@ Skips, with the reason, only when Chromium or Playwright is not installed.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +29,9 @@ from typing import Any
 
 import pytest
 
-from diskmodel.model import predict
+from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.html import write_report
-from diskmodel.scenario import Scenario, load_scenario, validate_scenario
-from diskmodel.yamlio import parse_yaml
+from tests.report import report_fixtures
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -37,7 +44,18 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCENARIOS = sorted((Path(__file__).resolve().parent.parent.parent / "scenarios").glob("*.yaml"))
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+FIXTURE_PAGES = {
+    # case: (most printed pages before the inputs and appendix, most pages in all)
+    "open-comparison": (6, 10),
+    "closed-comparison": (6, 10),
+    "tiered": (6, 10),
+    "hostile": (6, 10),
+    "many-alternatives": (11, 15),
+}
+"""Print budgets of the fixture reports (A4), about a page above what they print today."""
 
 if not CHROMIUM.exists():
     pytest.skip(
@@ -113,87 +131,125 @@ def _chart_sizes(page: Any) -> list[tuple[str, float, float]]:
     return sizes
 
 
-def _write(scenario: Scenario, folder: Path, stem: str) -> Path:
-    prediction = predict(scenario)
-    return write_report(prediction, folder / f"{stem}.html", scenarios=scenario.alternatives())
+_CLIPPED_TEXT = """
+() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('figure.chart svg')) {
+    const frame = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < frame.left - 1 || r.right > frame.right + 1 ||
+          r.top < frame.top - 1 || r.bottom > frame.bottom + 1) {
+        out.push(svg.closest('figure').id + ': ' + text.textContent);
+      }
+    }
+  }
+  return out;
+}
+"""
 
 
-@pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_shipped_scenario_report_opens_clean_with_every_chart_visible(
-    scenario_path: Path, browser: Any, tmp_path: Path, screenshot_dir: Path
+def _pdf_pages(page: Any) -> int:
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def _check_report(
+    browser: Any, report: Path, screenshot_dir: Path, stem: str, budget: tuple[int, int]
 ) -> None:
-    report = _write(load_scenario(scenario_path), tmp_path, scenario_path.stem)
     page, log = _open(browser, report)
     try:
         _assert_clean(log, report.as_uri())
         sizes = _chart_sizes(page)
         assert len(sizes) >= 3
         assert all(width > 100 and height > 100 for _, width, height in sizes), sizes
+        assert page.evaluate(_CLIPPED_TEXT) == [], "chart text outside its frame (screen)"
         # The answer is on the first screen: its first sentence starts above the fold.
         answer = page.query_selector(".answer .headline")
         assert answer is not None
         box = answer.bounding_box()
         assert box is not None
         assert box["y"] + box["height"] < 900
-        shot = screenshot_dir / f"{scenario_path.stem}.png"
+        shot = screenshot_dir / f"{stem}.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
+
         page.emulate_media(media="print")
         printed = _chart_sizes(page)
         assert all(width > 100 and height > 100 for _, width, height in printed), printed
-        assert page.evaluate("getComputedStyle(document.querySelector('nav')).display") == "none"
+        assert page.evaluate(_CLIPPED_TEXT) == [], "chart text outside its frame (print)"
+        style = "([s, p]) => getComputedStyle(document.querySelector(s))[p]"
+        assert page.evaluate(style, ["nav", "display"]) == "none"
+        assert page.evaluate(style, ["figure.chart", "breakInside"]) == "avoid"
+        assert page.evaluate(style, ["caption", "breakAfter"]) == "avoid"
+        assert page.evaluate(style, ["h2", "breakAfter"]) == "avoid"
+        assert page.evaluate(style, [".table-wrap.short", "breakInside"]) == "avoid"
+        assert page.evaluate(style, ["#appendix", "breakBefore"]) == "page"
+        (screenshot_dir / f"{stem}.pdf").write_bytes(
+            page.pdf(format="A4", prefer_css_page_size=True)
+        )
+        total = _pdf_pages(page)
+        page.add_style_tag(content="#inputs, #appendix { display: none !important; }")
+        main = _pdf_pages(page)
+        most_main, most_total = budget
+        assert main <= most_main, f"{main} printed pages before the inputs (budget {most_main})"
+        assert total <= most_total, f"{total} printed pages (budget {most_total})"
     finally:
         page.close()
 
 
-HOSTILE_NAME = "<script>alert(1)</script> \"quoted\" & 'single' </title>"
-HOSTILE_YAML = """\
-schema_version: 1
-name: '<script>alert(1)</script> "quoted" & ''single'' </title>'
-description: '<img src=x onerror=alert(2)> & <b>bold?</b>'
-system: {model: ds8800-951, processor_ways: 4, cache_gb: 128, host_ports: 8, da_pairs: 2}
-pools:
-  - name: 'pool <b>&amp;</b> "p"'
-    easy_tier: auto
-    ranks:
-      - {drive: ssd-300, raid: raid5-6+p+s, count: 1}
-      - {drive: 15k-300, raid: raid5-7+p, count: 5}
-workloads:
-  - {name: '<script>alert(3)</script>&"w"', pool: 'pool <b>&amp;</b> "p"', iops: 15000,
-     read_fraction: 0.7, read_hit_ratio: 0.5, destage_ratio: 0.6, capacity_gb: 10000,
-     skew: {level: high}}
-analyses:
-  compare:
-    - name: '<svg onload=alert(4)> & more ranks'
-      set: {system.da_pairs: 2}
-"""
+@pytest.mark.parametrize("case", sorted(report_fixtures.CASES))
+def test_fixture_report_opens_clean_prints_within_budget_and_clips_nothing(
+    case: str, browser: Any, tmp_path: Path, screenshot_dir: Path
+) -> None:
+    report = write_report(report_fixtures.CASES[case](), tmp_path / f"{case}.html")
+    _check_report(browser, report, screenshot_dir, f"fixture-{case}", FIXTURE_PAGES[case])
+
+
+def _predict(path: Path) -> ScenarioPrediction:
+    import diskmodel
+
+    return diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
+
+
+@pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_nothing(
+    scenario_path: Path, browser: Any, tmp_path: Path, screenshot_dir: Path
+) -> None:
+    prediction = _predict(scenario_path)
+    report = write_report(prediction, tmp_path / f"{scenario_path.stem}.html")
+    configs = len(prediction.configurations)
+    budget = (3 + 2 * configs, 7 + 2 * configs)
+    _check_report(browser, report, screenshot_dir, scenario_path.stem, budget)
 
 
 def test_markup_in_names_renders_as_text_and_runs_nothing(
     browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
-    scenario = validate_scenario(parse_yaml(HOSTILE_YAML, "hostile.yaml"))
-    report = _write(scenario, tmp_path, "hostile")
+    report = write_report(report_fixtures.hostile(), tmp_path / "hostile.html")
     page, log = _open(browser, report)
     try:
         _assert_clean(log, report.as_uri())
         assert page.evaluate("document.scripts.length") == 0
         assert page.evaluate("document.querySelectorAll('img, iframe, object').length") == 0
-        assert page.inner_text("h1") == HOSTILE_NAME
-        assert page.title().startswith(HOSTILE_NAME)
-        assert page.inner_text(".description") == "<img src=x onerror=alert(2)> & <b>bold?</b>"
-        cards = page.inner_text(".answers")
-        assert "<svg onload=alert(4)> & more ranks" in cards
+        assert page.inner_text("h1") == report_fixtures.HOSTILE
+        assert page.title().startswith(report_fixtures.HOSTILE)
+        assert page.inner_text(".description") == (
+            "<img src=x onerror=alert(2)> & SSD, 15K and nearline."
+        )
+        assert "<script>alert(4)</script>" in page.inner_text(".answers")
         tables = page.inner_text("#tables")
-        assert '<script>alert(3)</script>&"w"' in tables
-        assert 'pool <b>&amp;</b> "p"' in tables
+        assert "pool <b>&amp;</b>" in tables
+        workloads = page.inner_text("#inputs")
+        assert '<script>alert(3)</script>&"' in workloads
         # Inside the charts the names are SVG text too, not elements.
         assert page.evaluate("document.querySelectorAll('svg script, svg svg').length") == 0
-        legend = page.evaluate(
-            "Array.from(document.querySelectorAll('#chart-response text'))"
-            ".map(t => t.textContent).join('|')"
+        title = page.evaluate(
+            "document.querySelector('figure[id^=chart-skew] svg > title').textContent"
         )
-        assert "<svg onload=alert(4)> & more ranks" in legend
+        assert report_fixtures.HOSTILE in title
+        assert "pool <b>&amp;</b>" in title
         page.screenshot(path=str(screenshot_dir / "hostile.png"), full_page=True)
     finally:
         page.close()

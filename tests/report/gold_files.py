@@ -1,12 +1,12 @@
 """Gold files of the HTML report: how a page is masked, compared and regenerated.
 
-Masked (volatile, not the report's own decision): the generation line (time and version) and
-the body of each chart's SVG (matplotlib's exact path coordinates change between its releases;
-the charts' content, determinism and escaping are tested in test_report_charts.py), and the
-rows of the assumptions table (the catalog's figures and source texts, which the catalog's
-maintainers edit; test_report_html.py checks their content). A chart's opening tag, with its
-title, stays in the gold file. The fixtures' scenarios are written inline in
-report_fixtures.py, so editing a shipped scenario does not change a gold file either.
+Masked (volatile, not the report's own decision): the generation line (time and version), the
+body of each chart's SVG (matplotlib's exact path coordinates change between its releases; the
+charts' content, determinism and escaping are tested in test_report_charts.py), and the rows
+of the catalog-figures table and the list of their sources (the catalog's figures and source
+texts, which the catalog's maintainers edit; test_report_html.py checks their content). A
+chart's opening tag, with its title, stays in the gold file. The fixtures are built in
+report_fixtures.py by hand, so neither the model nor a shipped scenario changes a gold file.
 
 Regenerate after an intended change of the page, then read the diff before committing it:
 
@@ -25,14 +25,16 @@ GOLD = HERE / "gold"
 _GENERATED = re.compile(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d UTC by diskmodel [^<\s]+\.")
 _SVG_BODY = re.compile(r"(<svg\b[^>]*>).*?(</svg>)", re.S)
 _CATALOG_ROWS = re.compile(
-    r'(<div class="table-wrap" id="assumptions">.*?<tbody>).*?(</tbody>)', re.S
+    r'(<div class="table-wrap[^"]*" id="catalog-figures">.*?<tbody>).*?(</tbody>)', re.S
 )
+_SOURCES = re.compile(r'(<ol class="sources"[^>]*>).*?(</ol>)', re.S)
 
 
 def mask(html: str) -> str:
     """The page with its volatile parts replaced by fixed markers."""
     html = _GENERATED.sub("Generated [TIME] by diskmodel [VERSION].", html)
     html = _CATALOG_ROWS.sub(r"\1[CATALOG FIGURES MASKED]\2", html)
+    html = _SOURCES.sub(r"\1[SOURCES MASKED]\2", html)
     return _SVG_BODY.sub(r"\1[CHART MASKED]\2", html)
 
 
@@ -42,22 +44,21 @@ def gold_path(case: str) -> Path:
 
 def render_case(case: str) -> str:
     """The report of one named fixture case, with the generation line on (it is masked)."""
-    sys.path.insert(0, str(HERE))
-    import report_fixtures
-
     from diskmodel.report.html import render_html
+    from tests.report import report_fixtures
 
-    prediction, scenarios = report_fixtures.CASES[case]()
-    return render_html(prediction, scenarios=scenarios, timestamp=True)
+    return render_html(report_fixtures.CASES[case](), timestamp=True)
 
 
 def regenerate() -> list[Path]:
     """Write every case's masked page as its gold file."""
-    sys.path.insert(0, str(HERE))
-    import report_fixtures
+    from tests.report import report_fixtures
 
     GOLD.mkdir(exist_ok=True)
     written = []
+    for old in GOLD.glob("*.html"):
+        if old.stem not in report_fixtures.CASES:
+            old.unlink()
     for case in report_fixtures.CASES:
         path = gold_path(case)
         path.write_text(mask(render_case(case)), encoding="utf-8", newline="\n")
@@ -66,5 +67,6 @@ def regenerate() -> list[Path]:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parents[1]))  # the repository, so that `tests` imports
     for written in regenerate():
         print(f"wrote {written}")

@@ -30,12 +30,17 @@ def _all_charts(name: str) -> list[str]:
     group = charts.BarGroup(name, (0.5, 0.9996))
     span = charts.TierSpan("ssd", 0.0, 0.1, 0.6)
     closed = charts.Series(name, (1.0, 2.0, 4.0), (100.0, 180.0, 250.0))
+    other = charts.Series("B", (1.0, 2.0, 4.0), (90.0, 170.0, 240.0))
+    grown = [charts.Series(name, (1.0, 2.0), (3.0, math.inf)), charts.Series("B", (1.0,), (4.0,))]
     return [
         _response_chart("a", name),
         charts.stacked_bar_chart("b", [bar]),
         charts.utilization_chart("c", [group], [name, "B"]),
         charts.skew_chart("d", [0.0, 0.1, 1.0], [0.0, 0.6, 1.0], [span], title=f"skew of {name}"),
-        charts.closed_system_chart("e", [closed], [closed], 4.0, "host queue depth"),
+        charts.closed_system_chart("e", [closed, other], [closed, other], 4.0, "queue depth"),
+        charts.placement_chart("f", [1.0, 2.0], [("ssd", [0.6, 0.5]), (name, [0.4, 0.5])], 1.5),
+        charts.growth_chart("g", grown, [(name, 2.0)], 5.0),
+        charts.sweep_chart("h", [0.0, 1.0], [(name, [100.0, 200.0])], 150.0, "ranks added"),
     ]
 
 
@@ -86,9 +91,97 @@ def test_saturated_points_are_left_out_not_drawn_at_infinity() -> None:
     assert "nan" not in svg.lower()
 
 
-def test_response_axis_shows_the_knee_and_every_marked_point() -> None:
+def test_response_axis_shows_the_knee_every_marked_point_and_the_target() -> None:
     series = [_series("A", 4.0)]
-    top = charts._response_axis_top(series, [charts.Marker("A", 39_000, 160.0, "")])
+    top = charts.response_axis_top(series, [charts.Marker("A", 39_000, 160.0, "")])
     assert top >= 160.0
-    top = charts._response_axis_top(series, [])
-    assert top == pytest.approx(6 * 4.0 / (1 - 1 / 40), rel=1e-12)
+    assert charts.response_axis_top(series, []) == pytest.approx(6 * 4.0 / (1 - 1 / 40), rel=1e-12)
+    assert charts.response_axis_top(series, [], target_ms=30.0) == pytest.approx(37.5)
+
+
+def test_no_drawn_line_runs_past_the_top_of_the_axis() -> None:
+    """A line is drawn to its last point under the top and ends in an arrowhead there: the
+    frame never cuts a curve (issue 16: "the y-axis cut a curve")."""
+    series = _series("A", 4.0)
+    top = charts.response_axis_top([series], [])
+    x, y, cut = charts._below(series.x, series.y, top)
+    assert cut
+    assert max(y) <= top
+    assert len(x) < len([v for v in series.y if math.isfinite(v)])
+    assert charts._below((1.0, 2.0), (1.0, 2.0), 5.0) == ([1.0, 2.0], [1.0, 2.0], False)
+
+
+def test_growth_axis_shows_every_finite_point() -> None:
+    series = [charts.Series("A", (1.0, 1.5, 2.0), (3.0, 9.0, 40.0))]
+    assert charts.response_axis_top(series, [], 5.0, stretch=math.inf) == pytest.approx(42.0)
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 8])
+def test_legend_columns_fit_the_chart_width(count: int) -> None:
+    names = [
+        f"configuration {i} with a long descriptive name (conservative sizing)"
+        for i in range(count)
+    ]
+    legend = charts._Legend(names)
+    widest = max(charts._text_width_in(label) for label in legend.labels)
+    assert legend.columns * (widest + 5.4 * charts.LEGEND_PT / 72) <= charts.WIDTH_IN
+    assert legend.rows * legend.columns >= count
+    assert all(
+        len(line) <= charts.LABEL_CHARS for label in legend.labels for line in label.split("\n")
+    )
+
+
+def test_matplotlib_is_not_imported_with_the_report_modules() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import diskmodel.report.html, diskmodel.report.text, diskmodel.report.json_result\n"
+        "print('matplotlib' in sys.modules, 'matplotlib.pyplot' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_drawing_a_chart_never_imports_pyplot() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from diskmodel.report import charts\n"
+        "charts.growth_chart('g', [charts.Series('A', (1.0, 2.0), (1.0, 2.0))], [], None)\n"
+        "print('matplotlib.figure' in sys.modules, 'matplotlib.pyplot' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
+
+
+def test_a_single_line_has_no_legend_and_several_do() -> None:
+    one = [_series("only", 4.0)]
+    assert ">only</text>" not in charts.response_time_chart("x", one, [], None)
+    two = [_series("first", 4.0), _series("second", 5.0)]
+    svg = charts.response_time_chart("y", two, [], None)
+    assert ">first</text>" in svg
+    assert ">second</text>" in svg
+
+
+def test_a_heat_map_skew_curve_is_drawn_from_at_most_400_points_ends_kept() -> None:
+    from diskmodel.report.chart_views import SKEW_POINTS_DRAWN, _thinned
+
+    points = [(i / 29_999, (i / 29_999) ** 0.2) for i in range(30_000)]
+    drawn = _thinned(points)
+    assert len(drawn) == SKEW_POINTS_DRAWN
+    assert drawn[0] == points[0]
+    assert drawn[-1] == points[-1]
+    assert _thinned(points[:10]) == points[:10]
+
+
+def test_names_without_a_glyph_in_the_chart_font_draw_quietly() -> None:
+    """matplotlib's layout font lacks emoji and CJK; the browser draws the text, so the
+    'Glyph missing from font' warning (an error under -W error) is silenced."""
+    svg = charts.response_time_chart(
+        "g", [_series("a 💾 b", 4.0), _series("p 中文", 5.0)], [], None
+    )
+    assert "a 💾 b" in svg
