@@ -206,7 +206,7 @@ def test_names_without_a_glyph_in_the_chart_font_render_quietly() -> None:
 
     from .test_report_fuzz import scenario_with_names
 
-    scenario = scenario_with_names(["a 💾 b", "p 中文", "w 𝔘", "alt \u202e x"], "d")
+    scenario = scenario_with_names(["a 💾 b", "p 中文", "w 𝔘", "alt ✓ x"], "d")
     page = render_html(predict(scenario), scenarios=scenario.alternatives(), timestamp=False)
     assert "a 💾 b" in page
 
