@@ -259,7 +259,7 @@ def test_a_heat_map_that_is_a_device_is_not_read(tmp_path: Path) -> None:
     from diskmodel.model import predict
 
     path = write(tmp_path, VALID + "    skew: {heatmap: /dev/zero}\n")
-    with pytest.raises(UserError, match=r"/dev/zero: is not a regular file"):
+    with pytest.raises(UserError, match=r"/dev/zero, a file of the running system"):
         predict(load_scenario(path), base_dir=tmp_path)
 
 
