@@ -315,3 +315,19 @@ def test_growth_of_a_closed_population_is_bounded(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"analyses\.growth\.factors: 1000 x the closed population"):
         load_scenario(write(tmp_path, text))
     load_scenario(write(tmp_path, text.replace("1000]", "64]")))  # 4,096: still solved
+
+
+def test_the_hang_guard_counts_cpu_time_not_wall_clock() -> None:
+    # Issue 17 item 13: the long profile failed on a loaded 2-core machine, a case "still
+    # running after 30 s" of wall clock. The guard now counts the case's CPU time, which a
+    # loaded machine does not inflate: waiting does not trip it, working does.
+    import time
+
+    from .invariants import no_hang
+
+    with no_hang(0.2):
+        time.sleep(0.4)  # wall clock past the budget, CPU time near zero
+    with pytest.raises(AssertionError, match="of CPU time: a hang"), no_hang(0.2):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            sum(range(10_000))
