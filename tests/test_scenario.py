@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -16,8 +17,12 @@ from diskmodel.scenario import (
     load_scenario,
     pool_capacity_gb,
 )
+from diskmodel.scenario.json_schema import SCHEMA_FILE, schema_text
+from diskmodel.scenario.reference import reference_markdown
+from diskmodel.yamlio import load_yaml, parse_yaml
 
-from .conftest import SCENARIOS
+from .conftest import ROOT, SCENARIOS
+from .fuzz.json_schema_subset import errors as schema_errors
 
 VALID = textwrap.dedent(
     """\
@@ -448,3 +453,44 @@ def test_pinned_workloads_together_must_fit_their_tier(tmp_path: Path) -> None:
     assert "ssd ranks hold 2,100 GB usable" in message
     fits = text.replace("capacity_gb: 200\n", "capacity_gb: 100\n")
     assert load_text(tmp_path, fits).workloads[1].pin_tier == "ssd"
+
+
+# ------------------------------------------------ issue 16 item 4: the shipped JSON Schema
+
+
+def test_the_shipped_json_schema_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
+    # Regenerate: python -m diskmodel.scenario.json_schema > diskmodel/scenario/scenario.schema.json
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(catalog), (
+        "diskmodel/scenario/scenario.schema.json is stale: regenerate it"
+    )
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_every_shipped_scenario_validates_against_the_schema_and_names_it(path: Path) -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema_errors(schema, load_yaml(path).data) == []
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../diskmodel/scenario/scenario.schema.json"
+    reference = (path.parent / first.split("$schema=")[1]).resolve()
+    assert reference == SCHEMA_FILE.resolve()
+
+
+def test_the_schema_refuses_what_the_models_refuse_value_by_value() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml(VALID, "s.yaml").data
+    assert schema_errors(schema, data) == []
+    for broken in (
+        VALID.replace("read_fraction: 0.7", "read_fraction: 70"),
+        VALID.replace("drive: 15k-146", "drive: 15k-147"),
+        VALID.replace("iops: 5000", "iopps: 5000"),
+        VALID.replace("easy_tier: auto", "easy_tier: on"),
+    ):
+        assert schema_errors(schema, parse_yaml(broken, "s.yaml").data)
+
+
+def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
+    # Regenerate: python -m diskmodel.scenario.reference > docs/scenario.md
+    page = ROOT / "docs" / "scenario.md"
+    assert page.read_text(encoding="utf-8") == reference_markdown(catalog), (
+        "docs/scenario.md is stale: regenerate it"
+    )
