@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from diskmodel.catalog import Catalog
     from diskmodel.prediction import ScenarioPrediction
     from diskmodel.scenario import Scenario
+    from diskmodel.scenario.files import HeatMapInput
 
 
 def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
@@ -30,27 +31,65 @@ def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
 
 
 def predict(
-    scenario: Scenario, *, base_dir: Path | None = None, catalog: Catalog | None = None
+    scenario: Scenario,
+    *,
+    base_dir: Path | None = None,
+    catalog: Catalog | None = None,
+    allow_outside_heatmaps: bool = False,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
     base_dir: the scenario file's folder, where paths in it (heat maps) are relative to.
+    allow_outside_heatmaps: let heat maps outside `base_dir` be read (the command line's
+    `--allow-outside-heatmaps`; `diskmodel.tiering.heatmap.read_heatmap(allow_outside=...)`).
     """
     from diskmodel.analyses import predict_scenario
 
-    return predict_scenario(scenario, catalog, base_dir)
+    return predict_scenario(
+        scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+    )
 
 
-def render_html(
-    prediction: ScenarioPrediction,
+def read_inputs(
+    scenario: Scenario,
+    scenario_file: Path | None,
     *,
-    timestamp: bool = True,
-    scenarios: Sequence[tuple[str, Scenario]] | None = None,
-) -> str:
-    """The self-contained HTML sizing report."""
+    allow_outside_heatmaps: bool = False,
+    catalog: Catalog | None = None,
+) -> list[HeatMapInput]:
+    """Open every file `scenario` reads besides itself (its heat maps), as `predict` would.
+
+    Raises an `InputError` naming the scenario's file, line and key for the first that is
+    refused (outside the scenario's folder without `allow_outside_heatmaps`, a device, a file
+    of /proc) or cannot be read as a heat map. `diskmodel check` lists what this returns.
+    """
+    from diskmodel.scenario.files import read_heatmaps
+
+    return read_heatmaps(
+        scenario, scenario_file, allow_outside=allow_outside_heatmaps, catalog=catalog
+    )
+
+
+def compare(
+    scenarios: Sequence[tuple[Scenario, Path | None]],
+    *,
+    catalog: Catalog | None = None,
+    allow_outside_heatmaps: bool = False,
+) -> ScenarioPrediction:
+    """Several scenarios (each with its file's folder) side by side, the first the reference
+    (a name used twice is numbered)."""
+    from diskmodel.analyses import compare_scenarios
+
+    return compare_scenarios(
+        list(scenarios), catalog, allow_outside_heatmaps=allow_outside_heatmaps
+    )
+
+
+def render_html(prediction: ScenarioPrediction, *, timestamp: bool = True) -> str:
+    """The self-contained HTML sizing report (it reads only the prediction)."""
     from diskmodel.report.html import render_html as render
 
-    return render(prediction, scenarios=scenarios, timestamp=timestamp)
+    return render(prediction, timestamp=timestamp)
 
 
 def to_json(prediction: ScenarioPrediction) -> str:

@@ -1,64 +1,192 @@
 """The `diskmodel` command: parses arguments, calls the public API, prints. No modelling here.
 
-Every command runs inside one error boundary (`_boundary`): a `UserError` prints its message on
-stderr and exits with its named code (see `diskmodel.errors.ExitCode`); anything else is a bug
-and surfaces as one.
+One error boundary (`_Boundary.main`, what `main()` and typer's test runner both go through)
+ends every command: a `UserError` prints one message on stderr and exits with its named code
+(`diskmodel.errors.ExitCode`); a command-line mistake prints the usage and exits 2; Ctrl-C
+prints "interrupted" and exits 130; standard output closed early (`| head`) exits 4; anything
+else is a bug, reported as one (exit 1). Every string on its way to the terminal passes
+through `diskmodel.terminal.printable`, so nothing from an input file can drive the terminal.
+
+Conventions: `-` is standard output for `--json` and `--out`, and then the summary goes to
+stderr; the format follows the flag, not the file name (`--out r.pdf` is refused); a name
+ending in `/` or naming a folder writes the default file name inside it; `--quiet` prints
+nothing but errors. Shell completion: `diskmodel --install-completion`.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
+import os
+import sys
+import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from diskmodel import __version__
-from diskmodel.errors import UserError
+from diskmodel.errors import ExitCode, InputError, OutputError, UserError
+from diskmodel.terminal import printable
 
 if TYPE_CHECKING:
     from diskmodel.prediction import ScenarioPrediction
-    from diskmodel.scenario import Scenario
 
-P = ParamSpec("P")
-T = TypeVar("T")
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """Print `text` for a person: through the sanitiser, never raw."""
+    typer.echo(printable(text), err=err)
+
+
+def _write_stdout(text: str) -> None:
+    """A result written to standard output (`-`): as is into a pipe, sanitised on a terminal."""
+    stream = sys.stdout
+    stream.write(printable(text) if stream.isatty() else text)
+    stream.flush()
+
+
+class _Boundary(TyperGroup):
+    """The command group whose `main` is the one error boundary of the command line."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        name = prog_name or "diskmodel"
+        self._main_shell_completion(extra, name, complete_var)  # exits when completing
+        code = _guarded(self, name, argv, extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _guarded(group: TyperGroup, name: str, argv: list[str], extra: dict[str, Any]) -> int:
+    """Run the command line; return its exit code, whatever happens inside."""
+    try:
+        with group.make_context(name, argv, **extra) as ctx:
+            group.invoke(ctx)
+        return ExitCode.OK
+    except UserError as exc:
+        say(f"diskmodel: {exc}", err=True)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        say("\ndiskmodel: interrupted; no output file was written or changed", err=True)
+        return INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        say("diskmodel: standard output was closed before the result was written", err=True)
+        return int(ExitCode.OUTPUT_REFUSED)
+    except (typer.Exit, typer.Abort) as exc:
+        return int(getattr(exc, "exit_code", 1))
+    except Exception as exc:  # the boundary: a usage error, else a bug
+        if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
+            _usage_error(exc)
+            return int(exc.exit_code)  # type: ignore[attr-defined]
+        say(traceback.format_exc().rstrip(), err=True)
+        say(f"diskmodel {__version__}: internal error (a bug); please report it", err=True)
+        return int(ExitCode.INTERNAL)
+
+
+def _usage_error(exc: Any) -> None:
+    """A command-line mistake (the parser's), printed with the usage line, sanitised."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None:
+        say(ctx.get_usage(), err=True)
+        say(f"Try '{ctx.command_path} --help' for help.", err=True)
+    say(f"diskmodel: {exc.format_message()}", err=True)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, send what is left for stdout to /dev/null (no second error)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
 
 app = typer.Typer(
     name="diskmodel",
+    cls=_Boundary,
     help="Predict response time, utilisation and bottlenecks of IBM DS8700/DS8800 storage.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 catalog_app = typer.Typer(help="Look up the hardware diskmodel knows.", no_args_is_help=True)
 app.add_typer(catalog_app, name="catalog")
 
+
+def _catalog_names(incomplete: str) -> list[str]:
+    from diskmodel.catalog import load_catalog
+
+    return [n for n in load_catalog().names() if n.startswith(incomplete)]
+
+
 ScenarioPath = Annotated[
     Path,
     typer.Argument(
-        help="scenario YAML file", exists=True, dir_okay=False, readable=True, show_default=False
+        help="scenario YAML file",
+        metavar="SCENARIO",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+        show_default=False,
+    ),
+]
+OutOption = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="HTML report to write, - for standard output, or a folder/ "
+        "[default: reports/<scenario file name>.html]",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[
+    str | None,
+    typer.Option(
+        "--json",
+        help="also write the result as JSON (docs/json-schema.md), - for standard output",
+        show_default=False,
+    ),
+]
+NoTimestamp = Annotated[
+    bool,
+    typer.Option(
+        "--no-timestamp", help="leave out the generation-time line (byte-identical reports)"
+    ),
+]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="replace output files diskmodel did not write (never a link, device or folder)",
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing but errors")]
+AllowOutside = Annotated[
+    bool,
+    typer.Option(
+        "--allow-outside-heatmaps",
+        help="let the scenario read heat maps outside its own folder (trust its author)",
     ),
 ]
 
 
-def _boundary(command: Callable[P, T]) -> Callable[P, T]:
-    """Turn a user's mistake into one message and a named exit code, never a traceback."""
-
-    @functools.wraps(command)
-    def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return command(*args, **kwargs)
-        except UserError as exc:
-            typer.echo(f"diskmodel: {exc}", err=True)
-            raise typer.Exit(int(exc.exit_code)) from None
-
-    return run
-
-
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"diskmodel {__version__}")
+        say(f"diskmodel {__version__}")
         raise typer.Exit()
 
 
@@ -73,70 +201,53 @@ def _root(
 
 
 @catalog_app.command("list")
-@_boundary
 def catalog_list() -> None:
     """List storage systems, drives and RAID formats in the catalog."""
     from diskmodel.catalog import load_catalog
     from diskmodel.report.catalog_text import render_list
 
-    typer.echo(render_list(load_catalog()))
+    say(render_list(load_catalog()))
 
 
 @catalog_app.command("show")
-@_boundary
 def catalog_show(
-    name: Annotated[str, typer.Argument(help="a system, drive or RAID format name")],
+    name: Annotated[
+        str,
+        typer.Argument(help="a system, drive or RAID format name", autocompletion=_catalog_names),
+    ],
 ) -> None:
     """Show one catalog entry with every figure and its source."""
     from diskmodel.catalog import load_catalog
     from diskmodel.report.catalog_text import render_entry
 
-    typer.echo(render_entry(load_catalog(), name))
+    say(render_entry(load_catalog(), name))
 
 
 @app.command()
-@_boundary
-def check(scenario: ScenarioPath) -> None:
-    """Validate a scenario and summarise its configuration."""
+def check(
+    scenario: ScenarioPath,
+    allow_outside_heatmaps: AllowOutside = False,
+    quiet: Quiet = False,
+) -> None:
+    """Validate a scenario, summarise its configuration and open the files it reads."""
+    from diskmodel.api import load_scenario, read_inputs
     from diskmodel.report.check_text import render_check
-    from diskmodel.scenario import load_scenario
 
-    typer.echo(render_check(load_scenario(scenario)))
-
-
-OutOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--out",
-        "-o",
-        help="HTML report to write [default: reports/<scenario file name>.html]",
-        dir_okay=False,
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--json",
-        help="also write the result as JSON (schema: docs/json-schema.md)",
-        dir_okay=False,
-        show_default=False,
-    ),
-]
-NoTimestamp = Annotated[
-    bool,
-    typer.Option(
-        "--no-timestamp", help="leave out the generation-time line (byte-identical reports)"
-    ),
-]
-Force = Annotated[
-    bool, typer.Option("--force", help="replace output files that diskmodel did not write")
-]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print only the files written")]
+    loaded = load_scenario(scenario)
+    heatmaps = read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps)
+    if quiet:
+        return
+    say(render_check(loaded))
+    say("\nFiles it reads")
+    lines = [f"  {scenario} (this scenario)"]
+    lines += [
+        f"  {h.path} (heat map, {h.extent_count:,} extents; {h.key}: {h.reference})"
+        for h in heatmaps
+    ]
+    say("\n".join(lines))
 
 
 @app.command()
-@_boundary
 def run(
     scenario: ScenarioPath,
     out: OutOption = None,
@@ -144,31 +255,28 @@ def run(
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    allow_outside_heatmaps: AllowOutside = False,
 ) -> None:
     """Predict a scenario: print a summary, write the HTML report (and JSON if asked)."""
-    from diskmodel.model import predict
-    from diskmodel.scenario import load_scenario
+    from diskmodel.api import load_scenario, predict, read_inputs
 
+    outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
     loaded = load_scenario(scenario)
-    prediction = predict(loaded, base_dir=scenario.parent)
-    _emit(
-        prediction,
-        loaded.alternatives(),
-        out or Path("reports") / f"{scenario.stem}.html",
-        json,
-        timestamp=not no_timestamp,
-        force=force,
-        quiet=quiet,
+    read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps)
+    prediction = predict(
+        loaded, base_dir=scenario.parent, allow_outside_heatmaps=allow_outside_heatmaps
     )
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
+    _report(prediction, outputs, quiet=quiet)
 
 
 @app.command()
-@_boundary
 def compare(
     scenarios: Annotated[
         list[Path],
         typer.Argument(
             help="two or more scenario files; the first is the reference",
+            metavar="SCENARIO...",
             exists=True,
             dir_okay=False,
             readable=True,
@@ -180,65 +288,79 @@ def compare(
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    allow_outside_heatmaps: AllowOutside = False,
 ) -> None:
     """Compare the baselines of several scenario files side by side in one report."""
-    from diskmodel.analyses import compare_scenarios
-    from diskmodel.errors import InputError
-    from diskmodel.scenario import load_scenario
+    from diskmodel.api import compare as compare_files
+    from diskmodel.api import load_scenario, read_inputs
 
     if len(scenarios) < 2:
         raise InputError("compare needs at least two scenario files")
-    loaded = [(load_scenario(path), path.parent) for path in scenarios]
-    prediction, named = compare_scenarios(loaded)
-    default = Path("reports") / ("-vs-".join(p.stem for p in scenarios)[:120] + ".html")
-    _emit(
-        prediction,
-        named,
-        out or default,
-        json,
-        timestamp=not no_timestamp,
-        force=force,
-        quiet=quiet,
+    outputs = _outputs(out, json, "-vs-".join(p.stem for p in scenarios)[:120])
+    loaded = [(load_scenario(path), path) for path in scenarios]
+    for scenario, path in loaded:
+        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps)
+    prediction = compare_files(
+        [(scenario, path.parent) for scenario, path in loaded],
+        allow_outside_heatmaps=allow_outside_heatmaps,
     )
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
+    _report(prediction, outputs, quiet=quiet)
+
+
+# ------------------------------------------------------------------------------ the outputs
+
+
+def _outputs(out: str | None, json: str | None, stem: str) -> list[tuple[str, Path | None]]:
+    """The (format, path) of each output; path None is standard output. Refused early."""
+    from diskmodel.output import HTML, JSON, output_path
+
+    html_raw = out if out is not None else f"reports{os.sep}"
+    planned: list[tuple[str, Path | None]] = []
+    if json is not None:
+        planned.append(("json", output_path(json, JSON, stem)))
+    planned.append(("html", output_path(html_raw, HTML, stem)))
+    if sum(1 for _, path in planned if path is None) > 1:
+        raise OutputError("--out - and --json -: only one result can go to standard output")
+    return planned
 
 
 def _emit(
     prediction: ScenarioPrediction,
-    scenarios: list[tuple[str, Scenario]],
-    html_path: Path,
-    json_path: Path | None,
+    planned: list[tuple[str, Path | None]],
     *,
     timestamp: bool,
     force: bool,
-    quiet: bool,
 ) -> None:
-    """Print the summary and write the report files (JSON first: both or neither on error)."""
-    from diskmodel.output import check_output_path, write_output
-    from diskmodel.report.html import render_html
-    from diskmodel.report.json_result import to_json
-    from diskmodel.report.text import render
+    """Write the outputs: all of them or none (diskmodel.output.write_outputs)."""
+    from diskmodel.api import render_html, to_json
+    from diskmodel.output import HTML, JSON, Output, write_outputs
 
-    html = render_html(prediction, scenarios=scenarios, timestamp=timestamp)
-    outputs = [(html_path, html)]
-    if json_path is not None:
-        outputs.insert(0, (json_path, to_json(prediction)))
-    for path, _ in outputs:  # refuse before writing anything: both files or neither
-        check_output_path(path, force=force)
-    written: list[Path] = []
-    try:
-        for path, text in outputs:
-            written.append(write_output(path, text, force=force))
-    except BaseException:
-        for path in written:  # a later write failed (disk full): take back the earlier one
-            path.unlink(missing_ok=True)
-        raise
-    if not quiet:
-        typer.echo(render(prediction))
-        typer.echo("")
-    for path in written:
-        typer.echo(f"wrote {path}")
+    outputs = [
+        Output(path, to_json(prediction), JSON)
+        if kind == "json"
+        else Output(path, render_html(prediction, timestamp=timestamp), HTML)
+        for kind, path in planned
+    ]
+    write_outputs(outputs, force=force, stdout=_write_stdout)
+
+
+def _report(
+    prediction: ScenarioPrediction, planned: list[tuple[str, Path | None]], *, quiet: bool
+) -> None:
+    """The summary and the files written; on stderr when stdout carries a result."""
+    if quiet:
+        return
+    from diskmodel.api import render_text
+
+    err = any(path is None for _, path in planned)
+    say(render_text(prediction), err=err)
+    say("", err=err)
+    for _, path in planned:
+        if path is not None:
+            say(f"wrote {path}", err=err)
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the command line through its one error boundary."""
     app()

@@ -192,7 +192,11 @@ class Configuration:
 
 
 def resolve_scenario(
-    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
 ) -> tuple[Configuration, ...]:
     """The baseline and each `compare` alternative, resolved (hit ratios projected where an
     alternative changes the cache size and does not set the hit ratio itself)."""
@@ -217,12 +221,14 @@ def resolve(
     *,
     name: str | None = None,
     hit_ratios: Sequence[tuple[float, str]] | None = None,
+    allow_outside_heatmaps: bool = False,
     _heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]] | None = None,
 ) -> Configuration:
     """One scenario (already validated) as a `Configuration`.
 
     hit_ratios: per workload, (read hit ratio, basis) replacing the scenario's (a projection to
-    another cache size). base_dir: the scenario file's folder, where heat-map paths start.
+    another cache size). base_dir: the scenario file's folder, where heat-map paths start;
+    a heat map outside it is refused unless `allow_outside_heatmaps`.
     """
     catalog = catalog or load_catalog()
     cfg = scenario.system
@@ -259,6 +265,7 @@ def resolve(
             None if hit_ratios is None else hit_ratios[i],
             base_dir,
             heat,
+            allow_outside_heatmaps,
         )
         for i, w in enumerate(scenario.workloads)
     )
@@ -331,6 +338,7 @@ def _skew(
     workload: Workload,
     base_dir: Path | None,
     heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+    allow_outside: bool,
 ) -> tuple[SkewCurve, SkewCurve | None, str]:
     """The small-I/O curve, the MB curve (None: derived by placement) and a description."""
     skew = workload.skew
@@ -340,7 +348,7 @@ def _skew(
     if skew.heatmap is not None:
         key = f"{base_dir}\0{skew.heatmap}"
         if key not in heat:  # several workloads and alternatives may name one heat map
-            read = read_heatmap(skew.heatmap, base_dir)
+            read = read_heatmap(skew.heatmap, base_dir, allow_outside=allow_outside)
             heat[key] = (
                 read.small_io,
                 read.mb,
@@ -365,9 +373,10 @@ def _workload(
     hit: tuple[float, str] | None,
     base_dir: Path | None,
     heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+    allow_outside: bool,
 ) -> WorkloadConfig:
     hit_ratio, basis = hit if hit is not None else (w.read_hit_ratio, "as given")
-    small, mb, description = _skew(w, base_dir, heat)
+    small, mb, description = _skew(w, base_dir, heat, allow_outside)
     population = w.queue_depth if w.queue_depth is not None else w.users
     kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
     return WorkloadConfig(

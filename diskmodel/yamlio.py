@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import os
 import re
 import stat
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from diskmodel.errors import InputError
 
@@ -70,36 +72,59 @@ class Located:
 def read_input_text(path: Path, max_bytes: int, kind: str) -> str:
     """The UTF-8 text of the regular file `path`, read no further than `max_bytes`.
 
-    Only a regular file is opened: `/dev/zero` would be read until memory ran out and a named
-    pipe would block forever (both found by fuzzing the command line). `kind` names the file
-    in messages ("scenario", "heat map").
+    Only a regular file is read: `/dev/zero` would be read until memory ran out and a named
+    pipe would block forever (both found by fuzzing the command line). The file is opened
+    without blocking and judged by what the open descriptor is, so it cannot be swapped for a
+    pipe between the check and the read. A leading byte-order mark (what spreadsheet exports
+    write) is dropped. `kind` names the file in messages ("scenario", "heat map").
     """
+    if "\0" in str(path):
+        raise InputError(f"{_shown_path(path)}: the file name holds a NUL byte")
     try:
-        info = path.stat()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a {kind} file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(f"{path}: is a directory, not a {kind} file")
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{path}: is not a regular file (a device or a pipe?); give a {kind} file")
+        raise InputError(f"{_shown_path(path)}: cannot be read ({exc.strerror})") from None
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path}: is a directory, not a {kind} file")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(
+                f"{path}: is not a regular file (a device or a pipe?); give a {kind} file"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        raw = b"".join(chunks)
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
     if len(raw) > max_bytes:
         raise InputError(
             f"{path}: {max(len(raw), info.st_size):,} bytes is too large for a {kind} file "
             f"(the limit is {max_bytes:,} bytes)"
         )
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
             f"{path}: not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8"
         ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _shown_path(path: Path) -> str:
+    return str(path).replace("\0", "\\0")
 
 
 def load_yaml(path: Path) -> Located:
@@ -140,14 +165,20 @@ def parse_yaml(text: str, source: str) -> Located:
     try:
         documents = list(yaml.load_all(text))
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{source}:{mark.line + 1}" if mark is not None else source
-        problem = exc.problem or exc.context or "invalid YAML"
-        if "duplicate key" in str(exc):
-            problem = f"the same key appears twice ({problem.strip()})"
-        raise InputError(f"{where}: YAML syntax error: {problem.strip()}") from None
+        raise InputError(syntax_message(exc, text, source)) from None
+    except ReaderError as exc:
+        # A character YAML does not allow in a file (a control character such as ESC).
+        before = text[: exc.position]
+        line, column = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else 0
+        raise InputError(
+            f"{source}:{line}:{column}: the control character U+{code:04X} is not allowed in "
+            "a YAML file; remove it"
+        ) from None
     except YAMLError as exc:
-        raise InputError(f"{source}: YAML error: {exc}") from None
+        from diskmodel.terminal import printable
+
+        raise InputError(f"{source}: YAML error: {printable(str(exc))[:200]}") from None
     except RecursionError:
         raise InputError(f"{source}: nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as exc:
@@ -163,6 +194,76 @@ def parse_yaml(text: str, source: str) -> Located:
     lines: dict[Path_, int] = {}
     data = _plain(documents[0], (), lines, source)
     return Located(data=data, source=source, lines=lines)
+
+
+_SYNTAX_HINTS = (
+    (
+        "found character '\\t'",
+        "a tab character: YAML indents with spaces only; replace the tab with spaces",
+    ),
+    (
+        "expected <block end>",
+        "this line is indented differently from the lines above it: the keys of one mapping "
+        "line up, and list items start with '- ' at one indentation",
+    ),
+    (
+        "mapping values are not allowed here",
+        "a ':' where no value can start: is this line indented too far, does the line above "
+        "lack its ':', or does a value hold ': ' (then put it in quotes)?",
+    ),
+    (
+        "could not find expected ':'",
+        "a key without its ':' (or a line indented too little)",
+    ),
+    ("expected ',' or ']'", "a '[' list is not closed with ']'"),
+    ("expected ',' or '}'", "a '{' mapping is not closed with '}'"),
+    ("found undefined alias", "an alias (*name) with no anchor (&name) before it"),
+    (
+        "found unexpected end of stream",
+        "the file ends inside a quoted string or an open bracket",
+    ),
+    ("while scanning a quoted scalar", "a quoted string is not closed"),
+)
+"""What the parser's problem means for someone writing a scenario, by the start of its text."""
+
+_EXCERPT_CHARS = 72
+
+
+def syntax_message(exc: MarkedYAMLError, text: str, source: str) -> str:
+    """`FILE:LINE:COLUMN: YAML syntax error: what; then the line with a caret under the spot."""
+    from diskmodel.terminal import printable
+
+    mark = exc.problem_mark or exc.context_mark
+    problem = str(exc.problem or exc.context or "invalid YAML").strip()
+    duplicate = re.search(r'duplicate key "([^"]{0,60})', str(exc))
+    if "duplicate key" in str(exc):
+        name = duplicate.group(1) if duplicate else ""
+        problem = f"the key '{name}' appears twice in one mapping; keep one"
+    else:
+        context = str(exc.context or "")
+        problem = next(
+            (hint for start, hint in _SYNTAX_HINTS if start in problem or start in context),
+            f"{problem[:100]}",
+        )
+    if mark is None:
+        return f"{source}: YAML syntax error: {printable(problem)}"
+    line_no, column = mark.line, mark.column
+    lines = text.splitlines()
+    if lines and line_no >= len(lines):  # the end of the file: after its last character
+        line_no, column = len(lines) - 1, len(lines[-1])
+    message = f"{source}:{line_no + 1}:{column + 1}: YAML syntax error: {printable(problem)}"
+    if not lines:
+        return message
+    line = lines[line_no]
+    start = max(0, min(column - _EXCERPT_CHARS // 2, len(line) - _EXCERPT_CHARS))
+    shown = line[start : start + _EXCERPT_CHARS]
+    before = printable(shown[: column - start].replace("\t", "→"))
+    shown = printable(shown.replace("\t", "→"))
+    gutter = f"{line_no + 1:>5} | "
+    lead = "..." if start else ""
+    tail = "..." if start + _EXCERPT_CHARS < len(line) else ""
+    caret = " " * (len(gutter) - 2) + "| " + " " * (len(lead) + len(before)) + "^"
+    return f"{message}\n{gutter}{lead}{shown}{tail}\n{caret}"
 
 
 def _check_size(root: Any, source: str) -> None:

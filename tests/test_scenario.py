@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -16,8 +17,12 @@ from diskmodel.scenario import (
     load_scenario,
     pool_capacity_gb,
 )
+from diskmodel.scenario.json_schema import SCHEMA_FILE, schema_text
+from diskmodel.scenario.reference import reference_markdown
+from diskmodel.yamlio import load_yaml, parse_yaml
 
-from .conftest import SCENARIOS
+from .conftest import ROOT, SCENARIOS
+from .fuzz.json_schema_subset import errors as schema_errors
 
 VALID = textwrap.dedent(
     """\
@@ -178,7 +183,7 @@ BROKEN = {
     ),
     "duplicate key": (
         edit("  host_ports: 4\n", "  host_ports: 4\n  host_ports: 8\n"),
-        [":8:", "same key appears twice", "host_ports"],
+        [":8:", "appears twice in one mapping", "host_ports"],
     ),
     "YAML syntax error": (edit("cache_gb: 128", "cache_gb: [128"), ["YAML syntax error"]),
     "empty file": ("", ["empty"]),
@@ -296,3 +301,196 @@ def test_easy_tier_shorthand_and_mapping_mean_the_same(tmp_path: Path) -> None:
         )
     )
     assert target.pools[0].easy_tier.utilization_target == 0.6
+
+
+# --------------------------------------------- issue 17 item 12 and issue 16 item 4: slips
+
+
+def load_text(tmp_path: Path, text: str) -> Scenario:
+    return load_scenario(write(tmp_path, text))
+
+
+def refused(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ScenarioError) as caught:
+        load_text(tmp_path, text)
+    return str(caught.value)
+
+
+TWO_WORKLOADS = VALID + textwrap.indent(
+    textwrap.dedent(
+        """\
+        - name: NAME2
+          pool: p0
+          iops: 100
+          read_fraction: 0.7
+          read_hit_ratio: 0.5
+          capacity_gb: 10
+        """
+    ),
+    "  ",
+)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("café", "cafe\u0301"), ("oltp", " oltp "), ("oltp", "oltp\u00a0")],
+)
+def test_names_that_look_alike_are_one_name(tmp_path: Path, first: str, second: str) -> None:
+    # Issue 17 item 12: two Unicode forms of "café" were two workloads that looked the same.
+    text = TWO_WORKLOADS.replace("name: oltp", f'name: "{first}"').replace(
+        "name: NAME2", f'name: "{second}"'
+    )
+    message = refused(tmp_path, text)
+    assert "is used by 2 workloads" in message
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("\u202eoltp", "bidi control U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("ol\u200btp", "invisible character U+200B (ZERO WIDTH SPACE)"),
+        ("oltp\ufeff", "invisible character U+FEFF"),
+        ("   ", "is empty or blank"),
+        ("\u3164", "is empty or blank"),
+        ("e\u0301\u0301", None),  # visible: a letter with marks
+    ],
+)
+def test_invisible_and_reordering_names_are_refused(
+    tmp_path: Path, name: str, problem: str | None
+) -> None:
+    text = VALID.replace("name: oltp", f'name: "{name}"')
+    if problem is None:
+        assert load_text(tmp_path, text).workloads[0].name == "\u00e9\u0301"
+        return
+    message = refused(tmp_path, text)
+    assert "workloads[0].name:" in message
+    assert problem in message
+
+
+def test_names_are_stored_nfc(tmp_path: Path) -> None:
+    text = VALID.replace("name: oltp", 'name: "cafe\u0301"').replace("pool: p0", 'pool: "p0"')
+    assert load_text(tmp_path, text).workloads[0].name == "café"
+
+
+def test_duplicate_alternative_names_are_refused(tmp_path: Path) -> None:
+    text = VALID + textwrap.dedent(
+        """\
+        analyses:
+          compare:
+            - {name: bigger, set: {system.cache_gb: 256}}
+            - {name: bigger, set: {system.cache_gb: 64}}
+        """
+    )
+    assert "two alternatives are named 'bigger'" in refused(tmp_path, text)
+
+
+def test_an_alternative_named_like_the_baseline_is_refused(tmp_path: Path) -> None:
+    text = VALID + "analyses:\n  compare:\n    - {name: test, set: {system.cache_gb: 256}}\n"
+    assert "analyses.compare[0].name: 'test' is the scenario's own name" in refused(tmp_path, text)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "hint"),
+    [
+        (
+            "iops: 5000",
+            'iops: "5000"',
+            "'5000' is text in quotes; write the number without quotes: 5000",
+        ),
+        ("count: 4}", "count: 4.0}", "4.0 is not a whole number as written; write 4"),
+        ("count: 4}", "count: 4.5}", "4.5 is not a whole number"),
+        ("host_ports: 4", "host_ports: '4'", "without quotes: 4"),
+        ("processor_ways: 4", "processor_ways: 4.0", "write 4"),
+        ("capacity_gb: 1000", "capacity_gb: 1,000", "write 1000 without a thousands separator"),
+        ("cache_gb: 128", "cache_gb: 128GB", "'128GB': write the number alone (128)"),
+        ("cache_gb: 128", "cache_gb: 128 GB", "write the number alone (128)"),
+        ("read_fraction: 0.7", "read_fraction: 70%", "write a fraction, not a percentage: 0.7"),
+        ("read_fraction: 0.7", "read_fraction: 70", "did you mean 0.70?"),
+        ("read_hit_ratio: 0.5", "read_hit_ratio: 50", "did you mean 0.50?"),
+        ("iops: 5000", "iops: true", "true/false is not allowed here"),
+    ],
+)
+def test_common_slips_get_the_fix(tmp_path: Path, old: str, new: str, hint: str) -> None:
+    # Issue 16 item 4 and issue 17 item 12: quoted numbers and `count: 4.0` were accepted
+    # silently; `read_fraction: 70` said only "must be <= 1".
+    text = VALID.replace(old, new)
+    assert text != VALID
+    assert hint in refused(tmp_path, text)
+
+
+def test_a_thousands_separator_in_a_flow_mapping_is_explained(tmp_path: Path) -> None:
+    # Issue 16 item 4: `{capacity_gb: 10,000}` said "workloads[0].0: unknown key".
+    text = VALID.replace(
+        "      - {drive: 15k-146, raid: raid5-7+p, count: 4}",
+        "      - {drive: 15k-146, raid: raid5-7+p, count: 1,000}",
+    )
+    message = refused(tmp_path, text)
+    assert "a number where a key belongs" in message
+    assert "thousands separator" in message
+
+
+def test_a_quoted_skew_level_gets_the_fix(tmp_path: Path) -> None:
+    text = VALID + '    skew: {level: "14"}\n'
+    assert "'14' is text in quotes" in refused(tmp_path, text)
+
+
+def test_pinned_workloads_together_must_fit_their_tier(tmp_path: Path) -> None:
+    # Issue 17 item 2: validation checks pinned capacity per tier.
+    text = TWO_WORKLOADS.replace(
+        "      - {drive: 15k-146, raid: raid5-7+p, count: 4}",
+        "      - {drive: 15k-146, raid: raid5-7+p, count: 4}\n"
+        "      - {drive: ssd-300, raid: raid5-7+p, count: 1}",
+    )
+    text = text.replace("capacity_gb: 1000", "capacity_gb: 2000\n    pin_tier: ssd")
+    text = text.replace("name: NAME2", "name: logs").replace(
+        "capacity_gb: 10\n", "capacity_gb: 200\n    pin_tier: ssd\n"
+    )
+    message = refused(tmp_path, text)
+    assert (
+        "workloads[1].pin_tier: pinned to ssd in pool 'p0', 'oltp', 'logs' together need 2,200 GB"
+        in message
+    )
+    assert "ssd ranks hold 2,100 GB usable" in message
+    fits = text.replace("capacity_gb: 200\n", "capacity_gb: 100\n")
+    assert load_text(tmp_path, fits).workloads[1].pin_tier == "ssd"
+
+
+# ------------------------------------------------ issue 16 item 4: the shipped JSON Schema
+
+
+def test_the_shipped_json_schema_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
+    # Regenerate: python -m diskmodel.scenario.json_schema > diskmodel/scenario/scenario.schema.json
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(catalog), (
+        "diskmodel/scenario/scenario.schema.json is stale: regenerate it"
+    )
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_every_shipped_scenario_validates_against_the_schema_and_names_it(path: Path) -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema_errors(schema, load_yaml(path).data) == []
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../diskmodel/scenario/scenario.schema.json"
+    reference = (path.parent / first.split("$schema=")[1]).resolve()
+    assert reference == SCHEMA_FILE.resolve()
+
+
+def test_the_schema_refuses_what_the_models_refuse_value_by_value() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml(VALID, "s.yaml").data
+    assert schema_errors(schema, data) == []
+    for broken in (
+        VALID.replace("read_fraction: 0.7", "read_fraction: 70"),
+        VALID.replace("drive: 15k-146", "drive: 15k-147"),
+        VALID.replace("iops: 5000", "iopps: 5000"),
+        VALID.replace("easy_tier: auto", "easy_tier: on"),
+    ):
+        assert schema_errors(schema, parse_yaml(broken, "s.yaml").data)
+
+
+def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
+    # Regenerate: python -m diskmodel.scenario.reference > docs/scenario.md
+    page = ROOT / "docs" / "scenario.md"
+    assert page.read_text(encoding="utf-8") == reference_markdown(catalog), (
+        "docs/scenario.md is stale: regenerate it"
+    )

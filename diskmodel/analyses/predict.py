@@ -257,14 +257,20 @@ def predict_configuration(config: Configuration, growth: Sequence[float] = ()) -
 
 
 def predict_scenario(
-    scenario: Scenario, catalog: Catalog | None = None, base_dir: Path | None = None
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
     with its growth, and the tier sweep."""
     from diskmodel.analyses.sweep import tier_sweep
 
     catalog = catalog or load_catalog()
-    configs = resolve_scenario(scenario, catalog, base_dir)
+    configs = resolve_scenario(
+        scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+    )
     factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
     predictions = [predict_configuration(c, factors) for c in configs]
     sweep = scenario.analyses.tier_sweep
@@ -273,12 +279,21 @@ def predict_scenario(
         description=scenario.description.strip(),
         baseline=predictions[0],
         alternatives=tuple(predictions[1:]),
-        tier_sweep=tuple(tier_sweep(scenario, sweep, catalog, base_dir)) if sweep else (),
+        tier_sweep=tuple(
+            tier_sweep(
+                scenario, sweep, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+            )
+        )
+        if sweep
+        else (),
     )
 
 
 def compare_scenarios(
-    scenarios: Sequence[tuple[Scenario, Path | None]], catalog: Catalog | None = None
+    scenarios: Sequence[tuple[Scenario, Path | None]],
+    catalog: Catalog | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
 ) -> ScenarioPrediction:
     """Several scenario files side by side: each baseline solved as one configuration.
 
@@ -295,7 +310,9 @@ def compare_scenarios(
             name = f"{scenario.name} ({suffix})"
             suffix += 1
         names.append(name)
-        config = resolve(scenario, catalog, base_dir, name=name)
+        config = resolve(
+            scenario, catalog, base_dir, name=name, allow_outside_heatmaps=allow_outside_heatmaps
+        )
         factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
         predictions.append(predict_configuration(config, factors))
     return ScenarioPrediction(

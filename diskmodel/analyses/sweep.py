@@ -15,7 +15,12 @@ from diskmodel.scenario import Scenario, TierSweep, apply_settings
 
 
 def tier_sweep(
-    scenario: Scenario, sweep: TierSweep, catalog: Catalog, base_dir: Path | None = None
+    scenario: Scenario,
+    sweep: TierSweep,
+    catalog: Catalog,
+    base_dir: Path | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
 ) -> list[TierSweepPoint]:
     """The baseline with each `sweep.counts` more ranks of `sweep.drive` in `sweep.pool`.
 
@@ -43,7 +48,13 @@ def tier_sweep(
             )
             out.append(TierSweepPoint(added, 0.0, "", 0.0, None, True, error=problem))
             continue
-        config = resolve(variant, catalog, base_dir, name=f"+{added} {sweep.drive}")
+        config = resolve(
+            variant,
+            catalog,
+            base_dir,
+            name=f"+{added} {sweep.drive}",
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
         p = predict_configuration(config)
         share = sum(t.small_io_share for t in p.tiers if t.pool == sweep.pool and t.tier == tier)
         out.append(

@@ -23,6 +23,9 @@ Two curves come out, both ranked by small-I/O count (the order Easy Tier places 
 from __future__ import annotations
 
 import csv
+import os
+import stat
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +108,7 @@ def heatmap_from_counts(
 
 
 def _clip(text: str, limit: int = 60) -> str:
+    """A cell quoted in a message: only once the header has shown the file is a heat map."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -117,13 +121,22 @@ def _rows(rows: Iterator[list[str]], path: Path) -> Iterator[list[str]]:
             row = next(rows)
         except StopIteration:
             return
-        except csv.Error as exc:
-            raise HeatMapError(f"{path}, line {line_no}: not CSV ({exc})") from None
+        except csv.Error:
+            raise HeatMapError(
+                f"{path}, line {line_no}: not CSV (a NUL byte, an unclosed quote or a field "
+                "too large)"
+            ) from None
         yield row
 
 
 def load_heatmap_csv(path: Path | str) -> HeatMap:
-    """Read a heat map CSV (see the module docstring for the format)."""
+    """Read a heat map CSV (see the module docstring for the format).
+
+    A message quotes the file's content only once its first line is the heat-map header
+    (a cell that is not a number, a repeated extent id, at most 60 characters): a scenario
+    may name any file as its heat map, and a file that is not one is never echoed (hostile
+    testing found a scenario naming `/etc/shadow` printing the start of a password hash).
+    """
     path = Path(path)
     try:
         text = read_input_text(path, MAX_HEATMAP_BYTES, "heat map")
@@ -132,14 +145,17 @@ def load_heatmap_csv(path: Path | str) -> HeatMap:
     rows = csv.reader(text.splitlines())
     try:
         header = next(rows, None)
-    except csv.Error as exc:
-        raise HeatMapError(f"{path}, line 1: not CSV ({exc})") from None
+    except csv.Error:
+        raise HeatMapError(f"{path}, line 1: not CSV; a heat map is a CSV file") from None
     if header is None or tuple(h.strip().lower() for h in header) != HEATMAP_COLUMNS:
-        got = ",".join(header) if header else "an empty file"
-        raise HeatMapError(
-            f"{path}, line 1: header must be {','.join(HEATMAP_COLUMNS)}, got {_clip(got)}"
+        got = (
+            "an empty file"
+            if not header
+            else f"a first line of {len(header)} field(s) with other names, so this is not a "
+            "heat map (its content is not shown)"
         )
-    ids: set[str] = set()
+        raise HeatMapError(f"{path}, line 1: header must be {','.join(HEATMAP_COLUMNS)}, got {got}")
+    first_line: dict[str, int] = {}
     counts: list[float] = []
     mbs: list[float] = []
     for line_no, row in enumerate(_rows(rows, path), start=2):
@@ -148,11 +164,12 @@ def load_heatmap_csv(path: Path | str) -> HeatMap:
         if len(row) != len(HEATMAP_COLUMNS):
             raise HeatMapError(f"{path}, line {line_no}: expected 3 columns, got {len(row)}")
         extent_id = row[0].strip()
-        if extent_id in ids:
+        if extent_id in first_line:
             raise HeatMapError(
-                f"{path}, line {line_no}: extent_id {_clip(extent_id)!r} appears twice"
+                f"{path}, line {line_no}: extent_id {_clip(extent_id)!r} appears twice "
+                f"(first on line {first_line[extent_id]})"
             )
-        ids.add(extent_id)
+        first_line[extent_id] = line_no
         for column, cell, sink in (("small_io_count", row[1], counts), ("mb", row[2], mbs)):
             try:
                 value = float(cell)
@@ -170,10 +187,85 @@ def load_heatmap_csv(path: Path | str) -> HeatMap:
     return heatmap_from_counts(counts, mbs, source=str(path))
 
 
-def read_heatmap(reference: str, base_dir: Path | None) -> HeatMap:
-    """The heat map a scenario names: `reference` as written in the file, relative to the
-    scenario's folder `base_dir` (the current directory when None)."""
+PSEUDO_FILE_SYSTEMS = ("/proc", "/sys", "/dev")
+"""Folders whose files describe the running system (environment, memory, devices); never a
+heat map, not even when paths outside the scenario's folder are allowed."""
+
+_CACHE_ENTRIES = 8
+_cache: OrderedDict[tuple[str, int, int, int, int], HeatMap] = OrderedDict()
+
+
+def heatmap_path(reference: str, base_dir: Path | None, *, allow_outside: bool = False) -> Path:
+    """The file a scenario's `heatmap: REFERENCE` names, or `HeatMapError` if the policy
+    refuses it.
+
+    The policy (docs/SECURITY.md): a heat map is a CSV file in the scenario's folder
+    `base_dir` (the current directory when None) or below it, links resolved; a path that
+    leads outside, through `..`, an absolute path or a symbolic link, is refused unless
+    `allow_outside` (the command line's `--allow-outside-heatmaps`). Files of `/proc`, `/sys`
+    and `/dev` are refused always.
+    """
+    if "\0" in reference:
+        raise HeatMapError("the heat map's file name holds a NUL byte")
+    folder = Path(base_dir) if base_dir is not None else Path.cwd()
     path = Path(reference)
-    if not path.is_absolute() and base_dir is not None:
-        path = base_dir / path
-    return load_heatmap_csv(path)
+    if not path.is_absolute():
+        path = folder / path
+    real = Path(os.path.realpath(path))
+    if any(real == Path(p) or Path(p) in real.parents for p in PSEUDO_FILE_SYSTEMS):
+        raise HeatMapError(
+            f"heat map '{reference}' leads to {real}, a file of the running system, not a "
+            "heat map; refused"
+        )
+    if not allow_outside:
+        root = Path(os.path.realpath(folder))
+        if real != root and root not in real.parents:
+            raise HeatMapError(
+                f"heat map '{reference}' is outside the scenario's folder ({root}); diskmodel "
+                "reads heat maps only from there, so that a scenario from someone else cannot "
+                "read your other files. Move the CSV beside the scenario, or pass "
+                "--allow-outside-heatmaps if you trust it"
+            )
+    return real
+
+
+def read_heatmap(
+    reference: str,
+    base_dir: Path | None,
+    *,
+    allow_outside: bool = False,
+    where: str | None = None,
+) -> HeatMap:
+    """The heat map a scenario names: `reference` as written in the file, relative to the
+    scenario's folder `base_dir` (the current directory when None).
+
+    The one place a scenario's heat map is opened: the path policy of `heatmap_path` first
+    (outside the folder only with `allow_outside`), then the file read as in
+    `load_heatmap_csv`. `where` ("s.yaml:14: workloads[0].skew.heatmap") starts every
+    message when given. A file read once is kept (by its identity, size and modification
+    time) for the next call: every configuration of a scenario shares its heat maps.
+    """
+    try:
+        path = heatmap_path(reference, base_dir, allow_outside=allow_outside)
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        key = (
+            (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+            if info is not None and stat.S_ISREG(info.st_mode)
+            else None
+        )
+        if key is not None and key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+        heat = load_heatmap_csv(path)
+    except HeatMapError as exc:
+        if where is None:
+            raise
+        raise HeatMapError(f"{where}: {exc}") from None
+    if key is not None:
+        _cache[key] = heat
+        while len(_cache) > _CACHE_ENTRIES:
+            _cache.popitem(last=False)
+    return heat

@@ -117,7 +117,7 @@ def test_run_writes_byte_identical_files_for_the_same_input(tmp_path: Path) -> N
 def test_run_never_replaces_a_file_it_did_not_write(tmp_path: Path, which: str) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text(VALID, encoding="utf-8")
-    precious = tmp_path / "budget.xlsx"
+    precious = tmp_path / ("budget.html" if which == "--out" else "budget.json")
     precious.write_bytes(b"PK\x03\x04 someone's spreadsheet")
     other = {"--out": tmp_path / "r.html", "--json": tmp_path / "r.json"}
     other.pop(which)
@@ -126,11 +126,11 @@ def test_run_never_replaces_a_file_it_did_not_write(tmp_path: Path, which: str) 
         app, ["run", str(scenario), which, str(precious), flag, str(path), "--quiet"]
     )
     assert result.exit_code == ExitCode.OUTPUT_REFUSED, result.output
-    assert_one_clear_message(result.output, "budget.xlsx")
+    assert_one_clear_message(result.output, precious.name)
     assert "--force" in result.output
     assert precious.read_bytes() == b"PK\x03\x04 someone's spreadsheet"
     # Nothing else was written either: both files or neither.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["budget.xlsx", "s.yaml"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([precious.name, "s.yaml"])
     forced = runner.invoke(
         app, ["run", str(scenario), which, str(precious), flag, str(path), "--quiet", "--force"]
     )

@@ -1,0 +1,90 @@
+"""The files a scenario reads besides itself: its heat maps, opened the way `run` opens them.
+
+`diskmodel check` lists them (or says which it refuses and why) so that a scenario from
+someone else can be judged before it is run; `run` opens them first with the same messages,
+which name the scenario's file, line and key (`s.yaml:14: workloads[0].skew.heatmap: ...`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from diskmodel.catalog import Catalog
+from diskmodel.errors import InputError
+from diskmodel.scenario.schema import Scenario
+from diskmodel.tiering.heatmap import heatmap_path, read_heatmap
+
+
+@dataclass(frozen=True)
+class HeatMapInput:
+    """One heat map a scenario reads: where the file names it, and what was found there."""
+
+    key: str  # "workloads[0].skew.heatmap", or "analyses.compare[1].set" for an alternative's
+    reference: str  # as written in the scenario
+    path: Path  # the file it resolves to
+    extent_count: int
+
+
+def heatmap_references(
+    scenario: Scenario, catalog: Catalog | None = None
+) -> list[tuple[list[str | int], str]]:
+    """Every heat map `scenario` names: (key path, reference), the baseline's first, then
+    those only an alternative names; each reference once."""
+    out: list[tuple[list[str | int], str]] = []
+    seen: set[str] = set()
+    for w, workload in enumerate(scenario.workloads):
+        reference = workload.skew.heatmap if workload.skew is not None else None
+        if reference is not None and reference not in seen:
+            seen.add(reference)
+            out.append((["workloads", w, "skew", "heatmap"], reference))
+    for a, (_, variant) in enumerate(scenario.alternatives(catalog)[1:]):
+        for workload in variant.workloads:
+            reference = workload.skew.heatmap if workload.skew is not None else None
+            if reference is not None and reference not in seen:
+                seen.add(reference)
+                out.append((["analyses", "compare", a, "set"], reference))
+    return out
+
+
+def _dotted(path: list[str | int]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _where(scenario_file: Path | None, path: list[str | int]) -> str:
+    """`s.yaml:14: workloads[0].skew.heatmap`, the line found by reading the file again (only
+    when there is an error to report)."""
+    if scenario_file is None:
+        return _dotted(path)
+    from diskmodel.yamlio import load_yaml
+
+    try:
+        line = load_yaml(scenario_file).line_of(path)
+    except InputError:
+        line = None
+    return f"{scenario_file}{f':{line}' if line else ''}: {_dotted(path)}"
+
+
+def read_heatmaps(
+    scenario: Scenario,
+    scenario_file: Path | None,
+    *,
+    allow_outside: bool = False,
+    catalog: Catalog | None = None,
+) -> list[HeatMapInput]:
+    """Open every heat map `scenario` names, relative to its file's folder (the current
+    directory when `scenario_file` is None); the first that cannot be read or is refused by
+    the path policy raises `HeatMapError` naming the scenario's file, line and key."""
+    base_dir = scenario_file.parent if scenario_file is not None else None
+    out = []
+    for path, reference in heatmap_references(scenario, catalog):
+        try:
+            heat = read_heatmap(reference, base_dir, allow_outside=allow_outside)
+        except InputError as exc:
+            raise type(exc)(f"{_where(scenario_file, path)}: {exc}") from None
+        resolved = heatmap_path(reference, base_dir, allow_outside=allow_outside)
+        out.append(HeatMapInput(_dotted(path), reference, resolved, heat.extent_count))
+    return out

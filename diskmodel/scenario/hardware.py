@@ -1,0 +1,217 @@
+"""Checks that span the scenario and the catalog: what the hardware offers and holds.
+
+Each problem is one line starting with the key path it is about (`pools[0].ranks[1].raid: ...`),
+so that the loader can add the file and line. The pydantic models check each value; these
+check the values together: drives and RAID formats the system offers, ranks per DA pair,
+processor and cache options, names that must be unique, data that must fit its pool and the
+tier it is pinned to, closed populations that must stay within what is solved exactly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from diskmodel.catalog import Catalog
+from diskmodel.scenario.limits import MAX_POPULATION
+from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
+from diskmodel.scenario.values import clip, either, listed
+
+if TYPE_CHECKING:
+    from diskmodel.scenario.schema import Pool, Scenario
+
+
+def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """Every way `scenario` asks for what the hardware does not offer, one message each,
+    starting with the key path it is about."""
+    system = catalog.systems[scenario.system.model]
+    cfg = scenario.system
+    options = {o.ways: o for o in system.processor_options}
+    if cfg.processor_ways not in options:
+        yield (
+            f"system.processor_ways: {system.name} is offered {either(sorted(options))}-way, "
+            f"not {cfg.processor_ways}-way"
+        )
+    else:
+        offered = options[cfg.processor_ways].cache_gb_options
+        if not any(math.isclose(cfg.cache_gb, c) for c in offered):
+            yield (
+                f"system.cache_gb: {cfg.cache_gb:g} GB is not offered on a "
+                f"{cfg.processor_ways}-way {system.name} (allowed: {listed(offered)})"
+            )
+    adapters = {h.name: h for h in system.host_adapters}
+    adapter_name = cfg.host_adapter or system.default_host_adapter
+    if adapter_name not in adapters:
+        close = difflib.get_close_matches(adapter_name, list(adapters), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        yield (
+            f"system.host_adapter: '{adapter_name}' is not offered on {system.name}{hint} "
+            f"(allowed: {listed(adapters)})"
+        )
+    if cfg.host_ports > system.max_host_ports:
+        yield (
+            f"system.host_ports: {cfg.host_ports} is more than the {system.max_host_ports} "
+            f"host ports a {system.name} takes"
+        )
+    if cfg.da_pairs > system.max_da_pairs:
+        yield (
+            f"system.da_pairs: {cfg.da_pairs} is more than the {system.max_da_pairs} "
+            f"DA pairs a {system.name} takes"
+        )
+    yield from pool_problems(scenario, catalog)
+    yield from workload_problems(scenario, catalog)
+    yield from pinned_problems(scenario, catalog)
+    for i, alt in enumerate(scenario.analyses.compare):
+        if alt.name == scenario.name:
+            yield (
+                f"analyses.compare[{i}].name: '{clip(alt.name)}' is the scenario's own name, "
+                "which the baseline is shown under; give the alternative another"
+            )
+    sweep = scenario.analyses.tier_sweep
+    pools = [p.name for p in scenario.pools]
+    if sweep is not None and sweep.pool not in pools:
+        close = difflib.get_close_matches(sweep.pool, pools, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        yield (
+            f"analyses.tier_sweep.pool: no pool named '{sweep.pool}'{hint} (pools: {listed(pools)})"
+        )
+
+
+def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """Names unique, drives and RAID formats offered, ranks within what the DA pairs take."""
+    system = catalog.systems[scenario.system.model]
+    for name, n in Counter(p.name for p in scenario.pools).items():
+        if n > 1:
+            yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
+    for p, pool in enumerate(scenario.pools):
+        if all(group.added for group in pool.ranks):
+            yield (
+                f"pools[{p}].ranks: every rank group is marked 'added'; at least one must hold "
+                "the pool's data before the others are added"
+            )
+        for g, group in enumerate(pool.ranks):
+            where = f"pools[{p}].ranks[{g}]"
+            drive = catalog.drives[group.drive]
+            raid = catalog.raid_formats[group.raid]
+            if group.drive not in system.drives:
+                yield (
+                    f"{where}.drive: {group.drive} is not offered on {system.name} "
+                    f"(offered: {listed(system.drives)})"
+                )
+            if group.raid not in system.raid_formats:
+                yield (
+                    f"{where}.raid: {group.raid} is not offered on {system.name} "
+                    f"(offered: {listed(system.raid_formats)})"
+                )
+            if raid.drives != raid.array_site_drives:
+                yield (
+                    f"{where}.raid: {group.raid} uses {raid.drives} drives but an array site "
+                    f"holds {raid.array_site_drives}"
+                )
+            if drive.kind == "ssd" and raid.level == 6:
+                yield f"{where}.raid: RAID-6 is not offered for SSD ranks (use RAID-5 or RAID-10)"
+            if group.da_pair is not None and group.da_pair >= scenario.system.da_pairs:
+                yield (
+                    f"{where}.da_pair: {group.da_pair} does not exist; the system has "
+                    f"{scenario.system.da_pairs} DA pairs, numbered 0 to "
+                    f"{scenario.system.da_pairs - 1}"
+                )
+    total = sum(g.count for pool in scenario.pools for g in pool.ranks)
+    most = system.max_da_pairs * system.max_ranks_per_da_pair
+    if total > most:
+        yield f"pools: {total:,} ranks in all; a {system.name} holds at most {most}"
+        return
+    per_pair = Counter(r.da_pair for r in expand_ranks(scenario))
+    for index, count in sorted(per_pair.items()):
+        if count > system.max_ranks_per_da_pair:
+            yield (
+                f"pools: DA pair {index} would serve {count} ranks; a {system.name} DA pair "
+                f"serves at most {system.max_ranks_per_da_pair}"
+            )
+
+
+def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """Names unique, pools that exist, closed populations within bounds, data that fits."""
+    pools = {p.name: p for p in scenario.pools}
+    for name, n in Counter(w.name for w in scenario.workloads).items():
+        if n > 1:
+            yield f"workloads: the name '{name}' is used by {n} workloads; names must be unique"
+    demand: dict[str, float] = dict.fromkeys(pools, 0.0)
+    for w, workload in enumerate(scenario.workloads):
+        where = f"workloads[{w}]"
+        if workload.pool not in pools:
+            close = difflib.get_close_matches(workload.pool, list(pools), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            yield f"{where}.pool: no pool named '{workload.pool}'{hint} (pools: {listed(pools)})"
+            continue
+        demand[workload.pool] += workload.capacity_gb
+        tiers = {catalog.drives[g.drive].tier for g in pools[workload.pool].ranks}
+        if workload.pin_tier is not None and workload.pin_tier not in tiers:
+            yield (
+                f"{where}.pin_tier: pool '{workload.pool}' has no {workload.pin_tier} ranks "
+                f"(its tiers: {listed(tiers)})"
+            )
+    population = sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads)
+    if population > MAX_POPULATION:
+        yield (
+            f"workloads: the closed workloads hold {population:,} I/Os or users in all "
+            f"(queue_depth + users); diskmodel solves at most {MAX_POPULATION:,} exactly"
+        )
+    growth = scenario.analyses.growth
+    closed = [(w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads]
+    if growth is not None and population and population <= MAX_POPULATION:
+        # Growth multiplies closed populations (analyses._closed_growth rounds each, at least
+        # 1): queue_depth 64 x factor 1000 asked for 64,000 and 30 GB (found by fuzzing).
+        factor = max(growth.factors)
+        grown = sum(max(1, round(n * factor)) for n in closed if n)
+        if grown > MAX_POPULATION:
+            yield (
+                f"analyses.growth.factors: {factor:g} x the closed population {population:,} "
+                f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,} exactly"
+            )
+    for pool_name, needed in demand.items():
+        usable = pool_capacity_gb(pools[pool_name], catalog)
+        if needed > usable * (1 + 1e-9):
+            yield (
+                f"workloads: the workloads in pool '{pool_name}' need {needed:,.0f} GB but its "
+                f"ranks hold {usable:,.0f} GB usable"
+            )
+
+
+def tier_capacity_gb(pool: Pool, catalog: Catalog) -> dict[str, float]:
+    """Usable GB of each tier in `pool` (the same sum as `pool_capacity_gb`, split by tier)."""
+    out: dict[str, float] = defaultdict(float)
+    for g in pool.ranks:
+        drive = catalog.drives[g.drive]
+        out[drive.tier] += g.count * catalog.raid_formats[g.raid].data_drives * drive.capacity_gb
+    return dict(out)
+
+
+def pinned_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """Workloads pinned to a tier must fit in it, all of them together.
+
+    The placement gives pinned workloads their tier first, then spreads the others over what
+    is left; the pool's total is checked in `workload_problems`, so pinned data that fits its
+    tier leaves room for the rest. Found in hostile testing: a workload pinned to an SSD tier
+    smaller than its data passed `check` and ended `run` in a traceback.
+    """
+    pools = {p.name: p for p in scenario.pools}
+    pinned: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for w, workload in enumerate(scenario.workloads):
+        if workload.pin_tier is not None and workload.pool in pools:
+            pinned[(workload.pool, workload.pin_tier)].append(w)
+    for (pool_name, tier), members in pinned.items():
+        held = tier_capacity_gb(pools[pool_name], catalog).get(tier)
+        if held is None:
+            continue  # no such tier in the pool: reported by workload_problems
+        needed = sum(scenario.workloads[w].capacity_gb for w in members)
+        if needed > held * (1 + 1e-9) and not math.isclose(needed, held, rel_tol=1e-9):
+            names = ", ".join(f"'{clip(scenario.workloads[w].name, 30)}'" for w in members)
+            who = f"the workload {names} needs" if len(members) == 1 else f"{names} together need"
+            yield (
+                f"workloads[{members[-1]}].pin_tier: pinned to {tier} in pool '{pool_name}', "
+                f"{who} {needed:,.0f} GB but its {tier} ranks hold {held:,.0f} GB usable"
+            )

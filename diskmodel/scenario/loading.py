@@ -1,0 +1,67 @@
+"""Loading a scenario file: YAML read with line numbers, validated, errors located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.scenario.messages import format_errors, shown
+from diskmodel.scenario.overrides import apply_settings
+from diskmodel.scenario.schema import SCHEMA_VERSION, Scenario
+from diskmodel.scenario.values import ScenarioError
+from diskmodel.yamlio import Located, load_yaml
+
+
+def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
+    """Load and validate a scenario file; raise `ScenarioError` listing every problem."""
+    path = Path(path)
+    located = load_yaml(path)
+    return validate_scenario(located, catalog)
+
+
+def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scenario:
+    """Validate already-parsed scenario data; messages point into `located.source`."""
+    catalog = catalog or load_catalog()
+    data = located.data
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"a single value ({data!r:.40})"
+        raise ScenarioError(
+            f"{located.source}: a scenario is a mapping of keys (schema_version, name, system, "
+            f"pools, workloads, service_level, analyses), but this file holds {kind}"
+        )
+    version = data.get("schema_version")
+    if version is not None and version != SCHEMA_VERSION:
+        raise ScenarioError(
+            f"{located.source}:{located.line_of(['schema_version'])}: schema_version: "
+            f"{shown(version) or type(version).__name__} is not supported; this diskmodel "
+            f"reads schema_version {SCHEMA_VERSION}"
+        )
+    context = {"catalog": catalog}
+    try:
+        scenario = Scenario.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise ScenarioError(format_errors(exc, located)) from None
+    _check_alternatives(scenario, located, catalog)
+    return scenario
+
+
+def _check_alternatives(scenario: Scenario, located: Located, catalog: Catalog) -> None:
+    for i, alt in enumerate(scenario.analyses.compare):
+        path: list[str | int] = ["analyses", "compare", i, "set"]
+        try:
+            apply_settings(scenario.model_dump(mode="python"), alt.set)
+        except KeyError as exc:
+            raise ScenarioError(
+                f"{located.source}:{located.line_of(path)}: analyses.compare[{i}].set: "
+                f"{exc.args[0]}"
+            ) from None
+    try:
+        scenario.alternatives(catalog)
+    except ValidationError as exc:
+        names = [a.name for a in scenario.analyses.compare]
+        raise ScenarioError(
+            f"alternative(s) {', '.join(names)} in analyses.compare do not validate:\n"
+            + format_errors(exc, located, prefix=["analyses", "compare"])
+        ) from None

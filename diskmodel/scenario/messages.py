@@ -1,0 +1,170 @@
+"""pydantic's validation errors turned into located, one-line-each messages with hints.
+
+Each line reads `FILE:LINE: key.path: what is wrong; what to do`, at most a dozen problems
+listed. Hints cover the usual slips: a percentage where a fraction belongs (`read_fraction:
+70`: did you mean 0.70?), a thousands separator that split a `{...}` mapping, a misspelt key.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from diskmodel.scenario.schema import Scenario
+from diskmodel.scenario.values import clip
+from diskmodel.yamlio import Located
+
+MAX_PROBLEMS = 12
+"""Problems listed in one message; the rest are counted."""
+
+
+def format_errors(exc: ValidationError, located: Located, prefix: Sequence[str | int] = ()) -> str:
+    lines = []
+    errors = exc.errors(include_url=False)
+    for error in errors[:MAX_PROBLEMS]:
+        loc = _input_loc(error["loc"], located.data if not prefix else None)
+        message = _message(error, loc)
+        if error["type"] == "scenario_rule" and not loc:
+            # Whole-scenario cross-checks name their own key path, one problem a line.
+            for part in message.split("\n"):
+                path = _parse_dotted(part.split(": ", 1)[0])
+                lines.append(f"{where(located, [*prefix, *path])}: {part}")
+            continue
+        key = _dotted(loc)
+        lines.append(f"{where(located, [*prefix, *loc])}: {key + ': ' if key else ''}{message}")
+    if len(errors) > MAX_PROBLEMS:
+        lines.append(f"... and {len(errors) - MAX_PROBLEMS} more problems")
+    return "\n".join(lines)
+
+
+def where(located: Located, path: Sequence[str | int]) -> str:
+    line = located.line_of(path)
+    return f"{located.source}:{line}" if line else located.source
+
+
+def _input_loc(loc: Sequence[str | int], data: Any) -> list[str | int]:
+    """The error's location as key path in the file: pydantic's union-member tags removed.
+
+    A tag (`float`, `tuple[...]`, `function-...`) is dropped only where the file has no key of
+    that name: a scenario may well hold a (misplaced) key called `float` or `str`.
+    """
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        present = (isinstance(node, dict) and part in node) or (
+            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        )
+        if present:
+            node = node[part]
+        elif _is_union_tag(part):
+            continue
+        else:
+            node = None
+        out.append(part)
+    return out
+
+
+def _is_union_tag(part: str | int) -> bool:
+    return isinstance(part, str) and (
+        part.startswith(("function-", "literal[", "tuple[")) or part in {"float", "int", "str"}
+    )
+
+
+def _message(error: Any, loc: Sequence[str | int]) -> str:
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return _unknown_key(loc)
+    if kind == "missing":
+        return "is required but missing"
+    if kind == "literal_error":
+        return f"{shown(error.get('input'))} is not allowed; {error['msg'].replace('Input', 'it')}"
+    value = shown(error.get("input"))
+    text = str(error["msg"])
+    for old, new in (("Value error, ", ""), ("Input should be", "must be")):
+        text = text.replace(old, new)
+    if kind in {"scenario_rule", "unknown_name"}:
+        return text
+    hint = _percent_hint(error)
+    return f"{value} is not allowed: {text}{hint}" if value else text
+
+
+def _percent_hint(error: Any) -> str:
+    """`read_fraction: 70` is a percentage written where a fraction belongs."""
+    value = error.get("input")
+    limit = (error.get("ctx") or {}).get("le")
+    if (
+        error["type"] == "less_than_equal"
+        and limit == 1
+        and isinstance(value, int | float)
+        and 1 < value <= 100
+    ):
+        return f"; a fraction is written 0 to 1: did you mean {value / 100:.2f}?"
+    return ""
+
+
+def _unknown_key(loc: Sequence[str | int]) -> str:
+    key = str(loc[-1])
+    allowed = _allowed_keys(loc[:-1])
+    if key.isdigit():
+        # `{capacity_gb: 10,000}`: in a flow mapping the comma ends the value, and `000`
+        # becomes a key of its own.
+        return (
+            "unknown key: a number where a key belongs. Is it the rest of a number written "
+            "with a thousands separator (capacity_gb: 10,000)? In a {...} mapping a comma starts "
+            f"a new key: write 10000 (allowed keys here: {', '.join(allowed)})"
+        )
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown key{hint} (allowed keys here: {', '.join(allowed)})"
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return ""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _allowed_keys(loc: Sequence[str | int]) -> list[str]:
+    model: Any = Scenario
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+        if field is None:
+            return []
+        model = _model_in(field.annotation)
+        if model is None:
+            return []
+    return sorted(model.model_fields) if hasattr(model, "model_fields") else []
+
+
+def _model_in(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    out = ""
+    for part in loc:
+        name = clip(str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{name}" if out else name)
+    return out
+
+
+def _parse_dotted(text: str) -> list[str | int]:
+    parts: list[str | int] = []
+    for piece in text.replace("]", "").split("."):
+        name, *indices = piece.split("[")
+        if name:
+            parts.append(name)
+        parts.extend(int(i) for i in indices if i.isdigit())
+    return parts

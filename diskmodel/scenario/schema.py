@@ -1,0 +1,465 @@
+"""The scenario file's schema: one frozen pydantic model per section, unknown keys refused.
+
+A scenario names a storage system from the catalog, its configuration, extent pools of RAID
+ranks, the workloads and the analyses wanted. Units are those in the key names (`_gb` decimal
+gigabytes as drive vendors count, `_kib` KiB transfers, `_ms` milliseconds); the model converts
+them once. Each field's `description` is what the generated reference (docs/scenario.md) and
+the JSON Schema (editor completion) show.
+
+Checks that span sections and the hardware (a drive the system does not offer, more ranks than
+the DA pairs take, data that does not fit a pinned tier) are in `diskmodel.scenario.hardware`.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
+
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.scenario.hardware import hardware_problems
+from diskmodel.scenario.limits import MAX_ALTERNATIVES, MAX_PATH_CHARS, MAX_POPULATION, MAX_RANKS
+from diskmodel.scenario.overrides import apply_settings
+from diskmodel.scenario.values import (
+    Fraction,
+    Model,
+    Name,
+    Tier,
+    catalog_of,
+    character_name,
+    clip,
+    file_reference,
+    known,
+    number_slip,
+    printable_text,
+    problem,
+    unknown,
+)
+from diskmodel.tiering.presets import PRESET_LEVELS
+
+SCHEMA_VERSION = 1
+
+HeatMapFile = Annotated[str, Field(max_length=MAX_PATH_CHARS), AfterValidator(file_reference)]
+
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+SKEW_PRESETS = PRESET_LEVELS
+"""The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
+
+
+class SystemConfig(Model):
+    """The storage system: catalog model and how it is configured."""
+
+    model: Name = Field(description="catalog name of the storage system, e.g. ds8800-951")
+    processor_ways: Literal[2, 4] = Field(4, description="cores per server (2-way or 4-way)")
+    cache_gb: float = Field(gt=0, description="total processor memory (cache), GB")
+    host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
+    host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
+    da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+
+    @field_validator("model")
+    @classmethod
+    def _known_model(cls, value: str, info: ValidationInfo) -> str:
+        return known("storage system", value, catalog_of(info).systems)
+
+
+class _RankKind(Model):
+    """A drive type and RAID format, both checked against the catalog.
+
+    Rank groups and tier sweeps name them; checking at load, not when a sweep builds its
+    variants, turns an unknown name into a message instead of a KeyError (found by fuzzing).
+    """
+
+    drive: Name = Field(description="catalog drive name, e.g. 15k-146 (diskmodel catalog list)")
+    raid: Name = Field(description="catalog RAID format, e.g. raid5-7+p")
+
+    @field_validator("drive")
+    @classmethod
+    def _known_drive(cls, value: str, info: ValidationInfo) -> str:
+        return known("drive", value, catalog_of(info).drives)
+
+    @field_validator("raid")
+    @classmethod
+    def _known_raid(cls, value: str, info: ValidationInfo) -> str:
+        return known("RAID format", value, catalog_of(info).raid_formats)
+
+
+class RankGroup(_RankKind):
+    """`count` identical RAID ranks, each built from one 8-drive array site."""
+
+    count: int = Field(gt=0, le=1024, description="number of ranks (array sites) in the group")
+    da_pair: int | None = Field(
+        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+    )
+    added: bool = Field(
+        False,
+        description="added empty to a pool that already holds its data: with easy_tier auto,"
+        " auto-rebalance moves extents onto these ranks while the others keep their data span",
+    )
+
+
+EASY_TIER_UTILIZATION_TARGET = 0.8
+"""Default load Easy Tier lets a tier's busiest station (drive or DA pair) carry before it
+demotes warm extents. IBM documents the behaviour ("warm demotion is triggered whenever the
+higher tier is over its bandwidth capacity ... to operate at its optimal load", DS8000
+Introduction and Planning Guide, Easy Tier functions) but not the threshold; 80% is an
+estimate: below it an M/M/1 station's queueing delay stays within four service times."""
+
+
+class EasyTier(Model):
+    """Easy Tier on a pool: `off`, `auto`, or a mapping with its settings.
+
+    A plain `easy_tier: auto` (or `off`) is read as `{mode: auto}`."""
+
+    mode: Literal["off", "auto"] = Field(
+        "auto", description="auto: Easy Tier places hot extents on faster tiers; off: by capacity"
+    )
+    utilization_target: float = Field(
+        EASY_TIER_UTILIZATION_TARGET,
+        gt=0.0,
+        le=1.0,
+        description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
+        "before it moves warm extents down (fraction)",
+    )
+
+
+def _mode_shorthand_schema(schema: dict[str, Any]) -> None:
+    """JSON Schema of `easy_tier`: the mapping, or its mode alone (`easy_tier: auto`)."""
+    ref = schema.pop("$ref", None)
+    if ref is not None:
+        schema["anyOf"] = [{"enum": ["off", "auto"]}, {"$ref": ref}]
+
+
+class Pool(Model):
+    """An extent pool: ranks whose capacity volumes are carved from, in 1 GiB extents."""
+
+    name: Name = Field(description="the pool's name, which workloads refer to")
+    easy_tier: EasyTier = Field(
+        EasyTier(),
+        description="off, auto, or {mode: auto, utilization_target: 0.8}",
+        json_schema_extra=_mode_shorthand_schema,
+    )
+    ranks: list[RankGroup] = Field(
+        min_length=1, max_length=MAX_RANKS, description="groups of identical ranks"
+    )
+
+    @field_validator("easy_tier", mode="before")
+    @classmethod
+    def _mode_shorthand(cls, value: Any) -> Any:
+        return {"mode": value} if isinstance(value, str) else value
+
+
+class Skew(Model):
+    """How a workload's small random I/O is spread over its capacity (exactly one form)."""
+
+    level: float | str | None = Field(
+        None, description="a number above 1, or a preset: " + ", ".join(SKEW_PRESETS)
+    )
+    points: list[tuple[Fraction, Fraction]] | None = Field(
+        None, min_length=1, description="[capacity fraction, I/O fraction] pairs, hottest first"
+    )
+    heatmap: HeatMapFile | None = Field(
+        None,
+        description="CSV file of per-extent small-I/O counts and MB (extent_id,small_io_count,mb),"
+        " relative to the scenario's folder and inside it",
+    )
+    sequential_level: float | None = Field(
+        None,
+        gt=1.0,
+        description="skew level of the MB transferred by large sequential I/O (default: derived"
+        " from the small-I/O curve)",
+    )
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def _level_or_preset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value in SKEW_PRESETS:
+                return value
+            slip = number_slip(float, value)
+            if slip is not None:
+                raise problem(slip)
+            raise unknown("skew preset", value, SKEW_PRESETS)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if not (math.isfinite(value) and value > 1.0):
+                raise problem(
+                    f"{value!r}: a skew level must be a finite number above 1 "
+                    "(1 would mean no skew at all)"
+                )
+            return float(value)
+        if value is None:
+            return value
+        raise problem(f"a skew level is a number above 1 or one of {', '.join(SKEW_PRESETS)}")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        given = [k for k in ("level", "points", "heatmap") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise problem(
+                "give exactly one of 'level', 'points' or 'heatmap' "
+                f"(given: {', '.join(given) or 'none'})"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _curve_exists(self) -> Self:
+        # The tiering layer refuses levels above its range and point lists that are not
+        # increasing or not concave; ask it now, so the error names the file and the key
+        # instead of surfacing as a traceback from the model (found by fuzzing).
+        from diskmodel.tiering.skew import (
+            PiecewiseSkew,
+            SkewCurve,
+            derived_mb_curve,
+            skew_from_level,
+        )
+
+        curve: SkewCurve
+        try:
+            if self.points is not None:
+                curve = PiecewiseSkew.from_points([list(p) for p in self.points])
+            else:
+                curve = skew_from_level(self.level_value or 1.0)
+            if self.sequential_level is not None:
+                derived_mb_curve(curve, self.sequential_level)
+        except ValueError as exc:
+            raise problem(str(exc)) from None
+        return self
+
+    @property
+    def level_value(self) -> float | None:
+        """The numeric skew level, presets resolved."""
+        if isinstance(self.level, str):
+            return SKEW_PRESETS[self.level]
+        return self.level
+
+
+class Workload(Model):
+    """One application's I/O: its rate or concurrency, mix, cache behaviour and footprint."""
+
+    name: Name = Field(description="the workload's name in reports; unique in the file")
+    pool: Name = Field(description="the pool holding its data")
+    iops: float | None = Field(
+        None, gt=0, le=1e9, description="planned host I/O rate, I/O/s (an open workload)"
+    )
+    iops_range: tuple[float, float] | None = Field(
+        None, description="I/O rates for the curve, [low, high]"
+    )
+    read_fraction: Fraction = Field(description="reads as a fraction of all I/O, 0 to 1")
+    read_hit_ratio: Fraction = Field(description="fraction of reads answered from cache, 0 to 1")
+    destage_ratio: float = Field(
+        1.0, ge=0.0, le=1.0, description="destages per host write, after write folding"
+    )
+    read_size_kib: float = Field(4.0, gt=0, le=16384, description="mean read transfer, KiB")
+    write_size_kib: float = Field(4.0, gt=0, le=16384, description="mean write transfer, KiB")
+    read_sequential_fraction: Fraction = Field(
+        0.0, description="fraction of reads that are sequential, 0 to 1"
+    )
+    write_sequential_fraction: Fraction = Field(
+        0.0, description="fraction of writes that are sequential, 0 to 1"
+    )
+    capacity_gb: float = Field(gt=0, le=1e7, description="data the workload occupies, GB")
+    skew: Skew | None = Field(
+        None, description="how its small I/O is spread over its capacity; default: evenly"
+    )
+    queue_depth: int | None = Field(
+        None,
+        gt=0,
+        le=MAX_POPULATION,
+        description="host I/Os in flight, no think time (a closed workload)",
+    )
+    users: int | None = Field(
+        None, gt=0, le=MAX_POPULATION, description="users, each with think_time_ms (closed)"
+    )
+    think_time_ms: float = Field(
+        0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
+    )
+    pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+
+    @field_validator("iops_range")
+    @classmethod
+    def _range_ordered(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and not 0 < value[0] < value[1] <= 1e9:
+            raise problem("iops_range must be [low, high] with 0 < low < high <= 1e9")
+        return value
+
+    @model_validator(mode="after")
+    def _some_load(self) -> Self:
+        if self.iops is None and self.queue_depth is None and self.users is None:
+            raise problem("give the load: 'iops', 'queue_depth', or 'users' (with think_time_ms)")
+        if self.queue_depth is not None and self.users is not None:
+            raise problem("give either 'queue_depth' or 'users', not both")
+        if self.iops is not None and self.is_closed:
+            # One definition of a closed workload everywhere: a rate and a population at once
+            # would be open to one part of the model and closed to another.
+            raise problem(
+                "give either 'iops' (an open workload: a planned rate) or 'queue_depth'/'users' "
+                "(a closed one: the rate follows from the population), not both"
+            )
+        return self
+
+    @property
+    def is_closed(self) -> bool:
+        """Given by a queue depth or users (a closed loop), not by a rate."""
+        return self.queue_depth is not None or self.users is not None
+
+
+class Curve(Model):
+    points: int = Field(60, ge=2, le=2000, description="load points from light load to saturation")
+
+
+class Alternative(Model):
+    """A variant of the scenario: dotted key paths set to new values, e.g. system.model."""
+
+    name: Name = Field(description="the alternative's name in reports; unique in the file")
+    set: dict[str, Any] = Field(
+        min_length=1,
+        description="dotted key paths and their new values, e.g. {system.cache_gb: 256,"
+        " workloads.oltp.iops: 8000}; a list item by index (pools.0) or by name",
+    )
+
+    @field_validator("set")
+    @classmethod
+    def _keys_normalised(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # A key path names pools and workloads, which are NFC-normalised: so is the path.
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            path = unicodedata.normalize("NFC", key).strip()
+            bad = next((c for c in path if unicodedata.category(c) in _HIDDEN), None)
+            if bad is not None:
+                raise problem(
+                    f"a key holds the invisible character {character_name(bad)}; "
+                    "write key paths plainly"
+                )
+            if path in out:
+                raise problem(f"the key '{clip(path)}' is set twice")
+            out[path] = item
+        return out
+
+
+class Growth(Model):
+    """The planned load times each factor (closed populations times each factor, rounded)."""
+
+    factors: list[Annotated[float, Field(gt=0, le=1000)]] = Field(
+        min_length=1,
+        max_length=MAX_ALTERNATIVES,
+        description="load multipliers, e.g. [1.2, 1.5, 2]",
+    )
+
+
+class TierSweep(_RankKind):
+    """Add 0, 1, 2 ... ranks of one drive type to a pool and compare."""
+
+    pool: Name = Field(description="the pool the ranks are added to")
+    counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(
+        min_length=1,
+        max_length=MAX_ALTERNATIVES,
+        description="numbers of ranks to add, e.g. [0, 1, 2]",
+    )
+
+
+UTILIZATION_LIMIT = 0.7
+"""Default planning ceiling on every component's utilisation: the level at which the report
+has always warned (an M/M/1 station's wait is then 2.3 service times and rising steeply)."""
+RESPONSE_TIME_TARGET_MS = 5.0
+"""Default response-time target: a common service level for random OLTP I/O on HDD-based
+enterprise storage (a 15K drive's own service time is 5-7 ms, DOMAIN.md C1)."""
+
+
+class UtilizationLimits(Model):
+    """Planning ceilings on utilisation per component kind (fractions)."""
+
+    host_adapter: float = Field(
+        UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for host adapter ports"
+    )
+    processor: float = Field(
+        UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for processors"
+    )
+    device_adapter: float = Field(
+        UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for device adapter pairs"
+    )
+    rank: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for ranks (drives)")
+
+
+class ServiceLevel(Model):
+    """What the planner sizes to: a response-time target and utilisation ceilings.
+
+    Results report the load at which each configuration still meets all of them beside its
+    saturation rate."""
+
+    response_time_ms: float = Field(
+        RESPONSE_TIME_TARGET_MS, gt=0.0, le=1e5, description="mean response time target, ms"
+    )
+    read_response_time_ms: float | None = Field(
+        None, gt=0.0, le=1e5, description="mean read response time target, ms"
+    )
+    utilization: UtilizationLimits = Field(
+        UtilizationLimits(), description="utilisation ceilings per component kind"
+    )
+
+
+class Analyses(Model):
+    """What to compute beside the baseline prediction."""
+
+    curve: Curve = Field(Curve(), description="the response-time curve up to saturation")
+    compare: list[Alternative] = Field(
+        default_factory=list,
+        max_length=MAX_ALTERNATIVES,
+        description="alternatives of the scenario, each predicted beside the baseline",
+    )
+    growth: Growth | None = Field(None, description="the planned load grown by factors")
+    tier_sweep: TierSweep | None = Field(
+        None, description="add 0, 1, 2 ... ranks of one drive to a pool and compare"
+    )
+
+    @model_validator(mode="after")
+    def _alternatives_distinct(self) -> Self:
+        seen: set[str] = set()
+        for alt in self.compare:
+            if alt.name in seen:
+                raise problem(
+                    f"compare: two alternatives are named '{clip(alt.name)}'; "
+                    "names must be unique, or the reports cannot tell them apart"
+                )
+            seen.add(alt.name)
+        return self
+
+
+class Scenario(Model):
+    """A whole scenario file, validated against the hardware catalog."""
+
+    schema_version: Literal[1] = Field(description="the version of this file format: 1")
+    name: Name = Field(description="the scenario's name in reports")
+    description: Annotated[str, AfterValidator(printable_text)] = Field(
+        "", max_length=10_000, description="free text shown at the top of the report"
+    )
+    system: SystemConfig = Field(description="the storage system and its configuration")
+    pools: list[Pool] = Field(min_length=1, max_length=64, description="extent pools of ranks")
+    workloads: list[Workload] = Field(
+        min_length=1, max_length=64, description="the applications' I/O, each in one pool"
+    )
+    service_level: ServiceLevel = Field(
+        ServiceLevel(), description="the response-time target and utilisation ceilings"
+    )
+    analyses: Analyses = Field(Analyses(), description="what to compute beside the baseline")
+
+    @model_validator(mode="after")
+    def _fits_the_hardware(self, info: ValidationInfo) -> Self:
+        catalog = catalog_of(info)
+        problems = list(hardware_problems(self, catalog))
+        if problems:
+            raise problem("\n".join(problems))
+        return self
+
+    def alternatives(self, catalog: Catalog | None = None) -> list[tuple[str, Scenario]]:
+        """The baseline and each `compare` alternative, applied and re-validated."""
+        out: list[tuple[str, Scenario]] = [(self.name, self)]
+        base = self.model_dump(mode="python")
+        context = {"catalog": catalog or load_catalog()}
+        for alt in self.analyses.compare:
+            data = apply_settings(base, alt.set)
+            data["name"] = alt.name
+            data["analyses"] = {"curve": base["analyses"]["curve"]}
+            out.append((alt.name, Scenario.model_validate(data, context=context)))
+        return out

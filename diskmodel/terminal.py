@@ -1,0 +1,53 @@
+"""Text for a terminal: the one sanitiser every string passes on its way to stdout or stderr.
+
+A scenario, a heat map or a file name can hold bytes a terminal obeys: ESC sequences that
+clear the screen, retitle the window or write the clipboard (OSC 52), C1 controls that do the
+same in one byte (U+009B is CSI), a carriage return or backspace that overwrites what was
+printed, bidi overrides that reorder a line (U+202E), invisible characters that make two
+names look alike. `printable` shows each such character as a visible escape (`\\x1b`,
+`\\u202e`) instead, so what reaches the terminal is what the text holds, never an instruction.
+Tabs and line breaks are kept. A lone surrogate (a file name that is not UTF-8, as Python
+passes it through) is shown as its escape too, so printing it cannot fail.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+KEPT = frozenset("\n\t")
+"""Controls passed through as they are: line breaks and tabs lay out messages and tables."""
+
+_CANDIDATE = re.compile(r"[^\x20-\x7e\n\t]")
+"""Anything but printable ASCII, tab and newline: each hit is judged by `_needs_escape`."""
+
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""Letters that draw nothing (Hangul fillers): a name made of them looks empty."""
+
+
+def _needs_escape(char: str) -> bool:
+    if char in KEPT:
+        return False
+    return unicodedata.category(char) in {"Cc", "Cf", "Zl", "Zp", "Cs"} or char in _BLANK_LETTERS
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if not _needs_escape(char):
+        return char
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every control, format and invisible character shown as its escape."""
+    return _CANDIDATE.sub(_escape, text)
+
+
+def is_printable(text: str) -> bool:
+    """True if `printable(text)` would leave `text` as it is."""
+    return printable(text) == text
