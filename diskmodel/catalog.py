@@ -141,11 +141,41 @@ class Sourced(BaseModel):
 # --------------------------------------------------------------------------- drives
 
 
+PACKAGED_FIGURES: tuple[str, ...] = (
+    "avg_seek_read_ms",
+    "avg_seek_write_ms",
+    "full_stroke_seek_read_ms",
+    "full_stroke_seek_write_ms",
+    "track_to_track_seek_read_ms",
+    "track_to_track_seek_write_ms",
+    "media_transfer_mb_s",
+    "controller_overhead_ms",
+    "power_w",
+)
+"""Drive figures a packaging may state for itself (a 2.5-inch SAS drive seeks faster than the
+3.5-inch FC drive of the same capacity and speed); the others belong to the drive type."""
+
+
 class Packaging(Sourced):
-    """How a drive is packaged on one storage system: its interface and its form factor."""
+    """How a drive is packaged on one storage system: its interface, its form factor and the
+    figures of that packaging where they differ from the drive's own (`PACKAGED_FIGURES`;
+    None: the drive's figure holds)."""
 
     interface: str
     form_factor_in: float = Field(gt=0)
+    avg_seek_read_ms: float | None = Field(default=None, gt=0)
+    avg_seek_write_ms: float | None = Field(default=None, gt=0)
+    full_stroke_seek_read_ms: float | None = Field(default=None, gt=0)
+    full_stroke_seek_write_ms: float | None = Field(default=None, gt=0)
+    track_to_track_seek_read_ms: float | None = Field(default=None, gt=0)
+    track_to_track_seek_write_ms: float | None = Field(default=None, gt=0)
+    media_transfer_mb_s: float | None = Field(default=None, gt=0)
+    controller_overhead_ms: float | None = Field(default=None, ge=0)
+    power_w: float | None = Field(default=None, gt=0)
+
+    def overrides(self) -> dict[str, float]:
+        """The figures this packaging states for itself."""
+        return {k: v for k in PACKAGED_FIGURES if (v := getattr(self, k)) is not None}
 
 
 class Drive(Sourced):
@@ -153,7 +183,10 @@ class Drive(Sourced):
 
     HDD service time at queue length 1 is seek + half a rotation + transfer + controller
     overhead; SSD service time is `ssd_read_service_ms` / `ssd_write_service_ms` for one small
-    (4 KiB) random I/O. `packaging` says which systems offer the drive, and how.
+    (4 KiB) random I/O, and `ssd_parallelism` requests are served at once. `packaging` says
+    which systems offer the drive, and how; a packaging may carry its own figures, and
+    `Catalog.installed_drive` gives the drive as one system installs it (the top-level
+    figures hold where the packaging states none).
     """
 
     name: str
@@ -165,12 +198,14 @@ class Drive(Sourced):
     avg_seek_write_ms: float = Field(ge=0)
     full_stroke_seek_read_ms: float = Field(ge=0)
     full_stroke_seek_write_ms: float = Field(ge=0)
-    track_to_track_seek_ms: float = Field(ge=0)
+    track_to_track_seek_read_ms: float = Field(ge=0)
+    track_to_track_seek_write_ms: float = Field(ge=0)
     media_transfer_mb_s: float = Field(gt=0)
     controller_overhead_ms: float = Field(ge=0)
     command_queue_depth: int = Field(ge=1)
     ssd_read_service_ms: float = Field(ge=0)
     ssd_write_service_ms: float = Field(ge=0)
+    ssd_parallelism: int = Field(ge=0)
     power_w: float = Field(gt=0)
     packaging: dict[str, Packaging]
 
@@ -192,11 +227,13 @@ class Drive(Sourced):
             "avg_seek_write_ms": self.avg_seek_write_ms,
             "full_stroke_seek_read_ms": self.full_stroke_seek_read_ms,
             "full_stroke_seek_write_ms": self.full_stroke_seek_write_ms,
-            "track_to_track_seek_ms": self.track_to_track_seek_ms,
+            "track_to_track_seek_read_ms": self.track_to_track_seek_read_ms,
+            "track_to_track_seek_write_ms": self.track_to_track_seek_write_ms,
         }
         ssd_fields = {
             "ssd_read_service_ms": self.ssd_read_service_ms,
             "ssd_write_service_ms": self.ssd_write_service_ms,
+            "ssd_parallelism": self.ssd_parallelism,
         }
         if self.kind == "ssd":
             if self.tier != "ssd":
@@ -214,7 +251,30 @@ class Drive(Sourced):
                 raise ValueError(f"{key} must be > 0 for a drive of kind {self.kind!r}")
         if not self.packaging:
             raise ValueError("packaging must name at least one system that offers the drive")
+        if self.kind == "ssd":
+            for system, packaging in self.packaging.items():
+                hdd_only = set(packaging.overrides()) - {
+                    "media_transfer_mb_s",
+                    "controller_overhead_ms",
+                    "power_w",
+                }
+                if hdd_only:
+                    raise ValueError(
+                        f"packaging {system!r} of an SSD states HDD figures {sorted(hdd_only)}"
+                    )
         return self
+
+    def as_packaged(self, system: str) -> Drive:
+        """This drive with the figures of its packaging for `system` (KeyError: not offered)."""
+        packaging = self.packaging[system]
+        overrides = packaging.overrides()
+        if not overrides:
+            return self
+        provenance = {
+            **self.provenance,
+            **{k: packaging.provenance[k] for k in overrides if k in packaging.provenance},
+        }
+        return self.model_copy(update={**overrides, "provenance": provenance})
 
 
 # --------------------------------------------------------------------------- RAID formats
@@ -280,10 +340,11 @@ class ProcessorOption(Sourced):
 
 
 class HostAdapterType(Sourced):
-    """A host adapter card type and the performance of one of its ports.
+    """A host adapter card type: its ports, and the card (processor, PCIe link) they share.
 
     A port's service time for one I/O of b bytes is
-    `per_io_overhead_us` + b / `port_bandwidth_mb_s`.
+    `per_io_overhead_us` + b / `port_bandwidth_mb_s`; the card's, shared by its
+    `ports_per_adapter` ports, `card_per_io_us` + b / `card_bandwidth_mb_s`.
     """
 
     name: str
@@ -291,6 +352,8 @@ class HostAdapterType(Sourced):
     ports_per_adapter: int = Field(ge=1)
     port_bandwidth_mb_s: float = Field(gt=0)
     per_io_overhead_us: float = Field(gt=0)
+    card_per_io_us: float = Field(gt=0)
+    card_bandwidth_mb_s: float = Field(gt=0)
 
 
 class DeviceAdapterType(Sourced):
@@ -327,6 +390,7 @@ class StorageSystem(Sourced):
     servers: int = Field(ge=1)
     processor_options: list[ProcessorOption] = Field(min_length=1)
     nvs_fraction: float = Field(gt=0, lt=1)
+    front_end_latency_us: float = Field(ge=0)
     host_adapters: list[HostAdapterType] = Field(min_length=1)
     default_host_adapter: str
     max_host_ports: int = Field(ge=1)
@@ -388,8 +452,14 @@ class Catalog(BaseModel):
     def installed_drive(self, system: str, drive: str) -> Drive:
         """The drive `drive` as installed in `system`: its figures for the packaging that
         system uses (the same drive type may come 2.5-inch SAS in one system and 3.5-inch FC
-        in another). The storage model asks for drives only through this."""
-        return self.drives[drive]
+        in another). The storage model asks for drives only through this.
+
+        KeyError (naming both) when the catalog has no such drive or `system` does not offer
+        it."""
+        entry = self.drives[drive]
+        if system not in entry.packaging:
+            raise KeyError(f"drive {drive!r} is not offered on system {system!r}")
+        return entry.as_packaged(system)
 
     def names(self) -> list[str]:
         """Every name in the catalog (systems, drives, RAID formats), sorted."""

@@ -53,6 +53,14 @@ def _drives(kind: str) -> list[Drive]:
 
 HDDS = _drives("hdd")
 SSDS = _drives("ssd")
+INSTALLED_HDDS = [
+    load_catalog().installed_drive(system, d.name) for d in HDDS for system in d.packaging
+]
+
+
+def _installed_id(d: Drive) -> str:
+    form = "/".join(f"{p.form_factor_in:g}in" for p in d.packaging.values())
+    return f"{d.name}-{d.avg_seek_read_ms:g}ms-{form}"
 
 
 # --------------------------------------------------------------------------- loading
@@ -253,9 +261,11 @@ def test_drive_offered_by_a_system_must_be_listed_by_it() -> None:
 # --------------------------------------------------------------------------- drive physics
 
 
-@pytest.mark.parametrize("drive", HDDS, ids=lambda d: d.name)
+@pytest.mark.parametrize("drive", INSTALLED_HDDS, ids=_installed_id)
 def test_hdd_seek_times_are_ordered(drive: Drive) -> None:
-    assert drive.track_to_track_seek_ms < drive.avg_seek_read_ms
+    assert drive.track_to_track_seek_read_ms < drive.avg_seek_read_ms
+    assert drive.track_to_track_seek_read_ms <= drive.track_to_track_seek_write_ms
+    assert drive.track_to_track_seek_write_ms < drive.avg_seek_write_ms
     assert drive.avg_seek_read_ms < drive.avg_seek_write_ms
     assert drive.avg_seek_read_ms < drive.full_stroke_seek_read_ms
     assert drive.avg_seek_write_ms < drive.full_stroke_seek_write_ms
@@ -296,8 +306,9 @@ def test_hdd_only_and_ssd_only_fields_are_zero_on_the_other_kind() -> None:
     for ssd in SSDS:
         assert ssd.rpm == ssd.avg_seek_read_ms == ssd.full_stroke_seek_write_ms == 0
         assert ssd.rotation_ms == ssd.avg_rotational_latency_ms == 0
+        assert ssd.ssd_parallelism > 0
     for hdd in HDDS:
-        assert hdd.ssd_read_service_ms == hdd.ssd_write_service_ms == 0
+        assert hdd.ssd_read_service_ms == hdd.ssd_write_service_ms == hdd.ssd_parallelism == 0
 
 
 def test_a_dumped_entry_validates_again_with_its_provenance(catalog: Catalog) -> None:
@@ -437,15 +448,51 @@ def test_host_port_costs_are_consistent_with_domain_c6(catalog: Catalog) -> None
 
 
 def test_domain_c1_15k_figures_are_reproduced_exactly(catalog: Catalog) -> None:
-    """C1: 3.5 / 4.0 ms average seek, 7.4 / 7.9 ms full stroke, about 2 ms rotational latency."""
-    for name in ("15k-146", "15k-300", "15k-450", "15k-600"):
-        drive = catalog.drives[name]
+    """C1: 3.5 / 4.0 ms average seek, 7.4 / 7.9 ms full stroke, about 2 ms rotational latency,
+    for the 3.5-inch 15K drives C11 gives no figures of (146 and 600 GB)."""
+    for name in ("15k-146", "15k-600"):
+        drive = catalog.installed_drive("ds8700-941", name)
         assert drive.avg_seek_read_ms == 3.5
         assert drive.avg_seek_write_ms == 4.0
         assert drive.full_stroke_seek_read_ms == 7.4
         assert drive.full_stroke_seek_write_ms == 7.9
         assert drive.avg_rotational_latency_ms == 2.0
         assert "C1" in (drive.provenance["avg_seek_read_ms"].source or "")
+
+
+def test_domain_c11_15k_figures_by_packaging(catalog: Catalog) -> None:
+    """C11: 2.5-inch 15K (Savvio 15K.1) 2.6 / 3.1 ms average, 4.9 / 5.5 full stroke, 0.2 / 0.4
+    single track on the DS8800; 3.5-inch Ultrastar 15K450 3.1 / 3.6 (300 GB) and 3.3 / 3.8
+    (450 GB) on the DS8700."""
+    for name in ("15k-146", "15k-300"):
+        drive = catalog.installed_drive("ds8800-951", name)
+        assert (drive.avg_seek_read_ms, drive.avg_seek_write_ms) == (2.6, 3.1)
+        assert (drive.full_stroke_seek_read_ms, drive.full_stroke_seek_write_ms) == (4.9, 5.5)
+        assert (drive.track_to_track_seek_read_ms, drive.track_to_track_seek_write_ms) == (
+            0.2,
+            0.4,
+        )
+        assert "C11" in (drive.provenance["avg_seek_read_ms"].source or "")
+        assert "Savvio 15K.1" in (drive.provenance["full_stroke_seek_write_ms"].source or "")
+    for name, figures in (("15k-300", (3.1, 3.6)), ("15k-450", (3.3, 3.8))):
+        drive = catalog.installed_drive("ds8700-941", name)
+        assert (drive.avg_seek_read_ms, drive.avg_seek_write_ms) == figures
+        assert "Ultrastar 15K450" in (drive.provenance["avg_seek_write_ms"].source or "")
+
+
+def test_installed_drive_takes_the_packaging_figures(catalog: Catalog) -> None:
+    """The same drive type is a different drive in each system: the DS8800's 2.5-inch 15K
+    seeks faster and draws less power than the DS8700's 3.5-inch one; figures the packaging
+    does not state are the drive's own."""
+    old = catalog.installed_drive("ds8700-941", "15k-146")
+    new = catalog.installed_drive("ds8800-951", "15k-146")
+    assert new.avg_seek_read_ms < old.avg_seek_read_ms
+    assert new.power_w < old.power_w
+    assert new.rpm == old.rpm == 15_000
+    assert new.capacity_gb == old.capacity_gb
+    assert old == catalog.drives["15k-146"]  # the top-level figures are the 3.5-inch drive's
+    with pytest.raises(KeyError, match="not offered"):
+        catalog.installed_drive("ds8800-951", "15k-600")
 
 
 @pytest.mark.calibration
@@ -455,7 +502,7 @@ def test_domain_c1_random_iops_per_15k_drive(catalog: Catalog) -> None:
     One 4 KiB random I/O at queue length 1 (no command-queueing gain): seek + half a turn +
     transfer + controller overhead, for a 70/30 read/write mix (DOMAIN.md C2's ratio).
     """
-    drive = catalog.drives["15k-146"]
+    drive = catalog.installed_drive("ds8700-941", "15k-146")
     transfer_ms = 4096 / (drive.media_transfer_mb_s * 1e6) * 1e3
     fixed_ms = drive.avg_rotational_latency_ms + transfer_ms + drive.controller_overhead_ms
     service_ms = 0.7 * (drive.avg_seek_read_ms + fixed_ms) + 0.3 * (

@@ -68,3 +68,75 @@ def project_read_hit_ratio(
     exponent = -theta / (1.0 - theta)
     miss = (1.0 - hit_ratio) * (new_cache_gb / measured_cache_gb) ** exponent
     return min(max(1.0 - miss, 0.0), 1.0)
+
+
+def nvs_bytes_per_server(system: StorageSystem, cache_gb: float) -> float:
+    """NVS for the writes of one server's ranks: the system's NVS split evenly over its
+    servers (a server's writes are mirrored into the other server's NVS, half the total)."""
+    return nvs_bytes(system, cache_gb) / system.servers
+
+
+def project_destage_ratio(
+    destage_ratio: float,
+    measured_nvs_gb: float,
+    new_nvs_gb: float,
+    theta: float = HIERARCHICAL_REUSE_THETA,
+) -> float:
+    """Destages per host write at NVS size `new_nvs_gb`, given `destage_ratio` at
+    `measured_nvs_gb`.
+
+    NVS is a write cache managed least-recently-written (WOW's CLOCK): a write to a page still
+    dirty in NVS is folded (no new destage), so the destage ratio is the write "miss ratio" of
+    NVS. The hierarchical reuse model (McNutt 2000, as `project_read_hit_ratio`) gives it as a
+    power of the cache size: destage(new) = destage(measured) (new / measured)^(-theta /
+    (1 - theta)), clipped to [0, 1] (never more than one destage per write). A ratio of 1 (no
+    rewrites at all) stays 1 when NVS grows, and a ratio of 0 stays 0. Assumption: writes
+    re-reference like reads (same theta); no published write-side theta was found.
+    """
+    if not (0 <= destage_ratio <= 1 and measured_nvs_gb > 0 and new_nvs_gb > 0 and 0 < theta < 1):
+        raise ValueError("destage ratio in [0, 1], NVS sizes > 0, 0 < theta < 1")
+    if destage_ratio in (0.0, 1.0) and new_nvs_gb >= measured_nvs_gb:
+        return destage_ratio
+    exponent = -theta / (1.0 - theta)
+    return min(max(destage_ratio * (new_nvs_gb / measured_nvs_gb) ** exponent, 0.0), 1.0)
+
+
+DRIVES_PER_DESTAGE_RAID5 = 2
+"""A small RAID-5/6 destage touches the data drive and its parity drive(s); RAID-5: 2."""
+
+
+def pending_destages_per_drive(
+    nvs_bytes_server: float,
+    drives_of_server: int,
+    destage_bytes: float,
+    drives_per_destage: int = DRIVES_PER_DESTAGE_RAID5,
+) -> float:
+    """Destages waiting in NVS for each drive of a server when its NVS is full of dirty data:
+    k = (NVS bytes / destage bytes) x drives each destage touches / drives. The number ordered
+    destage sorts over (`components.destage`). At least 1."""
+    if nvs_bytes_server <= 0 or drives_of_server < 1 or destage_bytes <= 0:
+        raise ValueError("NVS bytes and destage bytes > 0, drives >= 1")
+    pages = nvs_bytes_server / destage_bytes
+    return max(pages * drives_per_destage / drives_of_server, 1.0)
+
+
+def dirty_bytes(
+    destage_rate_per_s: float,
+    destage_residence_s: float,
+    destage_bytes: float,
+    ordering_pool_bytes: float = 0.0,
+) -> float:
+    """Dirty data a server's NVS must hold (Little's law): what waits for or is in destage,
+    destage rate x its residence time (queueing + service) x bytes, plus the pool the
+    destager keeps for folding and ordering (`ordering_pool_bytes`)."""
+    if min(destage_rate_per_s, destage_residence_s, destage_bytes, ordering_pool_bytes) < 0:
+        raise ValueError("rates, times and sizes must be >= 0")
+    return destage_rate_per_s * destage_residence_s * destage_bytes + ordering_pool_bytes
+
+
+def nvs_full(dirty_bytes_by_server: list[float], nvs_bytes_server: float) -> list[bool]:
+    """NVS full, judged per server: its dirty data reaches its NVS share. A server whose NVS
+    is full makes its writes wait for destages (no more fast writes)."""
+    if nvs_bytes_server <= 0:
+        raise ValueError("NVS bytes per server must be > 0")
+    return [d >= nvs_bytes_server for d in dirty_bytes_by_server]

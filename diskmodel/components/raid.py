@@ -10,7 +10,9 @@ From the catalog's RAID format (DOMAIN.md item 5):
 - a sequential write destages whole stripes: every data byte costs
   `sequential_write_ops_per_data_op` = (data + redundancy) / data drive bytes, written a
   64 KiB track per operation, no reads;
-- a sequential read's prefetch reads 64 KiB tracks, one operation each.
+- a sequential read's prefetch reads `tracks_per_op` 64 KiB tracks per drive operation
+  (SARC stages "a track or a set of tracks" and AMP adapts how many per stream, DOMAIN.md
+  C13; the model passes the degree, 1 by default).
 
 A rank's operations are spread evenly over its active drives (data + redundancy: parity is
 rotated in RAID-5/6 and reads alternate between the copies in RAID-10); spares are idle.
@@ -21,8 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from diskmodel.catalog import RaidFormat
+from diskmodel.catalog import Drive, RaidFormat
 from diskmodel.components.cache import TRACK_BYTES, prefetch_ops_per_read, staged_bytes
+from diskmodel.components.drive import sequential_op
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +48,34 @@ def read_miss_ops(raid: RaidFormat, request_bytes: float) -> list[DriveOps]:
     return [DriveOps(raid.read_miss_ops, staged_bytes(request_bytes), False, "random")]
 
 
-def prefetch_ops(request_bytes: float) -> list[DriveOps]:
-    """A sequential host read: its bytes prefetched in 64 KiB track reads."""
-    return [DriveOps(prefetch_ops_per_read(request_bytes), TRACK_BYTES, False, "sequential")]
+def prefetch_ops(request_bytes: float, tracks_per_op: int = 1) -> list[DriveOps]:
+    """A sequential host read: its bytes prefetched in drive reads of `tracks_per_op` 64 KiB
+    tracks each (request_bytes / (tracks_per_op x 64 KiB) operations per host read)."""
+    if tracks_per_op < 1:
+        raise ValueError("tracks_per_op must be >= 1")
+    op_bytes = tracks_per_op * TRACK_BYTES
+    return [
+        DriveOps(
+            prefetch_ops_per_read(request_bytes) / tracks_per_op, op_bytes, False, "sequential"
+        )
+    ]
+
+
+def sequential_read_mb_s(
+    drive: Drive, raid: RaidFormat, tracks_per_op: int = 1, contiguous: bool = False
+) -> float:
+    """Sequential read rate of one rank (MB/s, decimal) with every active drive busy
+    prefetching `tracks_per_op` tracks per operation: active drives x bytes per operation /
+    E[S] (`drive.sequential_op`). Parity strips are skipped by the prefetch but occupy the
+    drives' time in RAID-5/6 (they rotate under the head), so the data rate is scaled by
+    data / (data + redundancy); RAID-10 reads either copy, all drives deliver data.
+    Bounded by active drives x media rate (`contiguous=True`: every operation continues where
+    the previous one ended, no positioning)."""
+    op_bytes = tracks_per_op * TRACK_BYTES
+    service_s = sequential_op(drive, op_bytes, False, contiguous).mean_s
+    per_drive_mb_s = op_bytes / service_s / 1e6
+    useful = 1.0 if raid.level == 10 else raid.data_drives / active_drives(raid)
+    return active_drives(raid) * per_drive_mb_s * useful
 
 
 def random_destage_ops(
