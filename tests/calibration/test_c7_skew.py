@@ -31,10 +31,10 @@ from typing import Any
 import pytest
 
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.model import predict_configuration
 from diskmodel.prediction import Prediction
 from diskmodel.scenario import Scenario
 
+from ..model.builders import predict_one
 from .conftest import record
 
 pytestmark = pytest.mark.calibration
@@ -96,7 +96,7 @@ def c7_scenario(level: float, *, ssd_ranks: int = 1) -> Scenario:
 
 @cache
 def _prediction(level: float) -> Prediction:
-    return predict_configuration(c7_scenario(level), _catalog())
+    return predict_one(c7_scenario(level), catalog=_catalog())
 
 
 def _ratio(level: float) -> tuple[float, float]:
@@ -104,27 +104,23 @@ def _ratio(level: float) -> tuple[float, float]:
     return predicted, PUBLISHED_IOPS[level] / PUBLISHED_IOPS[2.0]
 
 
-# Measured with the peak-to-mean reading of the level (docs/tiering.md); see docs for why.
+# Measured with the peak-to-mean reading of the level (docs/tiering.md), each drive a
+# load-dependent station (command queueing credited in the open solution too) and Easy Tier
+# keeping the SSD tier at or under its utilisation target (0.8) at every load.
 _RATIO_GAPS = {
     14.0: "predicted 1.95 vs published 2.33 (-16.6%)",
-    24.0: "predicted 3.39 vs published 4.33 (-21.7%)",
+    24.0: "predicted 2.04 vs published 4.33 (-53.0%)",
 }
 _ABSOLUTE_GAPS = {
-    2.0: "predicted 3,980 vs published 12,000 (-67%)",
-    3.5: "predicted 4,330 vs published 13,000 (-67%)",
-    7.0: "predicted 5,250 vs published 17,000 (-69%)",
-    14.0: "predicted 7,750 vs published 28,000 (-72%)",
-    24.0: "predicted 13,500 vs published 52,000 (-74%)",
+    14.0: "predicted 23,700 vs published 28,000 (-15.3%)",
+    24.0: "predicted 24,800 vs published 52,000 (-52.3%)",
 }
 _RATIO_WHY = (
-    "with the whole HDD capacity allocated the SSD tier holds 5.6% of the data; the exponential "
-    "peak-to-mean curve then gives the SSD too small a share at high levels (the published "
-    "ratios imply an exponent about 1.2x the level, or about 80% allocation)"
+    "the SSD tier holds 5.6% of the data and Easy Tier keeps it at or under its utilisation "
+    "target: at high levels the published tool lets the SSD carry far more of the load than "
+    "one SSD rank at 80% busy does here (the SSD's service and parallelism are estimates)"
 )
-_ABSOLUTE_WHY = (
-    "the published model's HDD back end carries about 3x what diskmodel's catalog 10K drives "
-    "do at a 50% read hit ratio (hit ratio and write folding of the example are not published)"
-)
+_ABSOLUTE_WHY = _RATIO_WHY
 
 
 def _ratio_case(level: float) -> Any:
@@ -150,6 +146,8 @@ def test_c7_ratio_to_skew_2(level: float) -> None:
 
 
 def _absolute_case(level: float) -> Any:
+    if level not in _ABSOLUTE_GAPS:
+        return level
     reason = f"known gap: {_ABSOLUTE_GAPS[level]} because {_ABSOLUTE_WHY}"
     return pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=reason))
 
@@ -173,5 +171,5 @@ def test_c7_more_skew_never_lowers_max_iops() -> None:
     """The property the published figures show: each preset above the last carries more."""
     tops = [_prediction(level).max_iops for level in LEVELS]
     assert all(b > a for a, b in itertools.pairwise(tops))
-    without_ssd = predict_configuration(c7_scenario(2.0, ssd_ranks=0), _catalog()).max_iops
+    without_ssd = predict_one(c7_scenario(2.0, ssd_ranks=0), catalog=_catalog()).max_iops
     assert tops[0] > without_ssd

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from diskmodel import predict
 from diskmodel.catalog import load_catalog
 from diskmodel.components import drive
-from diskmodel.model import predict, predict_configuration
 from diskmodel.scenario import load_scenario
 from diskmodel.workload import IoMix
 
+from ..model.builders import predict_one
 from .conftest import record
 
 pytestmark = pytest.mark.calibration
@@ -115,7 +116,15 @@ def test_c2_db_open_destage_rate() -> None:
     figures)."""
     scenario = load_scenario(SCENARIOS / "c5-auto-rebalance.yaml")
     (w,) = scenario.workloads
-    mix = IoMix.of(w)
+    mix = IoMix.of(
+        read_fraction=w.read_fraction,
+        read_hit_ratio=w.read_hit_ratio,
+        read_sequential_fraction=w.read_sequential_fraction,
+        write_sequential_fraction=w.write_sequential_fraction,
+        read_size_kib=w.read_size_kib,
+        write_size_kib=w.write_size_kib,
+        destage_ratio=w.destage_ratio,
+    )
     destages_per_io = (mix.fractions["random_write"] + mix.fractions["sequential_write"]) * (
         mix.destage_ratio
     )
@@ -131,7 +140,7 @@ def test_c2_db_open_destage_rate() -> None:
     assert mix.fractions["read_hit"] == pytest.approx(0.35)
     assert w.read_size_kib == w.write_size_kib == 4
     # The back end sees the misses and 4 operations per RAID-5 destage, nothing else.
-    p = predict_configuration(scenario)
+    p = predict_one(scenario)
     backend = sum(r.backend_iops for r in p.ranks)
     expected = w.iops * (0.35 + 0.172 * 4)
     assert backend == pytest.approx(expected, rel=0.005)

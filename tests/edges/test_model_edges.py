@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from diskmodel import predict
 from diskmodel.errors import UserError
-from diskmodel.model import predict
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import Scenario, validate_scenario
 from diskmodel.yamlio import Located, parse_yaml

@@ -16,7 +16,7 @@ from .strategies import ANALYSES
 DIGESTS = """
 import hashlib, json, sys
 from pathlib import Path
-from diskmodel.model import predict
+from diskmodel import predict
 from diskmodel.report.html import render_html
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import load_scenario
@@ -25,7 +25,7 @@ for name in sys.argv[1:]:
     path = Path(name)
     s = load_scenario(path)
     p = predict(s, base_dir=path.parent)
-    page = render_html(p, scenarios=s.alternatives(), timestamp=False)
+    page = render_html(p, timestamp=False)
     out[path.name] = [hashlib.sha256(t.encode()).hexdigest() for t in (to_json(p), page)]
 print(json.dumps(out))
 """

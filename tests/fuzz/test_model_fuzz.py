@@ -14,8 +14,8 @@ from typing import Any
 
 from hypothesis import event, given
 
+from diskmodel import predict
 from diskmodel.errors import UserError
-from diskmodel.model import predict
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import Scenario, load_scenario
 

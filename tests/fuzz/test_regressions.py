@@ -201,13 +201,13 @@ def test_control_characters_in_names_are_refused(
 def test_names_without_a_glyph_in_the_chart_font_render_quietly() -> None:
     # Found: a name with an emoji or CJK made matplotlib warn "Glyph ... missing from font"
     # once per chart (an error under pytest's -W error). The SVG text is drawn by the browser.
-    from diskmodel.model import predict
+    from diskmodel import predict
     from diskmodel.report.html import render_html
 
     from .test_report_fuzz import scenario_with_names
 
     scenario = scenario_with_names(["a 💾 b", "p 中文", "w 𝔘", "alt ✓ x"], "d")
-    page = render_html(predict(scenario), scenarios=scenario.alternatives(), timestamp=False)
+    page = render_html(predict(scenario), timestamp=False)
     assert "a 💾 b" in page
 
 
@@ -245,7 +245,7 @@ def test_a_broken_heat_map_is_a_user_error(tmp_path: Path, content: bytes, probl
     # UnicodeDecodeError, a 200,000-character field csv.Error, and a 10,000-character header
     # or extent id was echoed whole. Heat maps are now read like scenarios (regular files,
     # bounded size).
-    from diskmodel.model import predict
+    from diskmodel import predict
 
     (tmp_path / "heat.csv").write_bytes(content)
     path = write(tmp_path, VALID + "    skew: {heatmap: heat.csv}\n")
@@ -256,7 +256,7 @@ def test_a_broken_heat_map_is_a_user_error(tmp_path: Path, content: bytes, probl
 
 
 def test_a_heat_map_that_is_a_device_is_not_read(tmp_path: Path) -> None:
-    from diskmodel.model import predict
+    from diskmodel import predict
 
     path = write(tmp_path, VALID + "    skew: {heatmap: /dev/zero}\n")
     with pytest.raises(UserError, match=r"/dev/zero, a file of the running system"):

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from diskmodel.model import predict
+from diskmodel import predict
 from diskmodel.report.html import render_html
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import Scenario, validate_scenario
@@ -75,7 +75,7 @@ def test_names_are_escaped_in_html_and_exact_in_json(names: list[str], descripti
     scenario = scenario_with_names(names, description)
     with no_hang():
         prediction = predict(scenario)
-        page = render_html(prediction, scenarios=scenario.alternatives(), timestamp=False)
+        page = render_html(prediction, timestamp=False)
         data = check_result_json(to_json(prediction))
     assert MARKER not in page
     assert "&lt;x-fuzz-injected" in page

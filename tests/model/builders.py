@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from diskmodel.analyses import predict_configuration
-from diskmodel.catalog import load_catalog
+from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve
 from diskmodel.model import Solver
 from diskmodel.prediction import Prediction
@@ -65,11 +65,13 @@ def with_data(data: dict[str, Any]) -> Scenario:
     return Scenario.model_validate(data, context={"catalog": load_catalog()})
 
 
-def predict_one(s: Scenario, hit_ratios: list[float] | None = None) -> Prediction:
+def predict_one(
+    s: Scenario, hit_ratios: list[float] | None = None, catalog: Catalog | None = None
+) -> Prediction:
     """One configuration's Prediction (growth from the scenario), optionally with the read hit
-    ratios replaced (as a cache projection would)."""
+    ratios replaced (as a cache projection would) or another catalog."""
     hits = None if hit_ratios is None else [(h, "given by the test") for h in hit_ratios]
-    config = resolve(s, load_catalog(), hit_ratios=hits)
+    config = resolve(s, catalog or load_catalog(), hit_ratios=hits)
     factors = s.analyses.growth.factors if s.analyses.growth else ()
     return predict_configuration(config, factors)
 

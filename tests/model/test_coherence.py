@@ -167,8 +167,10 @@ def test_a_closed_sweep_point_is_the_closed_solution_at_that_population(
 def test_closed_throughput_never_exceeds_the_open_maximum(data: dict[str, Any]) -> None:
     p = predict_one(with_data(data))
     assert p.closed is not None
-    assert p.closed.iops < p.max_iops
-    assert all(pt.iops < p.max_iops for pt in p.closed.curve)
+    # The closed throughput approaches the bottleneck's capacity from below (equal to rounding
+    # where the population is deep).
+    assert p.closed.iops <= p.max_iops * (1 + 1e-9)
+    assert all(pt.iops <= p.max_iops * (1 + 1e-9) for pt in p.closed.curve)
 
 
 @SETTINGS
@@ -323,7 +325,7 @@ def test_every_shipped_scenario_is_coherent() -> None:
                 (point,) = [pt for pt in p.curve if pt.iops == p.planned_iops]
                 assert point.response_time_ms == p.response_time_ms
             if p.closed is not None:
-                assert p.closed.iops < p.max_iops
+                assert p.closed.iops <= p.max_iops * (1 + 1e-9)
                 assert p.closed.curve[-1].population == p.closed.population
                 assert p.closed.curve[-1].iops == p.closed.iops
             for g in p.growth:

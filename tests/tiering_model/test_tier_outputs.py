@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 import json
 
+from diskmodel import predict
 from diskmodel.catalog import load_catalog
-from diskmodel.model import predict
 from diskmodel.report.html import render_html
 from diskmodel.report.json_result import to_json
 from diskmodel.report.text import render
@@ -20,11 +20,13 @@ POOL = ROOT / "scenarios" / "ds8800-15k-pool.yaml"
 
 def test_ssd_sweep_in_every_output() -> None:
     scenario = load_scenario(POOL)
-    prediction = predict(scenario, CATALOG, base_dir=POOL.parent)
+    prediction = predict(scenario, catalog=CATALOG, base_dir=POOL.parent)
     sweep = prediction.tier_sweep
     assert [t.added for t in sweep] == [0, 1, 2, 4]
-    # Each SSD rank added carries more and takes more of the small I/O.
-    assert all(b.max_iops > a.max_iops for a, b in itertools.pairwise(sweep))
+    # Each SSD rank added takes more of the small I/O, and never lowers the maximum (it may
+    # leave it where another component, a DA pair, limits it; the maximum is searched to 1e-4).
+    assert all(b.max_iops >= a.max_iops * (1 - 1e-4) for a, b in itertools.pairwise(sweep))
+    assert sweep[-1].max_iops > sweep[0].max_iops
     assert all(b.tier_small_io_share > a.tier_small_io_share for a, b in itertools.pairwise(sweep))
     assert sweep[0].tier_small_io_share == 0.0
 
@@ -35,14 +37,14 @@ def test_ssd_sweep_in_every_output() -> None:
     assert set(tier) >= {"capacity_gb", "small_io_share", "mb_share", "utilization"}
 
     assert "Tier sweep" in render(prediction)
-    html = render_html(prediction, scenarios=[(scenario.name, scenario)], timestamp=False)
+    html = render_html(prediction, timestamp=False)
     assert 'id="tier-sweep"' in html
     assert "+4" in html
 
 
 def test_two_ssd_ranks_compare_with_the_pool_without_them() -> None:
     path = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
-    configs = {p.name: p for p in predict(load_scenario(path), CATALOG).configurations}
+    configs = {p.name: p for p in predict(load_scenario(path), catalog=CATALOG).configurations}
     with_ssd = configs["DS8800 15K pool + 2 SSD ranks (OLTP, Easy Tier auto)"]
     without = configs["without the SSD ranks"]
     off = configs["SSD ranks, Easy Tier off"]

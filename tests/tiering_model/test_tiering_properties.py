@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diskmodel.catalog import load_catalog
-from diskmodel.model import predict_configuration
 from diskmodel.prediction import Prediction
 from diskmodel.scenario import Scenario
+
+from ..model.builders import predict_one
 
 CATALOG = load_catalog()
 SETTINGS = settings(
@@ -84,7 +85,7 @@ def scenario(p: dict[str, Any]) -> Scenario:
 
 
 def _predict(p: dict[str, Any]) -> Prediction:
-    return predict_configuration(scenario(p), CATALOG)
+    return predict_one(scenario(p))
 
 
 def _ssd_share(prediction: Prediction) -> float:
