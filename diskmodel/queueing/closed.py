@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import ArrayLike
 from scipy.linalg.blas import dtbsv
 from scipy.special import gammaln
 
 from diskmodel.queueing._arrays import BoolArray, FloatArray, IntArray, sealed
+from diskmodel.queueing.convolution import log_convolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,28 +223,6 @@ def _normalising_constant_sweep(
     return X, Q
 
 
-def _log_convolve(log_a: FloatArray, log_b: FloatArray) -> FloatArray:
-    """log of the convolution (a * b)(n) = sum_{j<=n} a(j) b(n-j), n = 0..len-1, in log space.
-
-    Each output is a log-sum-exp over its own terms (largest term factored out), so no term
-    overflows and a term underflows only when it is below 1e-308 of the largest.
-    """
-    M = log_a.shape[0]
-    padded = np.concatenate([np.full(M - 1, -np.inf), log_b])
-    lagged = sliding_window_view(padded, M)[:, ::-1]  # lagged[n, j] = log_b[n - j], a view
-    out = np.empty(M)
-    # Blocks of rows keep the temporary under ~2M entries; row n needs only j <= n.
-    block = max(1, 2_000_000 // M)
-    for start in range(0, M, block):
-        stop = min(M, start + block)
-        terms = lagged[start:stop, :stop] + log_a[None, :stop]
-        peak = terms.max(axis=1)
-        shift = np.where(np.isfinite(peak), peak, 0.0)
-        with np.errstate(divide="ignore"):
-            out[start:stop] = shift + np.log(np.exp(terms - shift[:, None]).sum(axis=1))
-    return out
-
-
 def _alpha_matrix(alpha: ArrayLike | None, K: int, N: int) -> FloatArray:
     alpha_a = np.ones((K, N)) if alpha is None else np.asarray(alpha, dtype=np.float64)
     if alpha_a.shape != (K, N):
@@ -341,7 +319,7 @@ def mva_load_dependent(
     # prefix[i] = base (*) f_0 .. f_{i-1};  suffix[i] = f_i .. f_{L-1}.
     prefix = [log_g_base]
     for i in range(L):
-        prefix.append(_log_convolve(prefix[-1], log_f[i]))
+        prefix.append(log_convolve(prefix[-1], log_f[i]))
     log_g = prefix[L]
     # With no load-dependent station the base recursion is already the answer.
     X = X_base / theta if L == 0 else np.exp(log_g[:-1] - log_g[1:]) / theta
@@ -353,14 +331,14 @@ def mva_load_dependent(
         delta[0] = 0.0
         suffix = [delta]
         for i in range(L - 1, 0, -1):
-            suffix.append(_log_convolve(log_f[i], suffix[-1]))
+            suffix.append(log_convolve(log_f[i], suffix[-1]))
         suffix.reverse()  # suffix[i] now holds f_{i+1} .. f_{L-1}
         with np.errstate(divide="ignore"):
             log_j = np.log(np.arange(N + 1, dtype=np.float64))
         for i, k in enumerate(dep_idx):
             # Q_k(n) = sum_j j p_k(j|n) = sum_j j f_k(j) G_{-k}(n-j) / G(n): one more convolution.
-            log_g_minus = _log_convolve(prefix[i], suffix[i])
-            Q[k] = np.exp(_log_convolve(log_j + log_f[i], log_g_minus)[1:] - log_g[1:])
+            log_g_minus = log_convolve(prefix[i], suffix[i])
+            Q[k] = np.exp(log_convolve(log_j + log_f[i], log_g_minus)[1:] - log_g[1:])
             U[k] = X * D[k] / alpha_a[k].max()
 
     # Base stations: the ordinary recursion driven by the exact network throughput X(n).
@@ -405,9 +383,9 @@ def marginal_probabilities(
     others = np.arange(K) != station
     log_g_minus, _ = _log_base(d[others], load_independent[others], is_delay[others], N, Z / theta)
     for k in np.flatnonzero(others & ~load_independent & ~is_delay):
-        log_g_minus = _log_convolve(log_g_minus, _log_factor(float(d[k]), alpha_a[k]))
+        log_g_minus = log_convolve(log_g_minus, _log_factor(float(d[k]), alpha_a[k]))
     log_f = _log_factor(float(d[station]), alpha_a[station])
-    log_g = _log_convolve(log_f, log_g_minus)
+    log_g = log_convolve(log_f, log_g_minus)
     j = np.arange(N + 1)
     lag = j[None, :] - j[:, None]  # [j, n] -> n - j
     log_p = log_f[:, None] + log_g_minus[np.maximum(lag, 0)] - log_g[None, :]
