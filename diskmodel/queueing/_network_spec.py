@@ -100,56 +100,45 @@ def network(
     if not np.any(D > 0) and Z == 0:
         raise ValueError("a network with no demand and no think time has no finite throughput")
 
-    peak = np.empty(K)
-    kinds: list[str] = []
-    heads: list[FloatArray] = []
-    for k in range(K):
+    # Kinds, vectorised over the stations (a network may hold thousands of ordinary queues);
+    # only stations with rate multipliers are looked at one by one.
+    is_delay = np.isinf(c)
+    heads: dict[int, FloatArray] = {}
+    special = np.flatnonzero((c > 1) & ~is_delay).tolist()
+    special += [k for k in range(K) if rows[k] is not None]
+    for k in sorted(set(special)):
         row = rows[k]
-        if np.isinf(c[k]):
-            if row is not None or m[k] != 1:
-                raise ValueError(
-                    f"station {k}: a delay station (servers inf) takes no alpha or members"
-                )
-            kinds.append("delay")
-            heads.append(np.ones(1))
-            peak[k] = np.inf
-            continue
+        if is_delay[k]:
+            raise ValueError(f"station {k}: a delay station (servers inf) takes no alpha")
         if row is not None and c[k] > 1:
             raise ValueError(f"station {k}: give servers or alpha, not both")
-        head = np.arange(1.0, c[k] + 1.0) if c[k] > 1 else (np.ones(1) if row is None else row)
+        heads[k] = np.arange(1.0, c[k] + 1.0) if c[k] > 1 else np.asarray(row)
+    if np.any(is_delay & (m != 1)):
+        raise ValueError("a delay station (servers inf) takes no alpha or members")
+    unit_mask = np.zeros(K, dtype=bool)
+    peak = np.where(is_delay, np.inf, m)
+    for k, head in heads.items():
         peak[k] = m[k] * float(head.max())
-        kinds.append("queue" if np.all(head == 1.0) else "unit")
-        heads.append(head[:N])  # beyond N customers the multipliers are never used
-
-    queueing = np.array([kd != "delay" for kd in kinds]) & (D > 0)
-    per_member_peak = np.where(queueing, D / np.where(np.isfinite(peak), peak, 1.0), 0.0)
-    theta = float(per_member_peak.max()) if np.any(queueing) else 1.0
-    if theta <= 0:
-        theta = 1.0
-    delay_total = Z / theta
-    base_queue: list[float] = []
-    base_station: list[int] = []
-    delays: list[int] = []
-    units: list[Unit] = []
-    for k in range(K):
-        if D[k] == 0:
-            continue
-        if kinds[k] == "delay":
-            delay_total += D[k] / theta
-            delays.append(k)
-        elif kinds[k] == "queue":
-            base_queue += [D[k] / m[k] / theta] * int(m[k])
-            base_station += [k] * int(m[k])
-        else:
-            units.append(
-                Unit(
-                    station=k,
-                    members=int(m[k]),
-                    demand=float(D[k] / m[k] / theta),
-                    alpha=heads[k],
-                    multiserver=bool(c[k] > 1),
-                )
-            )
+        unit_mask[k] = not np.all(head == 1.0)
+    active = D > 0
+    queueing = ~is_delay & active
+    theta = float((D[queueing] / peak[queueing]).max()) if np.any(queueing) else 1.0
+    delays = np.flatnonzero(is_delay & active)
+    queue_idx = np.flatnonzero(queueing & ~unit_mask)
+    copies = m[queue_idx].astype(np.int64)
+    base_queue = np.repeat(D[queue_idx] / m[queue_idx] / theta, copies)
+    base_station = np.repeat(queue_idx, copies)
+    units = tuple(
+        Unit(
+            station=int(k),
+            members=int(m[k]),
+            demand=float(D[k] / m[k] / theta),
+            alpha=heads[int(k)][:N],  # beyond N customers the multipliers are never used
+            multiserver=bool(c[k] > 1),
+        )
+        for k in np.flatnonzero(queueing & unit_mask)
+    )
+    delay_total = (Z + float(D[delays].sum())) / theta
     return Network(
         K=K,
         N=N,
@@ -157,9 +146,9 @@ def network(
         demands=D,
         think_time=Z,
         delay_total=delay_total,
-        base_queue=np.array(base_queue, dtype=np.float64),
-        base_station=np.array(base_station, dtype=np.int64),
-        delay_stations=np.array(delays, dtype=np.int64),
-        units=tuple(units),
+        base_queue=np.asarray(base_queue, dtype=np.float64),
+        base_station=np.asarray(base_station, dtype=np.int64),
+        delay_stations=np.asarray(delays, dtype=np.int64),
+        units=units,
         peak_rate=peak,
     )

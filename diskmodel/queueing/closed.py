@@ -15,12 +15,11 @@ solvers return the whole population sweep n = 1..N from one pass, as a `ClosedRe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.linalg.blas import dtbsv
-from scipy.special import gammaln
 
 from diskmodel.queueing._arrays import BoolArray, FloatArray, IntArray, sealed
 from diskmodel.queueing.convolution import log_convolve
@@ -126,45 +125,127 @@ def mva(
     return _closed_result(X, Q, U)
 
 
+# Cost model of the two exact single-class routes, measured against line-solver's pfqn_mva
+# in bench/bench_queueing.py (shared 2-core machine): the recursion costs about
+# _STEP_S + _STATION_S K per population, the normalising-constant route about
+# _PASS_S + _ELEMENT_S N per station and pass (two compiled passes per queueing station).
+_STEP_S = 4e-6
+_STATION_S = 1e-9
+_PASS_S = 1.1e-5
+_ELEMENT_S = 3e-8
+
+
+def _recursion_s(K: int, N: int) -> float:
+    return N * (_STEP_S + _STATION_S * K)
+
+
+def _constants_s(K_queue: int, N: int) -> float:
+    return 2.0 * K_queue * (_PASS_S + _ELEMENT_S * N)
+
+
 def _mva_sweep(
     D: FloatArray, D_queue: FloatArray, N: int, Z: float
 ) -> tuple[FloatArray, FloatArray]:
     """The MVA recursion; D_queue is D at queueing stations and 0 at delay stations.
 
     Returns X[N] and Q[K, N]. R_k(n) = D_k + D_queue_k Q_k(n-1) covers both kinds.
-    Tries `_normalising_constant_sweep` first (the same numbers from O(K) compiled passes);
-    the explicit recursion below is the fallback where scaled constants would overflow.
+    Chooses by station count: `_normalising_constant_sweep` (O(K) compiled passes over N,
+    cheapest for few stations and many customers) or the recursion (O(N) vector steps over
+    K, cheapest for many stations), by the cost model above; the constants route is skipped
+    when its scaled constants could overflow (`_constants_may_overflow`) and falls back to
+    the recursion if they do.
     """
-    fast = _normalising_constant_sweep(D, D_queue, N, Z)
-    if fast is not None:
-        return fast
     K = D.shape[0]
+    K_queue = int(np.count_nonzero(D_queue))
+    cheaper = K_queue > 0 and _constants_s(K_queue, N) < _recursion_s(K, N)
+    if cheaper and not _constants_may_overflow(D, D_queue, N, Z):
+        fast = _normalising_constant_sweep(D, D_queue, N, Z)
+        if fast is not None:
+            return fast
+    # In u = 1 + Q form one step is a dot product and three in-place vector operations:
+    # X(n) = n / (Z + sum_delay D + D_queue . u), Q(n) = X(n) D_queue u, u = 1 + Q(n);
+    # delay stations (D_queue = 0) keep u = 1 and their Q = X D is filled in afterwards.
     X = np.empty(N)
     Q_rows = np.empty((N, K))
-    q = np.zeros(K)
+    u = np.ones(K)
+    fixed = Z + float((D - D_queue).sum())
+    dot, multiply, add = np.dot, np.multiply, np.add
     for n in range(1, N + 1):
-        r = D + D_queue * q
-        total = Z + float(r.sum())
+        total = fixed + float(dot(D_queue, u))
         # total = 0 only if every demand and Z are 0: infinitely fast network.
         x = n / total if total > 0 else np.inf
-        q = x * r if total > 0 else np.zeros(K)
+        row = Q_rows[n - 1]
+        multiply(D_queue, u, out=row)
+        row *= x if total > 0 else 0.0
+        add(row, 1.0, out=u)
         X[n - 1] = x
-        Q_rows[n - 1] = q
-    return X, np.ascontiguousarray(Q_rows.T)
+    delay = D_queue == 0
+    if np.any(delay):
+        Q_rows[:, delay] = X[:, None] * D[None, delay]
+    return X, Q_rows.T
+
+
+def mva_final(
+    D: FloatArray, D_queue: FloatArray, N: int, Z: float
+) -> tuple[FloatArray, FloatArray]:
+    """X(n), n = 1..N, and the queue lengths Q[K] at N only: the cheaper of the two routes of
+    `_mva_sweep` (the recursion keeps one K-vector, memory O(K + N))."""
+    K = D.shape[0]
+    K_queue = int(np.count_nonzero(D_queue))
+    cheaper = K_queue > 0 and _constants_s(K_queue, N) < _recursion_s(K, N)
+    if cheaper and not _constants_may_overflow(D, D_queue, N, Z):
+        fast = _normalising_constant_sweep(D, D_queue, N, Z)
+        if fast is not None:
+            return fast[0], np.ascontiguousarray(fast[1][:, -1])
+    X = np.empty(N)
+    u = np.ones(K)
+    q = np.zeros(K)
+    fixed = Z + float((D - D_queue).sum())
+    dot, multiply, add = np.dot, np.multiply, np.add
+    for n in range(1, N + 1):
+        x = n / (fixed + float(dot(D_queue, u)))
+        multiply(D_queue, u, out=q)
+        q *= x
+        add(q, 1.0, out=u)
+        X[n - 1] = x
+    delay = D_queue == 0
+    q[delay] = X[-1] * D[delay]
+    return X, q
+
+
+def _constants_may_overflow(D: FloatArray, D_queue: FloatArray, N: int, Z: float) -> bool:
+    """Whether the scaled constants g(N) could pass 1e280: Cauchy's bound
+    g(N) <= prod_k 1 / (1 - d_k x) e^(z x) / x^N (any 0 < x < 1, d = D / max D_queue),
+    at a few x."""
+    theta = float(D_queue.max())
+    d = D_queue[D_queue > 0] / theta
+    z = (Z + float((D - D_queue).sum())) / theta
+    best = np.inf
+    gaps = np.array([0.5, 0.1, 0.01, 1e-3, 1e-4, 1e-5, 1.0 / N, 10.0 / N, 100.0 / N])
+    for x in 1.0 - gaps[gaps < 1.0]:
+        log_bound = -float(np.log1p(-d * x).sum()) + z * x - N * np.log(x)
+        best = min(best, log_bound)
+    return best > 640.0
 
 
 def _first_order(x: FloatArray, d: float) -> FloatArray:
     """y(n) = x(n) + d y(n-1), y(-1) = 0: a forward substitution with (I - d S) y = x.
 
     The lower-bidiagonal triangular solve (BLAS dtbsv) does exactly the additions of the
-    recurrence in compiled code, for a few microseconds a call; `scipy.linalg` is already
-    loaded by the rest of diskmodel, where `scipy.signal.lfilter` would cost most of a second
-    to import.
+    recurrence in compiled code, for a few microseconds a call (`scipy.signal.lfilter` would
+    cost most of a second more to import).
     """
+    from scipy.linalg.blas import dtbsv  # deferred: importing scipy costs ~0.6 s
+
     bands = np.empty((2, x.size))
     bands[0] = 1.0
     bands[1] = -d
     return np.asarray(dtbsv(1, bands, x, lower=1), dtype=np.float64)
+
+
+def _log_factorials(N: int) -> FloatArray:
+    """log n!, n = 0..N, each from math.lgamma (correctly rounded, no cumulative error)."""
+    return np.fromiter((math.lgamma(k + 1.0) for k in range(N + 1)), dtype=np.float64, count=N + 1)
 
 
 def _normalising_constant_sweep(
@@ -194,7 +275,7 @@ def _normalising_constant_sweep(
         return None
     n = np.arange(N + 1, dtype=np.float64)
     if z > 0:
-        g = np.exp(n * np.log(z) - gammaln(n + 1.0))
+        g = np.exp(n * np.log(z) - _log_factorials(N))
     else:
         g = np.zeros(N + 1)
         g[0] = 1.0
@@ -205,19 +286,9 @@ def _normalising_constant_sweep(
         return None
     X = g[:-1] / g[1:] / theta
     Q = X[None, :] * D[:, None]  # delay stations: Q = X D (Little); queues overwritten
-    if queueing.size * 16 <= N:
-        for k in queueing:  # few stations: one compiled solve each
-            # h(n) = d_k (h(n-1) + g(n-1)), h(0) = 0
-            h = _first_order(np.concatenate(([0.0], d[k] * g[:-1])), float(d[k]))
-            Q[k] = h[1:] / g[1:]
-    else:  # many stations: one vector step per population, all stations at once
-        d_q = d[queueing]
-        h_rows = np.empty((N, queueing.size))
-        h_prev = np.zeros(queueing.size)
-        for i in range(N):
-            h_prev = d_q * (h_prev + g[i])
-            h_rows[i] = h_prev
-        Q[queueing] = (h_rows / g[1:, None]).T
+    for k in queueing:  # one compiled solve per station: h(n) = d_k (h(n-1) + g(n-1))
+        h = _first_order(np.concatenate(([0.0], d[k] * g[:-1])), float(d[k]))
+        Q[k] = h[1:] / g[1:]
     if not np.all(np.isfinite(Q)):
         return None
     return X, Q

@@ -274,8 +274,8 @@ def closed_network(
     wanted = _points(points, net.N)
     if method not in ("auto", "exact", "saddle point"):
         raise ValueError(f"method must be 'auto', 'exact' or 'saddle point', got {method!r}")
-    if method == "exact":
-        n_exact = net.N
+    if method == "exact" or (method == "auto" and not net.units):
+        n_exact = net.N  # ordinary queues and delays only: exact MVA is O(N K) at worst
     elif method == "saddle point":
         n_exact = 0
     else:
@@ -304,25 +304,30 @@ def _solve(net: Network, wanted: IntArray, n_exact: int) -> ClosedNetworkResult:
     theta = net.theta
     curve = np.empty(wanted.size)
     error = 0.0
-    if n_exact >= 1:
-        log_base = _log_base(net, n_exact + 1)
-        log_g, minus = _leave_one_out(log_base, net.units)
-        X_exact = np.exp(log_g[:-1] - log_g[1:]) / theta  # X(n), n = 1..n_exact
-        low = wanted <= n_exact
-        curve[low] = X_exact[wanted[low] - 1]
-    if n_exact < net.N:
-        high = wanted > n_exact
-        curve[high], error = saddle.throughput(net, wanted[high])
-        at_n = saddle.station_means(net)
-        X = at_n.throughput
-        Q = at_n.queue_length
-        idle = at_n.member_idle
-        error = max(error, at_n.error_estimate)
-        method = "saddle point"
-    else:
-        X = float(X_exact[-1])
-        Q, idle = _exact_station_means(net, log_g, minus, X)
+    idle: dict[int, float] = {}
+    if not net.units and n_exact == net.N:
+        X_all, Q = _ordinary_network(net)
+        curve[:] = X_all[wanted - 1]
+        X = float(X_all[-1])
         method = "exact"
+    else:
+        if n_exact >= 1:
+            log_base = _log_base(net, n_exact + 1)
+            log_g, minus = _leave_one_out(log_base, net.units)
+            X_exact = np.exp(log_g[:-1] - log_g[1:]) / theta  # X(n), n = 1..n_exact
+            low = wanted <= n_exact
+            curve[low] = X_exact[wanted[low] - 1]
+        if n_exact < net.N:
+            high = wanted > n_exact
+            curve[high], error = saddle.throughput(net, wanted[high])
+            at_n = saddle.station_means(net)
+            X, Q, idle = at_n.throughput, at_n.queue_length, at_n.member_idle
+            error = max(error, at_n.error_estimate)
+            method = "saddle point"
+        else:
+            X = float(X_exact[-1])
+            Q, idle = _exact_station_means(net, log_g, minus, X)
+            method = "exact"
     D = net.demands
     peak = np.where(np.isfinite(net.peak_rate), net.peak_rate, np.inf)
     U = np.where(np.isinf(peak), 0.0, X * D / peak)
@@ -343,6 +348,21 @@ def _solve(net: Network, wanted: IntArray, n_exact: int) -> ClosedNetworkResult:
         exact_up_to=min(n_exact, net.N),
         error_estimate=float(error),
     )
+
+
+def _ordinary_network(net: Network) -> tuple[FloatArray, FloatArray]:
+    """X(n), n = 1..N, and Q [K] at N of a network of ordinary queues and delays only: exact
+    MVA by the cheaper of its two routes for this station count (`closed.mva_final`)."""
+    from diskmodel.queueing.closed import mva_final
+
+    D_queue = net.base_queue * net.theta
+    delays = net.demands[net.delay_stations]
+    D_all = np.concatenate([D_queue, delays])
+    X, q = mva_final(D_all, np.concatenate([D_queue, np.zeros(delays.size)]), net.N, net.think_time)
+    Q = np.zeros(net.K)
+    np.add.at(Q, net.base_station, q[: D_queue.size])
+    Q[net.delay_stations] = q[D_queue.size :]
+    return X, Q
 
 
 def _exact_station_means(
