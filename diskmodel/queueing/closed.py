@@ -197,19 +197,76 @@ def mva_final(
         fast = _normalising_constant_sweep(D, D_queue, N, Z)
         if fast is not None:
             return fast[0], np.ascontiguousarray(fast[1][:, -1])
-    X = np.empty(N)
-    u = np.ones(K)
-    q = np.zeros(K)
     fixed = Z + float((D - D_queue).sum())
-    dot, multiply, add = np.dot, np.multiply, np.add
-    for n in range(1, N + 1):
-        x = n / (fixed + float(dot(D_queue, u)))
-        multiply(D_queue, u, out=q)
-        q *= x
-        add(q, 1.0, out=u)
-        X[n - 1] = x
+    if K * N <= _PYTHON_TERMS and K_queue and not _constants_may_overflow(D, D_queue, N, Z):
+        X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
+        return np.array(X_list), np.array(q_list)
+    if K <= _PYTHON_STATIONS:
+        X_list, q_list = _recursion_python(D_queue.tolist(), N, fixed)
+        X, q = np.array(X_list), np.array(q_list)
+    else:
+        X = np.empty(N)
+        u = np.ones(K)
+        q = np.zeros(K)
+        dot, multiply, add = np.dot, np.multiply, np.add
+        for n in range(1, N + 1):
+            x = n / (fixed + float(dot(D_queue, u)))
+            multiply(D_queue, u, out=q)
+            q *= x
+            add(q, 1.0, out=u)
+            X[n - 1] = x
     delay = D_queue == 0
     q[delay] = X[-1] * D[delay]
+    return X, q
+
+
+_PYTHON_STATIONS = 24
+"""Up to this many stations the recursion runs on Python floats: a numpy call costs more
+than a step over a few stations (measured in bench/bench_queueing.py)."""
+
+_PYTHON_TERMS = 4096
+"""Up to this many station-population terms the normalising constants are summed on Python
+floats (two multiply-adds a term): cheaper than any numpy call sequence at that size."""
+
+
+def _constants_python(
+    D: list[float], D_queue: list[float], N: int, Z: float
+) -> tuple[list[float], list[float]]:
+    """X(n), n = 1..N, and Q at N from Buzen's constants on Python floats (scaled by the
+    largest queue demand; the caller has checked they cannot overflow)."""
+    theta = max(D_queue)
+    z = (Z + sum(D) - sum(D_queue)) / theta
+    g = [1.0] * (N + 1)
+    for n in range(1, N + 1):
+        g[n] = g[n - 1] * z / n
+    queues = [(k, dq / theta) for k, dq in enumerate(D_queue) if dq > 0]
+    for _, d in queues:
+        for n in range(1, N + 1):
+            g[n] += d * g[n - 1]
+    X = [g[n - 1] / g[n] / theta for n in range(1, N + 1)]
+    q = [X[-1] * dk for dk in D]  # delays: Q = X D; queues overwritten below
+    for k, d in queues:
+        acc = 0.0  # Horner: sum_{i=1..N} d^i g(N-i) = d (g(N-1) + d (g(N-2) + ...))
+        for i in range(N):
+            acc = d * (g[i] + acc)
+        q[k] = acc / g[N]
+    return X, q
+
+
+def _recursion_python(d: list[float], N: int, fixed: float) -> tuple[list[float], list[float]]:
+    """X(n), n = 1..N, and Q at N of the u = 1 + Q recursion, on Python floats; Q(N) is
+    formed as X(N) D u(N-1) (never u - 1, which would lose a small queue's digits)."""
+    u = [1.0] * len(d)
+    X = []
+    q = [0.0] * len(d)
+    for n in range(1, N + 1):
+        total = fixed
+        for a, b in zip(d, u, strict=True):
+            total += a * b
+        x = n / total
+        q = [x * a * b for a, b in zip(d, u, strict=True)]
+        u = [1.0 + v for v in q]
+        X.append(x)
     return X, q
 
 

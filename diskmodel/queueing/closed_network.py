@@ -270,6 +270,12 @@ def closed_network(
         `exact_budget_s`, at least `MIN_EXACT_POPULATION`, the saddle point above), "exact",
         or "saddle point".
     """
+    if method not in ("auto", "exact", "saddle point"):
+        raise ValueError(f"method must be 'auto', 'exact' or 'saddle point', got {method!r}")
+    if alpha is None and members is None and method != "saddle point":
+        fast = _ordinary_fast(demands, N, think_time, servers, points)
+        if fast is not None:
+            return fast
     net = network(demands, N, think_time, servers, alpha, members)
     wanted = _points(points, net.N)
     if method not in ("auto", "exact", "saddle point"):
@@ -347,6 +353,48 @@ def _solve(net: Network, wanted: IntArray, n_exact: int) -> ClosedNetworkResult:
         method=method,
         exact_up_to=min(n_exact, net.N),
         error_estimate=float(error),
+    )
+
+
+def _ordinary_fast(
+    demands: ArrayLike,
+    N: int,
+    think_time: float,
+    servers: ArrayLike | None,
+    points: ArrayLike | None,
+) -> ClosedNetworkResult | None:
+    """Ordinary queues and delays only (no alpha, no members): exact MVA with the least
+    bookkeeping (the network description is not built). None when a station has c > 1
+    servers (the general path) or the inputs need its checks and messages."""
+    D = np.asarray(demands, dtype=np.float64)
+    c = np.ones(D.shape) if servers is None else np.asarray(servers, dtype=np.float64)
+    Z = float(think_time)
+    ok = D.ndim == 1 and D.size > 0 and c.shape == D.shape and int(N) == N and N >= 1
+    if not ok or not np.all(np.isfinite(D) & (D >= 0)) or not (np.isfinite(Z) and Z >= 0):
+        return None
+    if not np.all((c == 1) | np.isinf(c)) or not (np.any(D > 0) or Z > 0):
+        return None
+    N = int(N)
+    wanted = _points(points, N)
+    D_queue = np.where(c == 1, D, 0.0)
+    from diskmodel.queueing.closed import mva_final
+
+    X_all, Q = mva_final(D, D_queue, N, Z)
+    X = float(X_all[-1])
+    U = np.where(c == 1, X * D, 0.0)
+    return ClosedNetworkResult(
+        population=N,
+        throughput=X,
+        response_time=N / X - Z,
+        queue_length=sealed(Q),
+        residence_time=sealed(Q / X),
+        utilization=sealed(np.clip(U, 0.0, 1.0)),
+        member_idle=sealed(np.where(c == 1, np.clip(1.0 - U, 0.0, 1.0), 1.0)),
+        curve_population=frozen_int(wanted),
+        curve_throughput=frozen(X_all[wanted - 1]),
+        method="exact",
+        exact_up_to=N,
+        error_estimate=0.0,
     )
 
 

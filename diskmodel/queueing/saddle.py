@@ -56,39 +56,42 @@ def _geometric(log_y: FloatArray) -> FloatArray:
     return out
 
 
-def _member(unit: Unit, t: FloatArray) -> FloatArray:
-    """Cumulant function and cumulants 1..5 of one member tilted by e^t: a mixture of its
-    head (j < n0, summed directly) and a shifted geometric tail (j >= n0, closed form)."""
-    n0 = unit.alpha.size
-    lf = log_station_factor(unit.demand, unit.alpha, n0 + 1)
-    log_r = math.log(unit.demand) - math.log(float(unit.alpha[-1]))
+def _members(units: list[Unit], t: FloatArray) -> FloatArray:
+    """Cumulant function and cumulants 1..5 [U, 6, T] of one member of each unit (all with
+    the same number n0 of rate multipliers) tilted by e^t: a mixture of its head (j < n0,
+    summed directly) and a shifted geometric tail (j >= n0, closed form)."""
+    n0 = units[0].alpha.size
+    lf = np.stack([log_station_factor(u.demand, u.alpha, n0 + 1) for u in units])  # [U, n0+1]
+    log_r = np.array([math.log(u.demand) - math.log(float(u.alpha[-1])) for u in units])
     j = np.arange(n0, dtype=np.float64)
-    head = lf[:n0, None] + j[:, None] * t[None, :]  # [n0, T]
-    log_y = t + log_r
-    geo = _geometric(log_y)
-    log_tail = lf[n0] + n0 * t + geo[0]  # f(n0) e^{n0 t} / (1 - y)
-    peak = np.maximum(head.max(axis=0), log_tail)
-    log_w = peak + np.log(np.exp(head - peak).sum(axis=0) + np.exp(log_tail - peak))
-    p = np.exp(head - log_w)  # head probabilities
+    head = lf[:, :n0, None] + j[None, :, None] * t[None, None, :]  # [U, n0, T]
+    log_y = t[None, :] + log_r[:, None]  # [U, T]
+    geo = _geometric(log_y)  # [6, U, T]
+    log_tail = lf[:, n0, None] + n0 * t[None, :] + geo[0]  # f(n0) e^{n0 t} / (1 - y)
+    peak = np.maximum(head.max(axis=1), log_tail)
+    log_w = peak + np.log(np.exp(head - peak[:, None, :]).sum(axis=1) + np.exp(log_tail - peak))
+    p = np.exp(head - log_w[:, None, :])  # head probabilities
     p_tail = np.exp(log_tail - log_w)
     tail_mean = n0 + geo[1]
-    mean = (j[:, None] * p).sum(axis=0) + p_tail * tail_mean
-    dev = j[:, None] - mean[None, :]
+    mean = (j[None, :, None] * p).sum(axis=1) + p_tail * tail_mean
+    dev = j[None, :, None] - mean[:, None, :]
     delta = tail_mean - mean
-    g = [np.ones_like(t), np.zeros_like(t), geo[2], geo[3], geo[4] + 3 * geo[2] ** 2]
+    g = [np.ones_like(log_y), np.zeros_like(log_y), geo[2], geo[3], geo[4] + 3 * geo[2] ** 2]
     g.append(geo[5] + 10 * geo[3] * geo[2])
     central = []
+    power = dev * dev
     for k in range(2, 6):
         tail_k = sum(math.comb(k, i) * delta ** (k - i) * g[i] for i in range(k + 1))
-        central.append((p * dev**k).sum(axis=0) + p_tail * tail_k)
+        central.append((p * power).sum(axis=1) + p_tail * tail_k)
+        power = power * dev
     c2, c3, c4, c5 = central
-    out = np.empty((_ORDERS, t.size))
-    out[0] = log_w
-    out[1] = mean
-    out[2] = c2
-    out[3] = c3
-    out[4] = c4 - 3 * c2**2
-    out[5] = c5 - 10 * c3 * c2
+    out = np.empty((len(units), _ORDERS, t.size))
+    out[:, 0] = log_w
+    out[:, 1] = mean
+    out[:, 2] = c2
+    out[:, 3] = c3
+    out[:, 4] = c4 - 3 * c2**2
+    out[:, 5] = c5 - 10 * c3 * c2
     return out
 
 
@@ -111,11 +114,12 @@ def _parts(net: Network, t: FloatArray) -> _Parts:
         if d.size
         else np.zeros((0, _ORDERS, t.size))
     )
-    units = (
-        np.stack([_member(u, t) for u in net.units])
-        if net.units
-        else np.zeros((0, _ORDERS, t.size))
-    )
+    units = np.zeros((len(net.units), _ORDERS, t.size))
+    by_length: dict[int, list[int]] = {}
+    for i, u in enumerate(net.units):
+        by_length.setdefault(u.alpha.size, []).append(i)
+    for members in by_length.values():
+        units[members] = _members([net.units[i] for i in members], t)
     return _Parts(
         base=base,
         base_count=count.astype(np.float64),

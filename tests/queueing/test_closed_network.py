@@ -299,3 +299,19 @@ def test_single_server_network_is_below_the_balanced_job_bounds() -> None:
 def test_bad_input_gets_one_clear_message(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         closed_network([0.01], 10, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("N", [1, 4, 300])
+def test_ordinary_network_paths_match_enumeration_and_mva(N: int) -> None:
+    """Small networks take the pure-Python routes (constants or recursion): same answers."""
+    demands = [Q(3, 1000), Q(7, 1000), Q(5, 1000)]
+    D = np.array([float(d) for d in demands])
+    result = closed_network(D, N, 0.02, servers=[1, 1, np.inf])
+    if N <= 4:
+        alpha = [[Q(1)] * N, [Q(1)] * N, [Q(j) for j in range(1, N + 1)]]
+        X, queues = product_form.single_class(demands, N, Q(1, 50), alpha)
+        assert result.throughput == pytest.approx(float(X), rel=EXACT)
+        np.testing.assert_allclose(result.queue_length, [float(q) for q in queues], rtol=EXACT)
+    reference = mva(D, N, 0.02, servers=[1, 1, np.inf])
+    np.testing.assert_allclose(result.curve_throughput, reference.throughput, rtol=1e-12)
+    np.testing.assert_allclose(result.queue_length, reference.queue_length[:, -1], rtol=1e-11)
