@@ -233,7 +233,11 @@ def throughput(net: Network, points: IntArray) -> tuple[FloatArray, float]:
     lower_c, lower_l = log_normalising_constant(net, points - 1)
     X = np.exp(lower_c - upper_c) / net.theta
     X_lead = np.exp(lower_l - upper_l) / net.theta
-    return X, float(np.max(np.abs(X_lead / X - 1.0))) if X.size else 0.0
+    error = float(np.max(np.abs(X_lead / X - 1.0))) if X.size else 0.0
+    # An approximation must not cross the asymptotic bounds X <= 1 / theta (the bottleneck's
+    # peak rate) and X <= n / (Z + sum D) (no queueing); past saturation it can by ~1e-10.
+    bound = np.minimum(1.0 / net.theta, points / (net.think_time + float(net.demands.sum())))
+    return np.minimum(X, bound), error
 
 
 @dataclass(frozen=True, slots=True)

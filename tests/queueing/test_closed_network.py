@@ -315,3 +315,26 @@ def test_ordinary_network_paths_match_enumeration_and_mva(N: int) -> None:
     reference = mva(D, N, 0.02, servers=[1, 1, np.inf])
     np.testing.assert_allclose(result.curve_throughput, reference.throughput, rtol=1e-12)
     np.testing.assert_allclose(result.queue_length, reference.queue_length[:, -1], rtol=1e-11)
+
+
+@quick
+@given(
+    D=st.lists(st.floats(1e-3, 1.0), min_size=1, max_size=4).map(np.array),
+    N=st.integers(2000, 200_000),
+    Z=st.one_of(st.just(0.0), st.floats(1e-3, 5.0)),
+    members=st.integers(1, 64),
+)
+def test_saddle_point_invariants(D: np.ndarray, N: int, Z: float, members: int) -> None:
+    """Past the exact range: population conservation, U = X D / peak, the bounds."""
+    alpha = [GAINS] + [None] * (D.size - 1)
+    m = [members] + [1] * (D.size - 1)
+    points = np.unique(np.linspace(2, N, 9).astype(np.int64))
+    result = closed_network(D, N, Z, alpha=alpha, members=m, points=points, method="saddle point")
+    assert result.queue_length.sum() + result.throughput * Z == pytest.approx(N, rel=1e-9)
+    peak = np.array([members * GAINS.max()] + [1.0] * (D.size - 1))
+    np.testing.assert_allclose(result.utilization, result.throughput * D / peak, rtol=1e-12)
+    X = result.curve_throughput
+    assert np.all(np.isfinite(X))
+    assert np.all(np.minimum((peak / D).min(), points / (Z + (D / peak).sum())) * (1 + 1e-9) >= X)
+    assert np.all(np.diff(X) >= -1e-9 * X[1:])
+    assert np.all((result.member_idle >= 0) & (result.member_idle <= 1))
