@@ -21,7 +21,8 @@ Sections (each row states its target and whether this run met it):
    thread, both while two busy processes load the machine.
 
 Timing: one warm-up call, then repeated calls for about `budget` seconds (at least 3); the
-median per call is reported. Memory: tracemalloc's peak over one call (numpy allocations
+median per call is reported. Against line-solver the two are called alternately, so that
+both meet the same load. Memory: tracemalloc's peak over one call (numpy allocations
 included).
 """
 
@@ -79,6 +80,27 @@ def per_call_s(fn: Callable[[], object], budget_s: float = 0.4) -> float:
     return statistics.median(samples)
 
 
+def paired_per_call_s(
+    ours: Callable[[], object], peer: Callable[[], object], budget_s: float = 0.6
+) -> tuple[float, float]:
+    """Median per call of two solvers timed alternately (a call of one, then of the other),
+    so that both see the same load on a shared machine."""
+    ours()
+    peer()
+    a: list[float] = []
+    b: list[float] = []
+    started = time.perf_counter()
+    while len(a) < 5 or (time.perf_counter() - started < budget_s and len(a) < 200):
+        t0 = time.perf_counter()
+        ours()
+        t1 = time.perf_counter()
+        peer()
+        t2 = time.perf_counter()
+        a.append(t1 - t0)
+        b.append(t2 - t1)
+    return statistics.median(a), statistics.median(b)
+
+
 def peak_bytes(fn: Callable[[], object]) -> int:
     tracemalloc.start()
     try:
@@ -103,7 +125,7 @@ class Row:
     name: str
     seconds: float
     target: str
-    met: bool
+    met: bool | None  # None: not judged (a time recorded in another run is not comparable)
     detail: str = ""
 
 
@@ -115,7 +137,8 @@ def show(title: str, rows: list[Row], numpy_s: float) -> None:
     for row in rows:
         print(
             f"{row.name:50} {row.seconds * 1e3:10.2f} {row.seconds / numpy_s:8.3f}  "
-            f"{row.target:30} {'yes' if row.met else 'NO':>4}  {row.detail}"
+            f"{row.target:30} {'n/a' if row.met is None else 'yes' if row.met else 'NO':>4}  "
+            f"{row.detail}"
         )
 
 
@@ -265,23 +288,26 @@ def against_line_solver(numpy_s: float) -> list[Row]:
     pfqn = peer_module()
     rows = []
     for case in reference_cases() + grid_cases():
-        ours_s = per_call_s(case.ours, 0.3)
         ours_x = case.ours()
         peer_s: float | None = None
         difference: float | None = None
         if pfqn is not None and case.peer is not None:
             solve_peer = functools.partial(case.peer, pfqn)
-            peer_s = per_call_s(solve_peer, 0.3)
+            ours_s, peer_s = paired_per_call_s(case.ours, solve_peer)
             difference = relative_difference(ours_x, solve_peer())
         else:
+            ours_s = per_call_s(case.ours, 0.3)
             recorded = RECORDED_PEER_MS.get(case.name)
             peer_s = None if recorded is None else recorded / 1e3
             if case.stored is not None:
                 difference = relative_difference(ours_x, case.stored)
         speedup = None if peer_s is None else peer_s / ours_s
-        met = (speedup is None or speedup >= case.target_speedup) and (
-            difference is None or difference <= case.tolerance
-        )
+        accurate = difference is None or difference <= case.tolerance
+        met: bool | None
+        if pfqn is not None and speedup is not None:
+            met = accurate and speedup >= case.target_speedup
+        else:  # recorded times are from another run: judge the answer only
+            met = None if accurate else False
         source = "same run" if pfqn is not None else "recorded"
         detail = (
             f"line-solver {peer_s * 1e3:.2f} ms ({source}), speed-up {speedup:.2f}x"
@@ -476,5 +502,5 @@ def main() -> None:
     missed = 0
     for title, rows in sections:
         show(title, rows, numpy_s)
-        missed += sum(not row.met for row in rows)
+        missed += sum(row.met is False for row in rows)
     print(f"\n{missed} row(s) missed their target")

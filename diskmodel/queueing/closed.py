@@ -198,6 +198,8 @@ def mva_final(
         if fast is not None:
             return fast[0], np.ascontiguousarray(fast[1][:, -1])
     fixed = Z + float((D - D_queue).sum())
+    if K_queue and _power_sums_s(K, N) < min(_recursion_s(K, N), _constants_s(K_queue, N)):
+        return _power_sum_route(D, D_queue, N, Z)
     if K * N <= _PYTHON_TERMS and K_queue and not _constants_may_overflow(D, D_queue, N, Z):
         X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
         return np.array(X_list), np.array(q_list)
@@ -218,6 +220,47 @@ def mva_final(
     delay = D_queue == 0
     q[delay] = X[-1] * D[delay]
     return X, q
+
+
+def _power_sums_s(K: int, N: int) -> float:
+    """Cost model of `_power_sum_route` (same machine as the constants above)."""
+    return N * 2e-6 + N * N * 0.5e-9 + K * N * 4e-9 + 2e-5
+
+
+def _power_sum_route(
+    D: FloatArray, D_queue: FloatArray, N: int, Z: float
+) -> tuple[FloatArray, FloatArray]:
+    """The MVA recursion rewritten on power sums, for few customers and many stations.
+
+    With u_k(n) = 1 + Q_k(n) = sum_{i<=n} d_k^i c_i(n), c_i(n) = X(n) X(n-1) ... X(n-i+1)
+    (theta units, d = D / max D), the recursion's station sum is
+    sum_k d_k u_k(n-1) = sum_i p_{i+1} c_i(n-1) with the power sums p_j = sum_k d_k^j, so a
+    step is one dot product of length n and one scaling, whatever the station count; Q at N
+    is X(N) d_k u_k(N-1), one matrix-vector product. Every term positive (no cancellation);
+    cost O(N^2 + K N).
+    """
+    theta = float(D_queue.max())
+    queue = D_queue > 0
+    d = D_queue[queue] / theta
+    fixed = (Z + float((D - D_queue).sum())) / theta
+    powers = np.cumprod(np.broadcast_to(d[:, None], (d.size, N)), axis=1)  # d^(j+1)
+    p = powers.sum(axis=0)
+    r = np.zeros(N + 1)  # r[m] = c_{n-1-m}(n-1), m < n (c(n-1) reversed)
+    r[0] = 1.0
+    X = np.empty(N)
+    dot, multiply = np.dot, np.multiply
+    for n in range(1, N + 1):
+        if n == N:
+            r_last = r[:n].copy()
+        x = n / (fixed + float(dot(p[n - 1 :: -1], r[:n])))
+        head = r[:n]
+        multiply(head, x, out=head)
+        r[n] = 1.0
+        X[n - 1] = x
+    q = np.empty(D.size)
+    q[queue] = X[-1] * (powers @ r_last[::-1])
+    q[~queue] = X[-1] / theta * D[~queue]  # delays: Q = X D
+    return X / theta, q
 
 
 _PYTHON_STATIONS = 24

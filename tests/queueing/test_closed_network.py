@@ -338,3 +338,14 @@ def test_saddle_point_invariants(D: np.ndarray, N: int, Z: float, members: int) 
     assert np.all(np.minimum((peak / D).min(), points / (Z + (D / peak).sum())) * (1 + 1e-9) >= X)
     assert np.all(np.diff(X) >= -1e-9 * X[1:])
     assert np.all((result.member_idle >= 0) & (result.member_idle <= 1))
+
+
+@pytest.mark.parametrize(("K", "N"), [(100, 64), (1000, 40), (30, 200)])
+def test_power_sum_route_for_many_stations_and_few_customers(K: int, N: int) -> None:
+    rng = np.random.default_rng(K)
+    D = rng.uniform(0.001, 0.01, K)
+    servers = np.where(np.arange(K) % 7 == 0, np.inf, 1.0)
+    result = closed_network(D, N, 0.01, servers=servers)
+    reference = mva(D, N, 0.01, servers=servers)
+    np.testing.assert_allclose(result.curve_throughput, reference.throughput, rtol=1e-12)
+    np.testing.assert_allclose(result.queue_length, reference.queue_length[:, -1], rtol=1e-11)
