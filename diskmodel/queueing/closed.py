@@ -188,21 +188,20 @@ def _mva_sweep(
 def mva_final(
     D: FloatArray, D_queue: FloatArray, N: int, Z: float
 ) -> tuple[FloatArray, FloatArray]:
-    """X(n), n = 1..N, and the queue lengths Q[K] at N only: the cheaper of the two routes of
-    `_mva_sweep` (the recursion keeps one K-vector, memory O(K + N))."""
+    """X(n), n = 1..N, and the queue lengths Q[K] at N only, by the cheapest exact route for
+    this station count and population (`_route`); memory O(K + N) except the
+    normalising-constant route's O(K N)."""
     K = D.shape[0]
     K_queue = int(np.count_nonzero(D_queue))
-    cheaper = K_queue > 0 and _constants_s(K_queue, N) < _recursion_s(K, N)
-    if cheaper and not _constants_may_overflow(D, D_queue, N, Z):
+    fixed = Z + float((D - D_queue).sum())
+    route = _route(K, K_queue, N)
+    if route == "python constants" and not _constants_may_overflow(D, D_queue, N, Z):
+        X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
+        return np.array(X_list), np.array(q_list)
+    if route == "constants" and not _constants_may_overflow(D, D_queue, N, Z):
         fast = _normalising_constant_sweep(D, D_queue, N, Z)
         if fast is not None:
             return fast[0], np.ascontiguousarray(fast[1][:, -1])
-    fixed = Z + float((D - D_queue).sum())
-    if K_queue and _power_sums_s(K, N) < min(_recursion_s(K, N), _constants_s(K_queue, N)):
-        return _power_sum_route(D, D_queue, N, Z)
-    if K * N <= _PYTHON_TERMS and K_queue and not _constants_may_overflow(D, D_queue, N, Z):
-        X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
-        return np.array(X_list), np.array(q_list)
     if K <= _PYTHON_STATIONS:
         X_list, q_list = _recursion_python(D_queue.tolist(), N, fixed)
         X, q = np.array(X_list), np.array(q_list)
@@ -222,54 +221,30 @@ def mva_final(
     return X, q
 
 
-def _power_sums_s(K: int, N: int) -> float:
-    """Cost model of `_power_sum_route` (same machine as the constants above)."""
-    return N * 2e-6 + N * N * 0.5e-9 + K * N * 4e-9 + 2e-5
-
-
-def _power_sum_route(
-    D: FloatArray, D_queue: FloatArray, N: int, Z: float
-) -> tuple[FloatArray, FloatArray]:
-    """The MVA recursion rewritten on power sums, for few customers and many stations.
-
-    With u_k(n) = 1 + Q_k(n) = sum_{i<=n} d_k^i c_i(n), c_i(n) = X(n) X(n-1) ... X(n-i+1)
-    (theta units, d = D / max D), the recursion's station sum is
-    sum_k d_k u_k(n-1) = sum_i p_{i+1} c_i(n-1) with the power sums p_j = sum_k d_k^j, so a
-    step is one dot product of length n and one scaling, whatever the station count; Q at N
-    is X(N) d_k u_k(N-1), one matrix-vector product. Every term positive (no cancellation);
-    cost O(N^2 + K N).
-    """
-    theta = float(D_queue.max())
-    queue = D_queue > 0
-    d = D_queue[queue] / theta
-    fixed = (Z + float((D - D_queue).sum())) / theta
-    powers = np.cumprod(np.broadcast_to(d[:, None], (d.size, N)), axis=1)  # d^(j+1)
-    p = powers.sum(axis=0)
-    r = np.zeros(N + 1)  # r[m] = c_{n-1-m}(n-1), m < n (c(n-1) reversed)
-    r[0] = 1.0
-    X = np.empty(N)
-    dot, multiply = np.dot, np.multiply
-    for n in range(1, N + 1):
-        if n == N:
-            r_last = r[:n].copy()
-        x = n / (fixed + float(dot(p[n - 1 :: -1], r[:n])))
-        head = r[:n]
-        multiply(head, x, out=head)
-        r[n] = 1.0
-        X[n - 1] = x
-    q = np.empty(D.size)
-    q[queue] = X[-1] * (powers @ r_last[::-1])
-    q[~queue] = X[-1] / theta * D[~queue]  # delays: Q = X D
-    return X / theta, q
+def _route(K: int, K_queue: int, N: int) -> str:
+    """The cheapest exact route to X(1..N) and Q(N) by a cost model measured on a shared
+    2-core machine (bench/bench_queueing.py; seconds): the recursion on Python floats up to
+    24 stations, else with numpy (one step a population); Buzen's constants on Python floats
+    or in compiled passes (two per station). (A power-sum form of the recursion, one dot
+    product a population whatever K, measured no faster than the numpy recursion.)"""
+    if K_queue == 0:
+        return "recursion"
+    costs = {
+        "recursion": K * N * 3e-7 if K <= _PYTHON_STATIONS else _recursion_s(K, N),
+        "constants": _constants_s(K_queue, N),
+    }
+    if K * N <= _PYTHON_TERMS:
+        costs["python constants"] = 2.0 * K * N * 1e-7
+    return min(costs, key=costs.__getitem__)
 
 
 _PYTHON_STATIONS = 24
 """Up to this many stations the recursion runs on Python floats: a numpy call costs more
 than a step over a few stations (measured in bench/bench_queueing.py)."""
 
-_PYTHON_TERMS = 4096
-"""Up to this many station-population terms the normalising constants are summed on Python
-floats (two multiply-adds a term): cheaper than any numpy call sequence at that size."""
+_PYTHON_TERMS = 20_000
+"""Up to this many station-population terms the normalising constants may be summed on
+Python floats (two multiply-adds a term), when `_route` finds that cheapest."""
 
 
 def _constants_python(

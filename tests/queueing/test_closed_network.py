@@ -341,7 +341,7 @@ def test_saddle_point_invariants(D: np.ndarray, N: int, Z: float, members: int) 
 
 
 @pytest.mark.parametrize(("K", "N"), [(100, 64), (1000, 40), (30, 200)])
-def test_power_sum_route_for_many_stations_and_few_customers(K: int, N: int) -> None:
+def test_many_stations_and_few_customers(K: int, N: int) -> None:
     rng = np.random.default_rng(K)
     D = rng.uniform(0.001, 0.01, K)
     servers = np.where(np.arange(K) % 7 == 0, np.inf, 1.0)
