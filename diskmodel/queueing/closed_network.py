@@ -57,6 +57,11 @@ DEFAULT_EXACT_BUDGET_S = 0.25
 """Default time budget of the exact method, by the cost model `exact_cost_ns` (its constants
 measured on a shared 2-core machine in bench/bench_queueing.py)."""
 
+DEFAULT_TOLERANCE = 1e-4
+"""Largest saddle-point error estimate "auto" accepts when the exact method is affordable
+within ten budgets (the estimate is within 1.5x of the true error near a knee, where the
+approximation is weakest, and far above it elsewhere)."""
+
 MIN_EXACT_POPULATION = 1024
 """Populations up to this are always solved exactly (the saddle point is least accurate at
 small n: up to 2.4% at n = 16, 0.18% at n = 256, 6e-5 from n = 1024 on the test networks)."""
@@ -257,6 +262,7 @@ def closed_network(
     points: ArrayLike | None = None,
     method: Literal["auto", "exact", "saddle point"] = "auto",
     exact_budget_s: float = DEFAULT_EXACT_BUDGET_S,
+    tolerance: float = DEFAULT_TOLERANCE,
 ) -> ClosedNetworkResult:
     """Solve a single-class closed network at population N (see the module docstring).
 
@@ -267,8 +273,9 @@ def closed_network(
     members [K]: identical members a station's demand is split over (default 1).
     points: populations at which to report the throughput (default all 1..N).
     method: "auto" (exact up to the largest population whose estimated cost fits
-        `exact_budget_s`, at least `MIN_EXACT_POPULATION`, the saddle point above), "exact",
-        or "saddle point".
+        `exact_budget_s`, at least `MIN_EXACT_POPULATION`, the saddle point above; if the
+        saddle point's error estimate exceeds `tolerance` and the exact method's estimated
+        cost is within 10 x `exact_budget_s`, exact after all), "exact", or "saddle point".
     """
     if method not in ("auto", "exact", "saddle point"):
         raise ValueError(f"method must be 'auto', 'exact' or 'saddle point', got {method!r}")
@@ -286,7 +293,14 @@ def closed_network(
         n_exact = 0
     else:
         n_exact = _affordable_population(net, exact_budget_s)
-    return _solve(net, wanted, n_exact)
+    result = _solve(net, wanted, n_exact)
+    if (
+        method == "auto"
+        and result.error_estimate > tolerance
+        and exact_cost_ns(net, net.N) <= 10 * exact_budget_s * 1e9
+    ):
+        return _solve(net, wanted, net.N)  # near a knee: pay for the exact answer
+    return result
 
 
 def _affordable_population(net: Network, budget_s: float) -> int:

@@ -236,6 +236,19 @@ def test_saddle_point_at_a_knee_stays_within_its_stated_band() -> None:
     assert approx.error_estimate >= error.max()
 
 
+def test_auto_method_pays_for_the_exact_answer_near_a_knee() -> None:
+    """A 4-server station and a 2 s think time: the knee is near 2,000 customers, where the
+    saddle point's error estimate passes the tolerance; "auto" then solves exactly."""
+    points = np.array([1500, 2000, 2500])
+    kwargs = {"servers": [4, 1], "points": points, "exact_budget_s": 1.5e-3}
+    approx = closed_network([0.004, 0.001], 2500, 2.0, method="saddle point", **kwargs)  # type: ignore[arg-type]
+    assert approx.error_estimate > 1e-4
+    auto = closed_network([0.004, 0.001], 2500, 2.0, tolerance=1e-4, **kwargs)  # type: ignore[arg-type]
+    exact = closed_network([0.004, 0.001], 2500, 2.0, method="exact", **kwargs)  # type: ignore[arg-type]
+    assert auto.method == "exact"
+    np.testing.assert_array_equal(auto.curve_throughput, exact.curve_throughput)
+
+
 def test_auto_method_is_exact_up_to_its_switch_and_reports_it() -> None:
     net = model_like(8)
     result = closed_network(N=100_000, points=[1, 500, 1024, 100_000], exact_budget_s=0.05, **net)  # type: ignore[arg-type]
