@@ -247,9 +247,10 @@ def _points(points: ArrayLike | None, N: int) -> IntArray:
     if points is None:
         return np.arange(1, N + 1, dtype=np.int64)
     p = np.asarray(points)
-    if p.ndim != 1 or p.size == 0 or np.any(p != np.rint(p)) or np.any(p < 1) or np.any(p > N):
+    if p.ndim != 1 or p.size == 0 or np.any(p != np.rint(p)) or p.min() < 1 or p.max() > N:
         raise ValueError(f"points must be populations in 1..N = 1..{N}")
-    return np.unique(p.astype(np.int64))
+    p = p.astype(np.int64)
+    return p if p.size == 1 or bool(np.all(p[1:] > p[:-1])) else np.unique(p)
 
 
 def closed_network(
@@ -390,20 +391,23 @@ def _ordinary_fast(
         return None
     N = int(N)
     wanted = _points(points, N)
-    D_queue = np.where(c == 1, D, 0.0)
+    queue = c == 1
+    D_queue = D * queue
     from diskmodel.queueing.closed import mva_final
 
     X_all, Q = mva_final(D, D_queue, N, Z)
     X = float(X_all[-1])
-    U = np.where(c == 1, X * D, 0.0)
+    U = np.minimum(X * D_queue, 1.0)
+    idle = 1.0 - U
+    idle[~queue] = 1.0
     return ClosedNetworkResult(
         population=N,
         throughput=X,
         response_time=N / X - Z,
         queue_length=sealed(Q),
         residence_time=sealed(Q / X),
-        utilization=sealed(np.clip(U, 0.0, 1.0)),
-        member_idle=sealed(np.where(c == 1, np.clip(1.0 - U, 0.0, 1.0), 1.0)),
+        utilization=sealed(U),
+        member_idle=sealed(idle),
         curve_population=frozen_int(wanted),
         curve_throughput=frozen(X_all[wanted - 1]),
         method="exact",
