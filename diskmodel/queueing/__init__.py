@@ -36,6 +36,19 @@ from diskmodel.queueing.closed import (
     mva,
     mva_load_dependent,
 )
+from diskmodel.queueing.closed_network import (
+    ClosedNetworkResult,
+    closed_network,
+    queue_length_distribution,
+)
+from diskmodel.queueing.convolution import (
+    StationKernel,
+    log_convolve,
+    log_convolve_power,
+    log_convolve_station,
+    log_station_factor,
+)
+from diskmodel.queueing.flow_equivalent import FlowEquivalent, flow_equivalent
 from diskmodel.queueing.multiclass import MulticlassResult, linearizer, mva_multiclass, schweitzer
 from diskmodel.queueing.multiserver import seidmann, seidmann_transform
 from diskmodel.queueing.open_network import MixedResult, OpenResult, mixed_network, open_network
@@ -52,16 +65,25 @@ from diskmodel.queueing.station import (
 
 __all__ = [
     "BoundsResult",
+    "ClosedNetworkResult",
     "ClosedResult",
+    "FlowEquivalent",
     "MixedResult",
     "MulticlassResult",
     "OpenResult",
+    "StationKernel",
     "StationResult",
     "bounds",
+    "closed_network",
     "delay",
     "erlang_b",
     "erlang_c",
+    "flow_equivalent",
     "linearizer",
+    "log_convolve",
+    "log_convolve_power",
+    "log_convolve_station",
+    "log_station_factor",
     "marginal_probabilities",
     "mg1",
     "mgc_allen_cunneen",
@@ -73,6 +95,7 @@ __all__ = [
     "mva_load_dependent",
     "mva_multiclass",
     "open_network",
+    "queue_length_distribution",
     "schweitzer",
     "seidmann",
     "seidmann_transform",

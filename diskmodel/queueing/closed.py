@@ -15,15 +15,14 @@ solvers return the whole population sweep n = 1..N from one pass, as a `ClosedRe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import ArrayLike
-from scipy.linalg.blas import dtbsv
-from scipy.special import gammaln
 
 from diskmodel.queueing._arrays import BoolArray, FloatArray, IntArray, sealed
+from diskmodel.queueing.convolution import log_convolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,45 +125,202 @@ def mva(
     return _closed_result(X, Q, U)
 
 
+# Cost model of the two exact single-class routes, measured against line-solver's pfqn_mva
+# in bench/bench_queueing.py (shared 2-core machine): the recursion costs about
+# _STEP_S + _STATION_S K per population, the normalising-constant route about
+# _PASS_S + _ELEMENT_S N per station and pass (two compiled passes per queueing station).
+_STEP_S = 4e-6
+_STATION_S = 1e-9
+_PASS_S = 1.1e-5
+_ELEMENT_S = 3e-8
+
+
+def _recursion_s(K: int, N: int) -> float:
+    return N * (_STEP_S + _STATION_S * K)
+
+
+def _constants_s(K_queue: int, N: int) -> float:
+    return 2.0 * K_queue * (_PASS_S + _ELEMENT_S * N)
+
+
 def _mva_sweep(
     D: FloatArray, D_queue: FloatArray, N: int, Z: float
 ) -> tuple[FloatArray, FloatArray]:
     """The MVA recursion; D_queue is D at queueing stations and 0 at delay stations.
 
     Returns X[N] and Q[K, N]. R_k(n) = D_k + D_queue_k Q_k(n-1) covers both kinds.
-    Tries `_normalising_constant_sweep` first (the same numbers from O(K) compiled passes);
-    the explicit recursion below is the fallback where scaled constants would overflow.
+    Chooses by station count: `_normalising_constant_sweep` (O(K) compiled passes over N,
+    cheapest for few stations and many customers) or the recursion (O(N) vector steps over
+    K, cheapest for many stations), by the cost model above; the constants route is skipped
+    when its scaled constants could overflow (`_constants_may_overflow`) and falls back to
+    the recursion if they do.
     """
-    fast = _normalising_constant_sweep(D, D_queue, N, Z)
-    if fast is not None:
-        return fast
     K = D.shape[0]
+    K_queue = int(np.count_nonzero(D_queue))
+    cheaper = K_queue > 0 and _constants_s(K_queue, N) < _recursion_s(K, N)
+    if cheaper and not _constants_may_overflow(D, D_queue, N, Z):
+        fast = _normalising_constant_sweep(D, D_queue, N, Z)
+        if fast is not None:
+            return fast
+    # In u = 1 + Q form one step is a dot product and three in-place vector operations:
+    # X(n) = n / (Z + sum_delay D + D_queue . u), Q(n) = X(n) D_queue u, u = 1 + Q(n);
+    # delay stations (D_queue = 0) keep u = 1 and their Q = X D is filled in afterwards.
     X = np.empty(N)
     Q_rows = np.empty((N, K))
-    q = np.zeros(K)
+    u = np.ones(K)
+    fixed = Z + float((D - D_queue).sum())
+    dot, multiply, add = np.dot, np.multiply, np.add
     for n in range(1, N + 1):
-        r = D + D_queue * q
-        total = Z + float(r.sum())
+        total = fixed + float(dot(D_queue, u))
         # total = 0 only if every demand and Z are 0: infinitely fast network.
         x = n / total if total > 0 else np.inf
-        q = x * r if total > 0 else np.zeros(K)
+        row = Q_rows[n - 1]
+        multiply(D_queue, u, out=row)
+        row *= x if total > 0 else 0.0
+        add(row, 1.0, out=u)
         X[n - 1] = x
-        Q_rows[n - 1] = q
-    return X, np.ascontiguousarray(Q_rows.T)
+    delay = D_queue == 0
+    if np.any(delay):
+        Q_rows[:, delay] = X[:, None] * D[None, delay]
+    return X, Q_rows.T
+
+
+def mva_final(
+    D: FloatArray, D_queue: FloatArray, N: int, Z: float
+) -> tuple[FloatArray, FloatArray]:
+    """X(n), n = 1..N, and the queue lengths Q[K] at N only, by the cheapest exact route for
+    this station count and population (`_route`); memory O(K + N) except the
+    normalising-constant route's O(K N)."""
+    K = D.shape[0]
+    K_queue = int(np.count_nonzero(D_queue))
+    fixed = Z + float((D - D_queue).sum())
+    route = _route(K, K_queue, N)
+    if route == "python constants" and not _constants_may_overflow(D, D_queue, N, Z):
+        X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
+        return np.array(X_list), np.array(q_list)
+    if route == "constants" and not _constants_may_overflow(D, D_queue, N, Z):
+        fast = _normalising_constant_sweep(D, D_queue, N, Z)
+        if fast is not None:
+            return fast[0], np.ascontiguousarray(fast[1][:, -1])
+    if K <= _PYTHON_STATIONS:
+        X_list, q_list = _recursion_python(D_queue.tolist(), N, fixed)
+        X, q = np.array(X_list), np.array(q_list)
+    else:
+        X = np.empty(N)
+        u = np.ones(K)
+        q = np.zeros(K)
+        dot, multiply, add = np.dot, np.multiply, np.add
+        for n in range(1, N + 1):
+            x = n / (fixed + float(dot(D_queue, u)))
+            multiply(D_queue, u, out=q)
+            q *= x
+            add(q, 1.0, out=u)
+            X[n - 1] = x
+    delay = D_queue == 0
+    q[delay] = X[-1] * D[delay]
+    return X, q
+
+
+def _route(K: int, K_queue: int, N: int) -> str:
+    """The cheapest exact route to X(1..N) and Q(N) by a cost model measured on a shared
+    2-core machine (bench/bench_queueing.py; seconds): the recursion on Python floats up to
+    24 stations, else with numpy (one step a population); Buzen's constants on Python floats
+    or in compiled passes (two per station). (A power-sum form of the recursion, one dot
+    product a population whatever K, measured no faster than the numpy recursion.)"""
+    if K_queue == 0:
+        return "recursion"
+    costs = {
+        "recursion": K * N * 3e-7 if K <= _PYTHON_STATIONS else _recursion_s(K, N),
+        "constants": _constants_s(K_queue, N),
+    }
+    if K * N <= _PYTHON_TERMS:
+        costs["python constants"] = 2.0 * K * N * 1e-7
+    return min(costs, key=costs.__getitem__)
+
+
+_PYTHON_STATIONS = 24
+"""Up to this many stations the recursion runs on Python floats: a numpy call costs more
+than a step over a few stations (measured in bench/bench_queueing.py)."""
+
+_PYTHON_TERMS = 20_000
+"""Up to this many station-population terms the normalising constants may be summed on
+Python floats (two multiply-adds a term), when `_route` finds that cheapest."""
+
+
+def _constants_python(
+    D: list[float], D_queue: list[float], N: int, Z: float
+) -> tuple[list[float], list[float]]:
+    """X(n), n = 1..N, and Q at N from Buzen's constants on Python floats (scaled by the
+    largest queue demand; the caller has checked they cannot overflow)."""
+    theta = max(D_queue)
+    z = (Z + sum(D) - sum(D_queue)) / theta
+    g = [1.0] * (N + 1)
+    for n in range(1, N + 1):
+        g[n] = g[n - 1] * z / n
+    queues = [(k, dq / theta) for k, dq in enumerate(D_queue) if dq > 0]
+    for _, d in queues:
+        for n in range(1, N + 1):
+            g[n] += d * g[n - 1]
+    X = [g[n - 1] / g[n] / theta for n in range(1, N + 1)]
+    q = [X[-1] * dk for dk in D]  # delays: Q = X D; queues overwritten below
+    for k, d in queues:
+        acc = 0.0  # Horner: sum_{i=1..N} d^i g(N-i) = d (g(N-1) + d (g(N-2) + ...))
+        for i in range(N):
+            acc = d * (g[i] + acc)
+        q[k] = acc / g[N]
+    return X, q
+
+
+def _recursion_python(d: list[float], N: int, fixed: float) -> tuple[list[float], list[float]]:
+    """X(n), n = 1..N, and Q at N of the u = 1 + Q recursion, on Python floats; Q(N) is
+    formed as X(N) D u(N-1) (never u - 1, which would lose a small queue's digits)."""
+    u = [1.0] * len(d)
+    X = []
+    q = [0.0] * len(d)
+    for n in range(1, N + 1):
+        total = fixed
+        for a, b in zip(d, u, strict=True):
+            total += a * b
+        x = n / total
+        q = [x * a * b for a, b in zip(d, u, strict=True)]
+        u = [1.0 + v for v in q]
+        X.append(x)
+    return X, q
+
+
+def _constants_may_overflow(D: FloatArray, D_queue: FloatArray, N: int, Z: float) -> bool:
+    """Whether the scaled constants g(N) could pass 1e280: Cauchy's bound
+    g(N) <= prod_k 1 / (1 - d_k x) e^(z x) / x^N (any 0 < x < 1, d = D / max D_queue),
+    at a few x."""
+    theta = float(D_queue.max())
+    d = D_queue[D_queue > 0] / theta
+    z = (Z + float((D - D_queue).sum())) / theta
+    best = np.inf
+    gaps = np.array([0.5, 0.1, 0.01, 1e-3, 1e-4, 1e-5, 1.0 / N, 10.0 / N, 100.0 / N])
+    for x in 1.0 - gaps[gaps < 1.0]:
+        log_bound = -float(np.log1p(-d * x).sum()) + z * x - N * np.log(x)
+        best = min(best, log_bound)
+    return best > 640.0
 
 
 def _first_order(x: FloatArray, d: float) -> FloatArray:
     """y(n) = x(n) + d y(n-1), y(-1) = 0: a forward substitution with (I - d S) y = x.
 
     The lower-bidiagonal triangular solve (BLAS dtbsv) does exactly the additions of the
-    recurrence in compiled code, for a few microseconds a call; `scipy.linalg` is already
-    loaded by the rest of diskmodel, where `scipy.signal.lfilter` would cost most of a second
-    to import.
+    recurrence in compiled code, for a few microseconds a call (`scipy.signal.lfilter` would
+    cost most of a second more to import).
     """
+    from scipy.linalg.blas import dtbsv  # deferred: importing scipy costs ~0.6 s
+
     bands = np.empty((2, x.size))
     bands[0] = 1.0
     bands[1] = -d
     return np.asarray(dtbsv(1, bands, x, lower=1), dtype=np.float64)
+
+
+def _log_factorials(N: int) -> FloatArray:
+    """log n!, n = 0..N, each from math.lgamma (correctly rounded, no cumulative error)."""
+    return np.fromiter((math.lgamma(k + 1.0) for k in range(N + 1)), dtype=np.float64, count=N + 1)
 
 
 def _normalising_constant_sweep(
@@ -194,7 +350,7 @@ def _normalising_constant_sweep(
         return None
     n = np.arange(N + 1, dtype=np.float64)
     if z > 0:
-        g = np.exp(n * np.log(z) - gammaln(n + 1.0))
+        g = np.exp(n * np.log(z) - _log_factorials(N))
     else:
         g = np.zeros(N + 1)
         g[0] = 1.0
@@ -205,44 +361,12 @@ def _normalising_constant_sweep(
         return None
     X = g[:-1] / g[1:] / theta
     Q = X[None, :] * D[:, None]  # delay stations: Q = X D (Little); queues overwritten
-    if queueing.size * 16 <= N:
-        for k in queueing:  # few stations: one compiled solve each
-            # h(n) = d_k (h(n-1) + g(n-1)), h(0) = 0
-            h = _first_order(np.concatenate(([0.0], d[k] * g[:-1])), float(d[k]))
-            Q[k] = h[1:] / g[1:]
-    else:  # many stations: one vector step per population, all stations at once
-        d_q = d[queueing]
-        h_rows = np.empty((N, queueing.size))
-        h_prev = np.zeros(queueing.size)
-        for i in range(N):
-            h_prev = d_q * (h_prev + g[i])
-            h_rows[i] = h_prev
-        Q[queueing] = (h_rows / g[1:, None]).T
+    for k in queueing:  # one compiled solve per station: h(n) = d_k (h(n-1) + g(n-1))
+        h = _first_order(np.concatenate(([0.0], d[k] * g[:-1])), float(d[k]))
+        Q[k] = h[1:] / g[1:]
     if not np.all(np.isfinite(Q)):
         return None
     return X, Q
-
-
-def _log_convolve(log_a: FloatArray, log_b: FloatArray) -> FloatArray:
-    """log of the convolution (a * b)(n) = sum_{j<=n} a(j) b(n-j), n = 0..len-1, in log space.
-
-    Each output is a log-sum-exp over its own terms (largest term factored out), so no term
-    overflows and a term underflows only when it is below 1e-308 of the largest.
-    """
-    M = log_a.shape[0]
-    padded = np.concatenate([np.full(M - 1, -np.inf), log_b])
-    lagged = sliding_window_view(padded, M)[:, ::-1]  # lagged[n, j] = log_b[n - j], a view
-    out = np.empty(M)
-    # Blocks of rows keep the temporary under ~2M entries; row n needs only j <= n.
-    block = max(1, 2_000_000 // M)
-    for start in range(0, M, block):
-        stop = min(M, start + block)
-        terms = lagged[start:stop, :stop] + log_a[None, :stop]
-        peak = terms.max(axis=1)
-        shift = np.where(np.isfinite(peak), peak, 0.0)
-        with np.errstate(divide="ignore"):
-            out[start:stop] = shift + np.log(np.exp(terms - shift[:, None]).sum(axis=1))
-    return out
 
 
 def _alpha_matrix(alpha: ArrayLike | None, K: int, N: int) -> FloatArray:
@@ -341,7 +465,7 @@ def mva_load_dependent(
     # prefix[i] = base (*) f_0 .. f_{i-1};  suffix[i] = f_i .. f_{L-1}.
     prefix = [log_g_base]
     for i in range(L):
-        prefix.append(_log_convolve(prefix[-1], log_f[i]))
+        prefix.append(log_convolve(prefix[-1], log_f[i]))
     log_g = prefix[L]
     # With no load-dependent station the base recursion is already the answer.
     X = X_base / theta if L == 0 else np.exp(log_g[:-1] - log_g[1:]) / theta
@@ -353,14 +477,14 @@ def mva_load_dependent(
         delta[0] = 0.0
         suffix = [delta]
         for i in range(L - 1, 0, -1):
-            suffix.append(_log_convolve(log_f[i], suffix[-1]))
+            suffix.append(log_convolve(log_f[i], suffix[-1]))
         suffix.reverse()  # suffix[i] now holds f_{i+1} .. f_{L-1}
         with np.errstate(divide="ignore"):
             log_j = np.log(np.arange(N + 1, dtype=np.float64))
         for i, k in enumerate(dep_idx):
             # Q_k(n) = sum_j j p_k(j|n) = sum_j j f_k(j) G_{-k}(n-j) / G(n): one more convolution.
-            log_g_minus = _log_convolve(prefix[i], suffix[i])
-            Q[k] = np.exp(_log_convolve(log_j + log_f[i], log_g_minus)[1:] - log_g[1:])
+            log_g_minus = log_convolve(prefix[i], suffix[i])
+            Q[k] = np.exp(log_convolve(log_j + log_f[i], log_g_minus)[1:] - log_g[1:])
             U[k] = X * D[k] / alpha_a[k].max()
 
     # Base stations: the ordinary recursion driven by the exact network throughput X(n).
@@ -405,9 +529,9 @@ def marginal_probabilities(
     others = np.arange(K) != station
     log_g_minus, _ = _log_base(d[others], load_independent[others], is_delay[others], N, Z / theta)
     for k in np.flatnonzero(others & ~load_independent & ~is_delay):
-        log_g_minus = _log_convolve(log_g_minus, _log_factor(float(d[k]), alpha_a[k]))
+        log_g_minus = log_convolve(log_g_minus, _log_factor(float(d[k]), alpha_a[k]))
     log_f = _log_factor(float(d[station]), alpha_a[station])
-    log_g = _log_convolve(log_f, log_g_minus)
+    log_g = log_convolve(log_f, log_g_minus)
     j = np.arange(N + 1)
     lag = j[None, :] - j[:, None]  # [j, n] -> n - j
     log_p = log_f[:, None] + log_g_minus[np.maximum(lag, 0)] - log_g[None, :]

@@ -98,3 +98,53 @@ def multi_class(
         g_minus, _ = constant(reduced)
         throughputs.append(g_minus / g)
     return throughputs, [[value / g for value in row] for row in q]
+
+
+def multi_class_multiserver(
+    demands: Sequence[Sequence[sp.Rational]],
+    population: Sequence[int],
+    think_time: Sequence[sp.Rational],
+    servers: Sequence[int],
+) -> tuple[list[sp.Rational], list[list[sp.Rational]]]:
+    """Exact (X[r], Q[k][r]) with station k a processor-sharing station of servers[k]
+    servers: the rate with j customers is min(j, c) whatever their classes (BCMP), so a
+    state's weight is prod_k |n_k|! / prod_r n_kr! prod_r D_kr^n_kr / prod_{i<=|n_k|}
+    min(i, c_k), times prod_r Z_r^z_r / z_r! for the customers thinking."""
+    K, R = len(demands), len(population)
+
+    def weight(state: list[list[int]], thinking: list[int]) -> sp.Rational:
+        w = sp.Integer(1)
+        for r in range(R):
+            w *= think_time[r] ** thinking[r] / sp.factorial(thinking[r])
+        for k in range(K):
+            total = sum(state[k])
+            w *= sp.factorial(total)
+            for r in range(R):
+                w *= demands[k][r] ** state[k][r] / sp.factorial(state[k][r])
+            for i in range(1, total + 1):
+                w /= min(i, servers[k])
+        return w
+
+    def sums(pop: Sequence[int]) -> tuple[sp.Rational, list[list[sp.Rational]]]:
+        per_class = [list(compositions(pop[r], K + 1)) for r in range(R)]
+        total = sp.Integer(0)
+        queue = [[sp.Integer(0)] * R for _ in range(K)]
+        for choice in itertools.product(*per_class):
+            state = [[choice[r][k] for r in range(R)] for k in range(K)]
+            w = weight(state, [choice[r][K] for r in range(R)])
+            total += w
+            for k in range(K):
+                for r in range(R):
+                    queue[k][r] += state[k][r] * w
+        return total, queue
+
+    g, q = sums(population)
+    X = []
+    for r in range(R):
+        if population[r] == 0:
+            X.append(sp.Integer(0))
+            continue
+        reduced = list(population)
+        reduced[r] -= 1
+        X.append(sums(reduced)[0] / g)
+    return X, [[value / g for value in row] for row in q]
