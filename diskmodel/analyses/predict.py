@@ -35,7 +35,7 @@ from diskmodel.scenario import Scenario
 
 MS = 1e-3
 # Points of a closed system's population sweep (each solved on its own), at most.
-_CLOSED_SWEEP_POINTS = 16
+_CLOSED_SWEEP_POINTS = 12
 # Points sampled along a skew curve for the report.
 _SKEW_POINTS = 41
 

@@ -16,44 +16,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.model.network import Network
-from diskmodel.queueing.closed import ClosedResult, marginal_probabilities, mva_load_dependent
+from diskmodel.queueing.closed_network import ClosedNetworkResult, closed_network
 from diskmodel.queueing.station import load_dependent
 
 FloatArray = NDArray[np.float64]
 
 # Relative tolerance of the closed solution's throughput fixed point.
-_X_TOL = 1e-4
+_X_TOL = 5e-4
 # Largest share of a station the asynchronous stream may take in the closed solution; at this
 # cap the destage path is saturated (NVS full) and the closed class gets the remainder.
 _RHO_CAP = 0.995
-
-
-def _log_convolve(log_a: FloatArray, log_b: FloatArray) -> FloatArray:
-    """log of (a * b)(n) = sum_{j<=n} a(j) b(n-j), n = 0..len-1, without leaving log space."""
-    size = log_a.shape[0]
-    n = np.arange(size)
-    lag = n[:, None] - n[None, :]
-    terms = np.where(lag >= 0, log_a[None, :] + log_b[np.maximum(lag, 0)], -np.inf)
-    top = terms.max(axis=1)
-    safe = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.asarray(
-            safe + np.log(np.exp(terms - safe[:, None]).sum(axis=1)), dtype=np.float64
-        )
-
-
-def _log_convolve_power(log_f: FloatArray, times: int) -> FloatArray:
-    """log of the `times`-fold convolution of f with itself (binary powering)."""
-    result = np.full(log_f.shape, -np.inf)
-    result[0] = 0.0  # the identity: one way to place 0 customers
-    base = log_f
-    while times:
-        if times & 1:
-            result = _log_convolve(result, base)
-        times >>= 1
-        if times:
-            base = _log_convolve(base, base)
-    return result
 
 
 def _log_factorials(n: int) -> FloatArray:
@@ -111,59 +83,20 @@ def _log_drive_factor(gain: FloatArray, open_work: float, population: int) -> Fl
     return out
 
 
-_GROUP_CACHE: dict[tuple[bytes, float, int, int], FloatArray] = {}
+def drive_alpha(gain: FloatArray, open_work: float, population: int) -> FloatArray:
+    """The rate multipliers alpha_eff(n), n = 1..min(N, D + 1), a drive presents to the closed
+    class when an open stream offering `open_work` shares its queue: h(n - 1) / h(n) with h of
+    `_log_drive_factor`, held beyond (for n > D it is alpha(D) (1 - r), the D / (1 - rho)
+    inflation at the drive's top speed). Without open work it is the drive's own gain."""
+    length = min(population, len(gain) + 1)
+    log_h = _log_drive_factor(gain, open_work, length)
+    return np.asarray(np.exp(log_h[:-1] - log_h[1:]), dtype=np.float64)
 
 
-def _log_group_factor(
-    gain: FloatArray, open_work: float, drives: int, population: int
-) -> FloatArray:
-    """log H(n), n = 0..N, of `drives` identical drives (each with its own share `open_work`
-    of the open stream): the drives-fold convolution of one drive's h."""
-    key = (np.round(gain, 9).tobytes(), float(f"{open_work:.12g}"), drives, population)
-    cached = _GROUP_CACHE.get(key)
-    if cached is not None:
-        return cached
-    log_h = _log_drive_factor(gain, open_work, population)
-    log_group = _log_convolve_power(log_h, drives)
-    log_group.setflags(write=False)
-    if len(_GROUP_CACHE) > 512:
-        _GROUP_CACHE.clear()
-    _GROUP_CACHE[key] = log_group
-    return log_group
-
-
-def group_alpha(
-    gain: FloatArray, drives: int, population: int, open_work: float = 0.0
-) -> FloatArray:
-    """Rate multiplier alpha(n), n = 1..N, of `drives` identical drives seen as one station by
-    the closed class, each drive load-dependent (gain alpha_d) and carrying `open_work` of
-    open (asynchronous) work.
-
-    By Norton's theorem for product-form networks (Chandy, Herzog & Woo, "Parametric analysis
-    of queuing networks", IBM J. Res. Dev. 19(1), 1975) the group is exactly a flow-equivalent
-    station with H(n) = (h * ... * h)(n) (`_log_drive_factor`), so alpha(n) = drives H(n-1) /
-    H(n) for a demand of the whole group (scaling the demand scales H(n) by a power of n, so
-    alpha does not depend on it). With no open work alpha(1) = 1 and alpha(n) -> drives x
-    max alpha_d.
-    """
-    log_group = _log_group_factor(gain, open_work, drives, population)
-    return np.asarray(drives * np.exp(log_group[:-1] - log_group[1:]), dtype=np.float64)
-
-
-def drive_idle_given_group(
-    gain: FloatArray, drives: int, population: int, open_work: float = 0.0
-) -> FloatArray:
-    """P(a given drive of the group holds no request of either class | the group holds n
-    closed ones), n = 0..N.
-
-    In product form the closed requests at the group are spread over its drives with
-    probability prod_i h(n_i) / H(n), and given none at one drive, its open requests number
-    j with probability a^j g(j) / h(0); so the drive is empty with probability
-    H_{drives-1}(n) / H_drives(n).
-    """
-    log_all = _log_group_factor(gain, open_work, drives, population)
-    log_rest = _log_group_factor(gain, open_work, drives - 1, population)
-    return np.asarray(np.exp(log_rest - log_all), dtype=np.float64)
+def _log_empty_weight(gain: FloatArray, open_work: float) -> float:
+    """log h(0): the weight of a drive with no closed customer, over its open ones (the
+    probability that it is wholly empty, given no closed customer there, is 1 / h(0))."""
+    return float(_log_drive_factor(gain, open_work, 1)[0])
 
 
 @dataclass(frozen=True)
@@ -236,17 +169,13 @@ def _mva_stations(net: Network, loads: _Loads) -> list[list[int]]:
 
 @dataclass(frozen=True)
 class _Solution:
-    """One MVA solution of the closed class with the asynchronous stream at a given rate:
-    its throughput, whether that stream hit its cap, the result, and what it was solved with:
-    demands [M] (inflated at single- and multi-server stations), rate multipliers alpha
-    [M, N], the open share rho [K] and the open work per drive [K]."""
+    """One solution of the closed class with the asynchronous stream at a given rate: its
+    throughput, whether that stream hit its cap, the network's result, and the open work per
+    drive [K] it was solved with."""
 
     throughput: float
     limited: bool
-    result: ClosedResult
-    demands: FloatArray
-    rho: FloatArray
-    alpha: FloatArray
+    result: ClosedNetworkResult
     open_work: FloatArray
 
 
@@ -301,40 +230,25 @@ class ClosedState:
     speed_factor: FloatArray
 
 
-def _drive_busy(
-    net: Network, members: list[list[int]], solution: _Solution, think_s: float
-) -> dict[int, float]:
-    """Per rank group j: the fraction of time one of its drives is busy (with either class).
-
-    A drive with command queueing serves faster as its queue grows, so its busy fraction is
-    the probability that it holds a request: from the product form, the group's closed queue
-    distribution q(n) and P(one drive empty | n) (`drive_idle_given_group`)."""
-    N = int(solution.result.population[-1])
-    busy: dict[int, float] = {}
-    for j, group in enumerate(members):
-        gain = net.gains[group[0]]
-        if gain is None:
-            continue
-        q = marginal_probabilities(solution.demands, N, think_s, solution.alpha, station=j)[:, -1]
-        drives = net.stations[group[0]].drives * len(group)
-        idle = drive_idle_given_group(gain, drives, N, float(solution.open_work[group[0]]))
-        busy[j] = 1.0 - float(np.clip(q @ idle, 0.0, 1.0))
-    return busy
-
-
 def solve_closed(
     net: Network, weights: FloatArray, population: int, think_time_s: float, open_rates: FloatArray
 ) -> ClosedState:
-    """Exact load-dependent MVA of the closed workloads (one class mixed by `weights`, summing
-    to 1) at `population`, the asynchronous work and the open workloads (at `open_rates`
-    [W]) as an open stream: folded into each drive's factor exactly (`_log_drive_factor`), and
-    at ports, servers and DA pairs by the D / (1 - rho) reduction."""
+    """Exact (or, for very large populations, saddle-point) solution of the closed workloads
+    (one class mixed by `weights`, summing to 1) at `population`, the asynchronous work and the
+    open workloads (at `open_rates` [W]) as an open stream: folded into each drive's rate
+    multipliers exactly (`drive_alpha`), and at ports, servers and DA pairs by the D / (1 - rho)
+    reduction. Identical ranks form one station of all their drives (`queueing.closed_network`
+    merges them by Norton's theorem)."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
     members = _mva_stations(net, loads)
-    n_axis = np.arange(1, N + 1, dtype=np.float64)
     is_drive = np.array([g is not None for g in net.gains])
     top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
+    servers = np.array([net.stations[g[0]].servers for g in members], dtype=np.float64)
+    drives = np.array(
+        [net.stations[g[0]].drives * len(g) if is_drive[g[0]] else 1 for g in members]
+    )
+    base_demand = np.array([loads.demand[g].sum() for g in members])
 
     def throughput_at(x: float) -> _Solution:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
@@ -347,55 +261,55 @@ def solve_closed(
         hit_limit = bool(np.any(rho >= _RHO_CAP))
         open_work = np.where(is_drive, np.minimum(open_work, _RHO_CAP * top), open_work)
         rho = np.minimum(rho, _RHO_CAP)
-        demands = np.array([loads.demand[g].sum() for g in members])
-        alphas = []
+        demands = base_demand.copy()
+        alphas: list[FloatArray | None] = []
         for j, group in enumerate(members):
             k = group[0]
-            st = net.stations[k]
             gain = net.gains[k]
             if gain is not None:
-                alphas.append(group_alpha(gain, st.drives * len(group), N, float(open_work[k])))
-                continue
-            demands[j] /= 1 - rho[k]
-            alphas.append(np.minimum(n_axis, st.servers) if st.servers > 1 else np.ones(N))
-        alpha = np.vstack(alphas) if alphas else np.ones((0, N))
-        solved = mva_load_dependent(demands, N, think_time_s, alpha)
-        return _Solution(
-            float(solved.throughput[-1]), hit_limit, solved, demands, rho, alpha, open_work
+                alphas.append(drive_alpha(gain, float(open_work[k]), N))
+            else:
+                demands[j] /= 1 - rho[k]
+                alphas.append(None)
+        solved = closed_network(
+            demands, N, think_time_s, servers=servers, alpha=alphas, members=drives, points=[N]
         )
+        return _Solution(float(solved.throughput), hit_limit, solved, open_work)
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it.
     with np.errstate(divide="ignore", invalid="ignore"):
-        room = np.where(
-            is_drive,
-            top - loads.background,
-            (1 - loads.background) * loads.servers,
-        )
+        room = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
         caps = np.where(loads.asynchronous > 0, room / loads.asynchronous, np.inf)
     x_cap = float(caps.min())
     solution = _fixed_point(throughput_at, x_cap)
     limited, result = solution.limited, solution.result
-    # Report the throughput of the MVA solution whose queues are reported, so that Little's
-    # law holds exactly (it differs from the fixed point by < _X_TOL).
-    x = float(result.throughput[-1])
+    # Report the throughput of the solution whose queues are reported, so that Little's law
+    # holds exactly (it differs from the fixed point by < _X_TOL).
+    x = float(result.throughput)
     if x > x_cap:
         limited, x = True, x_cap
     response_s = N / x - think_time_s
-    drive_busy = _drive_busy(net, members, solution, think_time_s)
 
     K = len(net.stations)
     residence = np.zeros(K)
-    for j, group in enumerate(members):
-        residence[group] = result.residence_time[j, -1] / len(group)
     util = x * (loads.asynchronous + loads.visible) / loads.servers + loads.background
-    for j, busy in drive_busy.items():
-        util[members[j]] = busy
-    idle_drives = [k for k in range(K) if is_drive[k] and not any(k in g for g in members)]
-    for k in idle_drives:  # a drive with asynchronous work only: an open station
-        work = float(x * loads.asynchronous[k] + loads.background[k])
+    for j, group in enumerate(members):
+        residence[group] = result.residence_time[j] / len(group)
+        gain = net.gains[group[0]]
+        if gain is not None:
+            # A drive is busy unless it holds no request of either class: no closed one
+            # (the network's member_idle) and, given that, no open one (1 / h(0)).
+            empty = result.member_idle[j] * np.exp(
+                -_log_empty_weight(gain, float(solution.open_work[group[0]]))
+            )
+            util[group] = 1.0 - float(np.clip(empty, 0.0, 1.0))
+    grouped = {k for g in members for k in g}
+    for k in range(K):  # a drive with asynchronous work only: an open station
         gain = net.gains[k]
-        assert gain is not None
+        if gain is None or k in grouped:
+            continue
+        work = float(x * loads.asynchronous[k] + loads.background[k])
         util[k] = float(load_dependent(work, 1.0, gain).utilization) if work > 0 else 0.0
     util = np.minimum(util, 1.0)
     # Effective service per operation: busy time over everything that arrives.

@@ -32,7 +32,7 @@ Per pool (docs/model.md §5, docs/tiering.md):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -242,15 +242,48 @@ def _tier_skew(
 
 
 @dataclass(frozen=True)
+class _RankTimes:
+    """One rank (a drive type and RAID format) with its data on one span, timed for the pool's
+    mix: one drive's and the DA pair's busy seconds per back-end small I/O routed to it, per
+    host I/O of each member workload's sequential work if it all landed there, and the offered
+    work at which one of its drives reaches the utilisation target."""
+
+    small_drive_s: float
+    small_da_s: float
+    seq_drive_s: tuple[float, ...]
+    seq_da_s: tuple[float, ...]
+    target_work: float
+
+
+@dataclass(frozen=True)
 class _Pool:
     """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
-    rate) and the shared operation costs."""
+    rate) and the shared operation costs; per-rank times memoised (ranks of a kind on one span
+    share them, and a placement search asks for them many times)."""
 
     pool: PoolConfig
     ranks: tuple[Rank, ...]
     members: tuple[tuple[int, WorkloadConfig, float], ...]
     costs: OpCosts
     da_pairs: int
+    _memo: dict[tuple[str, str, float], _RankTimes] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def times(self, rank: Rank, span: float) -> _RankTimes:
+        key = (rank.drive.name, rank.raid.name, round(span, 9))
+        found = self._memo.get(key)
+        if found is None:
+            seq = [_sequential_times_s(self.costs, w, wl, rank, span) for w, wl, _ in self.members]
+            found = _RankTimes(
+                small_io_drive_time_s(self.costs, rank, span, self.members),
+                _small_io_da_time_s(self.costs, rank, span, self.members),
+                tuple(d for d, _ in seq),
+                tuple(a for _, a in seq),
+                drive_work_at(self.pool.utilization_target, drive_gain(rank, span)),
+            )
+            self._memo[key] = found
+        return found
 
     def demands(self) -> list[WorkloadDemand]:
         out = []
@@ -275,7 +308,7 @@ class _Pool:
         return out
 
     def service(self, rank: Rank, span: float) -> float:
-        return small_io_drive_time_s(self.costs, rank, span, self.members)
+        return self.times(rank, span).small_drive_s
 
     def split(
         self, placement: PoolPlacement, demands: Sequence[WorkloadDemand]
@@ -313,22 +346,22 @@ class _Pool:
         seq_drive: dict[int, float] = {}
         for t in self.pool.tiers:
             per_x = np.zeros(self.da_pairs)
+            mb = [
+                placement.workload(workload.name).on(t).mb_share * rate
+                for _, workload, rate in self.members
+            ]
             for r in self.ranks:
                 if r.tier != t:
                     continue
-                share, span = shares[r.index], spans[r.index]
-                per_x[r.da_pair] += share.small_io_share * _small_io_da_time_s(
-                    self.costs, r, span, self.members
+                share = shares[r.index]
+                times = self.times(r, spans[r.index])
+                per_x[r.da_pair] += share.small_io_share * times.small_da_s
+                seq_drive[r.index] = share.data_share * sum(
+                    m * d for m, d in zip(mb, times.seq_drive_s, strict=True)
                 )
-                drive_busy = 0.0
-                for w, workload, rate in self.members:
-                    mb = placement.workload(workload.name).on(t).mb_share * share.data_share
-                    if mb <= 0 or rate <= 0:
-                        continue
-                    on_drive, on_da = _sequential_times_s(self.costs, w, workload, r, span)
-                    drive_busy += rate * mb * on_drive
-                    da_busy[r.da_pair] += rate * mb * on_da
-                seq_drive[r.index] = drive_busy
+                da_busy[r.da_pair] += share.data_share * sum(
+                    m * d for m, d in zip(mb, times.seq_da_s, strict=True)
+                )
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
@@ -357,9 +390,9 @@ class _Pool:
         for r in self.ranks:
             if r.tier != tier:
                 continue
-            work = x * shares[r.index].small_io_share * self.service(r, spans[r.index])
-            work += seq_drive[r.index]
-            if work > drive_work_at(target, drive_gain(r, spans[r.index])) * (1 + 1e-9):
+            times = self.times(r, spans[r.index])
+            work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
+            if work > times.target_work * (1 + 1e-9):
                 return False
         slowest = self.pool.tiers[-1]
         net = per_tier[tier] - per_tier[slowest]

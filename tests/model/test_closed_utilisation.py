@@ -11,16 +11,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import numpy as np
 import pytest
 
 from diskmodel.catalog import load_catalog
 from diskmodel.components.raid import active_drives
-from diskmodel.model.closed import drive_idle_given_group, group_alpha
 from diskmodel.prediction import Prediction
-from diskmodel.queueing.closed import marginal_probabilities
 
-from .builders import BASE, predict_one, scenario, solver, with_data
+from .builders import BASE, predict_one, solver, with_data
 
 
 def _c3_pool() -> dict[str, Any]:
@@ -39,27 +36,6 @@ def _c3_pool() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def c3() -> Prediction:
     return predict_one(with_data(_c3_pool()))
-
-
-def test_one_drive_of_a_merged_group_is_idle_as_often_as_an_explicit_drive_station() -> None:
-    """P(a drive empty) from the group's marginal and the product-form split over its drives
-    equals that drive's own marginal when every drive is its own station."""
-    net = solver(scenario()).planned_point().network
-    gain = net.gains[net.ranks[0].station]
-    assert gain is not None
-    k, n, d, port = 7, 40, 0.006, 0.0004
-    one = group_alpha(gain, 1, n)
-    explicit = marginal_probabilities(
-        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([one] * k)]), station=1
-    )
-    merged = marginal_probabilities(
-        [port, k * d], n, 0.002, np.vstack([np.ones(n), group_alpha(gain, k, n)]), station=1
-    )
-    idle = drive_idle_given_group(gain, k, n)
-    for population in (1, 5, n):
-        got = merged[:, population - 1] @ idle
-        assert got == pytest.approx(explicit[0, population - 1], rel=1e-9)
-    assert 0.0 < explicit[0, -1] < 1.0
 
 
 def test_busy_drives_are_ordered_like_their_back_end_load(c3: Prediction) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import diskmodel
-from diskmodel.model.closed import group_alpha
+from diskmodel.model.closed import drive_alpha
 from diskmodel.prediction import ScenarioPrediction
 from diskmodel.scenario import Scenario
 
@@ -200,45 +200,27 @@ def test_growth_sweep() -> None:
     assert not hundred.meets_service_level
 
 
-def test_flow_equivalent_drives_match_explicit_drive_stations() -> None:
-    """Norton: k identical load-dependent drives as one station give the same network."""
-    from diskmodel.queueing.closed import mva_load_dependent
-
-    net = solver(scenario()).planned_point().network
-    gain = net.gains[net.ranks[0].station]
-    assert gain is not None
-    k, n, d, port = 8, 24, 0.006, 0.0004
-    full = np.concatenate([gain, np.full(max(n - len(gain), 0), gain[-1])])[:n]
-    explicit = mva_load_dependent(
-        [port, *([d] * k)], n, 0.002, np.vstack([np.ones(n), *([full] * k)])
-    )
-    merged = mva_load_dependent(
-        [port, k * d], n, 0.002, np.vstack([np.ones(n), group_alpha(gain, k, n)])
-    )
-    np.testing.assert_allclose(merged.throughput, explicit.throughput, rtol=1e-9)
-    np.testing.assert_allclose(
-        merged.queue_length[1], explicit.queue_length[1:].sum(axis=0), rtol=1e-8
-    )
-    assert group_alpha(gain, k, n)[0] == pytest.approx(1.0)
-    np.testing.assert_allclose(group_alpha(gain, 1, n), full, rtol=1e-12)
-
-
 def test_open_work_at_a_drive_is_reduced_exactly() -> None:
-    """An open stream sharing a load-dependent drive with closed customers: the closed class's
-    rate multipliers against the mixed product form summed by hand."""
+    """An open stream sharing a load-dependent drive with closed customers: the rate
+    multipliers the drive presents to the closed class, against the mixed product form summed
+    by hand."""
     gain = np.array([1.0, 1.3, 1.5, 1.6])
     a = 0.7  # open work, in units of the queue-length-one service
     n_max = 6
-    alpha = group_alpha(gain, 1, n_max, open_work=a)
+    alpha = drive_alpha(gain, a, n_max)
     full = np.concatenate([gain, np.full(600, gain[-1])])
 
     def g(k: int) -> float:
         return float(1.0 / np.prod(full[:k]))
 
     h = [sum(math.comb(m + j, j) * a**j * g(m + j) for j in range(500)) for m in range(n_max + 1)]
-    np.testing.assert_allclose(alpha, [h[m - 1] / h[m] for m in range(1, n_max + 1)], rtol=1e-9)
-    # A single server (alpha = 1) is the classic D / (1 - rho) reduction.
-    np.testing.assert_allclose(group_alpha(np.array([1.0]), 1, 5, open_work=0.3), 0.7, rtol=1e-12)
+    expected = [h[m - 1] / h[m] for m in range(1, n_max + 1)]
+    np.testing.assert_allclose(alpha, expected[: len(alpha)], rtol=1e-9)
+    # Held beyond: alpha(D) (1 - r), the top speed less the open stream's share.
+    assert expected[-1] == pytest.approx(gain[-1] * (1 - a / gain[-1]), rel=1e-9)
+    # No open work: the drive's own gain; a single server (alpha = 1): D / (1 - rho).
+    np.testing.assert_allclose(drive_alpha(gain, 0.0, 3), gain[:3], rtol=1e-12)
+    np.testing.assert_allclose(drive_alpha(np.array([1.0]), 0.3, 5), 0.7, rtol=1e-12)
 
 
 def test_tier_sweep_adds_ranks_to_the_pool() -> None:
