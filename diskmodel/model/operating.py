@@ -34,6 +34,9 @@ BoolArray = NDArray[np.bool_]
 # in at most _CLOSED_ROUNDS steps.
 _CLOSED_TOL = 1e-4
 _CLOSED_ROUNDS = 40
+# The maximum rate of a mix whose placement follows the load: the placement made for it and
+# the rate it carries agree to this (relative); the true maximum lies within it.
+SATURATION_TOL = 1e-4
 # Networks kept per solver (a curve needs one per load once Easy Tier's ceilings bind).
 _CACHE_SIZE = 512
 
@@ -308,17 +311,17 @@ class Solver:
             cap_lo, k_lo = capacity(lo)
         hi, cap_hi, k_hi = lo, cap_lo, k_lo
         for _ in range(60):
-            if cap_hi / hi - 1.0 <= 1e-4:
+            if cap_hi / hi - 1.0 <= SATURATION_TOL:
                 break
             lo, cap_lo, k_lo = hi, cap_hi, k_hi
             hi = cap_lo
             cap_hi, k_hi = capacity(hi)
-        if cap_hi >= hi * (1 - 1e-4):
+        if cap_hi >= hi * (1 - SATURATION_TOL):
             return hi, k_hi  # converged from below: the placement for hi just carries hi
         f_lo, f_hi = np.log(cap_lo / lo), np.log(cap_hi / hi)
         side = 0
         for _ in range(40):
-            if hi / lo - 1 <= 1e-4:
+            if hi / lo - 1 <= SATURATION_TOL:
                 break
             x = float(np.exp((np.log(lo) * f_hi - np.log(hi) * f_lo) / (f_hi - f_lo)))
             cap_x, k_x = capacity(x)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import numpy as np
 import pytest
 
 from diskmodel.catalog import load_catalog
@@ -84,3 +85,17 @@ def test_command_queueing_never_makes_a_drive_busier_than_fcfs() -> None:
 
 def active_drives_of(raid_name: str) -> int:
     return active_drives(load_catalog().raid_formats[raid_name])
+
+
+def test_utilization_law_holds_in_the_closed_solution(c3: Prediction) -> None:
+    """Issue 17 item 10: the closed JSON broke U = X S for ranks (1.011 against a reported
+    0.929) because it printed the open service time, without the command-queueing credit. Each
+    station's service time is now the busy time per operation at the closed point's own queue,
+    so the law holds at every station, in the solver and in the Prediction."""
+    point = solver(with_data(_c3_pool())).planned_point()
+    servers = point.network.servers
+    assert point.utilization == pytest.approx(point.arrival * point.service_s / servers, rel=1e-9)
+    utilization = [c.utilization for c in c3.components]
+    service_ms = [c.service_time_ms for c in c3.components]
+    np.testing.assert_allclose(utilization, point.utilization, rtol=1e-9)
+    np.testing.assert_allclose(service_ms, point.service_s * 1e3, rtol=1e-9)

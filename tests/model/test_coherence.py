@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import diskmodel
 from diskmodel.catalog import load_catalog
+from diskmodel.model.operating import SATURATION_TOL
 from diskmodel.prediction import Prediction
 
 from ..conftest import SCENARIOS
@@ -168,9 +169,12 @@ def test_closed_throughput_never_exceeds_the_open_maximum(data: dict[str, Any]) 
     p = predict_one(with_data(data))
     assert p.closed is not None
     # The closed throughput approaches the bottleneck's capacity from below (equal to rounding
-    # where the population is deep).
-    assert p.closed.iops <= p.max_iops * (1 + 1e-9)
-    assert all(pt.iops <= p.max_iops * (1 + 1e-9) for pt in p.closed.curve)
+    # where the population is deep). Where Easy Tier's placement follows the load, the maximum
+    # is itself found to SATURATION_TOL (a failing case: 18,142.2359 closed against a maximum
+    # of 18,142.2351, 4.5e-8 apart), so the bound holds to that.
+    bound = p.max_iops * (1 + SATURATION_TOL)
+    assert p.closed.iops <= bound
+    assert all(pt.iops <= bound for pt in p.closed.curve)
 
 
 @SETTINGS
