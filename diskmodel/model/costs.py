@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.catalog import Drive
 from diskmodel.components import cache, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Rank
@@ -115,10 +116,27 @@ def drive_work_at(utilization: float, gain: FloatArray) -> float:
 _SPAN_GRID = 100
 
 
+# Gains already computed, by (catalog drive, grid span): a placement asks for one per rank and
+# round, thousands per run, from a few dozen distinct keys. Catalog entries are not hashable
+# (pydantic models with dict fields), so the key is the drive's identity, kept alive by the
+# entry itself so that the identity cannot be reused.
+_GAINS: dict[tuple[int, float], tuple[Drive, FloatArray]] = {}
+_GAINS_KEPT = 4096
+
+
 def drive_gain(rank: Rank, span: float) -> FloatArray:
     """alpha(1..D) of one of the rank's drives with its data on `span` (the gain of its
-    random read: the host-visible operation at a rank)."""
+    random read: the host-visible operation at a rank). Read-only: shared between callers."""
     grid = max(round(span * _SPAN_GRID), 1) / _SPAN_GRID
-    return drive.command_queueing_gain(
+    key = (id(rank.drive), grid)
+    hit = _GAINS.get(key)
+    if hit is not None and hit[0] is rank.drive:
+        return hit[1]
+    gain = drive.command_queueing_gain(
         rank.drive, cache.staged_bytes(4096), grid, False, rank.drive.command_queue_depth
     )
+    gain.setflags(write=False)
+    if len(_GAINS) >= _GAINS_KEPT:
+        _GAINS.clear()
+    _GAINS[key] = (rank.drive, gain)
+    return gain

@@ -218,10 +218,8 @@ class _Ranking:
         fraction = np.where(widths > 0.0, inside / np.where(widths > 0.0, widths, 1.0), 0.0)
         c_at = self.c_lo + fraction * (self.c_hi - self.c_lo)
         prefix = np.zeros(len(self.workloads))
-        for k in range(len(self.workloads)):
-            mine = self.owner == k
-            reached = mine & (inside > 0.0)
-            prefix[k] = float(c_at[reached].max()) if np.any(reached) else 0.0
+        reached = inside > 0.0
+        np.maximum.at(prefix, self.owner[reached], c_at[reached])
         return prefix
 
 
@@ -229,13 +227,13 @@ def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
     """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
     owners, lows, highs, gbs, densities = [], [], [], [], []
     any_rate = any(w.small_io_iops > 0.0 for w in workloads)
+    shares = []
     for k, w in enumerate(workloads):
-        edges = w.skew.ranking_edges()
-        c_lo, c_hi = edges[:-1], edges[1:]
+        c_lo, c_hi, share = w.skew.ranking_bins
         # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
         rate = w.small_io_iops if any_rate else w.capacity_gb
         gb = (c_hi - c_lo) * w.capacity_gb
-        io = rate * w.skew.io_share(c_lo, c_hi)
+        io = rate * share
         density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
         # A concave curve's bins never get denser towards the cold end; rounding in the far
         # tail of a steep curve can say otherwise, and the prefix bookkeeping below needs each
@@ -245,15 +243,11 @@ def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
         lows.append(c_lo)
         highs.append(c_hi)
         gbs.append(gb)
+        shares.append(w.small_io_iops * share)
     owner = np.concatenate(owners)
     order = np.argsort(-np.concatenate(densities), kind="stable")
     gb_all = np.concatenate(gbs)
-    true_io = np.concatenate(
-        [
-            w.small_io_iops * w.skew.io_share(lo, hi)
-            for w, lo, hi in zip(workloads, lows, highs, strict=True)
-        ]
-    )
+    true_io = np.concatenate(shares)
     return _Ranking(
         workloads=tuple(workloads),
         owner=owner[order],
@@ -360,17 +354,20 @@ def place_pool(
         intervals = _easy_tier_intervals(ranking, free, ceilings)
         boundaries = {x for held in intervals for interval in held for x in interval}
         prefix = {x: ranking.workload_prefix(x) for x in boundaries}
+        # Every interval's ends on every workload's own curve: one vectorised share per curve.
+        tier_of = np.array([t for t in range(n) for _ in intervals[t]], dtype=np.intp)
+        ends_lo = np.array([prefix[lo] for held in intervals for lo, _ in held]).reshape(
+            -1, len(floating)
+        )
+        ends_hi = np.array([prefix[hi] for held in intervals for _, hi in held]).reshape(
+            -1, len(floating)
+        )
         for k, w in enumerate(floating):
-            rows = []
-            for t in range(n):
-                cap = io = mb = 0.0
-                for lo, hi in intervals[t]:
-                    c_lo, c_hi = float(prefix[lo][k]), float(prefix[hi][k])
-                    cap += (c_hi - c_lo) * w.capacity_gb
-                    io += float(w.skew.io_share(c_lo, c_hi))
-                    mb += float(w.mb_curve.io_share(c_lo, c_hi))
-                rows.append((cap, io, mb))
-            table[w.name] = rows
+            c_lo, c_hi = ends_lo[:, k], ends_hi[:, k]
+            cap = np.bincount(tier_of, (c_hi - c_lo) * w.capacity_gb, minlength=n)
+            io = np.bincount(tier_of, w.skew.io_share(c_lo, c_hi), minlength=n)
+            mb = np.bincount(tier_of, w.mb_curve.io_share(c_lo, c_hi), minlength=n)
+            table[w.name] = [(float(cap[t]), float(io[t]), float(mb[t])) for t in range(n)]
     elif floating:
         total_free = sum(free)
         for w in floating:

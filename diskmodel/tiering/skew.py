@@ -124,6 +124,14 @@ class SkewCurve(ABC):
         by_io = self.capacity_for_share(np.linspace(0.0, 1.0, _RANKING_BINS + 1))
         return np.unique(np.concatenate([by_capacity, by_io, [0.0, 1.0]]))
 
+    @cached_property
+    def ranking_bins(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(c_lo, c_hi, I/O share) of each ranking bin, computed once per curve: a placement
+        that follows the load ranks the same curves again at every load it is asked about."""
+        edges = self.ranking_edges()
+        c_lo, c_hi = edges[:-1], edges[1:]
+        return c_lo, c_hi, self.io_share(c_lo, c_hi)
+
     def capacity_holding(
         self, io_fractions: Sequence[float] = (0.5, 0.8, 0.9)
     ) -> dict[float, float]:
