@@ -41,7 +41,7 @@ from diskmodel.prediction import (
     WorkloadInput,
 )
 from diskmodel.scenario import Scenario, Workload, expand_ranks
-from diskmodel.tiering.heatmap import read_heatmap
+from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.skew import (
     UNIFORM,
     PiecewiseSkew,
@@ -55,6 +55,9 @@ TIER_ORDER = ("ssd", "enterprise", "nearline")
 """Tiers fastest first, the order Easy Tier fills them."""
 COMPONENT_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
 """Component kinds: the stations of the model and the breakdown of a response time."""
+
+# Heat maps already read in this run: small-I/O curve, MB curve, description, extents.
+HeatMaps = dict[str, tuple[SkewCurve, SkewCurve | None, str, int]]
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,7 @@ def resolve_scenario(
     alternative changes the cache size and does not set the hit ratio itself)."""
     catalog = catalog or load_catalog()
     settings = {alt.name: alt.set for alt in scenario.analyses.compare}
-    heatmaps: dict[str, tuple[SkewCurve, SkewCurve | None, str]] = {}
+    heatmaps: HeatMaps = {}
     out = []
     for name, variant in scenario.alternatives(catalog):
         projected = None
@@ -222,7 +225,7 @@ def resolve(
     name: str | None = None,
     hit_ratios: Sequence[tuple[float, str]] | None = None,
     allow_outside_heatmaps: bool = False,
-    _heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]] | None = None,
+    _heat: HeatMaps | None = None,
 ) -> Configuration:
     """One scenario (already validated) as a `Configuration`.
 
@@ -337,7 +340,7 @@ def _pool(name: str, mode: str, target: float, ranks: Sequence[Rank]) -> PoolCon
 def _skew(
     workload: Workload,
     base_dir: Path | None,
-    heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+    heat: HeatMaps,
     allow_outside: bool,
 ) -> tuple[SkewCurve, SkewCurve | None, str]:
     """The small-I/O curve, the MB curve (None: derived by placement) and a description."""
@@ -353,8 +356,18 @@ def _skew(
                 read.small_io,
                 read.mb,
                 f"heat map {skew.heatmap} ({read.extent_count:,} extents)",
+                read.extent_count,
             )
-        small, mb, text = heat[key]
+            extents = sum(entry[3] for entry in heat.values())
+            if extents > MAX_HEATMAP_EXTENTS:
+                # Each file is bounded; many files (64 workloads, each its own 50 MB map)
+                # would not be: the run's total is bounded too (issue 17 item 6).
+                raise HeatMapError(
+                    f"the heat maps this scenario names hold {extents:,} extents in all, up to "
+                    f"{skew.heatmap}; diskmodel reads at most {MAX_HEATMAP_EXTENTS:,} per run "
+                    "(about one 50 MB file)"
+                )
+        small, mb, text, _ = heat[key]
         return small, mb if seq is None else derived_mb_curve(small, seq), text
     curve: SkewCurve
     if skew.points is not None:
@@ -372,7 +385,7 @@ def _workload(
     w: Workload,
     hit: tuple[float, str] | None,
     base_dir: Path | None,
-    heat: dict[str, tuple[SkewCurve, SkewCurve | None, str]],
+    heat: HeatMaps,
     allow_outside: bool,
 ) -> WorkloadConfig:
     hit_ratio, basis = hit if hit is not None else (w.read_hit_ratio, "as given")

@@ -423,3 +423,25 @@ def test_quiet_prints_nothing_but_errors(tmp_path: Path) -> None:
 def test_shell_completion_is_on() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output
+
+
+def test_heat_maps_are_bounded_per_run_not_only_per_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 17 item 6: each heat map is bounded (50 MB), but 64 workloads could each name their
+    # own; the extents read in one run are bounded in all. Shown here with the bound lowered
+    # to 5 extents: two 3-extent maps are over it, one map alone is not.
+    import diskmodel.configuration
+
+    monkeypatch.setattr(diskmodel.configuration, "MAX_HEATMAP_EXTENTS", 5)
+    write(tmp_path, HEAT, "a.csv")
+    write(tmp_path, HEAT, "b.csv")
+    one = with_heatmap("a.csv")
+    second = one.replace("  - name: oltp", "  - name: oltp2", 1).split("workloads:\n", 1)[1]
+    two = with_heatmap("a.csv") + second.replace('heatmap: "a.csv"', 'heatmap: "b.csv"')
+    two = two.replace("capacity_gb: 1000", "capacity_gb: 500")
+    out = str(tmp_path / "r.html")
+    assert runner.invoke(app, ["run", str(write(tmp_path, one)), "-o", out]).exit_code == 0
+    result = runner.invoke(app, ["run", str(write(tmp_path, two, "t.yaml")), "-o", out, "--force"])
+    assert result.exit_code == ExitCode.INVALID_INPUT, result.output
+    assert "hold 6 extents in all, up to b.csv; diskmodel reads at most 5 per run" in result.output

@@ -494,3 +494,58 @@ def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-
     assert page.read_text(encoding="utf-8") == reference_markdown(catalog), (
         "docs/scenario.md is stale: regenerate it"
     )
+
+
+# ---------------------------------------------------------------- bounded work (issue 17 item 6)
+
+
+def _analyses(alternatives: int, points: int, factors: int = 0) -> str:
+    lines = ["analyses:", f"  curve: {{points: {points}}}"]
+    if alternatives:
+        lines.append("  compare:")
+        alternative = "    - {{name: a{}, set: {{system.cache_gb: 256}}}}"
+        lines += [alternative.format(i) for i in range(alternatives)]
+    if factors:
+        grown = ", ".join(str(1 + i / 10) for i in range(factors))
+        lines.append(f"  growth: {{factors: [{grown}]}}")
+    return "\n".join(lines) + "\n"
+
+
+def test_every_bound_at_its_maximum_is_refused_before_any_work(tmp_path: Path) -> None:
+    """Issue 17 item 6: inside every single bound, 64 alternatives x (2,000 points + 64 growth
+    factors) ran for minutes; validation now estimates the work and refuses it, naming what
+    to lower and pointing at the analyses section."""
+    message = refused(tmp_path, VALID + _analyses(64, 2000, 64))
+    assert "s.yaml:21: analyses: this scenario asks for about" in message
+    assert "65 configuration(s)" in message
+    assert "2000 curve points" in message
+    assert "Lower analyses.curve.points" in message
+
+
+def test_the_work_estimate_grows_with_every_multiplier(tmp_path: Path) -> None:
+    from diskmodel.catalog import load_catalog
+    from diskmodel.scenario.work import estimate
+
+    catalog = load_catalog()
+
+    def seconds(alternatives: int, points: int, factors: int = 0, extra: str = "") -> float:
+        text = VALID.replace("iops: 5000", extra or "iops: 5000") + _analyses(
+            alternatives, points, factors
+        )
+        return estimate(load_text(tmp_path, text), catalog).seconds
+
+    base = seconds(0, 60)
+    assert seconds(1, 60) > base
+    assert seconds(0, 61) > base
+    assert seconds(0, 60, 1) > base
+    assert seconds(0, 60, extra="queue_depth: 64") > base
+    assert seconds(0, 60, extra="queue_depth: 128") > seconds(0, 60, extra="queue_depth: 64")
+
+
+def test_shipped_scenarios_are_well_inside_the_work_limit() -> None:
+    from diskmodel.catalog import load_catalog
+    from diskmodel.scenario.work import MAX_WORK_S, estimate
+
+    catalog = load_catalog()
+    for path in SCENARIOS:
+        assert estimate(load_scenario(path), catalog).seconds < MAX_WORK_S / 4, path.name

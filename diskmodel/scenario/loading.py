@@ -11,6 +11,7 @@ from diskmodel.scenario.messages import format_errors, shown
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.schema import SCHEMA_VERSION, Scenario
 from diskmodel.scenario.values import ScenarioError
+from diskmodel.scenario.work import work_problems
 from diskmodel.yamlio import Located, load_yaml
 
 
@@ -44,6 +45,10 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
     except ValidationError as exc:
         raise ScenarioError(format_errors(exc, located)) from None
     _check_alternatives(scenario, located, catalog)
+    for problem in work_problems(scenario, catalog):
+        line = located.line_of(["analyses"])
+        where = f"{located.source}:{line}" if line is not None else f"{located.source}"
+        raise ScenarioError(f"{where}: {problem}")
     return scenario
 
 

@@ -1,0 +1,137 @@
+"""How much computing a scenario asks for, estimated before any of it is done.
+
+Every input is bounded on its own (`limits`), but the analyses multiply: alternatives x
+(curve points + growth factors) x the cost of one operating point, which itself grows with
+the square of the workloads sharing an Easy Tier pool (each placement ranks every workload's
+extents against every other's) and, for a closed system, with the population. Hostile testing
+found valid scenarios inside every single bound that ran for minutes (issue 17 item 6). So a
+scenario is refused, at validation and before any model is solved, when the estimate exceeds
+`MAX_WORK_S`; the message names the multipliers to lower.
+
+The estimate is in CPU seconds of the 2-core development machine, from the costs measured by
+`python -m bench.worst_case` (its table is in docs/SECURITY.md). It is meant as an upper
+bound: each constant is the largest per-unit cost seen over the measured shapes, so a
+scenario that is refused may in fact have run in somewhat less than a minute, never the
+other way round by much.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from diskmodel.catalog import Catalog
+from diskmodel.scenario.schema import Scenario
+
+MAX_WORK_S = 60.0
+"""A scenario estimated to need more computing than this is refused (issue 17: the worst case
+must stay under a minute on 2 cores)."""
+
+SOLVE_S = 12e-3
+"""One operating point of one configuration: its network built and solved (measured: 5 ms with
+Easy Tier off, 8-12 ms with it on, a pool of one workload, on a machine shared with other
+work)."""
+PLACEMENT_S = 33e-6
+"""Per operating point, per tier and per pair of workloads in a pool whose Easy Tier placement
+follows the load (measured: 64 workloads in one three-tier pool, 0.4 s a point)."""
+CLOSED_S = 2.8e-3
+"""Per closed solution, per customer plus `CLOSED_OFFSET` (measured: one workload under Easy
+Tier at queue depth 64, 2,048 and 4,096: 1.1, 2.7 and 1.8 ms, for the planned point and its
+12-point sweep; the largest is taken)."""
+CLOSED_OFFSET = 300
+CLOSED_STATIC = 0.2
+"""Share of the closed cost left when no placement follows the load (measured: 11 s against
+61-76 s for 4,096 customers)."""
+LIMIT_POINTS = 40
+"""Operating points of the saturation search and the service-level limits, per configuration."""
+CLOSED_SWEEP = 12
+"""Populations of the closed sweep, each solved on its own (about half the planned one)."""
+STARTUP_S = 3.0
+"""Importing, reading the catalog and the scenario, and the tables built once per run (the
+drives' command-queueing simulation): 2-3 s of CPU on a shared machine."""
+
+
+@dataclass(frozen=True)
+class WorkEstimate:
+    """Estimated CPU seconds, and what multiplies them."""
+
+    seconds: float
+    configurations: int
+    points_per_configuration: int
+    population: int
+
+    @property
+    def too_much(self) -> bool:
+        return self.seconds > MAX_WORK_S
+
+
+def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
+    """Seconds for one operating point of `scenario`'s configuration, and whether any of its
+    placements follow the load (an Easy Tier pool of more than one tier)."""
+    pairs = 0.0
+    follows = False
+    for pool in scenario.pools:
+        tiers = {catalog.drives[g.drive].tier for g in pool.ranks}
+        if pool.easy_tier.mode != "auto" or len(tiers) < 2:
+            continue
+        follows = True
+        sharing = sum(1 for w in scenario.workloads if w.pool == pool.name)
+        pairs += len(tiers) * sharing * sharing
+    return SOLVE_S + PLACEMENT_S * pairs, follows
+
+
+def _configuration_s(
+    scenario: Scenario, catalog: Catalog, points: int, factors: tuple[float, ...]
+) -> float:
+    point_s, follows = _point_s(scenario, catalog)
+    seconds = (points + len(factors) + LIMIT_POINTS + 1) * point_s
+    population = sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads)
+    if population:
+        customers = (population + CLOSED_OFFSET) + CLOSED_SWEEP * (population / 2 + CLOSED_OFFSET)
+        customers += sum(population * f + CLOSED_OFFSET for f in factors)
+        seconds += customers * CLOSED_S * (1.0 if follows else CLOSED_STATIC)
+    return seconds
+
+
+def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
+    """The computing `diskmodel run` will do for `scenario` (its alternatives and tier sweep
+    included), in CPU seconds of the development machine."""
+    analyses = scenario.analyses
+    points = analyses.curve.points
+    factors = tuple(analyses.growth.factors) if analyses.growth else ()
+    configurations = [s for _, s in scenario.alternatives(catalog)]
+    seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
+    sweep = analyses.tier_sweep
+    if sweep is not None:
+        # Each count is the baseline with ranks added, solved with a short curve, no growth.
+        seconds += len(sweep.counts) * _configuration_s(scenario, catalog, min(points, 12), ())
+    return WorkEstimate(
+        seconds=seconds,
+        configurations=len(configurations) + (len(sweep.counts) if sweep else 0),
+        points_per_configuration=points + len(factors),
+        population=sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads),
+    )
+
+
+def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """One message when the scenario asks for more computing than `MAX_WORK_S`."""
+    work = estimate(scenario, catalog)
+    if not work.too_much:
+        return
+    analyses = scenario.analyses
+    asked = [
+        f"{work.configurations} configuration(s) (the baseline, {len(analyses.compare)} "
+        f"compare alternative(s), {len(analyses.tier_sweep.counts) if analyses.tier_sweep else 0}"
+        " tier_sweep count(s))",
+        f"{analyses.curve.points} curve points",
+    ]
+    if analyses.growth:
+        asked.append(f"{len(analyses.growth.factors)} growth factors each")
+    if work.population:
+        asked.append(f"a closed population of {work.population:,}")
+    yield (
+        f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing "
+        f"({'; '.join(asked)}); diskmodel runs at most about {MAX_WORK_S:.0f} s. Lower "
+        "analyses.curve.points, the number of compare alternatives, growth factors or "
+        "tier_sweep counts, the closed population, or the workloads sharing an Easy Tier pool"
+    )
