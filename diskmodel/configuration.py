@@ -212,7 +212,15 @@ def resolve_scenario(
         if variant is not scenario:
             projected = _projected_hit_ratios(scenario, variant, settings[name])
         out.append(
-            resolve(variant, catalog, base_dir, name=name, hit_ratios=projected, _heat=heatmaps)
+            resolve(
+                variant,
+                catalog,
+                base_dir,
+                name=name,
+                hit_ratios=projected,
+                allow_outside_heatmaps=allow_outside_heatmaps,
+                _heat=heatmaps,
+            )
         )
     return tuple(out)
 

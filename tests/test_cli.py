@@ -299,11 +299,6 @@ def test_allowed_outside_check_reads_the_heat_map(tmp_path: Path) -> None:
     assert "(heat map, 3 extents;" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the model reads heat maps with read_heatmap's default policy until the lead's "
-    "Configuration passes allow_outside through (diskmodel.api.predict has the parameter)",
-)
 def test_allowed_outside_run_reads_the_heat_map(tmp_path: Path) -> None:
     write(tmp_path, HEAT, "heat.csv")
     folder = tmp_path / "mailed"

@@ -47,9 +47,6 @@ from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
-# A load growth beyond this factor counts as unbounded in load_scale_at_ceilings (and a
-# shrink below its inverse as none at all).
-_UNBOUNDED_SCALE = 1e12
 
 
 @dataclass(frozen=True)
@@ -459,72 +456,3 @@ def place_pinned(tiers: Sequence[Tier], workload: WorkloadDemand, tier: str) -> 
         pin_tier=tier,
     )
     return place_pool(tiers, [pinned], easy_tier=False).workloads[0]
-
-
-def load_scale_at_ceilings(
-    tiers: Sequence[Tier],
-    workloads: Sequence[WorkloadDemand],
-    *,
-    easy_tier: bool,
-    rel_tol: float = 1e-9,
-) -> tuple[float, PoolPlacement]:
-    """How far the pool's load can grow before placement cannot keep every tier under its ceiling.
-
-    Scales every workload's small-I/O rate and MB/s by m and places them by the pool's rule.
-    Returns the largest m at which no tier is over its load ceiling (to ``rel_tol``), and the
-    placement at that m. With the ceilings set to each tier's saturation rate (the storage
-    model's back-end small-I/O throughput of the tier's ranks), m times the planned load is the
-    pool's maximum throughput as far as the tiers are concerned, and the placement is Easy
-    Tier's at that load: below the fastest tier's ceiling while the slower tiers still have
-    headroom, and, once they have none, only as far as the fastest tier can carry.
-
-    Feasibility only shrinks as m grows (more load per extent everywhere, and a ceiling-stopped
-    tier then holds fewer hot extents, pushing more load down), so m is found by bisection in
-    log space. Every tier needs a ceiling (ValueError otherwise). Returns (inf, placement at
-    m = 1) when no workload has any small I/O (or, for ceilings that carry nothing, the load
-    can grow 1e12-fold without reaching one).
-    """
-
-    def placed(m: float) -> PoolPlacement:
-        scaled = [
-            WorkloadDemand(
-                name=w.name,
-                capacity_gb=w.capacity_gb,
-                small_io_iops=w.small_io_iops * m,
-                mb_s=w.mb_s * m,
-                skew=w.skew,
-                mb_skew=w.mb_skew,
-                pin_tier=w.pin_tier,
-            )
-            for w in workloads
-        ]
-        return place_pool(tiers, scaled, easy_tier=easy_tier)
-
-    def fits(placement: PoolPlacement) -> bool:
-        return not any(share.over_ceiling for share in placement.tiers)
-
-    missing = [t.name for t in tiers if t.small_io_ceiling_iops is None]
-    if missing:
-        # A tier without a ceiling could absorb any load shed onto it: the question has no
-        # finite answer, and a near-empty tier above it would be decided by rounding.
-        raise ValueError(f"every tier needs a load ceiling here; missing: {', '.join(missing)}")
-    at_one = placed(1.0)
-    if all(w.small_io_iops <= 0.0 for w in workloads):
-        return np.inf, at_one
-    lo, hi = (1.0, 2.0) if fits(at_one) else (0.5, 1.0)
-    # Bracket: lo fits, hi does not (the total load cannot pass the sum of the ceilings).
-    while fits(placed(hi)):
-        if hi > _UNBOUNDED_SCALE:
-            return np.inf, at_one
-        lo, hi = hi, hi * 2.0
-    while not fits(placed(lo)):
-        if lo < 1.0 / _UNBOUNDED_SCALE:
-            return 0.0, placed(0.0)  # a ceiling of (almost) 0 where load must go
-        lo, hi = lo / 2.0, lo
-    while hi / lo - 1.0 > rel_tol:
-        mid = float(np.sqrt(lo * hi))
-        if fits(placed(mid)):
-            lo = mid
-        else:
-            hi = mid
-    return lo, placed(lo)

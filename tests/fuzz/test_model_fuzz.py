@@ -54,8 +54,20 @@ def load(document: Any) -> tuple[Scenario | None, Path]:
 @fuzz_settings(ci_examples=40)
 @given(edge_scenarios())
 def test_edge_scenarios_predict_finite_results(document: dict[str, Any]) -> None:
-    scenario, path = load(document)
-    assert scenario is not None, f"the edge generator made an invalid scenario: {path}"
+    path = Path(tempfile.mkdtemp(prefix="diskmodel-fuzz-")) / "fuzzed.yaml"
+    path.write_text(dump_yaml(document), encoding="utf-8")
+    message = None
+    try:
+        scenario = load_scenario(path)
+    except UserError as error:
+        check_user_error(error, path)
+        message = str(error)
+    if message is not None:
+        # Every edge is a valid input; only their product may be refused: the work bound
+        # (issue 17 item 6) judges the whole run before any of it is done.
+        assert "s of computing" in message, f"the edge generator made an invalid scenario: {path}"
+        event("refused: more computing than the work bound")
+        return
     predict_checked(scenario)
 
 

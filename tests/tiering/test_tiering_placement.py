@@ -12,7 +12,6 @@ from diskmodel.tiering.placement import (
     Tier,
     WorkloadDemand,
     WorkloadPlacement,
-    load_scale_at_ceilings,
     place_capacity_proportional,
     place_easy_tier,
     place_pinned,
@@ -340,64 +339,3 @@ def test_shared_pool_shares_sum_to_one_and_respect_capacity(
         assert total.capacity_used_gb <= tier.capacity_gb * (1 + 1e-9) + 1e-9
     assert sum(t.small_io_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
     assert sum(t.mb_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
-
-
-# --- the load the tiers can carry --------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("level", "ssd_ceiling"),
-    [(2.0, 30_000.0), (24.0, 30_000.0), (24.0, 5_000.0), (14.0, 12_000.0)],
-)
-def test_load_scale_at_ceilings_matches_the_two_tier_closed_form(
-    level: float, ssd_ceiling: float
-) -> None:
-    # Two tiers with ceilings C1 (SSD) and C2 (HDD), a workload of X small I/O per second,
-    # the SSD holding a fraction f of its capacity. Either the HDD tier saturates first with the
-    # SSD full of hot data, m = C2 / (X (1 - F(f))), or both reach their ceilings together,
-    # m = (C1 + C2) / X; the smaller is the answer.
-    hdd_ceiling, rate, f = 8_000.0, 5_000.0, 800.0 / 16_550.0
-    tiers = [Tier("ssd", 800.0, ssd_ceiling), Tier("enterprise", 15_750.0, hdd_ceiling)]
-    w = WorkloadDemand("db", 16_550.0, small_io_iops=rate, skew=LevelSkew(level))
-    m, placement = load_scale_at_ceilings(tiers, [w], easy_tier=True)
-    hot = float(LevelSkew(level).share(f))
-    expected = min(hdd_ceiling / (rate * (1.0 - hot)), (ssd_ceiling + hdd_ceiling) / rate)
-    assert m == pytest.approx(expected, rel=1e-7)
-    assert not any(t.over_ceiling for t in placement.tiers)
-    assert placement.on("enterprise").small_io_iops == pytest.approx(hdd_ceiling, rel=1e-6)
-
-
-def test_load_scale_without_easy_tier_is_the_tightest_capacity_share() -> None:
-    tiers = [Tier("ssd", 1_000.0, 4_000.0), Tier("enterprise", 9_000.0, 9_000.0)]
-    w = WorkloadDemand("db", 10_000.0, small_io_iops=1_000.0, skew=LevelSkew(24.0))
-    m, _ = load_scale_at_ceilings(tiers, [w], easy_tier=False)
-    assert m == pytest.approx(10.0, rel=1e-7)  # the HDD tier: 90% of 1,000 x m = 9,000
-
-
-def test_load_scale_needs_every_ceiling() -> None:
-    tiers = [Tier("ssd", 1_000.0, 5_000.0), Tier("enterprise", 9_000.0)]
-    with pytest.raises(
-        ValueError, match="every tier needs a load ceiling here; missing: enterprise"
-    ):
-        load_scale_at_ceilings(
-            tiers, [WorkloadDemand("db", 5_000.0, small_io_iops=10.0)], easy_tier=True
-        )
-    idle = WorkloadDemand("idle", 5_000.0, small_io_iops=0.0)
-    with_ceilings = [Tier("ssd", 1_000.0, 5_000.0), Tier("enterprise", 9_000.0, 1.0)]
-    assert load_scale_at_ceilings(with_ceilings, [idle], easy_tier=True)[0] == float("inf")
-
-
-@settings(max_examples=40)
-@given(pools())
-def test_more_ssd_capacity_never_lowers_the_load_the_tiers_carry(
-    pool: tuple[list[Tier], WorkloadDemand],
-) -> None:
-    drawn, w = pool
-    assume(len(drawn) >= 2 and w.small_io_iops > 0.0)
-    # every tier gets a ceiling: the drawn one, or 1,000 I/O/s
-    tiers = [Tier(t.name, t.capacity_gb, t.small_io_ceiling_iops or 1_000.0) for t in drawn]
-    bigger = [Tier(tiers[0].name, tiers[0].capacity_gb * 2.0, tiers[0].small_io_ceiling_iops)]
-    bigger += tiers[1:]
-    before, _ = load_scale_at_ceilings(tiers, [w], easy_tier=True)
-    after, _ = load_scale_at_ceilings(bigger, [w], easy_tier=True)
-    assert after >= before * (1 - 1e-6)
