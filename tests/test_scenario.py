@@ -399,6 +399,9 @@ def test_an_alternative_named_like_the_baseline_is_refused(tmp_path: Path) -> No
         ),
         ("count: 4}", "count: 4.0}", "4.0 is not a whole number as written; write 4"),
         ("count: 4}", "count: 4.5}", "4.5 is not a whole number"),
+        # Found by fuzzing: the hint wrote out all 309 digits of 1e+308 (a 4,149-character
+        # message).
+        ("count: 4}", "count: 1e308}", "1e+308 is not a whole number as written; give a whole"),
         ("host_ports: 4", "host_ports: '4'", "without quotes: 4"),
         ("processor_ways: 4", "processor_ways: 4.0", "write 4"),
         ("capacity_gb: 1000", "capacity_gb: 1,000", "write 1000 without a thousands separator"),

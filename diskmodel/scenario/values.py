@@ -232,7 +232,9 @@ def _scalar_slip(kind: str, value: Any) -> str | None:
         return _text_for_number(value)
     if kind == "int" and isinstance(value, float) and math.isfinite(value):
         if value.is_integer():
-            return f"{value!r} is not a whole number as written; write {int(value)}"
+            # 1e+308 is "integer" too: its 309 digits are no help (found by fuzzing).
+            hint = f"write {int(value)}" if abs(value) < 1e15 else "give a whole number"
+            return f"{value!r} is not a whole number as written; {hint}"
         return f"{value!r} is not a whole number; give a count"
     return None
 

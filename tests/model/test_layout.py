@@ -1,0 +1,58 @@
+"""Within-tier placement (`model.layout.split_tier`): ranks of one kind holding the same data
+are rebalanced as one group, which must give exactly what a rank-by-rank rebalance gives."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from diskmodel.catalog import load_catalog
+from diskmodel.configuration import Rank, resolve
+from diskmodel.model.layout import EMPTY_FRACTION, _data_before, split_tier
+from diskmodel.tiering.rebalance import RankBefore, rebalance
+from diskmodel.tiering.skew import LevelSkew
+
+from .builders import BASE, with_data
+
+
+def _ssd_ranks() -> tuple[Rank, ...]:
+    data = copy.deepcopy(BASE)
+    data["pools"][0]["ranks"] = [
+        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 5},
+        {"drive": "ssd-300", "raid": "raid10-4x2", "count": 3},
+        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 2, "added": True},
+    ]
+    return resolve(with_data(data), load_catalog()).ranks
+
+
+def _service(rank: Rank, span: float) -> float:
+    # Any busy time that does not fall with the span: RAID-10 ranks faster, as they are.
+    base = 1e-4 if rank.raid.level == 10 else 2e-4
+    return base * (0.6 + 0.4 * span)
+
+
+def test_grouped_rebalance_equals_the_rank_by_rank_one() -> None:
+    ranks = _ssd_ranks()
+    used_gb = 0.5 * sum(r.capacity_gb for r in ranks)
+    skew = LevelSkew(7.0)
+    grouped = split_tier(ranks, used_gb, skew, _service, rebalanced=True)
+
+    data = _data_before(ranks, used_gb)
+    alone = rebalance(
+        [
+            RankBefore(
+                str(r.index), r.capacity_gb, gb, lambda s, r=r: _service(r, max(s, EMPTY_FRACTION))
+            )
+            for r, gb in zip(ranks, data, strict=True)
+        ],
+        1.0,
+        skew,
+    )
+    total_gb = sum(load.data_gb for load in alone.ranks)
+    for r, load in zip(ranks, alone.ranks, strict=True):
+        share = grouped[r.index]
+        assert share.small_io_share == pytest.approx(load.small_io_share, rel=1e-7, abs=1e-12)
+        assert share.data_share == pytest.approx(load.data_gb / total_gb, rel=1e-7, abs=1e-12)
+        assert share.span_fraction == pytest.approx(load.span_fraction, rel=1e-7)
+    assert len({round(grouped[r.index].small_io_share, 12) for r in ranks}) == 3
