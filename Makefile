@@ -16,7 +16,7 @@ run: $(BIN)/diskmodel
 	$(BIN)/diskmodel run $(SCENARIO)
 
 test: $(BIN)/diskmodel
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: $(BIN)/diskmodel
 	$(BIN)/ruff check .

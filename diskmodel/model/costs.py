@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Drive
 from diskmodel.components import cache, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Rank
@@ -120,7 +119,7 @@ _SPAN_GRID = 100
 # round, thousands per run, from a few dozen distinct keys. Catalog entries are not hashable
 # (pydantic models with dict fields), so the key is the drive's identity, kept alive by the
 # entry itself so that the identity cannot be reused.
-_GAINS: dict[tuple[int, float], tuple[Drive, FloatArray]] = {}
+_GAINS: dict[tuple[int, float], tuple[object, FloatArray]] = {}
 _GAINS_KEPT = 4096
 
 
