@@ -27,8 +27,8 @@ prod lam S / alpha(i), in the open and the closed solution, for reads and destag
   requests queued and the passed-over requests kept (`components.sptf`, a seeded simulation,
   tabulated), fixed = controller overhead + transfer. alpha(1) = 1. Beyond the drive's
   `command_queue_depth` no further gain. Maximum gain (n -> infinity) = alpha at
-  `command_queue_depth`: about 2.95 for a 15K drive over its full stroke at 64, 2.5 at 32
-  (`max_command_queueing_gain`).
+  `command_queue_depth`: about 1.21 for a 15K drive over its full stroke at the catalog's 2
+  (bounded from C9, docs/model.md §2), 2.5 at 32, 2.95 at 64 (`max_command_queueing_gain`).
 - SSD: alpha(n) = min(n, `ssd_parallelism`, S(1) / t_link): the flash units serve requests in
   parallel until they are all busy or the drive's interface (`media_transfer_mb_s`, the
   bandwidth of the whole drive) is full. Maximum gain = min(`ssd_parallelism`, S(1) / t_link).
