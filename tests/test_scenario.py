@@ -552,3 +552,27 @@ def test_shipped_scenarios_are_well_inside_the_work_limit() -> None:
     catalog = load_catalog()
     for path in SCENARIOS:
         assert estimate(load_scenario(path), catalog).seconds < MAX_WORK_S / 4, path.name
+
+
+# ---------------------------------------------------------- compound growth (issue 14 item 2)
+
+
+def test_compound_growth_gives_the_factors(tmp_path: Path) -> None:
+    text = VALID + "analyses:\n  growth: {rate: 0.3, per: year, periods: 3}\n"
+    growth = load_text(tmp_path, text).analyses.growth
+    assert growth is not None
+    assert growth.multipliers == pytest.approx([1.3, 1.69, 2.197], rel=1e-12)
+    assert growth.per == "year"
+
+
+@pytest.mark.parametrize(
+    ("growth", "message"),
+    [
+        ("{rate: 0.3}", "give factors (e.g. [1.2, 1.5, 2]) or both rate and periods"),
+        ("{factors: [1.5], rate: 0.3, periods: 2}", "give either factors or rate and periods"),
+        ("{rate: 2, periods: 10}", "grows the load 59,049-fold; at most 1000"),
+        ("{rate: 0.3, periods: 2, per: decade}", "per"),
+    ],
+)
+def test_growth_is_given_one_way(tmp_path: Path, growth: str, message: str) -> None:
+    assert message in refused(tmp_path, VALID + f"analyses:\n  growth: {growth}\n")

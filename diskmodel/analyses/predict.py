@@ -271,7 +271,7 @@ def predict_scenario(
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
     )
-    factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
+    factors = scenario.analyses.growth.multipliers if scenario.analyses.growth else ()
     predictions = [predict_configuration(c, factors) for c in configs]
     sweep = scenario.analyses.tier_sweep
     return ScenarioPrediction(
@@ -313,7 +313,7 @@ def compare_scenarios(
         config = resolve(
             scenario, catalog, base_dir, name=name, allow_outside_heatmaps=allow_outside_heatmaps
         )
-        factors = scenario.analyses.growth.factors if scenario.analyses.growth else ()
+        factors = scenario.analyses.growth.multipliers if scenario.analyses.growth else ()
         predictions.append(predict_configuration(config, factors))
     return ScenarioPrediction(
         scenario=" vs ".join(names),

@@ -180,7 +180,7 @@ def _tiers(p: Prediction) -> TextTable:
 def _growth(p: Prediction) -> TextTable:
     rows = [
         [
-            f"{g.factor:g}x",
+            f"{g.factor:.3g}x",
             display.rate(g.iops),
             _ms(g.response_time_ms if not g.saturated else None),
             g.busiest,

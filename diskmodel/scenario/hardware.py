@@ -165,11 +165,11 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     if growth is not None and population and population <= MAX_POPULATION:
         # Growth multiplies closed populations (analyses._closed_growth rounds each, at least
         # 1): queue_depth 64 x factor 1000 asked for 64,000 and 30 GB (found by fuzzing).
-        factor = max(growth.factors)
+        factor = max(growth.multipliers)
         grown = sum(max(1, round(n * factor)) for n in closed if n)
         if grown > MAX_POPULATION:
             yield (
-                f"analyses.growth.factors: {factor:g} x the closed population {population:,} "
+                f"analyses.growth: factor {factor:g} x the closed population {population:,} "
                 f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,} exactly"
             )
     for pool_name, needed in demand.items():

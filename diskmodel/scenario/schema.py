@@ -339,13 +339,51 @@ class Alternative(Model):
 
 
 class Growth(Model):
-    """The planned load times each factor (closed populations times each factor, rounded)."""
+    """The planned load times each factor (closed populations times each factor, rounded):
+    the factors given, or compound growth `rate` per `per` over `periods` (factors (1 + rate)^k,
+    k = 1 .. periods)."""
 
-    factors: list[Annotated[float, Field(gt=0, le=1000)]] = Field(
+    factors: list[Annotated[float, Field(gt=0, le=1000)]] | None = Field(
+        None,
         min_length=1,
         max_length=MAX_ALTERNATIVES,
-        description="load multipliers, e.g. [1.2, 1.5, 2]",
+        description="load multipliers, e.g. [1.2, 1.5, 2] (or give rate and periods)",
     )
+    rate: float | None = Field(
+        None, gt=0.0, le=10.0, description="compound growth per period, e.g. 0.3 for 30%"
+    )
+    per: Literal["year", "quarter", "month"] = Field(
+        "year", description="the period `rate` applies to (labels only)"
+    )
+    periods: int | None = Field(
+        None, ge=1, le=MAX_ALTERNATIVES, description="number of periods to grow over"
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Self:
+        compound = self.rate is not None or self.periods is not None
+        if self.factors is not None and compound:
+            raise ValueError("give either factors or rate and periods, not both")
+        if self.factors is None:
+            if self.rate is None or self.periods is None:
+                raise ValueError(
+                    "give factors (e.g. [1.2, 1.5, 2]) or both rate and periods "
+                    "(e.g. {rate: 0.3, per: year, periods: 5})"
+                )
+            grown = [(1.0 + self.rate) ** k for k in range(1, self.periods + 1)]
+            if grown[-1] > 1000:
+                raise ValueError(
+                    f"rate {self.rate:g} over {self.periods} periods grows the load "
+                    f"{grown[-1]:,.0f}-fold; at most 1000"
+                )
+            # Frozen model: the derived factors are set once, here.
+            object.__setattr__(self, "factors", grown)
+        return self
+
+    @property
+    def multipliers(self) -> list[float]:
+        """The factors, given or derived from the compound rate."""
+        return list(self.factors or ())
 
 
 class TierSweep(_RankKind):

@@ -98,7 +98,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     included), in CPU seconds of the development machine."""
     analyses = scenario.analyses
     points = analyses.curve.points
-    factors = tuple(analyses.growth.factors) if analyses.growth else ()
+    factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
     configurations = [s for _, s in scenario.alternatives(catalog)]
     seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
     sweep = analyses.tier_sweep
@@ -126,7 +126,7 @@ def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         f"{analyses.curve.points} curve points",
     ]
     if analyses.growth:
-        asked.append(f"{len(analyses.growth.factors)} growth factors each")
+        asked.append(f"{len(analyses.growth.multipliers)} growth factors each")
     if work.population:
         asked.append(f"a closed population of {work.population:,}")
     yield (
