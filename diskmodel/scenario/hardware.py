@@ -169,7 +169,8 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         grown = sum(max(1, round(n * factor)) for n in closed if n)
         if grown > MAX_POPULATION:
             yield (
-                f"analyses.growth: factor {factor:g} x the closed population {population:,} "
+                f"{'analyses.growth' if growth.rate is not None else 'analyses.growth.factors'}: "
+                f"{factor:g} x the closed population {population:,} "
                 f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,} exactly"
             )
     for pool_name, needed in demand.items():
