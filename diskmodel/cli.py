@@ -308,6 +308,34 @@ def compare(
     _report(prediction, outputs, quiet=quiet)
 
 
+@app.command()
+def logwrite(
+    pages: Annotated[
+        list[int] | None,
+        typer.Option("--pages", "-p", min=1, max=100_000, help="pages per commit (repeatable)"),
+    ] = None,
+    links: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="links (channels, ports) the stripes share"),
+    ] = None,
+    utilization: Annotated[
+        float,
+        typer.Option(min=0.0, max=0.99, help="busiest station on each path, busy fraction"),
+    ] = 0.0,
+    service_us: Annotated[
+        float, typer.Option(min=0.0, max=1e6, help="that station's service per operation, us")
+    ] = 50.0,
+) -> None:
+    """Commit time of a striped database log for 1, 2, 4 and 8 stripes (DOMAIN C6 path: a
+    DS8800 with 8 Gb/s FICON, 170 us for 1 page and 2.5 ms for 128)."""
+    from diskmodel.logwrite import Contention, LogPath
+    from diskmodel.report.logwrite_text import render_logwrite
+
+    path = LogPath.from_measurements(1, 170.0, 128, 2500.0)
+    busy = Contention(utilization, service_us) if utilization > 0 else None
+    say(render_logwrite(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy))
+
+
 # ------------------------------------------------------------------------------ the outputs
 
 

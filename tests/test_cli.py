@@ -440,3 +440,26 @@ def test_heat_maps_are_bounded_per_run_not_only_per_file(
     result = runner.invoke(app, ["run", str(write(tmp_path, two, "t.yaml")), "-o", out, "--force"])
     assert result.exit_code == ExitCode.INVALID_INPUT, result.output
     assert "hold 6 extents in all, up to b.csv; diskmodel reads at most 5 per run" in result.output
+
+
+def test_logwrite_answers_the_striping_question() -> None:
+    # Issue 15: `diskmodel logwrite` for quick questions, on DOMAIN C6's path.
+    result = runner.invoke(app, ["logwrite"])
+    assert result.exit_code == 0, result.output
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in result.output.splitlines()
+        if line[:6].strip().replace(",", "").isdigit()
+    }
+    assert rows["1"][:4] == ["170", "170", "170", "170"]
+    assert rows["128"] == ["2,500", "1,477", "1,194", "1,507", "4"]
+    assert "4 stripes beat one from 33 pages per commit" in result.output
+    busy = runner.invoke(app, ["logwrite", "-p", "32", "--utilization", "0.6"])
+    assert busy.exit_code == 0, busy.output
+    assert "4 stripes beat one from 34 pages per commit" in busy.output
+
+
+def test_logwrite_refuses_a_page_count_below_one() -> None:
+    result = runner.invoke(app, ["logwrite", "--pages", "0"])
+    assert result.exit_code == ExitCode.USAGE
+    assert "Traceback" not in result.output
