@@ -328,12 +328,13 @@ def logwrite(
 ) -> None:
     """Commit time of a striped database log for 1, 2, 4 and 8 stripes (DOMAIN C6 path: a
     DS8800 with 8 Gb/s FICON, 170 us for 1 page and 2.5 ms for 128)."""
-    from diskmodel.logwrite import Contention, LogPath
+    from diskmodel.logwrite import Contention, LogPath, striping_summary
     from diskmodel.report.logwrite_text import render_logwrite
 
     path = LogPath.from_measurements(1, 170.0, 128, 2500.0)
     busy = Contention(utilization, service_us) if utilization > 0 else None
-    say(render_logwrite(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy))
+    s = striping_summary(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy)
+    say(render_logwrite(s.description, s.stripes, s.pages, s.times_us, s.helps_from))
 
 
 # ------------------------------------------------------------------------------ the outputs

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,3 +188,54 @@ def best_stripes(path: LogPath, pages: int, max_stripes: int) -> int:
     counts = np.arange(1, max_stripes + 1)
     times = commit_time_us(path, pages, counts)
     return int(counts[int(np.argmin(times))])
+
+
+@dataclass(frozen=True)
+class StripingSummary:
+    """Commit times for several page counts and stripe counts, and from how many pages per
+    commit each stripe count beats one (None: not up to `SEARCH_PAGES`)."""
+
+    description: str
+    stripes: tuple[int, ...]
+    pages: tuple[int, ...]
+    times_us: tuple[tuple[float, ...], ...]  # [page count][stripe count]
+    helps_from: tuple[int | None, ...]  # per stripe count after the first
+
+
+SEARCH_PAGES = 4096
+
+
+def striping_summary(
+    path: LogPath,
+    pages: Sequence[int],
+    *,
+    stripes: Sequence[int] = (1, 2, 4, 8),
+    links: int | None = None,
+    contention: Contention | None = None,
+) -> StripingSummary:
+    """The answer to "should I stripe my log?" for `pages` pages per commit."""
+
+    def t(p: int, k: int) -> float:
+        return expected_commit_us(path, p, k, links=links, contention=contention)
+
+    helps = tuple(
+        next((p for p in range(1, SEARCH_PAGES + 1) if t(p, k) < t(p, 1)), None)
+        for k in stripes[1:]
+    )
+    where = "each stripe on its own link" if links is None else f"{links} shared link(s)"
+    busy = (
+        "no other work"
+        if contention is None
+        else f"each path's busiest station {contention.utilization:.0%} busy, "
+        f"{contention.service_us:g} us per operation"
+    )
+    return StripingSummary(
+        description=(
+            f"Log write: {path.fixed_us:.1f} us per I/O, {path.per_page_us:.2f} us per page, "
+            f"starts {path.start_interval_us:.1f} us apart; {where}; {busy}"
+        ),
+        stripes=tuple(stripes),
+        pages=tuple(pages),
+        times_us=tuple(tuple(t(p, k) for k in stripes) for p in pages),
+        helps_from=helps,
+    )
