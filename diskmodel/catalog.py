@@ -391,6 +391,7 @@ class StorageSystem(Sourced):
     processor_options: list[ProcessorOption] = Field(min_length=1)
     nvs_fraction: float = Field(gt=0, lt=1)
     front_end_latency_us: float = Field(ge=0)
+    write_copy_us_per_kib: float = Field(ge=0)
     host_adapters: list[HostAdapterType] = Field(min_length=1)
     default_host_adapter: str
     max_host_ports: int = Field(ge=1)

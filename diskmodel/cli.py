@@ -312,8 +312,15 @@ def compare(
 def logwrite(
     pages: Annotated[
         list[int] | None,
-        typer.Option("--pages", "-p", min=1, max=100_000, help="pages per commit (repeatable)"),
+        typer.Option("--pages", "-p", min=1, max=4096, help="pages per commit (repeatable)"),
     ] = None,
+    system: Annotated[
+        str, typer.Option(help="storage system from the catalog (diskmodel catalog list)")
+    ] = "ds8800-951",
+    host_adapter: Annotated[
+        str | None, typer.Option(help="host adapter type; default: the system's")
+    ] = None,
+    page_kib: Annotated[float, typer.Option(min=0.5, max=64, help="log page size, KiB")] = 4.0,
     links: Annotated[
         int | None,
         typer.Option(min=1, max=64, help="links (channels, ports) the stripes share"),
@@ -326,13 +333,34 @@ def logwrite(
         float, typer.Option(min=0.0, max=1e6, help="that station's service per operation, us")
     ] = 50.0,
 ) -> None:
-    """Commit time of a striped database log for 1, 2, 4 and 8 stripes (DOMAIN C6 path: a
-    DS8800 with 8 Gb/s FICON, 170 us for 1 page and 2.5 ms for 128)."""
+    """Commit time of a striped database log for 1, 2, 4 and 8 stripes, from the system's
+    catalog figures (a DS8800 with 8 Gb/s ports reproduces DOMAIN C6: 168 us for 1 page,
+    2.5 ms for 128). For a whole scenario's logs at its own load, give it a `logs` section."""
+    from diskmodel.catalog import load_catalog
     from diskmodel.logwrite import Contention, LogPath, striping_summary
     from diskmodel.report.logwrite_text import render_logwrite
 
-    path = LogPath.from_measurements(1, 170.0, 128, 2500.0)
-    busy = Contention(utilization, service_us) if utilization > 0 else None
+    catalog = load_catalog()
+    chosen = catalog.systems.get(system)
+    if chosen is None:
+        raise InputError(
+            f"--system: no system '{system}' in the catalog (systems: "
+            f"{', '.join(sorted(catalog.systems))})"
+        )
+    names = [a.name for a in chosen.host_adapters]
+    if host_adapter is not None and host_adapter not in names:
+        raise InputError(
+            f"--host-adapter: {system} has no host adapter '{host_adapter}' "
+            f"(its adapters: {', '.join(names)})"
+        )
+    port = chosen.host_adapter(host_adapter)
+    path = LogPath.from_hardware(
+        chosen.front_end_latency_us,
+        port.port_bandwidth_mb_s,
+        chosen.write_copy_us_per_kib,
+        page_kib,
+    )
+    busy = Contention.mm1(utilization, service_us) if utilization > 0 else None
     s = striping_summary(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy)
     say(render_logwrite(s.description, s.stripes, s.pages, s.times_us, s.helps_from))
 

@@ -18,16 +18,31 @@ small (OLTP) ones.
 after another on each link: stripe j's transfer begins when both its own start is done
 (j d + F) and the link's previous transfer has finished.
 
-**Contention.** Other work keeps the stations on a stripe's path busy. Each stripe waits at its
-path's busiest station as an M/M/1 queue in steady state would make an arriving request wait:
-P(W <= w) = 1 - rho exp(-(1 - rho) w / S) (rho its utilisation, S its mean service), the k
-paths independent (distinct ranks, adapters or ports). The commit is the maximum of
-a_j + W_j (a_j the stripe's time without waiting), whose mean is computed exactly from the
-distribution of the maximum, E = integral of (1 - prod_j P(a_j + W_j <= x)) dx, by
-quadrature between the breakpoints a_j. This replaces a fork-join approximation (Nelson and
-Tantawi 1988 treat k identical queues fed by the fork itself; here the queues are fed by other
-work and the stripes start at different times, which the exact order statistic handles).
-`tests/test_logwrite.py` checks it against a seeded simulation.
+**Striping layer.** A striped write (k > 1) also pays the striping layer's own work once
+(splitting the write, gathering the completions): `striping_us`, added to every stripe's time.
+No figure is published; it defaults to zero, so the serial starts are the only cost of
+striping unless the planner states one.
+
+**Contention.** Other work keeps the stations on a stripe's path busy. A stripe's wait there
+has the tail of an M/M/1 or M/M/c queue in steady state: P(W > w) = q exp(-q w / W), q the
+probability of waiting and W the mean wait (M/M/1: q = rho, W = rho S / (1 - rho); M/M/c: q
+is Erlang's C). For a path of several stations the waits are summed in the mean (W the sum of
+the stations' mean waits) and q is the busiest station's; the mean of each stripe is exact and
+the tail an approximation. The k paths are taken as independent (distinct ranks, adapters or
+ports). The commit is the maximum of a_j + W_j (a_j the stripe's time without waiting), whose
+mean is computed exactly from the distribution of the maximum, E = integral of
+(1 - prod_j P(a_j + W_j <= x)) dx: with z = exp(-decay x) the integrand is a polynomial in z,
+integrated exactly by Gauss-Legendre (no scipy, microseconds a commit). This replaces a
+fork-join approximation (Nelson and Tantawi 1988 treat k identical queues fed by the fork
+itself; here the queues are fed by other work and the stripes start at different times, which
+the exact order statistic handles). `tests/test_logwrite.py` checks it against a seeded
+simulation.
+
+**From the hardware.** `LogPath.from_hardware`: F is the system's light-load front-end time of
+one I/O (catalog `front_end_latency_us`); t is a page's transfer over the port
+(`port_bandwidth_mb_s`) plus the controller's copy of it into cache and NVS
+(`write_copy_us_per_kib`). On a DS8800 with 8 Gb/s ports that gives 168 us for one page,
+2,498 us for 128 and 223 us for 4, against DOMAIN.md C6's 170, 2,500 and 228.
 
 F and t are fitted from two measured points of the unstriped write (`LogPath.from_measurements`),
 e.g. DOMAIN.md C6 for a DS8800 with 8 Gb/s FICON: 1 page about 170 us, 128 pages about 2.5 ms.
@@ -35,13 +50,16 @@ e.g. DOMAIN.md C6 for a DS8800 with 8 Gb/s FICON: 1 page about 170 us, 128 pages
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
+KIB = 1024.0
+MB = 1e6
+US = 1e-6
 
 
 @dataclass(frozen=True)
@@ -51,9 +69,10 @@ class LogPath:
     fixed_us: float
     per_page_us: float
     start_interval_us: float
+    striping_us: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("fixed_us", "per_page_us", "start_interval_us"):
+        for name in ("fixed_us", "per_page_us", "start_interval_us", "striping_us"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0):
                 raise ValueError(f"{name} must be a finite, non-negative time, not {value!r}")
@@ -80,27 +99,56 @@ class LogPath:
         interval = fixed if start_interval_us is None else start_interval_us
         return cls(fixed_us=fixed, per_page_us=per_page, start_interval_us=interval)
 
+    @classmethod
+    def from_hardware(
+        cls,
+        front_end_latency_us: float,
+        port_bandwidth_mb_s: float,
+        write_copy_us_per_kib: float,
+        page_kib: float = 4.0,
+        *,
+        start_interval_us: float | None = None,
+        striping_us: float = 0.0,
+    ) -> LogPath:
+        """F = the front end's fixed time per I/O; t = a page over the port plus its copy into
+        cache and NVS (module docstring); d defaults to F."""
+        if not (port_bandwidth_mb_s > 0 and page_kib > 0):
+            raise ValueError("port bandwidth and page size must be positive")
+        per_page = (
+            page_kib * KIB / (port_bandwidth_mb_s * MB) / US + write_copy_us_per_kib * page_kib
+        )
+        interval = front_end_latency_us if start_interval_us is None else start_interval_us
+        return cls(front_end_latency_us, per_page, interval, striping_us)
+
 
 @dataclass(frozen=True)
 class Contention:
-    """The busiest station on each stripe's path: its utilisation by other work and its mean
-    service time per operation (microseconds)."""
+    """The wait other work causes on a stripe's path (module docstring): the probability of
+    waiting at all and the mean wait, microseconds."""
 
-    utilization: float
-    service_us: float
+    wait_probability: float
+    mean_wait_us: float
 
     def __post_init__(self) -> None:
-        if not (0.0 <= self.utilization < 1.0):
-            raise ValueError(f"utilization must be in [0, 1), not {self.utilization!r}")
-        if not (math.isfinite(self.service_us) and self.service_us >= 0.0):
+        if not (0.0 <= self.wait_probability < 1.0):
+            raise ValueError(f"wait_probability must be in [0, 1), not {self.wait_probability!r}")
+        if not (math.isfinite(self.mean_wait_us) and self.mean_wait_us >= 0.0):
             raise ValueError(
-                f"service_us must be a finite, non-negative time, not {self.service_us!r}"
+                f"mean_wait_us must be a finite, non-negative time, not {self.mean_wait_us!r}"
             )
 
+    @classmethod
+    def mm1(cls, utilization: float, service_us: float) -> Contention:
+        """One M/M/1 station busy `utilization` with other work, `service_us` per operation."""
+        if not (0.0 <= utilization < 1.0):
+            raise ValueError(f"utilization must be in [0, 1), not {utilization!r}")
+        if not (math.isfinite(service_us) and service_us >= 0.0):
+            raise ValueError(f"service_us must be a finite, non-negative time, not {service_us!r}")
+        return cls(utilization, utilization * service_us / (1.0 - utilization))
+
     @property
-    def mean_wait_us(self) -> float:
-        """M/M/1 mean wait: rho S / (1 - rho)."""
-        return self.utilization * self.service_us / (1.0 - self.utilization)
+    def idle(self) -> bool:
+        return self.wait_probability == 0.0 or self.mean_wait_us == 0.0
 
 
 def _check_counts(pages: float, stripes: float) -> None:
@@ -121,7 +169,7 @@ def stripe_times_us(
     out = []
     for j in range(k):
         pages_j = -(-(int(pages) - j) // k)  # ceil((p - j) / k)
-        started = j * path.start_interval_us + path.fixed_us
+        started = j * path.start_interval_us + path.fixed_us + (k > 1) * path.striping_us
         link = j % shared
         done = max(started, link_free[link]) + pages_j * path.per_page_us
         link_free[link] = done
@@ -140,27 +188,21 @@ def expected_commit_us(
     """Mean commit time of `pages` pages over `stripes` stripes (module docstring): `links`
     shared by the stripes (None: one each), waits at a station busy with other work."""
     ends = stripe_times_us(path, pages, stripes, links)
-    if contention is None or contention.utilization == 0.0 or contention.service_us == 0.0:
+    if contention is None or contention.idle:
         return max(ends)
-    rho, rate = contention.utilization, (1.0 - contention.utilization) / contention.service_us
+    q = contention.wait_probability
+    rate = q / contention.mean_wait_us  # the tail's decay: P(W > w) = q exp(-rate w)
     a = np.asarray(ends)
-
-    def below(x: float) -> float:  # P(max_j (a_j + W_j) <= x)
-        w = x - a
-        if np.any(w < 0.0):
-            return 0.0
-        return float(np.prod(1.0 - rho * np.exp(-rate * w)))
-
-    from scipy.integrate import quad  # deferred: only a contended commit needs it
-
-    points = sorted(set(ends))
-    tail_end = points[-1] + 50.0 / rate  # exp(-50): the rest is far below rounding
-    edges = [*points, tail_end]
-    total = points[0]  # below the first breakpoint the maximum is certainly larger
-    for lo, hi in itertools.pairwise(edges):
-        value, _ = quad(lambda x: 1.0 - below(x), lo, hi, limit=200, epsabs=1e-9, epsrel=1e-10)
-        total += value
-    return float(total)
+    top = float(a.max())
+    # Below the latest a_j the maximum is certainly larger; above it, with z = exp(-rate (x -
+    # top)) and c_j = q exp(-rate (top - a_j)), P(max <= x) = prod_j (1 - c_j z), so
+    # E[max] = top + (1 / rate) * integral over z in (0, 1) of (1 - prod_j (1 - c_j z)) / z,
+    # a polynomial of degree k - 1 in z: Gauss-Legendre with k // 2 + 1 nodes is exact.
+    c = q * np.exp(-rate * (top - a))
+    nodes, weights = np.polynomial.legendre.leggauss(len(a) // 2 + 1)
+    z = 0.5 * (nodes + 1.0)
+    gap = -np.expm1(np.log1p(-np.outer(z, c)).sum(axis=1))  # 1 - prod, without cancellation
+    return top + float(0.5 * weights @ (gap / z)) / rate
 
 
 def commit_time_us(
@@ -225,14 +267,16 @@ def striping_summary(
     where = "each stripe on its own link" if links is None else f"{links} shared link(s)"
     busy = (
         "no other work"
-        if contention is None
-        else f"each path's busiest station {contention.utilization:.0%} busy, "
-        f"{contention.service_us:g} us per operation"
+        if contention is None or contention.idle
+        else f"other work: a {contention.wait_probability:.0%} chance of waiting on each path, "
+        f"{contention.mean_wait_us:.1f} us mean wait"
     )
     return StripingSummary(
         description=(
             f"Log write: {path.fixed_us:.1f} us per I/O, {path.per_page_us:.2f} us per page, "
-            f"starts {path.start_interval_us:.1f} us apart; {where}; {busy}"
+            f"starts {path.start_interval_us:.1f} us apart"
+            + (f", {path.striping_us:g} us striping" if path.striping_us else "")
+            + f"; {where}; {busy}"
         ),
         stripes=tuple(stripes),
         pages=tuple(pages),
