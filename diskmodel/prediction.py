@@ -194,6 +194,16 @@ class WorkloadResult:
     io_types: tuple[IoTypeResult, ...]
     read_hit_ratio: float
 
+    @property
+    def reads(self) -> bool:
+        """Any reads (a read response time of None otherwise means saturated)."""
+        return any(t.fraction > 0 and "read" in t.io_type for t in self.io_types)
+
+    @property
+    def writes(self) -> bool:
+        """Any writes (a write response time of None otherwise means saturated)."""
+        return any(t.fraction > 0 and "write" in t.io_type for t in self.io_types)
+
 
 @dataclass(frozen=True, slots=True)
 class RankResult:
@@ -342,6 +352,69 @@ class GrowthPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class LogStripingRow:
+    """Mean commit time (us) of one log write of `pages` pages for each stripe count of the
+    log result's `stripe_counts`, with no other work and at the planned load's waits (None:
+    the front end is saturated)."""
+
+    pages: int
+    idle_us: tuple[float, ...]
+    busy_us: tuple[float, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogResult:
+    """A database log at the planned load (docs/model.md, "Log writes").
+
+    Inputs as used: commits per second, (pages, share) of its writes, page size, stripes and
+    the links they share (None: one each), and its write path (fixed_us per I/O, per_page_us,
+    start_interval_us between the stripes' starts, striping_us), with its basis.
+    Contention: the waits its writes meet at the planned load, from the front-end stations
+    (host ports, servers) the model solves with the log's own writes among the work:
+    wait_probability and mean_wait_us (None when saturated); busiest_station the one with the
+    longest wait. Results: commit_time_us at the log's stripes (mean over its page mix; idle
+    without other work) and at every stripe count tabulated, the stripe count that commits
+    fastest, the share of time a log write
+    is in progress (commit_rate x commit time; at 1 or more, commits must overlap or group),
+    the striping table, from how many pages each stripe count beats one, and the bandwidth of
+    back-to-back large writes of `large_write_pages` pages per stripe count.
+    nvs_full: writes wait for destage at the planned load, which these times leave out.
+    """
+
+    name: str
+    pool: str
+    commit_rate: float
+    page_shares: tuple[tuple[int, float], ...]
+    page_kib: float
+    stripes: int
+    links: int | None
+    ios_per_commit: float
+    fixed_us: float
+    per_page_us: float
+    start_interval_us: float
+    striping_us: float
+    path_basis: str
+    busiest_station: str
+    wait_probability: float | None
+    mean_wait_us: float | None
+    saturated: bool
+    nvs_full: bool
+    commit_time_idle_us: float
+    commit_time_us: float | None
+    best_stripes: int
+    writer_busy: float | None
+    stripe_counts: tuple[int, ...]
+    mean_commit_idle_us: tuple[float, ...]  # over the page mix, per stripe count
+    mean_commit_us: tuple[float, ...] | None
+    table: tuple[LogStripingRow, ...]
+    helps_from_idle: tuple[int | None, ...]  # per stripe count after the first
+    helps_from_busy: tuple[int | None, ...] | None
+    large_write_pages: int
+    bandwidth_idle_mb_s: tuple[float, ...]  # per stripe count
+    bandwidth_busy_mb_s: tuple[float, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """One configuration's predicted performance.
 
@@ -374,6 +447,7 @@ class Prediction:
     service_level: ServiceLevelResult
     growth: tuple[GrowthPoint, ...] = ()
     closed: ClosedSystemResult | None = None
+    logs: tuple[LogResult, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
 

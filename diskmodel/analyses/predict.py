@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from diskmodel.analyses.limits import Limit, first_broken, limits, service_level_result
+from diskmodel.analyses.logs import log_results
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import Configuration, resolve, resolve_scenario
 from diskmodel.model import results
@@ -252,6 +253,7 @@ def predict_configuration(config: Configuration, growth: Sequence[float] = ()) -
         service_level=service,
         growth=tuple(grown),
         closed=closed,
+        logs=log_results(config.logs, planned),
         notes=(),
     )
 

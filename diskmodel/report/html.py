@@ -30,7 +30,7 @@ from typing import Any
 
 from diskmodel import __version__
 from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
-from diskmodel.report import chart_views, display, input_tables, result_tables
+from diskmodel.report import chart_views, display, input_tables, log_tables, result_tables
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
@@ -147,6 +147,9 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(result_tables.growth_table(configs))
     if prediction.tier_sweep:
         tables.append(result_tables.tier_sweep_table(prediction))
+    if any(p.logs for p in configs):
+        tables.append(log_tables.logs_table(configs))
+        tables.extend(log_tables.striping_table(log, "") for log in configs[0].logs)
     tables.extend(result_tables.components_tables(configs))
     if any(p.tiers for p in configs):
         tables.append(result_tables.tiers_table(configs))
@@ -337,6 +340,7 @@ def _alerts(p: Prediction) -> list[Alert]:
             )
         )
     out.extend(_utilization_alerts(p))
+    out.extend(_log_alerts(p))
     for tier in p.tiers:
         if tier.used_gb > tier.capacity_gb * (1 + 1e-9):
             out.append(
@@ -359,6 +363,38 @@ def _alerts(p: Prediction) -> list[Alert]:
                     f"pool {pool.name}: its SSD ranks are not balanced across the two servers "
                     f"({spread}): one server's SSD ranks and processor carry most of the hot "
                     "I/O. Spread them evenly.",
+                )
+            )
+    return out
+
+
+def _log_alerts(p: Prediction) -> list[Alert]:
+    """A log whose writes are always in progress, and a stripe count that commits slower than
+    another would."""
+    out: list[Alert] = []
+    for log in p.logs:
+        if log.writer_busy is not None and log.writer_busy >= 1.0:
+            out.append(
+                Alert(
+                    "critical",
+                    p.name,
+                    f"log {log.name}: {display.rate(log.commit_rate)} commits/s of "
+                    f"{log.commit_time_us:,.0f} us each keep a log write in progress "
+                    f"{display.percent(log.writer_busy)} of the time: commits must overlap or "
+                    "be grouped.",
+                )
+            )
+        if log.mean_commit_us is not None and log.best_stripes != log.stripes:
+            faster = log.mean_commit_us[log.stripe_counts.index(log.best_stripes)]
+            out.append(
+                Alert(
+                    "warning",
+                    p.name,
+                    f"log {log.name}: with {log.stripes} stripe"
+                    f"{'s' if log.stripes > 1 else ''} a commit takes "
+                    f"{log.commit_time_us:,.0f} us on average; with {log.best_stripes} stripe"
+                    f"{'s' if log.best_stripes > 1 else ''} it would take {faster:,.0f} us at "
+                    "this page mix (see the log's table).",
                 )
             )
     return out

@@ -148,15 +148,16 @@ def results_table(configs: Sequence[Prediction]) -> Table:
             )
         )
     for name in _workload_names(configs):
-        for label, attribute in (
-            ("response time (ms)", "response_time_ms"),
-            ("read response (ms)", "read_response_time_ms"),
-            ("write response (ms)", "write_response_time_ms"),
+        for label, attribute, io in (
+            ("response time (ms)", "response_time_ms", ""),
+            ("read response (ms)", "read_response_time_ms", "reads"),
+            ("write response (ms)", "write_response_time_ms", "writes"),
         ):
             cells = []
             for p in configs:
                 w = next((w for w in p.workloads if w.name == name), None)
-                cells.append(ms_cell(getattr(w, attribute)) if w is not None else DASH)
+                present = w is not None and (not io or getattr(w, io))
+                cells.append(ms_cell(getattr(w, attribute)) if present else DASH)
             rows.append(row(f"{name}: {label}", cells))
         rates, hits = [], []
         for p in configs:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
+from diskmodel.prediction import ComponentResult, LogResult, Prediction, ScenarioPrediction
 from diskmodel.report import display
 from diskmodel.report.result_tables import headroom_text
 from diskmodel.report.table import Output, TextTable, table, to_text
@@ -119,8 +119,8 @@ def _workloads(p: Prediction) -> TextTable:
             w.pool,
             display.rate(w.iops),
             _ms(w.response_time_ms),
-            _ms(w.read_response_time_ms),
-            _ms(w.write_response_time_ms),
+            _ms(w.read_response_time_ms) if w.reads else "-",
+            _ms(w.write_response_time_ms) if w.writes else "-",
             display.percent(w.read_hit_ratio),
             *(_ms(w.breakdown_ms.get(k)) for k in _KIND_TITLES),
         ]
@@ -196,11 +196,67 @@ def _growth(p: Prediction) -> TextTable:
     )
 
 
+def _us(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def log_headline(log: LogResult) -> str:
+    """What a log's commits cost at the planned load, in a sentence."""
+    mix = ", ".join(f"{pages:,} ({share:.0%})" for pages, share in log.page_shares)
+    stripes = f"{log.stripes} stripe{'s' if log.stripes > 1 else ''}"
+    head = (
+        f"Log {log.name} (pool {log.pool}): {display.rate(log.commit_rate)} commits/s of "
+        f"{mix} pages of {log.page_kib:g} KiB, {stripes}, {log.ios_per_commit:.2f} I/Os per commit"
+    )
+    if log.commit_time_us is None:
+        return f"{head}; its front-end path is saturated at the planned load"
+    parts = [
+        f"{head}; mean commit {_us(log.commit_time_us)} us "
+        f"({_us(log.commit_time_idle_us)} us with no other work)",
+        f"fastest with {log.best_stripes} stripe{'s' if log.best_stripes > 1 else ''}",
+    ]
+    if log.writer_busy is not None:
+        parts.append(f"a log write in progress {display.percent(log.writer_busy)} of the time")
+    if log.nvs_full:
+        parts.append("NVS full: writes also wait for destage, not counted here")
+    return "; ".join(parts)
+
+
+def _log_table(log: LogResult) -> TextTable:
+    busy = log.commit_time_us is not None
+    rows = []
+    for row in log.table:
+        times = row.busy_us if busy and row.busy_us is not None else row.idle_us
+        best = log.stripe_counts[min(range(len(times)), key=times.__getitem__)]
+        rows.append([f"{row.pages:,}", *(_us(t) for t in times), str(best)])
+    helps = log.helps_from_busy if busy and log.helps_from_busy is not None else log.helps_from_idle
+    beat = "; ".join(
+        f"{k} from {first:,} pages" if first is not None else f"{k} never"
+        for k, first in zip(log.stripe_counts[1:], helps, strict=True)
+    )
+    where = "at the planned load" if busy else "with no other work"
+    return table(
+        ["pages", *(f"{k} stripe{'s' if k > 1 else ''} us" for k in log.stripe_counts), "best"],
+        rows,
+        title=f"Log {log.name}: mean commit time {where} (striping beats one stripe: {beat})",
+    )
+
+
 def prediction_parts(p: Prediction) -> list[str | TextTable]:
     """One configuration's summary, as lines and tables."""
     parts: list[str | TextTable] = [_headline(p), _busiest(p.components), _workloads(p)]
     if p.tiers:
         parts.append(_tiers(p))
+    shown: list[tuple[str, TextTable]] = []
+    for log in p.logs:
+        parts.append(log_headline(log))
+        drawn = _log_table(log)
+        same = next((name for name, t in shown if t.rows == drawn.rows), None)
+        if same is None:
+            parts.append(drawn)
+            shown.append((log.name, drawn))
+        else:
+            parts.append(f"(commit times by pages and stripes as for log {same})")
     if p.growth:
         parts.append(_growth(p))
     parts.extend(f"note: {n}" for n in p.notes)

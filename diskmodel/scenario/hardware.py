@@ -21,7 +21,7 @@ from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
 from diskmodel.scenario.values import clip, either, listed
 
 if TYPE_CHECKING:
-    from diskmodel.scenario.schema import Pool, Scenario
+    from diskmodel.scenario.schema import Pool, Scenario, Workload
 
 
 def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
@@ -136,12 +136,15 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
 def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Names unique, pools that exist, closed populations within bounds, data that fits."""
     pools = {p.name: p for p in scenario.pools}
-    for name, n in Counter(w.name for w in scenario.workloads).items():
+    located = scenario.located_workloads()
+    for name, n in Counter(w.name for _, w in located).items():
         if n > 1:
-            yield f"workloads: the name '{name}' is used by {n} workloads; names must be unique"
+            yield (
+                f"workloads: the name '{name}' is used by {n} workloads and logs; names must be "
+                "unique"
+            )
     demand: dict[str, float] = dict.fromkeys(pools, 0.0)
-    for w, workload in enumerate(scenario.workloads):
-        where = f"workloads[{w}]"
+    for where, workload in located:
         if workload.pool not in pools:
             close = difflib.get_close_matches(workload.pool, list(pools), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
@@ -200,19 +203,19 @@ def pinned_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     smaller than its data passed `check` and ended `run` in a traceback.
     """
     pools = {p.name: p for p in scenario.pools}
-    pinned: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for w, workload in enumerate(scenario.workloads):
+    pinned: dict[tuple[str, str], list[tuple[str, Workload]]] = defaultdict(list)
+    for where, workload in scenario.located_workloads():
         if workload.pin_tier is not None and workload.pool in pools:
-            pinned[(workload.pool, workload.pin_tier)].append(w)
+            pinned[(workload.pool, workload.pin_tier)].append((where, workload))
     for (pool_name, tier), members in pinned.items():
         held = tier_capacity_gb(pools[pool_name], catalog).get(tier)
         if held is None:
             continue  # no such tier in the pool: reported by workload_problems
-        needed = sum(scenario.workloads[w].capacity_gb for w in members)
+        needed = sum(w.capacity_gb for _, w in members)
         if needed > held * (1 + 1e-9) and not math.isclose(needed, held, rel_tol=1e-9):
-            names = ", ".join(f"'{clip(scenario.workloads[w].name, 30)}'" for w in members)
+            names = ", ".join(f"'{clip(w.name, 30)}'" for _, w in members)
             who = f"the workload {names} needs" if len(members) == 1 else f"{names} together need"
             yield (
-                f"workloads[{members[-1]}].pin_tier: pinned to {tier} in pool '{pool_name}', "
+                f"{members[-1][0]}.pin_tier: pinned to {tier} in pool '{pool_name}', "
                 f"{who} {needed:,.0f} GB but its {tier} ranks hold {held:,.0f} GB usable"
             )

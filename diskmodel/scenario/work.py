@@ -75,7 +75,7 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
         if pool.easy_tier.mode != "auto" or len(tiers) < 2:
             continue
         follows = True
-        sharing = sum(1 for w in scenario.workloads if w.pool == pool.name)
+        sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
         pairs += len(tiers) * sharing * sharing
     return SOLVE_S + PLACEMENT_S * pairs, follows
 
