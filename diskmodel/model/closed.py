@@ -241,6 +241,9 @@ def solve_closed(
     merges them by Norton's theorem)."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
+    # The front end's fixed delay per I/O holds an I/O out of every queue, as think time does.
+    fractions = [w.mix.fractions for w in net.workloads]
+    delay_s = float(weights @ net.times.delay_per_io(len(fractions), fractions))
     members = _mva_stations(net, loads)
     is_drive = np.array([g is not None for g in net.gains])
     top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
@@ -272,7 +275,13 @@ def solve_closed(
                 demands[j] /= 1 - rho[k]
                 alphas.append(None)
         solved = closed_network(
-            demands, N, think_time_s, servers=servers, alpha=alphas, members=drives, points=[N]
+            demands,
+            N,
+            think_time_s + delay_s,
+            servers=servers,
+            alpha=alphas,
+            members=drives,
+            points=[N],
         )
         return _Solution(float(solved.throughput), hit_limit, solved, open_work)
 

@@ -83,12 +83,24 @@ class RankInfo:
 @dataclass(frozen=True)
 class ClassTimes:
     """Host-visible work per (workload, class): visits [G, K] and visits x own mean service
-    [G, K] at every station (the host's response is the sum of visits x wait plus these)."""
+    [G, K] at every station, and a fixed delay [G] (the front end's time that no station
+    times: `front_end_delay_s`). The host's response is the sum of visits x wait, these
+    services and the delay."""
 
     keys: tuple[tuple[int, IoClass], ...]
     visits: FloatArray
     service_s: FloatArray
     kind_of_station: NDArray[np.int64]
+    delay_s: FloatArray
+
+    def delay_per_io(
+        self, workloads: int, fractions: Sequence[Mapping[IoClass, float]]
+    ) -> FloatArray:
+        """Mean fixed delay per host I/O of each workload [W]."""
+        out = np.zeros(workloads)
+        for g, (w, io_class) in enumerate(self.keys):
+            out[w] += fractions[w][io_class] * self.delay_s[g]
+        return out
 
 
 @dataclass(frozen=True)
@@ -357,11 +369,32 @@ def _assemble(
         destage_byte_seconds=destage_byte_seconds,
         gains=tuple(gains),
         capacity=capacity,
-        times=_class_times(stations, flows),
+        times=_class_times(config, stations, flows),
     )
 
 
-def _class_times(stations: Sequence[Station], flows: Sequence[Flow]) -> ClassTimes:
+def front_end_delay_s(
+    config: Configuration, io_class: IoClass, size_bytes: float, counted_s: float
+) -> float:
+    """The fixed time of one host I/O that no station times (a delay, not a queue).
+
+    The system's `front_end_latency_us` is the fixed light-load front-end time of an I/O
+    (DOMAIN.md C6); the port's overhead and the processor's work are part of it, so only the
+    rest is added (`host_adapter.front_end_delay_s`; `counted_s` is that station time, the
+    port's transfer excluded). A write also copies its data into cache and into the other
+    server's NVS (`write_copy_us_per_kib`, C6's time per page beyond the link). A one-page
+    write at light load then takes exactly the log-write model's single I/O (docs/model.md
+    §6b): fixed time + the page over the port + its copy."""
+    system = config.hardware.system
+    delay = host_adapter.front_end_delay_s(system, counted_s)
+    if io_class in ("random_write", "sequential_write"):
+        delay += system.write_copy_us_per_kib * 1e-6 * size_bytes / cache.KIB
+    return delay
+
+
+def _class_times(
+    config: Configuration, stations: Sequence[Station], flows: Sequence[Flow]
+) -> ClassTimes:
     keys = sorted({(f.workload, f.io_class) for f in flows if f.visible})
     index = {k: i for i, k in enumerate(keys)}
     K = len(stations)
@@ -374,4 +407,11 @@ def _class_times(stations: Sequence[Station], flows: Sequence[Flow]) -> ClassTim
         visits[g, f.station] += f.visits
         service[g, f.station] += f.visits * f.moments.mean_s
     kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
-    return ClassTimes(tuple(keys), visits, service, kind_idx)
+    front = np.isin(kind_idx, [KINDS.index("host_adapter"), KINDS.index("processor")])
+    port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * 1e6
+    delay = np.zeros(len(keys))
+    for g, (w, io_class) in enumerate(keys):
+        size = config.workloads[w].mix.size_bytes(io_class)
+        counted = float(service[g, front].sum()) - size / port_bytes_per_s
+        delay[g] = front_end_delay_s(config, io_class, size, max(counted, 0.0))
+    return ClassTimes(tuple(keys), visits, service, kind_idx, delay)

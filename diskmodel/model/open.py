@@ -5,7 +5,7 @@ The stations are those the closed solution uses (`diskmodel.model.network`): hos
 DA pairs M/M/1, servers M/M/c, each drive a load-dependent station that serves faster as its
 queue grows (command queueing; `queueing.station.load_dependent`). A host-visible class's
 response = sum over stations of visits x (wait + its own service time at the station's
-current speed).
+current speed) + the front end's fixed delay (`network.front_end_delay_s`).
 """
 
 from __future__ import annotations
@@ -104,7 +104,9 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
     service at the station's current speed; inf for a class that visits a saturated station."""
     times = net.times
     finite_wait = np.where(states.saturated, 0.0, states.wait_s)
-    per_class = times.visits @ finite_wait + times.service_s @ states.speed_factor
+    per_class = (
+        times.visits @ finite_wait + times.service_s @ states.speed_factor + times.delay_s[:, None]
+    )
     blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
 

@@ -254,6 +254,7 @@ class Solver:
         per_class = (
             times.visits @ np.where(station_saturated, 0.0, state.wait_s)
             + times.service_s @ state.speed_factor
+            + times.delay_s
         )
         blocked = (times.visits > 0).astype(np.float64) @ station_saturated.astype(np.float64) > 0
         per_class = np.where(blocked, np.inf, per_class)

@@ -60,6 +60,7 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
         kind_wait[:, i] += times.visits[:, k] * finite_wait[k]
         kind_service[:, i] += times.service_s[:, k] * point.speed_factor[k]
     by_kind = kind_wait + kind_service
+    by_kind[:, KINDS.index("host_adapter")] += times.delay_s  # the front end's fixed time
     out = []
     for w, workload in enumerate(net.workloads):
         io_types = []

@@ -133,3 +133,26 @@ def test_bad_logs_get_one_clear_message(change: dict[str, Any], message: str) ->
     with pytest.raises((ScenarioError, ValueError)) as caught:
         with_data(_data(**change))
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("pages", [1, 4, 32, 128])
+def test_one_stripe_is_the_storage_models_own_write(pages: int) -> None:
+    """k = 1 is the plain single I/O: at light load the storage model's write of the log's
+    pages (ports, server, the front end's fixed time and the copy into cache and NVS) takes
+    what the log-write model says a one-stripe commit takes."""
+    p = predict_one(with_data(_data(commit_rate=1, pages_per_commit=pages)))
+    log = p.logs[0]
+    write = next(w for w in p.workloads if w.name == "db2log").write_response_time_ms
+    assert write is not None
+    assert write * 1000 == pytest.approx(log.commit_time_idle_us, rel=2e-3)
+
+
+def test_a_read_hit_at_light_load_takes_the_front_ends_fixed_time() -> None:
+    """DOMAIN.md C6: about 150 us of fixed time per I/O at light load (the DS8800's
+    front_end_latency_us); a 4 KiB read hit adds its port transfer."""
+    data = copy.deepcopy(BASE)
+    data["workloads"][0].update(iops=10, read_fraction=1.0, read_hit_ratio=1.0)
+    p = predict_one(with_data(data))
+    hit = p.workloads[0].read_response_time_ms
+    assert hit is not None
+    assert hit * 1000 == pytest.approx(150.0 + 4096 / 760e6 * 1e6, rel=2e-3)
