@@ -3,8 +3,9 @@ table, and the waits its writes meet (docs/model.md, "Log writes").
 
 The log's writes are a workload of the storage model (sequential writes of the pages each
 stripe gets), so the planned operating point already carries their load. A log write is
-acknowledged once it is in cache and NVS: its path is the front end (a host port, the server
-owning the data), and the waits it meets there are the stations' waits at that point. Ranks
+acknowledged once it is in cache and NVS: its path is the front end (the host ports, the
+server owning the data), and the waits it meets there are the storage model's own waits for
+that workload at that point. Ranks
 and DA pairs are off the synchronous path unless NVS is full, which the result flags.
 """
 
@@ -29,26 +30,32 @@ MB = 1e6
 US = 1e-6
 
 
-def front_end_contention(point: OperatingPoint) -> tuple[Contention | None, str]:
-    """The waits at `point` on a log write's path, and the station with the longest wait.
+def front_end_contention(point: OperatingPoint, log: str) -> tuple[Contention | None, str]:
+    """The waits at `point` on the front-end path of log `log`'s writes, and the station where
+    they wait longest.
 
-    Per station kind the busiest station (ports are balanced; the busier server is taken): its
-    mean wait, summed over the kinds; the probability of waiting is the largest of theirs
-    (Erlang C at a multi-core server). None when a station on the path is saturated.
+    The mean wait is the storage model's own for the log's writes (the workload of the same
+    name): at each port and server, its service there times the station's wait ratio (a visit
+    waits in proportion to its own service, `model.open`), summed. The probability of waiting
+    is the largest of the stations' (Erlang C at a multi-core server). None when a station on
+    the path is saturated.
     """
     net = point.network
+    times = net.times
+    w = next(i for i, wl in enumerate(net.workloads) if wl.name == log)
+    classes = [g for g, (owner, _) in enumerate(times.keys) if owner == w]
     total_wait = 0.0
     probability = 0.0
     longest, longest_wait = "", -1.0
-    for kind in FRONT_END:
-        members = [k for k, st in enumerate(net.stations) if st.kind == kind]
-        if not members:
+    for k, st in enumerate(net.stations):
+        if st.kind not in FRONT_END:
             continue
-        if any(point.station_saturated[k] for k in members):
-            return None, net.stations[members[0]].name
-        k = max(members, key=lambda i: (point.wait_s[i], point.utilization[i]))
-        st = net.stations[k]
-        wait = float(point.wait_s[k])
+        visited = float(times.visits[classes, k].sum())
+        if visited <= 0:
+            continue
+        if point.station_saturated[k]:
+            return None, st.name
+        wait = float(times.service_s[classes, k].sum()) / len(classes) * float(point.wait_ratio[k])
         total_wait += wait
         rho = float(point.utilization[k])
         probability = max(probability, float(erlang_c(st.servers, st.servers * rho)))
@@ -80,7 +87,7 @@ def _helps_from(log: LogConfig, stripes: int, contention: Contention | None) -> 
 
 def log_result(log: LogConfig, point: OperatingPoint) -> LogResult:
     """The log at operating point `point` (module docstring)."""
-    busy, station = (None, "") if point.saturated else front_end_contention(point)
+    busy, station = (None, "") if point.saturated else front_end_contention(point, log.name)
     counts = tuple(sorted({*STRIPE_COUNTS, log.stripes}))
     pages = tuple(sorted({*TABLE_PAGES, *(p for p, _ in log.page_shares), log.large_write_pages}))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.components import cache, device_adapter, drive, raid
+from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Rank
 from diskmodel.queueing.station import load_dependent_rate_at
@@ -41,7 +41,13 @@ class OpCosts:
     for the same (mix, rank, span) many times (one call each would repeat the drive physics)."""
 
     def __init__(self, config: Configuration) -> None:
-        self._da = config.hardware.system.device_adapter
+        hw = config.hardware
+        self._da = hw.system.device_adapter
+        # NVS per drive: both servers' NVS over all drives. A server's own share differs by
+        # the drives it owns, which moves the ordering gain by well under 1% at a DS8000's
+        # thousands of pending destages per drive, and would make identical ranks differ.
+        self._nvs_bytes = cache.nvs_bytes(hw.system, hw.cache_gb)
+        self._drives = max(sum(r.active_drives for r in config.ranks), 1)
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
@@ -54,6 +60,16 @@ class OpCosts:
             self._cache[key] = found
         return found
 
+    def pending_destages(self, rank: Rank, destage_bytes: float) -> float:
+        """Destages waiting in NVS for each drive when NVS is full of dirty data
+        (`cache.pending_destages_per_drive`): what ordered destage sorts over."""
+        return cache.pending_destages_per_drive(
+            self._nvs_bytes,
+            self._drives,
+            destage_bytes,
+            max(round(rank.raid.random_write_writes), 1),
+        )
+
     def _build(self, mix: IoMix, rank: Rank, span: float) -> list[OpCost]:
         out = []
         for io_class in IO_CLASSES:
@@ -64,11 +80,20 @@ class OpCosts:
                 if op.count <= 0:
                     continue
                 sequential = op.pattern != "random"
-                moments = (
-                    drive.sequential_op(rank.drive, op.size_bytes, op.write)
-                    if sequential
-                    else drive.random_op(rank.drive, op.size_bytes, span, op.write)
-                )
+                if sequential:
+                    moments = drive.sequential_op(rank.drive, op.size_bytes, op.write)
+                elif io_class == "random_write":
+                    # Destages are ordered (IWC): each stop of the sweep seeks to the nearest
+                    # pending destage of its drive (components.destage, DOMAIN.md C12).
+                    moments = destage.ordered_destage_op(
+                        rank.drive,
+                        op.size_bytes,
+                        span,
+                        self.pending_destages(rank, op.size_bytes),
+                        op.write,
+                    )
+                else:
+                    moments = drive.random_op(rank.drive, op.size_bytes, span, op.write)
                 out.append(
                     OpCost(
                         io_class,

@@ -4,8 +4,13 @@ loads.
 The stations are those the closed solution uses (`diskmodel.model.network`): host ports and
 DA pairs M/M/1, servers M/M/c, each drive a load-dependent station that serves faster as its
 queue grows (command queueing; `queueing.station.load_dependent`). A host-visible class's
-response = sum over stations of visits x (wait + its own service time at the station's
-current speed) + the front end's fixed delay (`network.front_end_delay_s`).
+response = sum over stations of its own service there x (the station's speed factor + its wait
+ratio) + the front end's fixed delay (`network.front_end_delay_s`). The wait ratio (mean wait /
+mean service) makes a class wait in proportion to its own service, as at a processor-sharing
+station: with operations of different lengths at one station (reads and ordered destages at a
+drive, SSD reads and writes) this is the product-form (BCMP) station the closed solution's MVA
+solves, so the open and the closed solution agree; a FCFS station would make every class wait
+behind the mean.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ class StationStates:
     service_s: FloatArray
     speed_factor: FloatArray
     saturated: BoolArray
+    wait_ratio: FloatArray  # wait per second of own queue-length-one service (0 if saturated)
 
 
 @dataclass(frozen=True)
@@ -96,17 +102,17 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     saturated = ~np.isfinite(wait)
     with np.errstate(invalid="ignore", divide="ignore"):
         factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
-    return StationStates(lam, util, wait, service, factor, saturated)
+        ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
+    return StationStates(lam, util, wait, service, factor, saturated, ratio)
 
 
 def class_responses(net: Network, states: StationStates) -> FloatArray:
-    """Host-visible response per (workload, class) [G, P]: visits x wait plus each visit's own
-    service at the station's current speed; inf for a class that visits a saturated station."""
+    """Host-visible response per (workload, class) [G, P]: each visit's own service at the
+    station's current speed and a wait in proportion to that service (processor-sharing
+    semantics, `wait_ratio`), plus the fixed delay; inf for a class that visits a saturated
+    station."""
     times = net.times
-    finite_wait = np.where(states.saturated, 0.0, states.wait_s)
-    per_class = (
-        times.visits @ finite_wait + times.service_s @ states.speed_factor + times.delay_s[:, None]
-    )
+    per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
     blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
 

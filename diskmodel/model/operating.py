@@ -32,7 +32,7 @@ BoolArray = NDArray[np.bool_]
 
 # Closed points: the rate placement is made for and the rate it gives agree to this (relative),
 # in at most _CLOSED_ROUNDS steps.
-_CLOSED_TOL = 1e-4
+_CLOSED_TOL = 1e-5
 _CLOSED_ROUNDS = 40
 # The maximum rate of a mix whose placement follows the load: the placement made for it and
 # the rate it carries agree to this (relative); the true maximum lies within it.
@@ -59,6 +59,7 @@ class OperatingPoint:
     class_response_s: FloatArray
     saturated: bool
     nvs_full: bool
+    wait_ratio: FloatArray  # [K] wait per second of a visit's own service (processor sharing)
     closed: ClosedState | None = None
 
     @property
@@ -188,6 +189,7 @@ class Solver:
                     class_response_s=_writes_unknown(net, responses) if nvs_full else responses,
                     saturated=bool(saturated[p]),
                     nvs_full=nvs_full,
+                    wait_ratio=states.wait_ratio[:, p],
                 )
             )
         return out
@@ -251,11 +253,20 @@ class Solver:
         station_saturated = open_only.saturated[:, 0]  # only open work can saturate a station
         states_wait = np.where(station_saturated, np.inf, state.wait_s)
         times = net.times
-        per_class = (
-            times.visits @ np.where(station_saturated, 0.0, state.wait_s)
-            + times.service_s @ state.speed_factor
-            + times.delay_s
-        )
+        # A visit waits in proportion to its own service (processor sharing, as the MVA
+        # solves it): the mean wait per visit over the mean visible service at the station.
+        visible_s = weights @ (net.work - net.async_work)
+        visible_n = weights @ net.visible_arrival
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_visible = np.where(
+                visible_n > 0, visible_s / np.where(visible_n > 0, visible_n, 1.0), 0.0
+            )
+            ratio = np.where(
+                (mean_visible > 0) & ~station_saturated,
+                state.wait_s / np.where(mean_visible > 0, mean_visible, 1.0),
+                0.0,
+            )
+        per_class = times.service_s @ (ratio + state.speed_factor) + times.delay_s
         blocked = (times.visits > 0).astype(np.float64) @ station_saturated.astype(np.float64) > 0
         per_class = np.where(blocked, np.inf, per_class)
         nvs_full = bool(state.destage_limited)
@@ -271,6 +282,7 @@ class Solver:
             class_response_s=_writes_unknown(net, per_class) if nvs_full else per_class,
             saturated=bool(station_saturated.any()),
             nvs_full=nvs_full,
+            wait_ratio=ratio,
             closed=state,
         )
 

@@ -52,12 +52,11 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
     """Per workload and I/O class: response time and its breakdown by component kind."""
     net = point.network
     times = net.times
-    finite_wait = np.where(point.station_saturated, 0.0, point.wait_s)
     kind_wait = np.zeros((len(times.keys), len(KINDS)))
     kind_service = np.zeros((len(times.keys), len(KINDS)))
     for k in range(len(net.stations)):
         i = times.kind_of_station[k]
-        kind_wait[:, i] += times.visits[:, k] * finite_wait[k]
+        kind_wait[:, i] += times.service_s[:, k] * point.wait_ratio[k]
         kind_service[:, i] += times.service_s[:, k] * point.speed_factor[k]
     by_kind = kind_wait + kind_service
     by_kind[:, KINDS.index("host_adapter")] += times.delay_s  # the front end's fixed time

@@ -182,19 +182,19 @@ def test_closed_throughput_never_exceeds_the_open_maximum(data: dict[str, Any]) 
 def test_open_and_closed_agree_at_equal_throughput(data: dict[str, Any]) -> None:
     """The same stations in both solutions: at the throughput a closed system of many users
     settles at, the open network's mean response time matches the closed one while no
-    station is busier than 75%. Measured over 80 random configurations: 2.1% worst on HDD
-    pools; up to 10.4% with SSD ranks, whose reads and writes (estimated 0.2 and 0.4 ms) differ
-    in length: the open solution queues every operation behind the station's mean service,
-    the closed one folds the destages into the drive's queue as work. (With few I/Os in flight
-    the two differ by design: R = N / X in the closed system, while an open stream at X builds
-    the queues a Poisson stream builds.)"""
+    station is busier than 75%. Operations of different lengths at one station (SSD reads and
+    writes, reads and ordered destages at a drive) wait in proportion to their own service in
+    both (processor-sharing semantics); when the open solution queued every operation behind
+    the station's mean, SSD pools differed by up to 10.4% and, once destages were ordered, HDD
+    pools by 14%; now 0.44% worst over 80 random configurations (this strategy at
+    max_examples=80). (With few I/Os in flight the two differ by design: R = N / X in the
+    closed system, while an open stream at X builds the queues a Poisson stream builds.)"""
     sv = solver(with_data(data))
     closed = sv.planned_point()
     assume(not closed.nvs_full and closed.utilization.max() <= 0.75)
     opened = sv.open_point(closed.rates)
     assume(not opened.nvs_full and not opened.saturated)
-    has_ssd = any(r.tier == "ssd" for r in sv.config.ranks)
-    assert opened.response_s == pytest.approx(closed.response_s, rel=0.12 if has_ssd else 0.03)
+    assert opened.response_s == pytest.approx(closed.response_s, rel=0.01)
 
 
 @SETTINGS
@@ -297,7 +297,10 @@ def test_closed_easy_tier_keeps_the_ssd_tier_under_its_target() -> None:
     hdd = [r for r in p.ranks if r.tier == "enterprise"]
     # Placed for the rate the closed system settles at (converged to 0.1%).
     assert max(r.utilization for r in ssd) <= target * 1.01
-    assert max(r.utilization for r in hdd) > 0.5
+    # The HDDs take the data beyond the SSDs' ceiling (they sat under 10% in the defect), and
+    # the system runs into a real limit (both DA pairs, at queue depth 256).
+    assert max(r.utilization for r in hdd) > 0.25
+    assert max(c.utilization for c in p.components) > 0.99
 
 
 def test_unequal_closed_workloads_are_placed_by_their_own_rates() -> None:

@@ -140,7 +140,9 @@ def test_one_stripe_is_the_storage_models_own_write(pages: int) -> None:
     """k = 1 is the plain single I/O: at light load the storage model's write of the log's
     pages (ports, server, the front end's fixed time and the copy into cache and NVS) takes
     what the log-write model says a one-stripe commit takes."""
-    p = predict_one(with_data(_data(commit_rate=1, pages_per_commit=pages)))
+    data = _data(commit_rate=1, pages_per_commit=pages)
+    data["workloads"][0]["iops"] = 1  # no other work to wait for
+    p = predict_one(with_data(data))
     log = p.logs[0]
     write = next(w for w in p.workloads if w.name == "db2log").write_response_time_ms
     assert write is not None
@@ -156,3 +158,15 @@ def test_a_read_hit_at_light_load_takes_the_front_ends_fixed_time() -> None:
     hit = p.workloads[0].read_response_time_ms
     assert hit is not None
     assert hit * 1000 == pytest.approx(150.0 + 4096 / 760e6 * 1e6, rel=2e-3)
+
+
+def test_one_stripe_at_load_waits_what_the_storage_model_says() -> None:
+    """The same waits in the log section and the workloads table: a one-stripe log of one page
+    count commits in exactly the storage model's response for its writes, at load too."""
+    p = predict_one(with_data(_data(commit_rate=8000, pages_per_commit=8)))
+    log = p.logs[0]
+    write = next(w for w in p.workloads if w.name == "db2log").write_response_time_ms
+    assert write is not None
+    assert log.commit_time_us is not None
+    assert log.commit_time_us > log.commit_time_idle_us
+    assert log.commit_time_us == pytest.approx(write * 1000, rel=1e-9)
