@@ -149,7 +149,7 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(result_tables.tier_sweep_table(prediction))
     if any(p.logs for p in configs):
         tables.append(log_tables.logs_table(configs))
-        tables.extend(log_tables.striping_table(log, "") for log in configs[0].logs)
+        tables.extend(log_tables.striping_tables(configs[0].logs))
     tables.extend(result_tables.components_tables(configs))
     if any(p.tiers for p in configs):
         tables.append(result_tables.tiers_table(configs))

@@ -37,35 +37,27 @@ def _log_rows(name: str, logs: Sequence[LogResult | None]) -> list[Row]:
             return Cell(display.percent(log.writer_busy), "num", "critical")
         return Cell(display.percent(log.writer_busy), "num")
 
-    def wait(log: LogResult) -> Cell:
-        if log.mean_wait_us is None:
-            return Cell(display.SATURATED_TEXT, "num")
-        return Cell(f"{log.mean_wait_us:,.1f} ({log.busiest_station})", "num")
+    def stripes(log: LogResult) -> Cell:
+        return Cell(f"{log.stripes} ({log.ios_per_commit:.2f})", "num")
 
-    def bandwidth(log: LogResult) -> Cell:
-        values = log.bandwidth_busy_mb_s or log.bandwidth_idle_mb_s
-        at = log.stripe_counts.index(log.stripes)
-        return Cell(f"{values[at]:,.0f}", "num")
+    def commit(log: LogResult) -> Cell:
+        at_load = _us(log.commit_time_us).text
+        return Cell(f"{at_load} ({log.commit_time_idle_us:,.0f})", "num")
+
+    def fastest(log: LogResult) -> Cell:
+        times = log.mean_commit_us or log.mean_commit_idle_us
+        best = times[log.stripe_counts.index(log.best_stripes)]
+        return Cell(f"{log.best_stripes} ({best:,.0f})", "num")
 
     return [
         Row(
             f"{name}: commits per second", cells(lambda g: Cell(display.rate(g.commit_rate), "num"))
         ),
         Row(f"{name}: pages per write (share)", cells(page_mix)),
-        Row(f"{name}: stripes", cells(lambda g: Cell(str(g.stripes), "num"))),
-        Row(f"{name}: I/Os per commit", cells(lambda g: Cell(f"{g.ios_per_commit:.2f}", "num"))),
-        Row(f"{name}: mean commit time (us)", cells(lambda g: _us(g.commit_time_us))),
-        Row(
-            f"{name}: with no other work (us)",
-            cells(lambda g: _us(g.commit_time_idle_us)),
-        ),
-        Row(f"{name}: fastest stripe count", cells(lambda g: Cell(str(g.best_stripes), "num"))),
-        Row(f"{name}: mean wait on its path (us)", cells(wait)),
+        Row(f"{name}: stripes (I/Os per commit)", cells(stripes)),
+        Row(f"{name}: mean commit, us (no other work)", cells(commit)),
+        Row(f"{name}: fastest stripe count (its commit, us)", cells(fastest)),
         Row(f"{name}: a log write in progress", cells(busy)),
-        Row(
-            f"{name}: MB/s of back-to-back large writes",
-            cells(bandwidth),
-        ),
     ]
 
 
@@ -86,12 +78,26 @@ def logs_table(configs: Sequence[Prediction]) -> Table:
         "time per I/O, a time per page, the stripes' I/Os started one after another, and the "
         "waits on its front-end path at the planned load; a striped write waits for its "
         "slowest stripe. 'A log write in progress' is commits per second x commit time: at "
-        "100% or more, commits must overlap or be grouped. Large writes are of the log's "
-        "large_write_pages pages.",
+        "100% or more, commits must overlap or be grouped.",
     )
 
 
-def striping_table(log: LogResult, configuration: str) -> Table:
+def striping_tables(logs: Sequence[LogResult]) -> list[Table]:
+    """One striping table per distinct table: logs on the same path at the same waits share
+    one (named together in its caption)."""
+    groups: list[list[LogResult]] = []
+    for log in logs:
+        same = next(
+            (g for g in groups if g[0].table == log.table and g[0].links == log.links), None
+        )
+        if same is None:
+            groups.append([log])
+        else:
+            same.append(log)
+    return [striping_table(g[0], ", ".join(log.name for log in g)) for g in groups]
+
+
+def striping_table(log: LogResult, names: str = "") -> Table:
     """Commit time by pages per write and stripe count, at the planned load (or idle)."""
     busy = log.commit_time_us is not None
     rows = []
@@ -106,12 +112,22 @@ def striping_table(log: LogResult, configuration: str) -> Table:
         + (f" ({i:,} with no other work)" if busy and i != first and i is not None else "")
         for k, first, i in zip(log.stripe_counts[1:], helps, idle, strict=True)
     )
+    names = names or log.name
     return Table(
         key=f"log-{log.name}",
-        caption=f"Log {log.name}: commit time (us) by pages per write and stripes"
-        + (f" ({configuration})" if configuration else ""),
+        caption=f"Log{'s' if ',' in names else ''} {names}: commit time (us) by pages per "
+        "write and stripes",
         columns=("pages per write", *(f"{_stripes(k)}" for k in log.stripe_counts), "fastest"),
         rows=tuple(rows),
         note=f"{'At the planned load' if busy else 'With no other work'}. Striping beats one "
-        f"stripe: {beat}. Path: {log.path_basis}.",
+        f"stripe: {beat}. Back-to-back writes of {log.large_write_pages:,} pages move "
+        + ", ".join(
+            f"{mb:,.0f} MB/s over {_stripes(k)}"
+            for k, mb in zip(
+                log.stripe_counts,
+                log.bandwidth_busy_mb_s or log.bandwidth_idle_mb_s,
+                strict=True,
+            )
+        )
+        + f". Path: {log.path_basis}.",
     )

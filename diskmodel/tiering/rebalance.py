@@ -33,7 +33,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
 from diskmodel.tiering.skew import SkewCurve
 
@@ -148,6 +147,8 @@ def rebalance(ranks: Sequence[RankBefore], small_io_iops: float, skew: SkewCurve
             return room  # full before it reaches u
         if gap(0.0) >= 0.0:
             return 0.0
+        from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
+
         return float(brentq(gap, 0.0, room, xtol=1e-14, rtol=1e-12))
 
     def excess(u: float) -> float:
@@ -167,6 +168,8 @@ def rebalance(ranks: Sequence[RankBefore], small_io_iops: float, skew: SkewCurve
     if excess(u_top) < 0.0:
         # Even a sliver moved cannot be absorbed (receivers are full): nothing can move.
         return _result(ranks, [r.data_gb for r in ranks], io0, span0, small_io_iops, 0.0, 0.0)
+    from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
+
     u = float(brentq(excess, u_lo, u_top, xtol=1e-15, rtol=1e-12))
 
     kept_gb, kept_io, moved_gb, moved_io = moved_at(u)
@@ -229,5 +232,7 @@ def spread_by_rotation(total_gb: float, capacities_gb: Sequence[float]) -> list[
         return [0.0] * caps.size
     if total_gb > caps.sum() * (1.0 + 1e-9):
         raise ValueError(f"{total_gb:g} GB does not fit in {caps.sum():g} GB of ranks")
+    from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
+
     level = float(brentq(lambda h: float(np.minimum(caps, h).sum()) - total_gb, 0.0, caps.max()))
     return [float(v) for v in np.minimum(caps, level)]

@@ -32,6 +32,7 @@ until the storage model's fit to the C7 example says otherwise.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,8 +40,6 @@ from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
-from scipy.special import lambertw
 
 from diskmodel.tiering.presets import PRESET_LEVELS
 
@@ -148,6 +147,22 @@ class SkewCurve(ABC):
         return "I/O share on hottest capacity: " + ", ".join(parts)
 
 
+def positive_root(level: float) -> float:
+    """The positive root k of k = s (1 - exp(-k)) for s = `level` > 1 (k = s + W0(-s e^-s),
+    Lambert's W), by Newton's method from k = s: f(k) = k + s expm1(-k) is convex and
+    positive at s, so the iterates fall monotonically to the root, quadratically near it.
+    expm1 keeps f exact as k -> 0 (s -> 1), where the form with W0 sits at its branch point
+    and loses every digit; no scipy.special import for one function."""
+    s = float(level)
+    k = s
+    for _ in range(200):
+        step = (k + s * math.expm1(-k)) / (1.0 - s * math.exp(-k))
+        k -= step
+        if abs(step) <= 4e-16 * k:
+            break
+    return k
+
+
 @dataclass(frozen=True)
 class LevelSkew(SkewCurve):
     """Skew family indexed by the peak-to-mean I/O density ratio ``level`` (s >= 1).
@@ -173,8 +188,7 @@ class LevelSkew(SkewCurve):
         s = self.level
         if s - 1.0 < 1e-12:
             return 0.0
-        # Positive root of k = s (1 - exp(-k)); W0 is real on [-1/e, 0), and -s e^-s lies there.
-        return float(s + lambertw(-s * np.exp(-s), 0).real)
+        return positive_root(s)
 
     @property
     def is_concave(self) -> bool:
@@ -431,6 +445,8 @@ def level_for_share(capacity_fraction: float, io_fraction: float) -> float:
         raise ValueError(
             f"{io_fraction:.0%} on {capacity_fraction:.0%} needs a level above {MAX_LEVEL:g}"
         )
+    from scipy.optimize import brentq  # deferred: importing scipy.optimize costs ~0.3 s
+
     return float(brentq(gap, 1.0, MAX_LEVEL, xtol=1e-10))
 
 

@@ -51,8 +51,8 @@ def test_the_report_warns_of_a_stripe_count_that_commits_slower(
     assert "logs" in keys
     assert "log-db2log" in keys
     logs = next(t for t in report.tables if t.key == "logs")
-    stripes = next(r for r in logs.rows if r.header == "db2log: stripes")
-    assert [c.text for c in stripes.cells] == ["4", "1"]
+    stripes = next(r for r in logs.rows if r.header == "db2log: stripes (I/Os per commit)")
+    assert [c.text for c in stripes.cells] == ["4 (1.30)", "1 (1.00)"]
 
 
 def test_a_workload_without_reads_shows_no_read_time(striped_oltp_log: ScenarioPrediction) -> None:

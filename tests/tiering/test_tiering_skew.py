@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -17,6 +19,7 @@ from diskmodel.tiering.skew import (
     SegmentSkew,
     derived_mb_curve,
     level_for_share,
+    positive_root,
     skew_from_level,
 )
 
@@ -261,3 +264,16 @@ def test_mixture_generic_inverse_by_bisection() -> None:
     np.testing.assert_allclose(curve.share(c), [0.0, 0.3, 0.9, 1.0], atol=1e-12)
     with pytest.raises(ValueError, match="mixture weight"):
         MixtureSkew(LevelSkew(2.0), 1.5)
+
+
+@pytest.mark.parametrize("level", [1.000001, 1.001, 1.5, 2.0, 7.0, 24.0, 100.0, 200.0])
+def test_the_decay_is_the_positive_root_of_the_level_equation(level: float) -> None:
+    """k = s (1 - exp(-k)), computed without scipy.special (Newton on k + s expm1(-k)), equals
+    s + W0(-s e^-s) where Lambert's W is well conditioned, and solves the equation everywhere."""
+    from scipy.special import lambertw
+
+    k = positive_root(level)
+    assert k > 0
+    assert k == pytest.approx(level * -math.expm1(-k), rel=1e-13)
+    if level >= 1.5:
+        assert k == pytest.approx(level + lambertw(-level * math.exp(-level), 0).real, rel=1e-13)
