@@ -339,7 +339,8 @@ class ServiceLevelResult:
 class GrowthPoint:
     """The configuration at its planned load times `factor` (closed: population times it).
 
-    meets_service_level: every limit met; binding: the first limit broken (None if none)."""
+    meets_service_level: every limit met; binding: the first limit broken (None if none);
+    label: the period ("year 3") or the factor ("\u00d7 1.5") as reports name the point."""
 
     factor: float
     iops: float
@@ -349,6 +350,7 @@ class GrowthPoint:
     busiest_utilization: float
     meets_service_level: bool
     binding: str | None
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,7 +103,9 @@ def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
     )
 
 
-def _growth_point(factor: float, point: OperatingPoint, level: Sequence[Limit]) -> GrowthPoint:
+def _growth_point(
+    factor: float, point: OperatingPoint, level: Sequence[Limit], label: str
+) -> GrowthPoint:
     broken = first_broken(point, level)
     r = point.response_s
     return GrowthPoint(
@@ -115,6 +117,7 @@ def _growth_point(factor: float, point: OperatingPoint, level: Sequence[Limit]) 
         busiest_utilization=float(min(point.utilization[point.busiest], 1.0)),
         meets_service_level=broken is None,
         binding=None if broken is None else broken.label,
+        label=label,
     )
 
 
@@ -186,8 +189,12 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
     return tuple(out)
 
 
-def predict_configuration(config: Configuration, growth: Sequence[float] = ()) -> Prediction:
-    """Everything the reports show for one configuration (module docstring)."""
+def predict_configuration(
+    config: Configuration, growth: Sequence[float] = (), labels: Sequence[str] = ()
+) -> Prediction:
+    """Everything the reports show for one configuration (module docstring); `labels` name
+    the growth factors (default: the factor)."""
+    names = list(labels) or [f"\u00d7 {f:.3g}" for f in growth]
     solver = Solver(config)
     planned = solver.planned_point()
     total = planned.total_iops
@@ -206,14 +213,16 @@ def predict_configuration(config: Configuration, growth: Sequence[float] = ()) -
         population = sum(w.population or 0 for w in config.workloads)
         grown = [
             _growth_point(
-                f, solver.closed_point(max(1, round(population * f)), open_scale=f), level
+                f, solver.closed_point(max(1, round(population * f)), open_scale=f), level, name
             )
-            for f in growth
+            for f, name in zip(growth, names, strict=True)
         ]
     else:
         grown = [
-            _growth_point(f, p, level)
-            for f, (_, p) in zip(growth, loads.solve([total * f for f in growth]), strict=True)
+            _growth_point(f, p, level, name)
+            for f, name, (_, p) in zip(
+                growth, names, loads.solve([total * f for f in growth]), strict=True
+            )
         ]
     closed = None
     if planned.closed is not None:
@@ -273,8 +282,10 @@ def predict_scenario(
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
     )
-    factors = scenario.analyses.growth.multipliers if scenario.analyses.growth else ()
-    predictions = [predict_configuration(c, factors) for c in configs]
+    growth = scenario.analyses.growth
+    factors = growth.multipliers if growth else ()
+    labels = growth.labels if growth else ()
+    predictions = [predict_configuration(c, factors, labels) for c in configs]
     sweep = scenario.analyses.tier_sweep
     return ScenarioPrediction(
         scenario=scenario.name,
@@ -315,8 +326,12 @@ def compare_scenarios(
         config = resolve(
             scenario, catalog, base_dir, name=name, allow_outside_heatmaps=allow_outside_heatmaps
         )
-        factors = scenario.analyses.growth.multipliers if scenario.analyses.growth else ()
-        predictions.append(predict_configuration(config, factors))
+        growth = scenario.analyses.growth
+        predictions.append(
+            predict_configuration(
+                config, growth.multipliers if growth else (), growth.labels if growth else ()
+            )
+        )
     return ScenarioPrediction(
         scenario=" vs ".join(names),
         description=scenarios[0][0].description.strip() if scenarios else "",

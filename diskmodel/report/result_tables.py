@@ -363,7 +363,7 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
             )
             rows.append(
                 Row(
-                    f"{prefix}× {display.number(g.factor)}",
+                    f"{prefix}{g.label or '× ' + display.number(g.factor)}",
                     (
                         Cell(display.rate(g.iops), "num"),
                         ms_cell(g.response_time_ms if not g.saturated else None),
@@ -386,8 +386,17 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         ),
         rows=tuple(rows),
         note="'saturated': the load is above the configuration's maximum, so there is no "
-        "steady response time. The service level column names the first limit broken.",
+        "steady response time. The service level column names the first limit broken. "
+        + " ".join(f"{p.name}: {_first_break(p)}." for p in grown),
     )
+
+
+def _first_break(p: Prediction) -> str:
+    broken = next((g for g in p.growth if not g.meets_service_level), None)
+    if broken is None:
+        return "the service level holds at every step"
+    name = broken.label or f"× {display.number(broken.factor)}"
+    return f"first broken at {name} ({broken.binding or 'saturated'})"
 
 
 def tier_sweep_table(prediction: ScenarioPrediction) -> Table:

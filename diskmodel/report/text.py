@@ -177,9 +177,30 @@ def _tiers(p: Prediction) -> TextTable:
     )
 
 
+def first_break(p: Prediction) -> str:
+    """When growth first breaks the service level, and by which limit (a sentence)."""
+    broken = next((g for g in p.growth if not g.meets_service_level), None)
+    if broken is None:
+        return "the service level holds at every growth step"
+    why = broken.binding or "saturated"
+    load = f"{broken.factor:.3g}x the load"
+    where = f"{broken.label} ({load})" if _is_period(broken.label) else load
+    return f"the service level first breaks at {where}: {why}"
+
+
+def _is_period(label: str) -> bool:
+    """A growth label that names a period ("year 3"), not a bare factor."""
+    return bool(label) and not label.startswith("\u00d7")
+
+
+_GROWTH_COLUMNS = ("load", "IOPS", "resp ms", "busiest", "busy", "service level")
+
+
 def _growth(p: Prediction) -> TextTable:
+    periods = any(_is_period(g.label) for g in p.growth)
     rows = [
         [
+            *([g.label] if periods else []),
             f"{g.factor:.3g}x",
             display.rate(g.iops),
             _ms(g.response_time_ms if not g.saturated else None),
@@ -190,9 +211,9 @@ def _growth(p: Prediction) -> TextTable:
         for g in p.growth
     ]
     return table(
-        ["growth", "IOPS", "resp ms", "busiest", "busy", "service level"],
+        [*(["period"] if periods else []), *_GROWTH_COLUMNS],
         rows,
-        title="Growth",
+        title=f"Growth ({first_break(p)})",
     )
 
 

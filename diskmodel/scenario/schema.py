@@ -483,6 +483,14 @@ class Growth(Model):
         """The factors, given or derived from the compound rate."""
         return list(self.factors or ())
 
+    @property
+    def labels(self) -> list[str]:
+        """What each factor is called in reports: the period ("year 3") under compound
+        growth, else the factor ("x 1.5")."""
+        if self.rate is not None:
+            return [f"{self.per} {k}" for k in range(1, len(self.multipliers) + 1)]
+        return [f"\u00d7 {f:.3g}" for f in self.multipliers]
+
 
 class TierSweep(_RankKind):
     """Add 0, 1, 2 ... ranks of one drive type to a pool and compare."""
