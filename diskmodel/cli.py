@@ -365,6 +365,38 @@ def logwrite(
     say(render_logwrite(s.description, s.stripes, s.pages, s.times_us, s.helps_from))
 
 
+@app.command("import")
+def import_intervals(
+    intervals: Annotated[
+        Path, typer.Argument(help="interval CSV (columns: docs/measured.md)", show_default=False)
+    ],
+    peak: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--peak",
+            "-p",
+            help="io, mbs, response, or an ISO time (repeatable; the first becomes the "
+            "workloads, the others compare alternatives)",
+        ),
+    ] = None,
+    pool: Annotated[str, typer.Option(help="the pool the workloads are placed in")] = "pool0",
+    capacity_gb: Annotated[
+        float | None,
+        typer.Option(min=0.001, max=1e7, help="GB per scope when the CSV has no capacity_gb"),
+    ] = None,
+) -> None:
+    """Turn measured intervals into a scenario's workloads, printed as YAML on standard
+    output (redirect it to a file); a summary of the chosen intervals goes to standard error."""
+    from diskmodel.measured import load_intervals, select, workloads_yaml
+
+    rows = load_intervals(intervals)
+    chosen = select(rows, peak or ["io"], str(intervals))
+    text = workloads_yaml(chosen, pool, capacity_gb, str(intervals))
+    for sel in chosen:
+        say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
+    _write_stdout(text)
+
+
 # ------------------------------------------------------------------------------ the outputs
 
 

@@ -1,0 +1,172 @@
+"""Measured interval data: a CSV of what a running system did, interval by interval.
+
+One row per interval and scope (the whole system, a pool, a volume group: whatever the export
+breaks the load down by). Columns, by header name (case and surrounding spaces ignored; the
+order is free; unknown columns are ignored so an export can be read as it is):
+
+| column | unit | required | meaning |
+|---|---|---|---|
+| `time` | ISO 8601 (`2026-11-02 14:15`, `2026-11-02T14:15:00`) | yes | the interval's start |
+| `scope` | text | no (default `system`) | what the row measures; one workload per scope |
+| `io_rate` | I/O per second | yes | host I/O rate over the interval |
+| `read_fraction` | 0 to 1 | yes | reads as a fraction of all I/O |
+| `read_hit_ratio` | 0 to 1 | yes | reads answered from cache |
+| `read_kib`, `write_kib` | KiB | no (4) | mean transfer sizes |
+| `response_ms` | ms | no | measured mean response time |
+| `capacity_gb` | GB | no | the scope's data (else `--capacity-gb`) |
+
+Tolerated, as spreadsheet exports write them: a byte-order mark, quoted numbers, thousands
+separators (`"12,500"`), a trailing `%` on a fraction column (`70%` is 0.70), blank rows and
+spaces. Anything else is one message naming the file, the row (as a spreadsheet numbers it,
+the header being row 1) and the column.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from diskmodel.errors import InputError
+from diskmodel.yamlio import read_input_text
+
+MAX_FILE_BYTES = 64_000_000
+"""A week at one-minute intervals for a thousand volumes is about 10 million rows' worth of
+bytes at the outside; 64 MB bounds what is read."""
+
+REQUIRED = ("time", "io_rate", "read_fraction", "read_hit_ratio")
+OPTIONAL = ("scope", "read_kib", "write_kib", "response_ms", "capacity_gb")
+FRACTIONS = frozenset({"read_fraction", "read_hit_ratio"})
+DEFAULT_KIB = 4.0
+_NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One scope over one interval, as measured."""
+
+    time: dt.datetime
+    scope: str
+    io_rate: float
+    read_fraction: float
+    read_hit_ratio: float
+    read_kib: float
+    write_kib: float
+    response_ms: float | None
+    capacity_gb: float | None
+
+    @property
+    def mb_s(self) -> float:
+        """Host MB/s (decimal megabytes) the interval moved."""
+        kib = self.read_fraction * self.read_kib + (1.0 - self.read_fraction) * self.write_kib
+        return self.io_rate * kib * 1024 / 1e6
+
+
+def _number(text: str, where: str, column: str) -> float:
+    raw = text.strip().strip('"').strip()
+    percent = raw.endswith("%")
+    body = raw.removesuffix("%").strip()
+    if not body or not _NUMBER.match(body) or body in {".", "+", "-"}:
+        raise InputError(f"{where}, column {column}: {text.strip()!r} is not a number")
+    value = float(body.replace(",", ""))
+    if percent:
+        if column not in FRACTIONS:
+            raise InputError(f"{where}, column {column}: a percentage is only read for fractions")
+        value /= 100.0
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"{where}, column {column}: {text.strip()!r} must be a number >= 0")
+    if column in FRACTIONS and value > 1:
+        hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
+        raise InputError(f"{where}, column {column}: {value:g} is above 1{hint}")
+    return value
+
+
+def _time(text: str, where: str) -> dt.datetime:
+    raw = text.strip().strip('"').strip()
+    try:
+        return dt.datetime.fromisoformat(raw)
+    except ValueError:
+        raise InputError(
+            f"{where}, column time: {raw!r} is not an ISO 8601 time (e.g. 2026-11-02 14:15)"
+        ) from None
+
+
+def parse_intervals(text: str, source: str) -> list[Interval]:
+    """The intervals of a CSV's text (module docstring); `source` names it in messages."""
+    # Row numbers as a spreadsheet shows them: blank rows are skipped but counted.
+    numbered = [
+        (n, r)
+        for n, r in enumerate(csv.reader(text.splitlines()), start=1)
+        if any(cell.strip() for cell in r)
+    ]
+    if not numbered:
+        raise InputError(f"{source}: no header row (columns: {', '.join(REQUIRED)}, ...)")
+    header = [h.strip().lower() for h in numbered[0][1]]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise InputError(
+            f"{source}: missing column(s) {', '.join(missing)} (the header has: "
+            f"{', '.join(h for h in header if h) or 'nothing'})"
+        )
+    index = {name: header.index(name) for name in (*REQUIRED, *OPTIONAL) if name in header}
+    out = []
+    for number, row in numbered[1:]:
+        out.append(_interval(row, index, f"{source}: row {number}"))
+    if not out:
+        raise InputError(f"{source}: a header but no intervals")
+    seen: set[tuple[dt.datetime, str]] = set()
+    for iv in out:
+        key = (iv.time, iv.scope)
+        if key in seen:
+            raise InputError(f"{source}: scope {iv.scope!r} appears twice at {iv.time}")
+        seen.add(key)
+    return out
+
+
+def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval:
+    """One data row (`index`: the column of each known header)."""
+
+    def cell(name: str) -> str | None:
+        i = index.get(name)
+        if i is None:
+            return None
+        if i >= len(row):
+            raise InputError(f"{where}: the row has {len(row)} cells, no {name}")
+        return row[i]
+
+    def value(name: str, default: float | None = None) -> float | None:
+        raw = cell(name)
+        if raw is None or not raw.strip():
+            if name in REQUIRED:
+                raise InputError(f"{where}, column {name}: empty")
+            return default
+        return _number(raw, where, name)
+
+    return Interval(
+        time=_time(cell("time") or "", where),
+        scope=(cell("scope") or "").strip().strip('"') or "system",
+        io_rate=value("io_rate") or 0.0,
+        read_fraction=value("read_fraction") or 0.0,
+        read_hit_ratio=value("read_hit_ratio") or 0.0,
+        read_kib=value("read_kib", DEFAULT_KIB) or DEFAULT_KIB,
+        write_kib=value("write_kib", DEFAULT_KIB) or DEFAULT_KIB,
+        response_ms=value("response_ms"),
+        capacity_gb=value("capacity_gb"),
+    )
+
+
+def load_intervals(path: Path) -> list[Interval]:
+    """Read and parse an interval CSV (a regular UTF-8 file, BOM dropped)."""
+    return parse_intervals(read_input_text(path, MAX_FILE_BYTES, "interval"), str(path))
+
+
+def by_time(intervals: Iterable[Interval]) -> dict[dt.datetime, list[Interval]]:
+    """The intervals grouped by time, in time order."""
+    out: dict[dt.datetime, list[Interval]] = {}
+    for iv in sorted(intervals, key=lambda i: (i.time, i.scope)):
+        out.setdefault(iv.time, []).append(iv)
+    return out

@@ -1,0 +1,123 @@
+"""Interval import (issue 13 item 1): spreadsheet quirks read, mistakes named by row and
+column, peaks chosen as defined, and the output a scenario that validates with the numbers
+measured."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from diskmodel.cli import app
+from diskmodel.errors import ExitCode, InputError
+from diskmodel.measured import load_intervals, parse_intervals, select, workloads_yaml
+from diskmodel.measured.peaks import scenario_part
+from tests.model.builders import BASE, with_data
+
+from ..conftest import ROOT
+
+WEEK = ROOT / "scenarios" / "measured" / "ds8800-week.csv"
+
+QUIRKY = (
+    "\ufeffTime , Scope,IO_Rate,Read_Fraction,Read_Hit_Ratio,Response_ms,Extra\n"
+    '2026-11-02 14:00,oltp,"12,500",70%,0.45,1.9,x\n'
+    "\n"
+    "2026-11-02 14:15, oltp ,15200,0.68,0.44,2.4,y\n"
+)
+
+
+def test_spreadsheet_quirks_are_read() -> None:
+    rows = parse_intervals(QUIRKY.removeprefix("\ufeff"), "q.csv")
+    assert [r.io_rate for r in rows] == [12500.0, 15200.0]
+    assert rows[0].read_fraction == pytest.approx(0.70)
+    assert rows[1].scope == "oltp"
+    assert rows[0].read_kib == 4.0  # the default when the column is absent
+    assert rows[1].time == dt.datetime(2026, 11, 2, 14, 15)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "2026-11-02 14:30,oltp,abc,0.7,0.4,1",
+            "q.csv: row 5, column io_rate: 'abc' is not a number",
+        ),
+        (
+            "2026-11-02 14:30,oltp,100,70,0.4,1",
+            "row 5, column read_fraction: 70 is above 1 (did you mean 0.7?)",
+        ),
+        (
+            "14:30 on Monday,oltp,100,0.7,0.4,1",
+            "row 5, column time: '14:30 on Monday' is not an ISO 8601",
+        ),
+        ("2026-11-02 14:30,oltp,,0.7,0.4,1", "row 5, column io_rate: empty"),
+        ("2026-11-02 14:15,oltp,100,0.7,0.4,1", "scope 'oltp' appears twice at 2026-11-02 14:15"),
+        ("2026-11-02 14:30,oltp,-5,0.7,0.4,1", "must be a number >= 0"),
+    ],
+)
+def test_a_bad_cell_is_named_by_row_and_column(line: str, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_intervals(QUIRKY.removeprefix("\ufeff") + line + "\n", "q.csv")
+    assert message in str(caught.value)
+
+
+def test_a_missing_column_is_named() -> None:
+    with pytest.raises(InputError, match="missing column\\(s\\) read_hit_ratio"):
+        parse_intervals("time,io_rate,read_fraction\n2026-11-02,1,0.5\n", "q.csv")
+
+
+def test_peaks_are_the_intervals_they_name() -> None:
+    rows = load_intervals(WEEK)
+    chosen = select(rows, ["io", "mbs", "response"], str(WEEK))
+    by_time: dict[dt.datetime, float] = {}
+    mbs: dict[dt.datetime, float] = {}
+    for r in rows:
+        by_time[r.time] = by_time.get(r.time, 0.0) + r.io_rate
+        mbs[r.time] = mbs.get(r.time, 0.0) + r.mb_s
+    assert chosen[0].time == max(by_time, key=by_time.__getitem__)
+    assert chosen[1].time == max(mbs, key=mbs.__getitem__)
+    assert len({s.time for s in chosen}) == len(chosen)  # an interval asked twice is kept once
+    assert chosen[0].time.hour in range(9, 17)  # the working-day peak
+    assert chosen[1].time.hour in range(0, 4)  # the batch window
+
+
+def test_the_output_is_a_scenario_with_the_numbers_measured() -> None:
+    rows = load_intervals(WEEK)
+    chosen = select(rows, ["io", "mbs"], str(WEEK))
+    text = workloads_yaml(chosen, "p", 1000.0, str(WEEK))
+    part = YAML(typ="safe", pure=True).load(text)
+    assert part == scenario_part(chosen, "p", 1000.0)  # what is printed is what was built
+    data: dict[str, Any] = copy.deepcopy(BASE)
+    data["pools"][0]["ranks"][0]["count"] = 24  # room for the week's 38 TB
+    data["workloads"] = part["workloads"]
+    data["analyses"] = part["analyses"]
+    scenario = with_data(data)
+    measured = {r.scope: r for r in chosen[0].rows}
+    for w in scenario.workloads:
+        assert w.iops == pytest.approx(measured[w.name].io_rate, abs=1e-3)
+        assert w.read_hit_ratio == pytest.approx(measured[w.name].read_hit_ratio, abs=1e-6)
+    alternative = dict(scenario.alternatives())[chosen[1].label]
+    later = {r.scope: r for r in chosen[1].rows}
+    for w in alternative.workloads:
+        assert w.iops == pytest.approx(later[w.name].io_rate, abs=1e-3)
+
+
+def test_the_command_prints_yaml_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(app, ["import", str(WEEK), "-p", "io"])
+    assert ok.exit_code == 0, ok.output
+    assert "workloads:" in ok.stdout
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time,io_rate,read_fraction,read_hit_ratio\n2026-11-02,x,0.5,0.5\n")
+    refused = runner.invoke(app, ["import", str(bad)])
+    assert refused.exit_code == ExitCode.INVALID_INPUT
+    assert "row 2, column io_rate: 'x' is not a number" in refused.output
+    assert "Traceback" not in refused.output
+    missing = runner.invoke(app, ["import", str(tmp_path / "none.csv")])
+    assert missing.exit_code == ExitCode.INVALID_INPUT
+    assert "no such file" in missing.output
