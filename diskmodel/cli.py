@@ -397,6 +397,52 @@ def import_intervals(
     _write_stdout(text)
 
 
+@app.command()
+def calibrate(
+    scenario: ScenarioPath,
+    measured: Annotated[
+        Path, typer.Option(help="interval CSV of the running system (docs/measured.md)")
+    ],
+    peak: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--peak", "-p", help="intervals to fit: io, mbs, response or an ISO time (repeatable)"
+        ),
+    ] = None,
+) -> None:
+    """Fit each measured workload's destage ratio and skew level to the measured response
+    times: the fit goes to standard error, the calibrated scenario (comments kept) to
+    standard output (redirect it to a file)."""
+    from diskmodel.api import load_scenario
+    from diskmodel.measured import load_intervals, select
+    from diskmodel.measured.calibrate import calibrate as fit_scenario
+    from diskmodel.measured.calibrate import calibrated_yaml
+    from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
+
+    loaded = load_scenario(scenario)
+    chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
+    result = fit_scenario(loaded, chosen, base_dir=scenario.parent)
+    lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
+    for p in result.parameters:
+        if p.identified:
+            lines.append(
+                f"  {p.workload}.{p.key} = {p.value:.4g} (95%: {p.low:.4g} to {p.high:.4g})"
+            )
+        else:
+            lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
+    for r in result.residuals:
+        got = "saturated" if r.model_ms is None else f"{r.model_ms:.3g} ms"
+        error = "" if r.error is None else f" ({r.error:+.1%})"
+        lines.append(
+            f"  {r.interval}, {r.workload}: measured {r.measured_ms:.3g} ms, model {got}{error}"
+        )
+    lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
+    say("\n".join(lines), err=True)
+    provenance = "\n".join(lines).replace("  ", "  ", 1)
+    text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
+    _write_stdout(calibrated_yaml(text, result, provenance))
+
+
 # ------------------------------------------------------------------------------ the outputs
 
 

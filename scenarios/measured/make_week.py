@@ -2,8 +2,13 @@
 
 Two scopes. `oltp`: 8 KiB random I/O, a working-day curve peaking early afternoon (about
 15,000 IOPS on weekdays, a third of that at weekends) with a smaller morning peak. `batch`:
-sequential 256 KiB reads and 64 KiB writes, mostly in a nightly window 00:00-04:00. Response
-times rise with the load as a measured system's do. Seeded: the same file every run.
+sequential 256 KiB reads and 64 KiB writes, mostly in a nightly window 00:00-04:00.
+
+The response times are what the model gives on the hardware of ds8800-measured-base.yaml
+with the parameters a measurement cannot show set to known values (oltp: destage ratio 0.55,
+skew level 9; batch: destage ratio 1), times 3% lognormal measurement noise, so that
+`diskmodel calibrate` can be seen to recover them (docs/measured.md). Seeded: the same file
+every run (about 10 s: one model solve per interval).
 
     python scenarios/measured/make_week.py > scenarios/measured/ds8800-week.csv
 """
@@ -14,11 +19,33 @@ import csv
 import datetime as dt
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 
+from diskmodel.catalog import load_catalog
+from diskmodel.configuration import resolve
+from diskmodel.model import results
+from diskmodel.model.operating import Solver
+from diskmodel.scenario import Scenario, load_scenario
+
 START = dt.datetime(2026, 11, 2)  # a Monday
 SEED = 20261102
+BASE = Path(__file__).with_name("ds8800-measured-base.yaml")
+TRUE = {"oltp": {"destage_ratio": 0.55, "skew": {"level": 9.0}}, "batch": {"destage_ratio": 1.0}}
+NOISE = 0.03
+
+
+def _responses(rows: dict[str, dict[str, float]]) -> dict[str, float]:
+    """The model's response time (ms) per scope with the workloads at `rows`."""
+    catalog = load_catalog()
+    data = load_scenario(BASE).model_dump(mode="python", exclude_none=True)
+    data["analyses"] = {}
+    for w in data["workloads"]:
+        w.update(rows[w["name"]])
+        w.update(TRUE[w["name"]])
+    config = resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
+    return {r.name: r.response_time_ms for r in results.workloads(Solver(config).planned_point())}
 
 
 def main() -> None:
@@ -48,35 +75,33 @@ def main() -> None:
         oltp = base * (1.0 if weekday else 0.35) * rng.lognormal(0.0, 0.06)
         batch_window = 0 <= hour < 4
         batch = (3500 if batch_window else 250) * rng.lognormal(0.0, 0.1)
-        busy = oltp / 16000 + batch / 4000
-        oltp_rt = 1.2 + 1.6 * busy**2 + rng.normal(0.0, 0.05)
-        batch_rt = 1.5 + 2.5 * busy**2 + rng.normal(0.0, 0.1)
-        out.writerow(
-            [
-                t.isoformat(sep=" ", timespec="minutes"),
-                "oltp",
-                f"{oltp:.1f}",
-                f"{0.70 + rng.normal(0, 0.01):.3f}",
-                f"{0.45 + rng.normal(0, 0.01):.3f}",
-                8,
-                8,
-                f"{oltp_rt:.2f}",
-                30000,
-            ]
-        )
-        out.writerow(
-            [
-                t.isoformat(sep=" ", timespec="minutes"),
-                "batch",
-                f"{batch:.1f}",
-                f"{(0.85 if batch_window else 0.6) + rng.normal(0, 0.01):.3f}",
-                f"{0.9 + rng.normal(0, 0.005):.3f}",
-                256,
-                64,
-                f"{batch_rt:.2f}",
-                8000,
-            ]
-        )
+        oltp_mix = {"read_fraction": round(0.70 + rng.normal(0, 0.01), 3)}
+        oltp_mix["read_hit_ratio"] = round(0.45 + rng.normal(0, 0.01), 3)
+        batch_mix = {
+            "read_fraction": round((0.85 if batch_window else 0.6) + rng.normal(0, 0.01), 3)
+        }
+        batch_mix["read_hit_ratio"] = round(0.9 + rng.normal(0, 0.005), 3)
+        rows = {
+            "oltp": {"iops": round(oltp, 1), **oltp_mix},
+            "batch": {"iops": round(batch, 1), **batch_mix},
+        }
+        rt = _responses(rows)
+        when = t.isoformat(sep=" ", timespec="minutes")
+        for scope, kib, capacity in (("oltp", (8, 8), 30000), ("batch", (256, 64), 8000)):
+            row = rows[scope]
+            measured = rt[scope] * rng.lognormal(0.0, NOISE)
+            out.writerow(
+                [
+                    when,
+                    scope,
+                    f"{row['iops']:.1f}",
+                    f"{row['read_fraction']:.3f}",
+                    f"{row['read_hit_ratio']:.3f}",
+                    *kib,
+                    f"{measured:.3f}",
+                    capacity,
+                ]
+            )
 
 
 if __name__ == "__main__":

@@ -121,3 +121,16 @@ def test_the_command_prints_yaml_and_refuses_bad_input_in_one_line(tmp_path: Pat
     missing = runner.invoke(app, ["import", str(tmp_path / "none.csv")])
     assert missing.exit_code == ExitCode.INVALID_INPUT
     assert "no such file" in missing.output
+
+
+def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
+    runner = CliRunner()
+    base = ROOT / "scenarios" / "measured" / "ds8800-measured-base.yaml"
+    result = runner.invoke(
+        app, ["calibrate", str(base), "--measured", str(WEEK), "-p", "io", "-p", "mbs"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "oltp.skew.level" in result.stderr
+    assert "rms error" in result.stderr
+    assert result.stdout.startswith("# Calibrated against")
+    assert "schema_version: 1" in result.stdout
