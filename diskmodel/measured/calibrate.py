@@ -126,6 +126,21 @@ def _at(
     return data
 
 
+def _unidentified(column: float, value: float, lo: float, hi: float, half_width: float) -> str:
+    """Why a fitted parameter is not identified (module docstring), or "" if it is."""
+    span = hi - lo
+    if column < 1e-6:
+        return "the data do not depend on it"
+    if min(value - lo, hi - value) <= 1e-3 * span:
+        return (
+            f"the fit ran to its bound ({value:.3g}): the data push it outside its physical "
+            "range or do not pin it"
+        )
+    if 2 * half_width > span / 2:
+        return f"its 95% interval (+-{half_width:.3g}) covers more than half its range"
+    return ""
+
+
 def calibrate(
     scenario: Scenario,
     selections: Sequence[Selection],
@@ -214,57 +229,14 @@ def calibrate(
     except np.linalg.LinAlgError:
         cov = np.full((len(x0), len(x0)), np.inf)
     for i, (w, key) in enumerate(keys):
-        span = hi[i] - lo[i]
+        value = float(fit.x[i])
         se = math.sqrt(max(float(cov[i, i]), 0.0)) if np.isfinite(cov[i, i]) else math.inf
-        at_bound = min(fit.x[i] - lo[i], hi[i] - fit.x[i]) <= 1e-3 * span
-        if column[i] < 1e-6:
-            params.append(
-                Parameter(
-                    names[w],
-                    key,
-                    float(fit.x[i]),
-                    None,
-                    None,
-                    False,
-                    "the data do not depend on it",
-                )
-            )
-        elif at_bound:
-            params.append(
-                Parameter(
-                    names[w],
-                    key,
-                    float(fit.x[i]),
-                    None,
-                    None,
-                    False,
-                    f"the fit ran to its bound ({fit.x[i]:.3g}): the data push it outside its "
-                    "physical range or do not pin it",
-                )
-            )
-        elif 2 * z95 * se > span / 2:
-            params.append(
-                Parameter(
-                    names[w],
-                    key,
-                    float(fit.x[i]),
-                    None,
-                    None,
-                    False,
-                    f"its 95% interval (+-{z95 * se:.3g}) covers more than half its range",
-                )
-            )
+        why = _unidentified(column[i], value, lo[i], hi[i], z95 * se)
+        if why:
+            params.append(Parameter(names[w], key, value, None, None, False, why))
         else:
-            params.append(
-                Parameter(
-                    names[w],
-                    key,
-                    float(fit.x[i]),
-                    max(lo[i], float(fit.x[i]) - z95 * se),
-                    min(hi[i], float(fit.x[i]) + z95 * se),
-                    True,
-                )
-            )
+            low, high = max(lo[i], value - z95 * se), min(hi[i], value + z95 * se)
+            params.append(Parameter(names[w], key, value, low, high, True))
     final = model_ms(fit.x)
     resid = tuple(
         Residual(selections[s].label, names[w], ms, got if got >= 0 else None)
