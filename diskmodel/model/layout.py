@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -283,8 +284,24 @@ class _Pool:
     _memo: dict[tuple[str, str, float], _RankTimes] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # The same (rank, span) asked again and again in a placement search: found without
+    # rounding or building the kind key (that lookup dominated the search's time).
+    _by_rank: dict[tuple[int, float], _RankTimes] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @cached_property
+    def _tier_ranks(self) -> dict[str, tuple[Rank, ...]]:
+        """The pool's ranks by tier, in rank order."""
+        out: dict[str, list[Rank]] = {}
+        for r in self.ranks:
+            out.setdefault(r.tier, []).append(r)
+        return {t: tuple(rs) for t, rs in out.items()}
 
     def times(self, rank: Rank, span: float) -> _RankTimes:
+        fast = self._by_rank.get((rank.index, span))
+        if fast is not None:
+            return fast
         key = (rank.drive.name, rank.raid.name, round(span, 9))
         found = self._memo.get(key)
         if found is None:
@@ -297,6 +314,7 @@ class _Pool:
                 drive_work_at(self.pool.utilization_target, drive_gain(rank, span)),
             )
             self._memo[key] = found
+        self._by_rank[(rank.index, span)] = found
         return found
 
     def demands(self) -> list[WorkloadDemand]:
@@ -359,23 +377,23 @@ class _Pool:
         per_tier: dict[str, np.ndarray] = {}
         seq_drive: dict[int, float] = {}
         for t in self.pool.tiers:
-            per_x = np.zeros(self.da_pairs)
-            mb = [
-                placement.workload(workload.name).on(t).mb_share * rate
-                for _, workload, rate in self.members
-            ]
-            for r in self.ranks:
-                if r.tier != t:
-                    continue
-                share = shares[r.index]
-                times = self.times(r, spans[r.index])
-                per_x[r.da_pair] += share.small_io_share * times.small_da_s
-                seq_drive[r.index] = share.data_share * sum(
-                    m * d for m, d in zip(mb, times.seq_drive_s, strict=True)
-                )
-                da_busy[r.da_pair] += share.data_share * sum(
-                    m * d for m, d in zip(mb, times.seq_da_s, strict=True)
-                )
+            ranks = self._tier_ranks.get(t, ())
+            if not ranks:
+                per_tier[t] = np.zeros(self.da_pairs)
+                continue
+            mb = np.array(
+                [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
+            )
+            times = [self.times(r, spans[r.index]) for r in ranks]
+            da = np.array([r.da_pair for r in ranks])
+            small = np.array([shares[r.index].small_io_share for r in ranks])
+            data = np.array([shares[r.index].data_share for r in ranks])
+            small_da = np.array([x.small_da_s for x in times])
+            seq_d = data * (np.array([x.seq_drive_s for x in times]) @ mb)
+            seq_a = data * (np.array([x.seq_da_s for x in times]) @ mb)
+            per_x = np.bincount(da, weights=small * small_da, minlength=self.da_pairs)
+            da_busy += np.bincount(da, weights=seq_a, minlength=self.da_pairs)
+            seq_drive.update(zip((r.index for r in ranks), seq_d.tolist(), strict=True))
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
@@ -401,9 +419,7 @@ class _Pool:
         spans = {i: s.span_fraction for i, s in shares.items()}
         mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
         x = placement.on(tier).small_io_iops
-        for r in self.ranks:
-            if r.tier != tier:
-                continue
+        for r in self._tier_ranks.get(tier, ()):
             times = self.times(r, spans[r.index])
             work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
             if work > times.target_work * (1 + 1e-9):
