@@ -224,6 +224,7 @@ def resolve_scenario(
     """The baseline and each `compare` alternative, resolved (hit ratios projected where an
     alternative changes the cache size and does not set the hit ratio itself)."""
     catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")  # ranges at their middle; bands: analyses.predict
     settings = {alt.name: alt.set for alt in scenario.analyses.compare}
     heatmaps: HeatMaps = {}
     out = []
@@ -262,6 +263,7 @@ def resolve(
     a heat map outside it is refused unless `allow_outside_heatmaps`.
     """
     catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")
     cfg = scenario.system
     system = catalog.systems[cfg.model]
     hardware = Hardware(
@@ -372,15 +374,24 @@ def _projected_hit_ratios(
         return None
     out = []
     for w in alternative.workloads:
-        projected = cache.project_read_hit_ratio(w.read_hit_ratio, old, new)
+        given = _point(w.read_hit_ratio)
+        projected = cache.project_read_hit_ratio(given, old, new)
         out.append(
             (
                 projected,
-                f"projected from {w.read_hit_ratio:g} at {old:g} GB cache to {new:g} GB "
+                f"projected from {given:g} at {old:g} GB cache to {new:g} GB "
                 f"(McNutt's hierarchical reuse model, theta {cache.HIERARCHICAL_REUSE_THETA:g})",
             )
         )
     return out
+
+
+def _point(value: float | tuple[float, float]) -> float:
+    """An input the model uses: a number (a range is resolved to one of its points first,
+    `Scenario.corner`)."""
+    if isinstance(value, tuple):
+        raise ValueError("a range reached the model: resolve the scenario at a corner first")
+    return value
 
 
 def _pool(name: str, mode: str, target: float, ranks: Sequence[Rank]) -> PoolConfig:
@@ -446,7 +457,7 @@ def _workload(
     heat: HeatMaps,
     allow_outside: bool,
 ) -> WorkloadConfig:
-    hit_ratio, basis = hit if hit is not None else (w.read_hit_ratio, "as given")
+    hit_ratio, basis = hit if hit is not None else (_point(w.read_hit_ratio), "as given")
     small, mb, description = _skew(w, base_dir, heat, allow_outside)
     population = w.queue_depth if w.queue_depth is not None else w.users
     kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
@@ -464,7 +475,7 @@ def _workload(
             write_sequential_fraction=w.write_sequential_fraction,
             read_size_kib=w.read_size_kib,
             write_size_kib=w.write_size_kib,
-            destage_ratio=w.destage_ratio,
+            destage_ratio=_point(w.destage_ratio),
         ),
         read_hit_ratio=hit_ratio,
         read_hit_ratio_basis=basis,
@@ -556,7 +567,7 @@ def _workload_input(w: WorkloadConfig, given: Workload) -> WorkloadInput:
         read_fraction=given.read_fraction,
         read_hit_ratio=w.read_hit_ratio,
         read_hit_ratio_basis=w.read_hit_ratio_basis,
-        destage_ratio=given.destage_ratio,
+        destage_ratio=_point(given.destage_ratio),
         read_size_kib=given.read_size_kib,
         write_size_kib=given.write_size_kib,
         read_sequential_fraction=given.read_sequential_fraction,

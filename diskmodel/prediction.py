@@ -417,6 +417,35 @@ class LogResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BandPoint:
+    """The response time at one load of the curve at the pessimistic and the optimistic corner
+    (None where that corner saturates)."""
+
+    iops: float
+    pessimistic_ms: float | None
+    optimistic_ms: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class BandResult:
+    """What the inputs given as ranges do to the answer (the baseline's).
+
+    inputs: (dotted key, low, high) of every range. method: how the band was found. The
+    prediction itself is at the central point (every range at its middle); each pair here is
+    (pessimistic, optimistic): every range at its end that makes the system slower (read hit
+    ratio low, destage ratio high, skew low), or faster, all together. Response times are None
+    where the corner saturates at the planned load.
+    """
+
+    inputs: tuple[tuple[str, float, float], ...]
+    method: str
+    response_time_ms: tuple[float | None, float | None]
+    max_iops: tuple[float, float]
+    planning_max_iops: tuple[float, float]
+    curve: tuple[BandPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """One configuration's predicted performance.
 
@@ -450,6 +479,7 @@ class Prediction:
     growth: tuple[GrowthPoint, ...] = ()
     closed: ClosedSystemResult | None = None
     logs: tuple[LogResult, ...] = ()
+    band: BandResult | None = None
     notes: tuple[str, ...] = field(default=())
 
 

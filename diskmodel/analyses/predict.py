@@ -287,10 +287,22 @@ def predict_scenario(
     labels = growth.labels if growth else ()
     predictions = [predict_configuration(c, factors, labels) for c in configs]
     sweep = scenario.analyses.tier_sweep
+    from diskmodel.analyses.band import band
+
+    baseline = dataclasses.replace(
+        predictions[0],
+        band=band(
+            scenario,
+            predictions[0],
+            catalog,
+            base_dir,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        ),
+    )
     return ScenarioPrediction(
         scenario=scenario.name,
         description=scenario.description.strip(),
-        baseline=predictions[0],
+        baseline=baseline,
         alternatives=tuple(predictions[1:]),
         tier_sweep=tuple(
             tier_sweep(

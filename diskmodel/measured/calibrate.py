@@ -152,6 +152,7 @@ def calibrate(
     from scipy.stats import t as student
 
     catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")  # a range given for a fitted input: start mid-range
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)

@@ -76,10 +76,26 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
     )
     targets = {p.inputs.service_level.response_time_ms for p in configs}
     target_ms = targets.pop() if len(targets) == 1 else None
+    shade = configs[0].band
+    band = (
+        charts.Band(
+            tuple(b.iops for b in shade.curve),
+            tuple(math.inf if b.optimistic_ms is None else b.optimistic_ms for b in shade.curve),
+            tuple(math.inf if b.pessimistic_ms is None else b.pessimistic_ms for b in shade.curve),
+        )
+        if shade is not None and shade.curve
+        else None
+    )
     svg = charts.response_time_chart(
-        "chart-response", series, markers, planned_iops, target_ms=target_ms
+        "chart-response", series, markers, planned_iops, target_ms=target_ms, band=band
     )
     parts = ["Average response time of all host I/O as the load grows."]
+    if band is not None:
+        parts.append(
+            f"The shaded band around {configs[0].name} is its range over the inputs given as "
+            "ranges, from every range at its optimistic end to every range at its pessimistic "
+            "end."
+        )
     if planned_iops is not None:
         parts.append(
             "The dashed vertical line is the planned load; each circle is a configuration's "

@@ -109,6 +109,16 @@ class Series:
 
 
 @dataclass(frozen=True)
+class Band:
+    """A shaded range around the first line: at each x the optimistic (low) and pessimistic
+    (high) response time, inf where that end saturates."""
+
+    x: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class Marker:
     """One point to mark on a line chart, with a short label (e.g. the planned load)."""
 
@@ -204,6 +214,7 @@ def response_time_chart(
     planned_iops: float | None,
     x_label: str = "host I/O rate (IOPS)",
     target_ms: float | None = None,
+    band: Band | None = None,
 ) -> str:
     """Response time (ms) against I/O rate, one line per alternative, the planned load marked.
 
@@ -211,11 +222,16 @@ def response_time_chart(
     response time tells nothing but "saturating", and an axis stretched to it would flatten the
     part a planner reads. A line is drawn only up to its last point under the top and ends
     there in an upward arrowhead: no line is cut by the frame. `target_ms`, the service level's
-    response-time target, is a horizontal dashed line.
+    response-time target, is a horizontal dashed line. `band`, shaded in the first line's
+    colour, is the range of the inputs given as ranges (cut at the top like the lines).
     """
     top = response_axis_top(series, markers, target_ms)
     legend = _Legend(_names(series))
     fig, ax = _figure(3.0, legend)
+    if band is not None and band.x:
+        low = [min(v, top) for v in band.low]
+        high = [min(v, top) for v in band.high]
+        ax.fill_between(band.x, low, high, color=_colour(0), alpha=0.15, linewidth=0)
     for i, s in enumerate(series):
         x, y, cut = _below(s.x, s.y, top)
         ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3.5, markevery=_every(len(x)))

@@ -115,7 +115,7 @@ def render_check(
             f"{w.iops:,.0f}" if w.iops is not None else "-",
             w.queue_depth if w.queue_depth is not None else (w.users or "-"),
             f"{w.read_fraction:.0%}",
-            f"{w.read_hit_ratio:.0%}",
+            _percent(w.read_hit_ratio),
             f"{w.capacity_gb:,.0f}",
         ]
         for w in scenario.workloads
@@ -127,4 +127,18 @@ def render_check(
             title="Workloads",
         )
     )
+    if scenario.ranges:
+        given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
+        parts.append(
+            f"Inputs given as ranges: {given}. The prediction is at the middle of every range; "
+            "the report adds the band from every range at its pessimistic end to every range "
+            "at its optimistic end."
+        )
     return to_text(parts, output)
+
+
+def _percent(value: float | tuple[float, float]) -> str:
+    """A fraction as a percentage, or a range of them."""
+    if isinstance(value, tuple):
+        return f"{value[0]:.0%}-{value[1]:.0%}"
+    return f"{value:.0%}"

@@ -147,6 +147,25 @@ def results_table(configs: Sequence[Prediction]) -> Table:
                 ],
             )
         )
+    if any(p.band is not None for p in configs):
+        rows.append(
+            row("Response time over the input ranges (ms)", [_band_cell(p) for p in configs])
+        )
+        rows.append(
+            row(
+                "Maximum over the input ranges (IOPS)",
+                [
+                    Cell(
+                        f"{display.rate_3sf(p.band.max_iops[0])} – "
+                        f"{display.rate_3sf(p.band.max_iops[1])}",
+                        "num",
+                    )
+                    if p.band is not None
+                    else DASH
+                    for p in configs
+                ],
+            )
+        )
     for name in _workload_names(configs):
         for label, attribute, io in (
             ("response time (ms)", "response_time_ms", ""),
@@ -177,6 +196,17 @@ def results_table(configs: Sequence[Prediction]) -> Table:
         "limit of the service level is met (the binding limit is the first one reached). "
         "Headroom is how much more load than planned fits under each.",
     )
+
+
+def _band_cell(p: Prediction) -> Cell:
+    """Pessimistic – optimistic response time over the input ranges."""
+    if p.band is None:
+        return DASH
+    worst, best = p.band.response_time_ms
+    shown = [
+        display.milliseconds(v) if v is not None else display.SATURATED_TEXT for v in (worst, best)
+    ]
+    return Cell(" – ".join(shown), "num")
 
 
 def _headroom_cell(maximum: float, p: Prediction) -> Cell:

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import math
 
-from diskmodel.prediction import ComponentResult, LogResult, Prediction, ScenarioPrediction
+from diskmodel.prediction import (
+    BandResult,
+    ComponentResult,
+    LogResult,
+    Prediction,
+    ScenarioPrediction,
+)
 from diskmodel.report import display
 from diskmodel.report.result_tables import headroom_text
 from diskmodel.report.table import Output, TextTable, table, to_text
@@ -85,7 +91,25 @@ def _headline(p: Prediction) -> str:
         )
     if p.nvs_full and p.closed is None:
         lines.append("NVS full: destages cannot keep up at the planned load; writes wait")
+    if p.band is not None:
+        lines.append(band_sentence(p.band))
     return "\n".join(lines)
+
+
+def band_sentence(band: BandResult) -> str:
+    """The range the inputs given as ranges span, pessimistic to optimistic."""
+    given = ", ".join(
+        f"{key.removeprefix('workloads.')} {lo:g}-{hi:g}" for key, lo, hi in band.inputs
+    )
+    worst, best = band.response_time_ms
+    response = f"{_ms(worst)} to {_ms(best)} ms" if best is not None else "saturated"
+    return (
+        f"input ranges ({given}): response {response}, maximum "
+        f"{display.rate_3sf(band.max_iops[0])} to {display.rate_3sf(band.max_iops[1])} IOPS, "
+        f"planning maximum {display.rate_3sf(band.planning_max_iops[0])} to "
+        f"{display.rate_3sf(band.planning_max_iops[1])} IOPS (pessimistic to optimistic; the "
+        "figures above are at the middle of every range)"
+    )
 
 
 def _busiest(components: tuple[ComponentResult, ...]) -> TextTable:

@@ -157,8 +157,10 @@ class Pool(Model):
 class Skew(Model):
     """How a workload's small random I/O is spread over its capacity (exactly one form)."""
 
-    level: float | str | None = Field(
-        None, description="a number above 1, or a preset: " + ", ".join(SKEW_PRESETS)
+    level: float | str | tuple[float, float] | None = Field(
+        None,
+        description="a number above 1, a range [low, high] of them, or a preset: "
+        + ", ".join(SKEW_PRESETS),
     )
     points: list[tuple[Fraction, Fraction]] | None = Field(
         None, min_length=1, description="[capacity fraction, I/O fraction] pairs, hottest first"
@@ -192,6 +194,11 @@ class Skew(Model):
                     "(1 would mean no skew at all)"
                 )
             return float(value)
+        if isinstance(value, list | tuple) and len(value) == 2:
+            low, high = (cls._level_or_preset(v) for v in value)
+            if not (isinstance(low, float) and isinstance(high, float) and low < high):
+                raise problem("a skew level range is [low, high], two numbers with low < high")
+            return (low, high)
         if value is None:
             return value
         raise problem(f"a skew level is a number above 1 or one of {', '.join(SKEW_PRESETS)}")
@@ -222,6 +229,9 @@ class Skew(Model):
         try:
             if self.points is not None:
                 curve = PiecewiseSkew.from_points([list(p) for p in self.points])
+            elif isinstance(self.level, tuple):
+                for end in self.level:
+                    curve = skew_from_level(end)
             else:
                 curve = skew_from_level(self.level_value or 1.0)
             if self.sequential_level is not None:
@@ -232,9 +242,11 @@ class Skew(Model):
 
     @property
     def level_value(self) -> float | None:
-        """The numeric skew level, presets resolved."""
+        """The numeric skew level, presets resolved (a range: its middle)."""
         if isinstance(self.level, str):
             return SKEW_PRESETS[self.level]
+        if isinstance(self.level, tuple):
+            return 0.5 * (self.level[0] + self.level[1])
         return self.level
 
 
@@ -250,9 +262,11 @@ class Workload(Model):
         None, description="I/O rates for the curve, [low, high]"
     )
     read_fraction: Fraction = Field(description="reads as a fraction of all I/O, 0 to 1")
-    read_hit_ratio: Fraction = Field(description="fraction of reads answered from cache, 0 to 1")
-    destage_ratio: float = Field(
-        1.0, ge=0.0, le=1.0, description="destages per host write, after write folding"
+    read_hit_ratio: Fraction | tuple[Fraction, Fraction] = Field(
+        description="fraction of reads answered from cache, 0 to 1, or a range [low, high]"
+    )
+    destage_ratio: Fraction | tuple[Fraction, Fraction] = Field(
+        1.0, description="destages per host write, after write folding, or a range [low, high]"
     )
     read_size_kib: float = Field(
         4.0, gt=0, le=MAX_TRANSFER_KIB, description="mean read transfer, KiB"
@@ -283,6 +297,15 @@ class Workload(Model):
         0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
     )
     pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+
+    @field_validator("read_hit_ratio", "destage_ratio")
+    @classmethod
+    def _input_range(
+        cls, value: float | tuple[float, float], info: ValidationInfo
+    ) -> float | tuple[float, float]:
+        if isinstance(value, tuple) and not value[0] < value[1]:
+            raise problem(f"{info.field_name}: a range is [low, high] with low < high")
+        return value
 
     @field_validator("iops_range")
     @classmethod
@@ -570,6 +593,11 @@ class Analyses(Model):
         return self
 
 
+RANGED_INPUTS = {"read_hit_ratio": False, "destage_ratio": True}
+"""Workload inputs that may be ranges, and whether their high end makes the system slower."""
+Corner = Literal["central", "pessimistic", "optimistic"]
+
+
 class Scenario(Model):
     """A whole scenario file, validated against the hardware catalog."""
 
@@ -598,6 +626,44 @@ class Scenario(Model):
         if problems:
             raise problem("\n".join(problems))
         return self
+
+    @property
+    def ranges(self) -> list[tuple[str, float, float]]:
+        """The inputs given as ranges: (dotted key with names, low, high)."""
+        out = []
+        for w in self.workloads:
+            for key in RANGED_INPUTS:
+                value = getattr(w, key)
+                if isinstance(value, tuple):
+                    out.append((f"workloads.{w.name}.{key}", value[0], value[1]))
+            if w.skew is not None and isinstance(w.skew.level, tuple):
+                out.append((f"workloads.{w.name}.skew.level", *w.skew.level))
+        return out
+
+    def corner(self, which: Corner) -> Scenario:
+        """The scenario with every range at one point: its middle (`central`), the end that
+        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low)
+        or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
+        point of a validated range is a valid value."""
+
+        def pick(value: Any, slower_high: bool) -> Any:
+            if not isinstance(value, tuple):
+                return value
+            low, high = value
+            if which == "central":
+                return 0.5 * (low + high)
+            return high if (which == "pessimistic") == slower_high else low
+
+        workloads = []
+        for w in self.workloads:
+            update: dict[str, Any] = {
+                key: pick(getattr(w, key), slower_high)
+                for key, slower_high in RANGED_INPUTS.items()
+            }
+            if w.skew is not None and isinstance(w.skew.level, tuple):
+                update["skew"] = w.skew.model_copy(update={"level": pick(w.skew.level, False)})
+            workloads.append(w.model_copy(update=update))
+        return self.model_copy(update={"workloads": workloads})
 
     @property
     def model_workloads(self) -> tuple[Workload, ...]:

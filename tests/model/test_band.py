@@ -1,0 +1,114 @@
+"""Inputs as ranges (issue 13 item 3): the prediction at the middle of every range, a band
+from the pessimistic to the optimistic corner that holds it and widens with the ranges."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from diskmodel.analyses import predict_scenario
+from diskmodel.catalog import load_catalog
+from diskmodel.report.json_result import to_json
+from diskmodel.scenario import ScenarioError
+
+from .builders import BASE, with_data
+
+
+def _tiered(hit: Any, destage: Any, level: Any) -> dict[str, Any]:
+    data: dict[str, Any] = copy.deepcopy(BASE)
+    data["pools"][0]["easy_tier"] = "auto"
+    data["pools"][0]["ranks"].append({"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 2})
+    w = data["workloads"][0]
+    w.update(read_hit_ratio=hit, destage_ratio=destage, skew={"level": level})
+    return data
+
+
+def test_the_prediction_is_at_the_middle_of_every_range() -> None:
+    ranged = predict_scenario(with_data(_tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0])))
+    middle = predict_scenario(with_data(_tiered(0.4, 0.6, 9.0)))
+    assert ranged.baseline.response_time_ms == pytest.approx(middle.baseline.response_time_ms)
+    assert ranged.baseline.max_iops == pytest.approx(middle.baseline.max_iops)
+    assert middle.baseline.band is None
+    band = ranged.baseline.band
+    assert band is not None
+    assert [key for key, _, _ in band.inputs] == [
+        "workloads.oltp.read_hit_ratio",
+        "workloads.oltp.destage_ratio",
+        "workloads.oltp.skew.level",
+    ]
+
+
+def test_the_band_holds_the_central_prediction() -> None:
+    p = predict_scenario(with_data(_tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0]))).baseline
+    band = p.band
+    assert band is not None
+    worst, best = band.response_time_ms
+    assert worst is not None
+    assert best is not None
+    assert p.response_time_ms is not None
+    assert best <= p.response_time_ms <= worst
+    assert band.max_iops[0] <= p.max_iops <= band.max_iops[1]
+    assert band.planning_max_iops[0] <= p.service_level.max_iops <= band.planning_max_iops[1]
+    central = {c.iops: c.response_time_ms for c in p.curve}
+    for b in band.curve:
+        mid = central[b.iops]
+        if mid is not None and b.pessimistic_ms is not None and b.optimistic_ms is not None:
+            assert b.optimistic_ms <= mid * (1 + 1e-9)
+            assert mid <= b.pessimistic_ms * (1 + 1e-9)
+
+
+def test_a_wider_range_gives_a_wider_band() -> None:
+    narrow = predict_scenario(with_data(_tiered([0.35, 0.45], [0.5, 0.7], [8.0, 10.0])))
+    wide = predict_scenario(with_data(_tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0])))
+    n, w = narrow.baseline.band, wide.baseline.band
+    assert n is not None
+    assert w is not None
+    assert w.max_iops[0] <= n.max_iops[0] <= n.max_iops[1] <= w.max_iops[1]
+    assert w.response_time_ms[1] <= n.response_time_ms[1]  # type: ignore[operator]
+    assert n.response_time_ms[0] <= w.response_time_ms[0]  # type: ignore[operator]
+
+
+def test_the_band_is_written_to_json_and_shaded_in_the_report() -> None:
+    from diskmodel.report.html import build_report
+
+    sp = predict_scenario(with_data(_tiered([0.3, 0.5], 0.6, 9.0)), load_catalog())
+    data = json.loads(to_json(sp))
+    band = data["configurations"][0]["band"]
+    assert band["inputs"] == [["workloads.oltp.read_hit_ratio", 0.3, 0.5]]
+    chart = next(c for c in build_report(sp, generated="").charts if c.key == "chart-response")
+    assert "shaded band" in chart.caption
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"read_hit_ratio": [0.5, 0.3]}, "read_hit_ratio: a range is [low, high] with low < high"),
+        ({"destage_ratio": [0.2, 1.5]}, "less than or equal to 1"),
+        ({"skew": {"level": [12, 6]}}, "a skew level range is [low, high]"),
+    ],
+)
+def test_a_bad_range_gets_one_clear_message(change: dict[str, Any], message: str) -> None:
+    data = _tiered(0.4, 0.6, 9.0)
+    data["workloads"][0].update(change)
+    with pytest.raises((ScenarioError, ValueError)) as caught:
+        with_data(data)
+    assert message in str(caught.value)
+
+
+def test_check_shows_the_ranges(tmp_path: Any) -> None:
+    from ruamel.yaml import YAML
+    from typer.testing import CliRunner
+
+    from diskmodel.cli import app
+
+    path = tmp_path / "ranged.yaml"
+    with path.open("w", encoding="utf-8") as f:
+        YAML().dump(_tiered([0.3, 0.5], 0.6, [6.0, 12.0]), f)
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "30%-50%" in text
+    assert "Inputs given as ranges: workloads.oltp.read_hit_ratio 0.3 to 0.5" in text
