@@ -220,14 +220,15 @@ def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_noth
     prediction = _predict(scenario_path)
     report = write_report(prediction, tmp_path / f"{scenario_path.stem}.html")
     configs = len(prediction.configurations)
-    # A page more for each analysis beyond the configurations (growth, a tier sweep, logs),
-    # and one for every two logs' striping tables.
+    # A page more for each analysis beyond the configurations (growth, a tier sweep, logs, an
+    # uncertainty band), and one for every two logs' striping tables.
     logs = len(prediction.baseline.logs)
     analyses = (
         int(any(p.growth for p in prediction.configurations))
         + int(bool(prediction.tier_sweep))
         + int(logs > 0)
         + logs // 2
+        + int(prediction.baseline.band is not None)
     )
     budget = (3 + 2 * configs + analyses, 7 + 2 * configs + analyses)
     _check_report(browser, report, screenshot_dir, scenario_path.stem, budget)
