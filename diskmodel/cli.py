@@ -231,13 +231,14 @@ def check(
 ) -> None:
     """Validate a scenario, summarise its configuration and open the files it reads."""
     from diskmodel.api import load_scenario, read_inputs
+    from diskmodel.configuration import defaults_used
     from diskmodel.report.check_text import render_check
 
     loaded = load_scenario(scenario)
     heatmaps = read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps)
     if quiet:
         return
-    say(render_check(loaded))
+    say(render_check(loaded, defaults=defaults_used(loaded)))
     say("\nFiles it reads")
     lines = [f"  {scenario} (this scenario)"]
     lines += [

@@ -320,7 +320,7 @@ def resolve(
             dict(service_level.utilization),
         ),
         figures=_figures(hardware, ranks),
-        defaults=tuple(_defaults(scenario)),
+        defaults=tuple(defaults_used(scenario)),
         assumptions=(),
     )
     return Configuration(
@@ -631,7 +631,7 @@ _LOG_DEFAULTS = {
 }
 
 
-def _defaults(scenario: Scenario) -> list[DefaultUsed]:
+def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
     """The inputs the scenario left out, the values used and why."""
     out: list[DefaultUsed] = []
     system = scenario.system

@@ -475,3 +475,18 @@ def test_logwrite_refuses_a_page_count_below_one() -> None:
     result = runner.invoke(app, ["logwrite", "--pages", "0"])
     assert result.exit_code == ExitCode.USAGE
     assert "Traceback" not in result.output
+
+
+def test_check_and_run_list_the_defaults_applied(tmp_path: Path) -> None:
+    """Issue 13 item 3 / issue 16 item 4: every input left out is listed with the value used,
+    in `check` (with why) and in the text summary of `run`."""
+    scenario = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
+    checked = runner.invoke(app, ["check", str(scenario)])
+    assert checked.exit_code == 0, checked.output
+    assert "Defaults applied" in checked.output
+    assert "workloads.oltp.read_sequential_fraction" in checked.output
+    assert "no sequential reads" in checked.output
+    ran = runner.invoke(app, ["run", str(scenario), "--out", str(tmp_path / "r.html")])
+    assert ran.exit_code == 0, ran.output
+    assert "Defaults applied" in ran.output
+    assert "workloads.oltp.write_sequential_fraction" in ran.output

@@ -8,9 +8,12 @@ tests/report/test_report_imports.py keeps the two apart). Tables are drawn by
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
+from collections.abc import Sequence
 
 from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.prediction import DefaultUsed
 from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.scenario import Scenario, expand_ranks
 
@@ -18,9 +21,13 @@ TIERS = ("ssd", "enterprise", "nearline")
 
 
 def render_check(
-    scenario: Scenario, catalog: Catalog | None = None, output: Output | None = None
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    output: Output | None = None,
+    defaults: Sequence[DefaultUsed] = (),
 ) -> str:
-    """Configuration summary: capacity per tier, ranks per DA pair, drives per server."""
+    """Configuration summary: capacity per tier, ranks per DA pair, drives per server, the
+    workloads, the inputs given as ranges and the defaults applied."""
     catalog = catalog or load_catalog()
     cfg = scenario.system
     system = catalog.systems[cfg.model]
@@ -127,6 +134,13 @@ def render_check(
             title="Workloads",
         )
     )
+    if defaults:
+        listed = table(
+            ["input left out", "value used", "why"],
+            [[d.key, d.value, d.basis] for d in defaults],
+            title="Defaults applied",
+        )
+        parts.append(dataclasses.replace(listed, unwrapped=(0,), narrow=(1,)))
     if scenario.ranges:
         given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
         parts.append(

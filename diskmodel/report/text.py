@@ -11,6 +11,7 @@ numbers shown by the shared display rules (`diskmodel.report.display`), tables d
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from diskmodel.prediction import (
@@ -388,4 +389,12 @@ def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
         parts.append(_comparison(prediction))
     if prediction.tier_sweep:
         parts.append(_tier_sweep(prediction))
+    defaults = prediction.baseline.inputs.defaults
+    if defaults:
+        listed = table(
+            ["input left out", "value used"],
+            [[d.key, d.value] for d in defaults],
+            title="Defaults applied (why: diskmodel check, or the report's appendix)",
+        )
+        parts.append(dataclasses.replace(listed, unwrapped=(0,)))
     return to_text(parts, output)
