@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -162,6 +163,42 @@ def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval
 def load_intervals(path: Path) -> list[Interval]:
     """Read and parse an interval CSV (a regular UTF-8 file, BOM dropped)."""
     return parse_intervals(read_input_text(path, MAX_FILE_BYTES, "interval"), str(path))
+
+
+EXPORT_COLUMNS = (
+    "time",
+    "scope",
+    "io_rate",
+    "read_fraction",
+    "read_hit_ratio",
+    "read_kib",
+    "write_kib",
+    "response_ms",
+    "capacity_gb",
+)
+
+
+def format_intervals(intervals: Iterable[Interval]) -> str:
+    """Intervals as the CSV this module reads (every column, numbers written exactly:
+    `parse_intervals` gives the same intervals back)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for iv in intervals:
+        writer.writerow(
+            [
+                iv.time.isoformat(sep=" "),
+                iv.scope,
+                repr(iv.io_rate),
+                repr(iv.read_fraction),
+                repr(iv.read_hit_ratio),
+                repr(iv.read_kib),
+                repr(iv.write_kib),
+                "" if iv.response_ms is None else repr(iv.response_ms),
+                "" if iv.capacity_gb is None else repr(iv.capacity_gb),
+            ]
+        )
+    return out.getvalue()
 
 
 def by_time(intervals: Iterable[Interval]) -> dict[dt.datetime, list[Interval]]:

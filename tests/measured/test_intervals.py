@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode, InputError
 from diskmodel.measured import load_intervals, parse_intervals, select, workloads_yaml
+from diskmodel.measured.intervals import Interval, format_intervals
 from diskmodel.measured.peaks import scenario_part
 from tests.model.builders import BASE, with_data
 
@@ -134,3 +137,57 @@ def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
     assert "rms error" in result.stderr
     assert result.stdout.startswith("# Calibrated against")
     assert "schema_version: 1" in result.stdout
+
+
+_VALUES = st.floats(0.0, 1e7, allow_nan=False, allow_infinity=False)
+_FRACTIONS = st.floats(0.0, 1.0, allow_nan=False)
+_SCOPES = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1
+).filter(lambda s: s.strip() == s and not s.startswith('"'))
+
+
+@st.composite
+def _intervals(draw: st.DrawFn) -> list[Interval]:
+    scopes = draw(st.lists(_SCOPES, min_size=1, max_size=3, unique=True))
+    times = draw(st.lists(st.integers(0, 10_000), min_size=1, max_size=4, unique=True))
+    out = []
+    for t in times:
+        for s in scopes:
+            out.append(
+                Interval(
+                    dt.datetime(2026, 1, 1) + dt.timedelta(minutes=15 * t),
+                    s,
+                    draw(_VALUES),
+                    draw(_FRACTIONS),
+                    draw(_FRACTIONS),
+                    draw(st.floats(0.5, 16384)),
+                    draw(st.floats(0.5, 16384)),
+                    draw(st.none() | st.floats(0.001, 1e4)),
+                    draw(st.none() | st.floats(0.001, 1e7)),
+                )
+            )
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(_intervals())
+def test_the_importer_reads_its_own_export_back(rows: list[Interval]) -> None:
+    assert parse_intervals(format_intervals(rows), "export.csv") == rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400) | st.binary(max_size=400).map(lambda b: b.decode("latin-1")))
+def test_any_text_is_read_or_refused_in_one_clear_message(text: str) -> None:
+    """Broken rows, odd characters, stray quotes: a list of intervals or one InputError."""
+    header = "time,scope,io_rate,read_fraction,read_hit_ratio\n"
+    for candidate in (text, header + text):
+        assert _outcome(candidate).startswith("fuzz.csv")
+
+
+def _outcome(text: str) -> str:
+    """What parsing says: the source name alone when it reads, else its one message."""
+    try:
+        parse_intervals(text, "fuzz.csv")
+    except InputError as exc:
+        return str(exc)
+    return "fuzz.csv"
