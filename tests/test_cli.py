@@ -479,14 +479,24 @@ def test_logwrite_refuses_a_page_count_below_one() -> None:
 
 def test_check_and_run_list_the_defaults_applied(tmp_path: Path) -> None:
     """Issue 13 item 3 / issue 16 item 4: every input left out is listed with the value used,
-    in `check` (with why) and in the text summary of `run`."""
+    in `check` (with why) and in the text summary of `run` (read at a fixed width: how the
+    cells wrap depends on the width the output has)."""
+    import diskmodel
+    from diskmodel.configuration import defaults_used
+    from diskmodel.report.check_text import render_check
+    from diskmodel.report.table import Output
+    from diskmodel.report.text import render
+
     scenario = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
-    checked = runner.invoke(app, ["check", str(scenario)])
-    assert checked.exit_code == 0, checked.output
-    assert "Defaults applied" in checked.output
-    assert "workloads.oltp.read_sequential_fraction" in checked.output  # never wrapped
-    assert "why" in checked.output  # the basis column (its text wraps with the width)
-    ran = runner.invoke(app, ["run", str(scenario), "--out", str(tmp_path / "r.html")])
+    loaded = diskmodel.load_scenario(scenario)
+    wide = Output(terminal=False, width=200)
+    checked = render_check(loaded, defaults=defaults_used(loaded), output=wide)
+    assert "Defaults applied" in checked
+    assert "workloads.oltp.read_sequential_fraction" in checked
+    assert "no sequential reads" in checked
+    summary = render(diskmodel.predict(loaded, base_dir=scenario.parent), wide)
+    assert "Defaults applied" in summary
+    assert "workloads.oltp.write_sequential_fraction" in summary
+    ran = runner.invoke(app, ["check", str(scenario)])
     assert ran.exit_code == 0, ran.output
     assert "Defaults applied" in ran.output
-    assert "workloads.oltp.write_sequential_fraction" in ran.output
