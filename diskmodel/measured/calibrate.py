@@ -1,11 +1,13 @@
 """Calibration: fit what a measurement cannot show to the response times it did measure.
 
 A base model reproduces the system that runs today before any what-if is asked of it. The
-interval data give each workload's rate, mix, hit ratio and transfer sizes directly; they do
-not give the destage ratio (writes folded in NVS) or the skew (how unevenly the I/O falls on
-the data). Those are fitted, within physical bounds, to the measured response times of the
-chosen intervals (each scope at each interval one figure), by scipy's bounded nonlinear least
-squares on relative residuals (model / measured - 1).
+interval data give each workload's rate, mix, transfer sizes and usually its hit ratio
+directly; they do not give the destage ratio (writes folded in NVS) or the skew (how unevenly
+the I/O falls on the data). Those are fitted, within physical bounds, to the measured response
+times of the chosen intervals (each scope at each interval one figure), by scipy's bounded
+nonlinear least squares on relative residuals (model / measured - 1). A read hit ratio the data
+lack, given as a range in the scenario (`diskmodel import` writes [0, 0.95] for it), is fitted
+within that range too.
 
 Identifiability: from the Jacobian J at the fit and the residual variance s^2, each
 parameter's standard error is sqrt(diag((J^T J)^-1) s^2), and its 95% interval that times
@@ -54,7 +56,7 @@ class Parameter:
     identified) and why not."""
 
     workload: str
-    key: str  # "destage_ratio" | "skew.level"
+    key: str  # "destage_ratio" | "skew.level" | "read_hit_ratio"
     value: float
     low: float | None
     high: float | None
@@ -114,14 +116,15 @@ def _at(
             continue
         w["iops"] = row.io_rate if row.io_rate > 0 else 1e-3
         w["read_fraction"] = row.read_fraction
-        w["read_hit_ratio"] = row.read_hit_ratio
+        if row.read_hit_ratio is not None:
+            w["read_hit_ratio"] = row.read_hit_ratio
         w["read_size_kib"] = row.read_kib
         w["write_size_kib"] = row.write_kib
     for value, (w, key) in zip(x, keys, strict=True):
-        if key == "destage_ratio":
-            data["workloads"][w]["destage_ratio"] = float(value)
-        else:
+        if key == "skew.level":
             data["workloads"][w]["skew"] = {"level": float(value)}
+        else:
+            data["workloads"][w][key] = float(value)
     data["analyses"] = {}
     return data
 
@@ -152,7 +155,17 @@ def calibrate(
     from scipy.stats import t as student
 
     catalog = catalog or load_catalog()
-    scenario = scenario.corner("central")  # a range given for a fitted input: start mid-range
+    # A read hit ratio given as a range and measured in none of the chosen intervals is fitted
+    # within that range; every other range starts at its middle.
+    measured_hits = {
+        r.scope for sel in selections for r in sel.rows if r.read_hit_ratio is not None
+    }
+    hit_ranges = {
+        i: w.read_hit_ratio
+        for i, w in enumerate(scenario.workloads)
+        if isinstance(w.read_hit_ratio, tuple) and w.name not in measured_hits
+    }
+    scenario = scenario.corner("central")
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)
@@ -170,6 +183,12 @@ def calibrate(
         x0.append(min(max(float(level), SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1]))
         lo.append(SKEW_BOUNDS[0])
         hi.append(SKEW_BOUNDS[1])
+        if w in hit_ranges:
+            low, high = hit_ranges[w]
+            keys.append((w, "read_hit_ratio"))
+            x0.append(0.5 * (low + high))
+            lo.append(low)
+            hi.append(high)
     evaluations = [0]
 
     def model_ms(x: np.ndarray) -> list[float]:
@@ -211,7 +230,10 @@ def calibrate(
         for level in (1.5, 3.0, 6.0, 12.0, 24.0):
             point = np.array(x0)
             for i, (_, key) in enumerate(keys):
-                point[i] = destage if key == "destage_ratio" else level
+                if key == "destage_ratio":
+                    point[i] = destage
+                elif key == "skew.level":
+                    point[i] = level
             grid.append(point)
     start = min(grid, key=lambda g: float(np.sum(residuals(g) ** 2)))
     fit = least_squares(
@@ -261,10 +283,10 @@ def calibrated_yaml(text: str, calibration: Calibration, provenance: str) -> str
     for p in calibration.parameters:
         if not p.identified:
             continue
-        if p.key == "destage_ratio":
-            index[p.workload]["destage_ratio"] = round(p.value, 4)
-        else:
+        if p.key == "skew.level":
             index[p.workload]["skew"] = {"level": round(p.value, 3)}
+        else:
+            index[p.workload][p.key] = round(p.value, 4)
     stream = io.StringIO()
     yaml.dump(data, stream)
     header = "".join(f"# {line}\n" for line in provenance.splitlines())

@@ -10,7 +10,7 @@ order is free; unknown columns are ignored so an export can be read as it is):
 | `scope` | text | no (default `system`) | what the row measures; one workload per scope |
 | `io_rate` | I/O per second | yes | host I/O rate over the interval |
 | `read_fraction` | 0 to 1 | yes | reads as a fraction of all I/O |
-| `read_hit_ratio` | 0 to 1 | yes | reads answered from cache |
+| `read_hit_ratio` | 0 to 1 | no | reads answered from cache (unknown: a range to calibrate) |
 | `read_kib`, `write_kib` | KiB | no (4) | mean transfer sizes |
 | `response_ms` | ms | no | measured mean response time |
 | `capacity_gb` | GB | no | the scope's data (else `--capacity-gb`) |
@@ -39,8 +39,8 @@ MAX_FILE_BYTES = 64_000_000
 """A week at one-minute intervals for a thousand volumes is about 10 million rows' worth of
 bytes at the outside; 64 MB bounds what is read."""
 
-REQUIRED = ("time", "io_rate", "read_fraction", "read_hit_ratio")
-OPTIONAL = ("scope", "read_kib", "write_kib", "response_ms", "capacity_gb")
+REQUIRED = ("time", "io_rate", "read_fraction")
+OPTIONAL = ("scope", "read_hit_ratio", "read_kib", "write_kib", "response_ms", "capacity_gb")
 FRACTIONS = frozenset({"read_fraction", "read_hit_ratio"})
 DEFAULT_KIB = 4.0
 _NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
@@ -54,7 +54,7 @@ class Interval:
     scope: str
     io_rate: float
     read_fraction: float
-    read_hit_ratio: float
+    read_hit_ratio: float | None  # None: not measured
     read_kib: float
     write_kib: float
     response_ms: float | None
@@ -152,7 +152,7 @@ def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval
         scope=(cell("scope") or "").strip().strip('"') or "system",
         io_rate=value("io_rate") or 0.0,
         read_fraction=value("read_fraction") or 0.0,
-        read_hit_ratio=value("read_hit_ratio") or 0.0,
+        read_hit_ratio=value("read_hit_ratio"),
         read_kib=value("read_kib", DEFAULT_KIB) or DEFAULT_KIB,
         write_kib=value("write_kib", DEFAULT_KIB) or DEFAULT_KIB,
         response_ms=value("response_ms"),
@@ -191,7 +191,7 @@ def format_intervals(intervals: Iterable[Interval]) -> str:
                 iv.scope,
                 repr(iv.io_rate),
                 repr(iv.read_fraction),
-                repr(iv.read_hit_ratio),
+                "" if iv.read_hit_ratio is None else repr(iv.read_hit_ratio),
                 repr(iv.read_kib),
                 repr(iv.write_kib),
                 "" if iv.response_ms is None else repr(iv.response_ms),

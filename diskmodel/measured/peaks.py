@@ -20,6 +20,8 @@ from diskmodel.errors import InputError
 from diskmodel.measured.intervals import Interval, by_time
 
 PEAKS = ("io", "mbs", "response")
+UNKNOWN_HIT_RATIO = [0.0, 0.95]
+"""A read hit ratio not measured: from no hits to the most a cache gives random reads."""
 """Named peaks: the most host I/O, the most MB/s, the longest I/O-weighted response time."""
 
 
@@ -102,7 +104,11 @@ def _workload(row: Interval, pool: str, capacity_gb: float | None) -> dict[str, 
         "pool": pool,
         "iops": _plain(row.io_rate, 3),
         "read_fraction": _plain(row.read_fraction, 6),
-        "read_hit_ratio": _plain(row.read_hit_ratio, 6),
+        # Not measured: the range any cache gives, for `diskmodel calibrate` to narrow (or the
+        # report to show as a band).
+        "read_hit_ratio": UNKNOWN_HIT_RATIO
+        if row.read_hit_ratio is None
+        else _plain(row.read_hit_ratio, 6),
         "read_size_kib": _plain(row.read_kib, 3),
         "write_size_kib": _plain(row.write_kib, 3),
         "capacity_gb": _plain(capacity, 3),
@@ -141,6 +147,8 @@ def scenario_part(
                 "read_size_kib",
                 "write_size_kib",
             ):
+                if key == "read_hit_ratio" and rows[scope].read_hit_ratio is None:
+                    continue  # not measured: the baseline's (range, or calibrated value) holds
                 settings[f"workloads.{scope}.{key}"] = w[key]
         compare.append({"name": sel.label, "set": settings})
     out: dict[str, Any] = {"workloads": workloads}

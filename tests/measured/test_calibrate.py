@@ -35,7 +35,11 @@ def _data(**workload: Any) -> dict[str, Any]:
 
 
 def _measured(
-    data: dict[str, Any], noise: float, seed: int, loads: tuple[int, ...] = LOADS
+    data: dict[str, Any],
+    noise: float,
+    seed: int,
+    loads: tuple[int, ...] = LOADS,
+    hit_measured: bool = True,
 ) -> list[Selection]:
     """The model's own response at each load, times seeded relative noise."""
     catalog = load_catalog()
@@ -48,7 +52,8 @@ def _measured(
         point = Solver(resolve(scenario, catalog)).planned_point()
         rt = results.workloads(point)[0].response_time_ms * (1 + rng.normal(0.0, noise))
         t = dt.datetime(2026, 11, 2, 10, k)
-        out.append(Selection("io", t, (Interval(t, "oltp", iops, 0.7, 0.4, 8, 8, rt, 30000),)))
+        hit = 0.4 if hit_measured else None
+        out.append(Selection("io", t, (Interval(t, "oltp", iops, 0.7, hit, 8, 8, rt, 30000),)))
     return out
 
 
@@ -115,3 +120,19 @@ def test_the_calibrated_file_keeps_its_comments_and_sets_what_was_identified() -
     assert again.workloads[0].destage_ratio == pytest.approx(TRUE["destage_ratio"], rel=1e-3)
     assert again.workloads[0].skew is not None
     assert again.workloads[0].skew.level_value == pytest.approx(TRUE["skew.level"], rel=1e-3)
+
+
+def test_a_hit_ratio_not_measured_is_fitted_within_its_range() -> None:
+    """The data say nothing of the hit ratio: given as the range [0, 0.95], it is fitted (the
+    response depends strongly on it) and the calibrated file replaces the range."""
+    data = _data(
+        read_hit_ratio=0.4, destage_ratio=TRUE["destage_ratio"], skew={"level": TRUE["skew.level"]}
+    )
+    measured = _measured(data, 0.0, 0, hit_measured=False)
+    guess = copy.deepcopy(data)
+    guess["workloads"][0].update(read_hit_ratio=[0.0, 0.95], destage_ratio=1.0, skew={"level": 3})
+    fit = calibrate(Scenario.model_validate(guess, context={"catalog": load_catalog()}), measured)
+    hit = next(p for p in fit.parameters if p.key == "read_hit_ratio")
+    assert hit.identified
+    assert hit.value == pytest.approx(0.4, abs=0.01)
+    assert fit.rms_error < 0.01

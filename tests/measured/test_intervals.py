@@ -70,8 +70,15 @@ def test_a_bad_cell_is_named_by_row_and_column(line: str, message: str) -> None:
 
 
 def test_a_missing_column_is_named() -> None:
-    with pytest.raises(InputError, match="missing column\\(s\\) read_hit_ratio"):
-        parse_intervals("time,io_rate,read_fraction\n2026-11-02,1,0.5\n", "q.csv")
+    with pytest.raises(InputError, match="missing column\\(s\\) io_rate"):
+        parse_intervals("time,read_fraction,read_hit_ratio\n2026-11-02,0.5,0.5\n", "q.csv")
+
+
+def test_a_hit_ratio_not_measured_becomes_a_range_to_calibrate() -> None:
+    rows = parse_intervals("time,io_rate,read_fraction\n2026-11-02 10:00,900,0.7\n", "q.csv")
+    assert rows[0].read_hit_ratio is None
+    part = scenario_part(select(rows, ["io"], "q.csv"), "p", 100.0)
+    assert part["workloads"][0]["read_hit_ratio"] == [0.0, 0.95]
 
 
 def test_peaks_are_the_intervals_they_name() -> None:
