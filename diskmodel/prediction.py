@@ -489,7 +489,9 @@ class TierSweepPoint:
 
     error: why this point could not be solved (e.g. the ranks do not fit the DA pairs), else
     None and the figures below are meaningful. tier_small_io_share: the swept drive's tier's
-    share of the pool's small random back-end I/O at the planned load.
+    share of the pool's small random back-end I/O at the planned load. da_pair_spread: how
+    that tier's ranks in the pool sit on the DA pairs (an uneven spread puts more of the
+    tier's I/O on one pair).
     """
 
     added: int
@@ -500,6 +502,7 @@ class TierSweepPoint:
     saturated: bool
     error: str | None = None
     tier_small_io_share: float = 0.0
+    da_pair_spread: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,10 @@ def tier_sweep(
         )
         p = predict_configuration(config)
         share = sum(t.small_io_share for t in p.tiers if t.pool == sweep.pool and t.tier == tier)
+        per_pair = [0] * config.hardware.da_pairs
+        for r in config.ranks:
+            if r.pool == sweep.pool and r.tier == tier:
+                per_pair[r.da_pair] += 1
         out.append(
             TierSweepPoint(
                 added=added,
@@ -66,6 +70,7 @@ def tier_sweep(
                 response_time_ms=p.response_time_ms,
                 saturated=p.saturated,
                 tier_small_io_share=share,
+                da_pair_spread=tuple(per_pair),
             )
         )
     return out

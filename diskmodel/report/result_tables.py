@@ -429,6 +429,14 @@ def _first_break(p: Prediction) -> str:
     return f"first broken at {name} ({broken.binding or 'saturated'})"
 
 
+def spread_note(per_pair: Sequence[int]) -> str:
+    """ "uneven over DA pairs: 2/1" where a tier's ranks sit unevenly on the DA pairs that
+    hold them (the pair with more carries more of the tier's I/O), else empty."""
+    if not per_pair or max(per_pair) == min(per_pair):
+        return ""
+    return "uneven over DA pairs: " + "/".join(str(n) for n in per_pair)
+
+
 def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
     """The baseline with 0, 1, 2 ... more ranks of one drive type."""
     rows = tuple(
@@ -446,7 +454,7 @@ def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
                     "saturated at the planned load" if t.saturated else "",
                     level="critical" if t.saturated else "",
                 ),
-                Cell(""),
+                Cell(spread_note(t.da_pair_spread)),
             ),
         )
         for t in prediction.tier_sweep

@@ -22,7 +22,7 @@ from diskmodel.prediction import (
     ScenarioPrediction,
 )
 from diskmodel.report import display
-from diskmodel.report.result_tables import headroom_text
+from diskmodel.report.result_tables import headroom_text, spread_note
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 _KIND_TITLES = {
@@ -368,7 +368,7 @@ def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
             display.rate_3sf(t.planning_max_iops),
             _ms(t.response_time_ms if not t.saturated else None),
             display.percent(t.tier_small_io_share),
-            t.bottleneck,
+            t.bottleneck + (f" ({note})" if (note := spread_note(t.da_pair_spread)) else ""),
         ]
         for t in sp.tier_sweep
     ]

@@ -27,3 +27,22 @@ def test_growth_names_its_periods_and_the_first_one_that_breaks() -> None:
     report = build_report(sp, generated="")
     note = next(t.note for t in report.tables if t.key == "growth")
     assert f"first broken at {first.label}" in note
+
+
+def test_an_uneven_spread_over_da_pairs_is_named_in_the_tier_sweep() -> None:
+    """Issue 14: an odd SSD-rank count put the extra rank on one DA pair and lowered the
+    maximum with nothing in the table saying why."""
+    data: dict[str, Any] = copy.deepcopy(BASE)
+    data["pools"][0]["easy_tier"] = "auto"
+    data["analyses"] = {
+        "tier_sweep": {"pool": "p", "drive": "ssd-300", "raid": "raid5-6+p+s", "counts": [2, 3]}
+    }
+    sp = predict_scenario(with_data(data), load_catalog())
+    two, three = sp.tier_sweep
+    assert two.da_pair_spread == (1, 1)
+    assert three.da_pair_spread == (2, 1)
+    text = " ".join(render(sp).split())
+    assert "(uneven over DA pairs: 2/1)" in text
+    table = next(t for t in build_report(sp, generated="").tables if t.key == "tier-sweep")
+    assert table.rows[1].cells[-1].text == "uneven over DA pairs: 2/1"
+    assert table.rows[0].cells[-1].text == ""
