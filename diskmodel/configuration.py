@@ -575,6 +575,7 @@ def _workload_input(w: WorkloadConfig, given: Workload) -> WorkloadInput:
         capacity_gb=given.capacity_gb,
         skew=w.skew_description,
         pin_tier=w.pin_tier,
+        population_basis=given.luns.basis if given.luns is not None else "",
     )
 
 

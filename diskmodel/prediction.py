@@ -123,6 +123,7 @@ class WorkloadInput:
     capacity_gb: float
     skew: str
     pin_tier: str | None
+    population_basis: str = ""  # how the population was derived (LUNs x queue depth)
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,6 +168,8 @@ def _planned_load(w: WorkloadInput) -> str:
         return f"{display.rate(w.iops or 0.0)} IOPS"
     if w.load == "users":
         return f"{w.population:,} users, think time {display.milliseconds(w.think_time_ms)} ms"
+    if w.population_basis:
+        return f"host queue depth {w.population:,} ({w.population_basis})"
     return f"host queue depth {w.population:,}"
 
 

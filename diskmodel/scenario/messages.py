@@ -24,9 +24,16 @@ MAX_PROBLEMS = 12
 def format_errors(exc: ValidationError, located: Located, prefix: Sequence[str | int] = ()) -> str:
     lines = []
     errors = exc.errors(include_url=False)
+    seen: set[str] = set()
     for error in errors[:MAX_PROBLEMS]:
         loc = _input_loc(error["loc"], located.data if not prefix else None)
         message = _message(error, loc)
+        if message in seen and " (" in message:
+            # The same long explanation (a list of allowed keys) once is enough: a mistake
+            # repeated in every workload would otherwise repeat it in every line.
+            message = message.split(" (", 1)[0] + " (as above)"
+        else:
+            seen.add(message)
         if error["type"] == "scenario_rule" and not loc:
             # Whole-scenario cross-checks name their own key path, one problem a line.
             for part in message.split("\n"):

@@ -16,7 +16,15 @@ import math
 import unicodedata
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.scenario.hardware import hardware_problems
@@ -250,6 +258,37 @@ class Skew(Model):
         return self.level
 
 
+class Luns(Model):
+    """A closed workload's concurrency as the hosts drive it: LUNs x the queue depth of each,
+    capped per host by the HBA's queue depth where one is given."""
+
+    count: int = Field(gt=0, le=65536, description="LUNs (volumes) the workload's I/O goes to")
+    queue_depth: int = Field(gt=0, le=1024, description="host queue depth per LUN")
+    hosts: int = Field(1, gt=0, le=4096, description="hosts the LUNs are spread over, evenly")
+    hba_queue_depth: int | None = Field(
+        None, gt=0, le=65536, description="I/Os one host keeps in flight at most; default: no cap"
+    )
+
+    @property
+    def population(self) -> int:
+        """I/Os in flight: LUNs x queue depth, at most hosts x HBA queue depth."""
+        wanted = self.count * self.queue_depth
+        if self.hba_queue_depth is None:
+            return wanted
+        return min(wanted, self.hosts * self.hba_queue_depth)
+
+    @property
+    def basis(self) -> str:
+        text = f"{self.count:,} LUNs x queue depth {self.queue_depth:,}"
+        wanted = self.count * self.queue_depth
+        if self.hba_queue_depth is not None and self.population < wanted:
+            text += (
+                f" = {wanted:,}, capped by {self.hosts:,} host(s) x HBA queue depth "
+                f"{self.hba_queue_depth:,}"
+            )
+        return f"{text} = {self.population:,} I/Os in flight"
+
+
 class Workload(Model):
     """One application's I/O: its rate or concurrency, mix, cache behaviour and footprint."""
 
@@ -293,6 +332,10 @@ class Workload(Model):
     users: int | None = Field(
         None, gt=0, le=MAX_POPULATION, description="users, each with think_time_ms (closed)"
     )
+    luns: Luns | None = Field(
+        None,
+        description="concurrency as LUNs x queue depth per LUN (closed; sets queue_depth)",
+    )
     think_time_ms: float = Field(
         0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
     )
@@ -316,8 +359,22 @@ class Workload(Model):
 
     @model_validator(mode="after")
     def _some_load(self) -> Self:
+        if self.luns is not None:
+            derived = self.luns.population
+            if self.users is not None or (
+                self.queue_depth is not None and self.queue_depth != derived
+            ):
+                raise problem("give either 'luns' or 'queue_depth'/'users', not both")
+            if derived > MAX_POPULATION:
+                raise problem(
+                    f"luns: {self.luns.basis}; diskmodel solves at most {MAX_POPULATION:,}"
+                )
+            # Frozen model: the population the LUNs imply is set once, here.
+            object.__setattr__(self, "queue_depth", derived)
         if self.iops is None and self.queue_depth is None and self.users is None:
-            raise problem("give the load: 'iops', 'queue_depth', or 'users' (with think_time_ms)")
+            raise problem(
+                "give the load: 'iops', 'queue_depth', 'luns', or 'users' (with think_time_ms)"
+            )
         if self.queue_depth is not None and self.users is not None:
             raise problem("give either 'queue_depth' or 'users', not both")
         if self.iops is not None and self.is_closed:
@@ -328,6 +385,15 @@ class Workload(Model):
                 "(a closed one: the rate follows from the population), not both"
             )
         return self
+
+    @model_serializer(mode="wrap")
+    def _luns_not_queue_depth(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Written out (alternatives, sweeps and calibration re-validate a dump) a workload
+        # given by LUNs keeps the LUNs, not the queue depth derived from them.
+        data = handler(self)
+        if self.luns is not None and isinstance(data, dict):
+            data["queue_depth"] = None
+        return data
 
     @property
     def is_closed(self) -> bool:
