@@ -41,7 +41,7 @@ from diskmodel.prediction import (
     SystemInput,
     WorkloadInput,
 )
-from diskmodel.scenario import Log, Scenario, Workload, expand_ranks
+from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.skew import (
     UNIFORM,
@@ -130,10 +130,26 @@ class WorkloadConfig:
     skew_description: str
     pin_tier: str | None
     iops_range: tuple[float, float] | None
+    ios_per_transaction: float | None = None  # driven by the application (population: users)
 
     @property
     def is_closed(self) -> bool:
         return self.population is not None
+
+
+@dataclass(frozen=True)
+class ApplicationConfig:
+    """The application above the storage: `users` who think `think_time_s`, then run a
+    transaction of `cpu_s` host CPU time (on `cpus` CPUs) and `ios_per_transaction` host I/Os
+    over its workloads, `parallel_ios` of them in flight at once."""
+
+    name: str
+    users: int
+    think_time_s: float
+    cpu_s: float
+    cpus: int
+    parallel_ios: int
+    ios_per_transaction: float
 
 
 @dataclass(frozen=True)
@@ -193,6 +209,7 @@ class Configuration:
     curve_points: int
     inputs: Inputs
     logs: tuple[LogConfig, ...] = ()
+    application: ApplicationConfig | None = None
 
     @property
     def has_closed(self) -> bool:
@@ -300,6 +317,7 @@ def resolve(
             base_dir,
             heat,
             allow_outside_heatmaps,
+            scenario.application,
         )
         for i, w in enumerate(given)
     )
@@ -333,6 +351,22 @@ def resolve(
         curve_points=scenario.analyses.curve.points,
         inputs=inputs,
         logs=tuple(_log(log, hardware) for log in scenario.logs),
+        application=_application(scenario),
+    )
+
+
+def _application(scenario: Scenario) -> ApplicationConfig | None:
+    app = scenario.application
+    if app is None:
+        return None
+    return ApplicationConfig(
+        name=app.name,
+        users=app.users,
+        think_time_s=app.think_time_ms * 1e-3,
+        cpu_s=app.cpu_ms_per_transaction * 1e-3,
+        cpus=app.cpus,
+        parallel_ios=app.parallel_ios,
+        ios_per_transaction=sum(w.ios_per_transaction or 0.0 for w in scenario.workloads),
     )
 
 
@@ -456,11 +490,14 @@ def _workload(
     base_dir: Path | None,
     heat: HeatMaps,
     allow_outside: bool,
+    app: Application | None,
 ) -> WorkloadConfig:
     hit_ratio, basis = hit if hit is not None else (_point(w.read_hit_ratio), "as given")
     small, mb, description = _skew(w, base_dir, heat, allow_outside)
     population = w.queue_depth if w.queue_depth is not None else w.users
     kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
+    if w.ios_per_transaction is not None and app is not None:
+        population, kind = app.users, "application"
     return WorkloadConfig(
         name=w.name,
         pool=w.pool,
@@ -485,6 +522,7 @@ def _workload(
         skew_description=description,
         pin_tier=w.pin_tier,
         iops_range=w.iops_range,
+        ios_per_transaction=w.ios_per_transaction,
     )
 
 
@@ -575,8 +613,16 @@ def _workload_input(w: WorkloadConfig, given: Workload) -> WorkloadInput:
         capacity_gb=given.capacity_gb,
         skew=w.skew_description,
         pin_tier=w.pin_tier,
-        population_basis=given.luns.basis if given.luns is not None else "",
+        population_basis=_population_basis(given),
     )
+
+
+def _population_basis(given: Workload) -> str:
+    if given.luns is not None:
+        return given.luns.basis
+    if given.ios_per_transaction is not None:
+        return f"{given.ios_per_transaction:g} I/Os per transaction of the application"
+    return ""
 
 
 def _figures(h: Hardware, ranks: Sequence[Rank]) -> tuple[Figure, ...]:

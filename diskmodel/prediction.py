@@ -303,6 +303,46 @@ class ClosedSystemResult:
 
 
 @dataclass(frozen=True, slots=True)
+class TransactionPoint:
+    """The application at a number of users: transactions per second, a transaction's
+    response (think time excluded) and its split (cpu_ms + cpu_wait_ms + storage_ms), the
+    host CPUs' utilisation, and the storage's host I/O rate and mean response per I/O."""
+
+    users: int
+    transactions_per_s: float
+    response_time_ms: float
+    cpu_ms: float
+    cpu_wait_ms: float
+    storage_ms: float
+    cpu_utilization: float
+    storage_iops: float
+    storage_response_time_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class ApplicationResult:
+    """The application above the storage (the scenario's `application`): its inputs, the
+    planned users (`at`), a sweep of users from 1 past the knee, and the two throughput
+    bounds: the CPUs' (cpus / cpu time) and the storage's (its maximum I/O rate with this mix
+    over the I/Os per transaction). method: how it was solved (exact MVA, or the parallel-I/O
+    approximation)."""
+
+    name: str
+    users: int
+    think_time_ms: float
+    cpu_ms_per_transaction: float
+    cpus: int
+    ios_per_transaction: float
+    parallel_ios: int
+    at: TransactionPoint
+    curve: tuple[TransactionPoint, ...]
+    cpu_bound_tps: float | None
+    storage_bound_tps: float
+    limited_by: str  # "host CPU" or "storage" (the lower bound)
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
 class LimitResult:
     """One planning limit: its target, the value at the planned load, whether it is met there,
     and the highest total rate at which it is still met (None: met up to saturation).
@@ -479,6 +519,7 @@ class Prediction:
     service_level: ServiceLevelResult
     growth: tuple[GrowthPoint, ...] = ()
     closed: ClosedSystemResult | None = None
+    application: ApplicationResult | None = None
     logs: tuple[LogResult, ...] = ()
     band: BandResult | None = None
     notes: tuple[str, ...] = field(default=())

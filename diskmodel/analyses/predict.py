@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from diskmodel.analyses.application import application_result
 from diskmodel.analyses.limits import Limit, first_broken, limits, service_level_result
 from diskmodel.analyses.logs import log_results
 from diskmodel.catalog import Catalog, load_catalog
@@ -210,7 +211,7 @@ def predict_configuration(
     level = limits(config.service_level)
     service = service_level_result(level, planned, curve_points, loads.at, maximum)
     if config.has_closed:
-        population = sum(w.population or 0 for w in config.workloads)
+        population = solver.closed_population()
         grown = [
             _growth_point(
                 f, solver.closed_point(max(1, round(population * f)), open_scale=f), level, name
@@ -225,7 +226,22 @@ def predict_configuration(
             )
         ]
     closed = None
-    if planned.closed is not None:
+    app = None
+    if config.application is not None:
+        app = application_result(config.application, solver, planned, maximum)
+        assert planned.closed is not None
+        closed = ClosedSystemResult(
+            population=app.users,
+            population_kind="users",
+            think_time_ms=app.think_time_ms,
+            iops=app.at.storage_iops,
+            response_time_ms=app.at.storage_response_time_ms,
+            destage_limited=planned.closed.destage_limited,
+            curve=tuple(
+                ClosedPoint(p.users, p.storage_iops, p.storage_response_time_ms) for p in app.curve
+            ),
+        )
+    elif planned.closed is not None:
         state = planned.closed
         kinds = {w.population_kind for w in config.workloads if w.is_closed}
         closed = ClosedSystemResult(
@@ -262,6 +278,7 @@ def predict_configuration(
         service_level=service,
         growth=tuple(grown),
         closed=closed,
+        application=app,
         logs=log_results(config.logs, planned),
         notes=(),
     )

@@ -213,11 +213,21 @@ def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _
 
 
 @dataclass(frozen=True)
+class HostCpu:
+    """The host's CPUs as one more station of the closed network: CPU seconds per host I/O
+    (a transaction's CPU time over its I/Os) on `cpus` servers."""
+
+    demand_s: float
+    cpus: int
+
+
+@dataclass(frozen=True)
 class ClosedState:
-    """The closed class at one population: its throughput (host I/O per second), mean response
-    (excluding think time), whether the destage path capped it (NVS full), and per station [K]
-    utilisation, wait per visible visit, effective service per operation and its ratio to
-    the queue-length-one service."""
+    """The closed class at one population: its throughput (host I/O per second), mean storage
+    response (excluding think time and the host CPU), whether the destage path capped it (NVS
+    full), and per station [K] utilisation, wait per visible visit, effective service per
+    operation and its ratio to the queue-length-one service; with a host CPU station, its
+    residence (wait + service) per host I/O and its utilisation."""
 
     population: int
     think_time_s: float
@@ -228,17 +238,25 @@ class ClosedState:
     wait_s: FloatArray
     service_s: FloatArray
     speed_factor: FloatArray
+    host_residence_s: float = 0.0
+    host_utilization: float = 0.0
 
 
 def solve_closed(
-    net: Network, weights: FloatArray, population: int, think_time_s: float, open_rates: FloatArray
+    net: Network,
+    weights: FloatArray,
+    population: int,
+    think_time_s: float,
+    open_rates: FloatArray,
+    host: HostCpu | None = None,
 ) -> ClosedState:
     """Exact (or, for very large populations, saddle-point) solution of the closed workloads
     (one class mixed by `weights`, summing to 1) at `population`, the asynchronous work and the
     open workloads (at `open_rates` [W]) as an open stream: folded into each drive's rate
     multipliers exactly (`drive_alpha`), and at ports, servers and DA pairs by the D / (1 - rho)
     reduction. Identical ranks form one station of all their drives (`queueing.closed_network`
-    merges them by Norton's theorem)."""
+    merges them by Norton's theorem). A `host` CPU is one more multi-server station the closed
+    class visits (an application's transactions)."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
     # The front end's fixed delay per I/O holds an I/O out of every queue, as think time does.
@@ -252,6 +270,11 @@ def solve_closed(
         [net.stations[g[0]].drives * len(g) if is_drive[g[0]] else 1 for g in members]
     )
     base_demand = np.array([loads.demand[g].sum() for g in members])
+    if host is not None and host.demand_s > 0:
+        # The host CPU: a c-server station no open work visits, after the storage's stations.
+        servers = np.append(servers, float(host.cpus))
+        drives = np.append(drives, 1)
+        base_demand = np.append(base_demand, host.demand_s)
 
     def throughput_at(x: float) -> _Solution:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
@@ -274,6 +297,7 @@ def solve_closed(
             else:
                 demands[j] /= 1 - rho[k]
                 alphas.append(None)
+        alphas.extend([None] * (len(demands) - len(members)))
         solved = closed_network(
             demands,
             N,
@@ -298,7 +322,10 @@ def solve_closed(
     x = float(result.throughput)
     if x > x_cap:
         limited, x = True, x_cap
-    response_s = N / x - think_time_s
+    host_residence = 0.0
+    if len(result.residence_time) > len(members):
+        host_residence = float(result.residence_time[len(members)])
+    response_s = N / x - think_time_s - host_residence
 
     K = len(net.stations)
     residence = np.zeros(K)
@@ -336,4 +363,17 @@ def solve_closed(
         visits = loads.visible_arrival[k] * net.stations[k].drives  # per closed host I/O
         own = loads.visible[k] / loads.visible_arrival[k] * factor[k]
         wait[k] = max(residence[k] / visits - own, 0.0)
-    return ClosedState(N, think_time_s, x, response_s, limited, util, wait, service, factor)
+    host_util = x * host.demand_s / host.cpus if host is not None else 0.0
+    return ClosedState(
+        N,
+        think_time_s,
+        x,
+        response_s,
+        limited,
+        util,
+        wait,
+        service,
+        factor,
+        host_residence_s=host_residence,
+        host_utilization=min(host_util, 1.0),
+    )

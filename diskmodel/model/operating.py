@@ -20,8 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.components.host import customers
 from diskmodel.configuration import Configuration
-from diskmodel.model.closed import ClosedState, solve_closed
+from diskmodel.model.application import TransactionState, application_loop, transactions
+from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import layout
 from diskmodel.model.network import Network, build_network
@@ -61,6 +63,7 @@ class OperatingPoint:
     nvs_full: bool
     wait_ratio: FloatArray  # [K] wait per second of a visit's own service (processor sharing)
     closed: ClosedState | None = None
+    transactions: TransactionState | None = None
 
     @property
     def total_iops(self) -> float:
@@ -138,10 +141,22 @@ class Solver:
         return np.array([w.iops or 0.0 for w in self.config.workloads], dtype=np.float64)
 
     def closed_weights(self) -> FloatArray:
-        """Each closed workload's share of the closed class (by population; 0 for open ones)."""
-        raw = np.array([float(w.population or 0) for w in self.config.workloads])
+        """Each closed workload's share of the closed class (by population, or by I/Os per
+        transaction for an application's workloads; 0 for open ones)."""
+        if self.config.application is not None:
+            raw = np.array([w.ios_per_transaction or 0.0 for w in self.config.workloads])
+        else:
+            raw = np.array([float(w.population or 0) for w in self.config.workloads])
         total = raw.sum()
         return raw / total if total > 0 else raw
+
+    def closed_population(self) -> int:
+        """The scenario's closed load: the application's users, or the closed workloads'
+        populations (queue depths and users) together."""
+        app = self.config.application
+        if app is not None:
+            return app.users
+        return sum(w.population or 0 for w in self.config.workloads)
 
     def open_point(self, rates: ArrayLike) -> OperatingPoint:
         """The open network with the workloads at host `rates`, placed for them."""
@@ -195,14 +210,23 @@ class Solver:
         return out
 
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
-        """The closed workloads at a total `population` (their populations in proportion),
-        the open ones at `open_scale` x their planned rates, placed for the rates they
-        settle at."""
+        """The closed workloads at a total `population` (their populations in proportion; for
+        an application, its users), the open ones at `open_scale` x their planned rates, placed
+        for the rates they settle at."""
         weights = self.closed_weights()
         open_rates = self.planned_rates() * open_scale
-        closed = [w for w in self.config.workloads if w.is_closed]
-        given = sum(w.population or 0 for w in closed)
-        think_s = sum((w.population or 0) * w.think_time_s for w in closed) / given
+        app = self.config.application
+        host: HostCpu | None = None
+        if app is not None:
+            # `population` users, each as the I/O streams it keeps in flight (components.host).
+            users = population
+            population = customers(users, app.parallel_ios)
+            streams = population / users
+            think_s, host = application_loop(app, streams)
+        else:
+            closed = [w for w in self.config.workloads if w.is_closed]
+            given = sum(w.population or 0 for w in closed)
+            think_s = sum((w.population or 0) * w.think_time_s for w in closed) / given
 
         # Placement depends on the rate the closed class settles at, and that rate on the
         # placement: solve x = g(x), g(x) the closed throughput on the network placed for the
@@ -212,7 +236,7 @@ class Solver:
         # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
         def settle(x: float) -> tuple[Network, ClosedState]:
             net = self.network(open_rates + weights * x)
-            return net, solve_closed(net, weights, population, think_s, open_rates)
+            return net, solve_closed(net, weights, population, think_s, open_rates, host)
 
         net, state = settle(0.0)
         following = self.follows_load or open_rates.sum() > 0
@@ -284,12 +308,13 @@ class Solver:
             nvs_full=nvs_full,
             wait_ratio=ratio,
             closed=state,
+            transactions=None if app is None else transactions(app, users, state),
         )
 
     def planned_point(self) -> OperatingPoint:
         """At the scenario's load: the planned rates, or the closed workloads' populations."""
         if self.config.has_closed:
-            return self.closed_point(sum(w.population or 0 for w in self.config.workloads))
+            return self.closed_point(self.closed_population())
         return self.open_point(self.planned_rates())
 
     # ----------------------------------------------------------------------- capacity

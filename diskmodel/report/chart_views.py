@@ -10,11 +10,11 @@ growth factors, the sweep chart with a tier sweep.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
-from diskmodel.prediction import Prediction, ScenarioPrediction, TierResult
+from diskmodel.prediction import Prediction, ScenarioPrediction, TierResult, TransactionPoint
 from diskmodel.report import charts, display
 from diskmodel.report.view import Chart
 
@@ -41,7 +41,7 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
         growth = _growth_chart(configs)
         if growth is not None:
             out.append(growth)
-        closed = _closed_chart(configs)
+        closed = _application_chart(configs) or _closed_chart(configs)
         if closed is not None:
             out.append(closed)
         out += [_breakdown_chart(configs), _utilization_chart(configs)]
@@ -440,6 +440,49 @@ def _closed_chart(configs: Sequence[Prediction]) -> Chart | None:
         "next I/O), each population solved on its own. Throughput levels off at the "
         "bottleneck's limit while response time keeps growing. The dashed line is the "
         f"scenario's population; there {settles}.",
+        Markup(svg),
+    )
+
+
+def _application_chart(configs: Sequence[Prediction]) -> Chart | None:
+    apps = [(p, p.application) for p in configs if p.application is not None]
+    if not apps:
+        return None
+
+    def series(show: Callable[[TransactionPoint], float]) -> list[charts.Series]:
+        return [
+            charts.Series(
+                p.name,
+                tuple(float(t.users) for t in a.curve),
+                tuple(show(t) for t in a.curve),
+            )
+            for p, a in apps
+        ]
+
+    users = {a.users for _, a in apps}
+    name = apps[0][1].name
+    svg = charts.closed_system_chart(
+        "chart-application",
+        series(lambda t: t.transactions_per_s),
+        series(lambda t: t.response_time_ms),
+        float(users.pop()) if len(users) == 1 else None,
+        "users",
+        ("transactions per second", "transaction response time (ms)"),
+        "Transactions and their response time",
+    )
+    at = "; ".join(
+        f"{p.name}: {display.number(a.at.transactions_per_s)} transactions/s at "
+        f"{display.milliseconds(a.at.response_time_ms)} ms ({a.limited_by} binds at "
+        f"{display.number(min(a.storage_bound_tps, a.cpu_bound_tps or math.inf))}/s)"
+        for p, a in apps
+    )
+    return Chart(
+        "chart-application",
+        f"Application {name}: transactions and their response time against users",
+        "The users, the host CPUs and the storage solved as one closed network at each number "
+        "of users. The transaction rate rises with users until the host CPUs or the storage "
+        "bind, then levels off while the transaction response time keeps growing. The dashed "
+        f"line is the scenario's users; there {at}.",
         Markup(svg),
     )
 

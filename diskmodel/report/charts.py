@@ -238,6 +238,10 @@ def response_time_chart(
         if cut and x:
             ax.plot([x[-1]], [y[-1]], marker="^", markersize=7, color=_colour(i), linestyle="")
     crowded = len({m.x for m in markers}) < len(markers)  # labels would overlap: leave them
+    # Markers are drawn inside the lines' x range; a label near its right end goes to the left
+    # of its marker (a closed system's line ends at its operating point).
+    right = max((m.x for m in markers if math.isfinite(m.x)), default=0.0)
+    right = max(right, *(max(s.x, default=0.0) for s in series), 0.0)
     for m in markers:
         i = _index_of(series, m.series)
         if math.isfinite(m.y) and m.y <= top:
@@ -253,11 +257,13 @@ def response_time_chart(
             )
             if crowded:
                 continue
+            near_end = right > 0 and m.x > 0.85 * right
             ax.annotate(
                 m.label,
                 (m.x, m.y),
                 textcoords="offset points",
-                xytext=(6, -12),
+                xytext=(-6, -12) if near_end else (6, -12),
+                ha="right" if near_end else "left",
                 fontsize=8,
                 color=_colour(i),
             )
@@ -488,19 +494,19 @@ def closed_system_chart(
     response: Sequence[Series],
     planned_population: float | None,
     population_label: str,
+    y_labels: tuple[str, str] = ("throughput (IOPS)", "response time (ms)"),
+    title: str = "Throughput and response time",
 ) -> str:
     """Throughput and response time against the number of users or the queue depth, side by
-    side, one line per alternative, the planned population marked."""
+    side, one line per alternative, the planned population marked (an application's:
+    transactions per second and transaction response time, `y_labels`)."""
     legend = _Legend(_names(throughput))
     fig = _new_figure(WIDTH_IN, 2.7 + legend.height_in())
     bottom = (AXIS_LABEL_IN + legend.height_in()) / fig.get_figheight()
     top = 1 - TOP_IN / fig.get_figheight()
     left, right = fig.subplots(1, 2)
     fig.subplots_adjust(left=0.13, right=0.98, wspace=0.3, bottom=bottom, top=top)
-    for ax, lines, y_label in (
-        (left, throughput, "throughput (IOPS)"),
-        (right, response, "response time (ms)"),
-    ):
+    for ax, lines, y_label in ((left, throughput, y_labels[0]), (right, response, y_labels[1])):
         for i, s in enumerate(lines):
             x, y = _finite(s.x, s.y)
             ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3, markevery=_every(len(x)))
@@ -514,7 +520,7 @@ def closed_system_chart(
     _thousands(left.yaxis)
     _few_ticks(right.yaxis)
     legend.place(fig, left)
-    return _svg(fig, key, f"Throughput and response time against {population_label}")
+    return _svg(fig, key, f"{title} against {population_label}")
 
 
 @_styled

@@ -30,7 +30,14 @@ from typing import Any
 
 from diskmodel import __version__
 from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
-from diskmodel.report import chart_views, display, input_tables, log_tables, result_tables
+from diskmodel.report import (
+    application_tables,
+    chart_views,
+    display,
+    input_tables,
+    log_tables,
+    result_tables,
+)
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
@@ -147,6 +154,10 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(result_tables.growth_table(configs))
     if prediction.tier_sweep:
         tables.append(result_tables.tier_sweep_table(prediction))
+    if any(p.application for p in configs):
+        tables.append(application_tables.applications_table(configs))
+        if configs[0].application is not None:
+            tables.append(application_tables.users_table(configs[0]))
     if any(p.logs for p in configs):
         tables.append(log_tables.logs_table(configs))
         tables.extend(log_tables.striping_tables(configs[0].logs))
@@ -180,7 +191,18 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
     saturation = f"{display.rate_3sf(p.max_iops)} IOPS, limited by {bottleneck_text(p)}"
     level_ = p.service_level
     rt = p.response_time_ms
-    if p.closed is not None:
+    app = p.application
+    if app is not None:
+        first = (
+            f"With {app.users:,} users of {app.name} the application runs "
+            f"{display.number(app.at.transactions_per_s)} transactions per second at "
+            f"{display.milliseconds(app.at.response_time_ms)} ms each (storage "
+            f"{display.milliseconds(app.at.storage_ms)} ms of it); the storage settles at "
+            f"{display.rate(app.at.storage_iops)} IOPS with an average response time of "
+            f"{display.milliseconds(app.at.storage_response_time_ms)} ms, and {app.limited_by} "
+            "bounds the transaction rate."
+        )
+    elif p.closed is not None:
         first = (
             f"{_population_text(p)} the system settles at {display.rate(p.closed.iops)} IOPS "
             f"with an average response time of {display.milliseconds(p.closed.response_time_ms)}"
@@ -214,6 +236,14 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
             f"response time at {display.rate(p.planned_iops)} IOPS",
         )
     ]
+    if app is not None:
+        figures.insert(
+            0,
+            HeadlineFigure(
+                f"{display.number(app.at.transactions_per_s)}/s",
+                f"transactions at {app.users:,} users",
+            ),
+        )
     if p.closed is not None:
         # A closed system's load is its population: it settles below its limit by itself, so
         # "headroom above the planned load" has no meaning; its throughput is the answer.
@@ -263,7 +293,14 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
 def _comparison(p: Prediction, baseline: Prediction) -> str:
     """One sentence comparing an alternative with the baseline."""
     parts = [f"Against {baseline.name}: "]
-    if p.closed is not None and baseline.closed is not None:
+    if p.application is not None and baseline.application is not None:
+        mine, theirs = p.application.at, baseline.application.at
+        rate = _relative(mine.transactions_per_s, theirs.transactions_per_s, "more", "fewer")
+        time = _relative(mine.response_time_ms, theirs.response_time_ms, "longer", "shorter")
+        parts.append(
+            f"{rate} transactions per second at the same users, {time} transaction response time"
+        )
+    elif p.closed is not None and baseline.closed is not None:
         parts.append(
             f"{_relative(p.closed.iops, baseline.closed.iops, 'more', 'less')} throughput at "
             "the same population"

@@ -166,6 +166,8 @@ def _workload_column(w: WorkloadInput) -> list[str]:
 def _planned_load(w: WorkloadInput) -> str:
     if w.load == "iops" or w.population is None:
         return f"{display.rate(w.iops or 0.0)} IOPS"
+    if w.load == "application":
+        return f"the application's {w.population:,} users ({w.population_basis})"
     if w.load == "users":
         return f"{w.population:,} users, think time {display.milliseconds(w.think_time_ms)} ms"
     if w.population_basis:

@@ -15,6 +15,7 @@ import dataclasses
 import math
 
 from diskmodel.prediction import (
+    ApplicationResult,
     BandResult,
     ComponentResult,
     LogResult,
@@ -48,7 +49,9 @@ def _ms(value: float | None) -> str:
 def _headline(p: Prediction) -> str:
     lines = [f"== {p.name} ({p.system})"]
     level = p.service_level
-    if p.closed is not None:
+    if p.application is not None:
+        lines.extend(application_lines(p.application))
+    elif p.closed is not None:
         kind = p.closed.population_kind
         how = (
             f"{p.closed.population:,} users, think time "
@@ -95,6 +98,62 @@ def _headline(p: Prediction) -> str:
     if p.band is not None:
         lines.append(band_sentence(p.band))
     return "\n".join(lines)
+
+
+def application_lines(app: ApplicationResult) -> list[str]:
+    """The application at its planned users, and its throughput bounds, in two lines."""
+    at = app.at
+    cpu = display.milliseconds(app.cpu_ms_per_transaction)
+    head = (
+        f"application {app.name} ({app.users:,} users, think time "
+        f"{display.milliseconds(app.think_time_ms)} ms, {cpu} ms CPU on {app.cpus} CPUs, "
+        f"{app.ios_per_transaction:g} I/Os per transaction"
+        + (f", {app.parallel_ios} at once" if app.parallel_ios > 1 else "")
+        + f"): {display.number(at.transactions_per_s)} transactions/s at "
+        f"{_ms(at.response_time_ms)} ms (CPU {_ms(at.cpu_ms)} + CPU wait {_ms(at.cpu_wait_ms)} "
+        f"+ storage {_ms(at.storage_ms)}); host CPU {display.percent(at.cpu_utilization)} busy; "
+        f"storage {display.rate(at.storage_iops)} IOPS at {_ms(at.storage_response_time_ms)} ms"
+    )
+    cpu_bound = (
+        f"host CPU {display.number(app.cpu_bound_tps)}"
+        if app.cpu_bound_tps is not None
+        else "host CPU unbounded (no CPU time given)"
+    )
+    bounds = (
+        f"transaction rate bounds: {cpu_bound}, storage "
+        f"{display.number(app.storage_bound_tps)} transactions/s ({app.limited_by} binds)"
+    )
+    return [head, bounds]
+
+
+def _application_table(app: ApplicationResult) -> TextTable:
+    rows = [
+        [
+            f"{t.users:,}",
+            display.number(t.transactions_per_s),
+            _ms(t.response_time_ms),
+            _ms(t.cpu_wait_ms),
+            _ms(t.storage_ms),
+            display.percent(t.cpu_utilization),
+            display.rate(t.storage_iops),
+            _ms(t.storage_response_time_ms),
+        ]
+        for t in app.curve
+    ]
+    return table(
+        [
+            "users",
+            "trans/s",
+            "trans ms",
+            "CPU wait ms",
+            "storage ms",
+            "CPU busy",
+            "storage IOPS",
+            "I/O resp ms",
+        ],
+        rows,
+        title=f"Application {app.name} against users (a transaction's time, think excluded)",
+    )
 
 
 def band_sentence(band: BandResult) -> str:
@@ -291,6 +350,8 @@ def _log_table(log: LogResult) -> TextTable:
 def prediction_parts(p: Prediction) -> list[str | TextTable]:
     """One configuration's summary, as lines and tables."""
     parts: list[str | TextTable] = [_headline(p), _busiest(p.components), _workloads(p)]
+    if p.application is not None:
+        parts.append(_application_table(p.application))
     if p.tiers:
         parts.append(_tiers(p))
     shown: list[tuple[str, TextTable]] = []
@@ -307,6 +368,43 @@ def prediction_parts(p: Prediction) -> list[str | TextTable]:
         parts.append(_growth(p))
     parts.extend(f"note: {n}" for n in p.notes)
     return parts
+
+
+def _application_comparison(sp: ScenarioPrediction) -> TextTable:
+    """An application's configurations side by side: what the users get."""
+    reference = sp.baseline.application
+    assert reference is not None
+    rows = []
+    for p in sp.configurations:
+        app = p.application
+        if app is None:
+            continue
+        rows.append(
+            [
+                p.name,
+                display.number(app.at.transactions_per_s),
+                _ms(app.at.response_time_ms),
+                display.percent(app.at.cpu_utilization),
+                display.rate(app.at.storage_iops),
+                _ms(app.at.storage_response_time_ms),
+                _ratio(app.at.transactions_per_s, reference.at.transactions_per_s),
+                app.limited_by,
+            ]
+        )
+    return table(
+        [
+            "configuration",
+            "trans/s",
+            "trans ms",
+            "CPU busy",
+            "storage IOPS",
+            "I/O resp ms",
+            "trans/s vs baseline",
+            "bound",
+        ],
+        rows,
+        title=f"Comparison at {reference.users:,} users",
+    )
 
 
 def _comparison(sp: ScenarioPrediction) -> TextTable:
@@ -386,6 +484,8 @@ def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
     for p in prediction.configurations:
         parts.extend(prediction_parts(p))
     if prediction.alternatives:
+        if prediction.baseline.application is not None:
+            parts.append(_application_comparison(prediction))
         parts.append(_comparison(prediction))
     if prediction.tier_sweep:
         parts.append(_tier_sweep(prediction))

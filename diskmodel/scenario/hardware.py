@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from diskmodel.catalog import Catalog
+from diskmodel.components.host import customers
 from diskmodel.scenario.limits import MAX_POPULATION
 from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
 from diskmodel.scenario.values import clip, either, listed
@@ -133,6 +134,43 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             )
 
 
+def closed_population(scenario: Scenario) -> int:
+    """Customers of the closed solution: queue depths, users, and the application's users as
+    the concurrent streams they keep in flight (`components.host.customers`)."""
+    population = sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads)
+    app = scenario.application
+    if app is not None:
+        population += customers(app.users, app.parallel_ios)
+    return population
+
+
+def application_problems(scenario: Scenario) -> Iterable[str]:
+    """An application drives the workloads that give ios_per_transaction, and only those are
+    closed: one closed class, the application's."""
+    app = scenario.application
+    driven = [(i, w) for i, w in enumerate(scenario.workloads) if w.ios_per_transaction is not None]
+    if app is None:
+        for i, w in driven:
+            yield (
+                f"workloads[{i}].ios_per_transaction: the scenario has no 'application' section "
+                f"to drive workload '{w.name}' (give application: {{users, think_time_ms, "
+                "cpu_ms_per_transaction, cpus}, or give this workload 'iops')"
+            )
+        return
+    if not driven:
+        yield (
+            "application: no workload gives ios_per_transaction, so the application issues no "
+            "I/O; give each workload it drives its host I/Os per transaction"
+        )
+    for i, w in enumerate(scenario.workloads):
+        if w.queue_depth is not None or w.users is not None:
+            yield (
+                f"workloads[{i}]: workload '{w.name}' is closed (queue_depth, luns or users) "
+                "beside the application; with an application the closed load is the "
+                "application's: give this workload 'iops' or 'ios_per_transaction'"
+            )
+
+
 def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Names unique, pools that exist, closed populations within bounds, data that fits."""
     pools = {p.name: p for p in scenario.pools}
@@ -157,14 +195,18 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
                 f"{where}.pin_tier: pool '{workload.pool}' has no {workload.pin_tier} ranks "
                 f"(its tiers: {listed(tiers)})"
             )
-    population = sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads)
+    yield from application_problems(scenario)
+    population = closed_population(scenario)
     if population > MAX_POPULATION:
         yield (
             f"workloads: the closed workloads hold {population:,} I/Os or users in all "
-            f"(queue_depth + users); diskmodel solves at most {MAX_POPULATION:,} exactly"
+            f"(queue_depth + users + the application's users x the I/O streams each keeps "
+            f"in flight); diskmodel solves at most {MAX_POPULATION:,} exactly"
         )
     growth = scenario.analyses.growth
     closed = [(w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads]
+    if scenario.application is not None:
+        closed.append(population)
     if growth is not None and population and population <= MAX_POPULATION:
         # Growth multiplies closed populations (analyses._closed_growth rounds each, at least
         # 1): queue_depth 64 x factor 1000 asked for 64,000 and 30 GB (found by fuzzing).

@@ -340,6 +340,13 @@ class Workload(Model):
         0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
     )
     pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+    ios_per_transaction: float | None = Field(
+        None,
+        gt=0,
+        le=1e6,
+        description="this workload's host I/Os per transaction of the scenario's application "
+        "(its load then comes from the application's users)",
+    )
 
     @field_validator("read_hit_ratio", "destage_ratio")
     @classmethod
@@ -371,9 +378,21 @@ class Workload(Model):
                 )
             # Frozen model: the population the LUNs imply is set once, here.
             object.__setattr__(self, "queue_depth", derived)
-        if self.iops is None and self.queue_depth is None and self.users is None:
+        loads = [
+            key
+            for key in ("iops", "queue_depth", "users", "ios_per_transaction")
+            if getattr(self, key) is not None
+        ]
+        if not loads:
             raise problem(
-                "give the load: 'iops', 'queue_depth', 'luns', or 'users' (with think_time_ms)"
+                "give the load: 'iops', 'queue_depth', 'luns', 'users' (with think_time_ms), "
+                "or 'ios_per_transaction' (driven by the scenario's application)"
+            )
+        if self.ios_per_transaction is not None and len(loads) > 1:
+            others = [k for k in loads if k != "ios_per_transaction"]
+            raise problem(
+                f"give either 'ios_per_transaction' (the load comes from the application) or "
+                f"{' / '.join(repr(k) for k in others)}, not both"
             )
         if self.queue_depth is not None and self.users is not None:
             raise problem("give either 'queue_depth' or 'users', not both")
@@ -397,8 +416,12 @@ class Workload(Model):
 
     @property
     def is_closed(self) -> bool:
-        """Given by a queue depth or users (a closed loop), not by a rate."""
-        return self.queue_depth is not None or self.users is not None
+        """Given by a queue depth, users or an application (a closed loop), not by a rate."""
+        return (
+            self.queue_depth is not None
+            or self.users is not None
+            or self.ios_per_transaction is not None
+        )
 
 
 MAX_LOG_PAGES = 4096
@@ -490,6 +513,28 @@ class Log(Model):
             capacity_gb=self.capacity_gb,
             pin_tier=self.pin_tier,
         )
+
+
+class Application(Model):
+    """The application above the storage: users who think, then run a transaction that takes
+    host CPU time and issues host I/Os (to the workloads that give `ios_per_transaction`).
+    Solved as one closed network with the storage (docs/model.md, "Application")."""
+
+    name: Name = Field("application", description="the application's name in reports")
+    users: int = Field(gt=0, le=MAX_POPULATION, description="users (or client processes)")
+    think_time_ms: float = Field(
+        0.0, ge=0, le=3.6e6, description="each user's pause between transactions, ms"
+    )
+    cpu_ms_per_transaction: float = Field(
+        0.0, ge=0, le=3.6e6, description="host CPU time one transaction takes, ms"
+    )
+    cpus: int = Field(1, gt=0, le=4096, description="host CPUs (cores) serving the transactions")
+    parallel_ios: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="host I/Os one transaction has in flight at once (1: one after another)",
+    )
 
 
 class Curve(Model):
@@ -679,6 +724,11 @@ class Scenario(Model):
     )
     logs: list[Log] = Field(
         [], max_length=16, description="database logs written at commit (striped log writes)"
+    )
+    application: Application | None = Field(
+        None,
+        description="users, think time and host CPU above the storage; drives the workloads "
+        "that give ios_per_transaction",
     )
     service_level: ServiceLevel = Field(
         ServiceLevel(), description="the response-time target and utilisation ceilings"

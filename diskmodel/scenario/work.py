@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from diskmodel.catalog import Catalog
+from diskmodel.scenario.hardware import closed_population
 from diskmodel.scenario.schema import Scenario
 
 MAX_WORK_S = 60.0
@@ -34,18 +35,27 @@ work)."""
 PLACEMENT_S = 33e-6
 """Per operating point, per tier and per pair of workloads in a pool whose Easy Tier placement
 follows the load (measured: 64 workloads in one three-tier pool, 0.4 s a point)."""
-CLOSED_S = 2.8e-3
-"""Per closed solution, per customer plus `CLOSED_OFFSET` (measured: one workload under Easy
-Tier at queue depth 64, 2,048 and 4,096: 1.1, 2.7 and 1.8 ms, for the planned point and its
-12-point sweep; the largest is taken)."""
-CLOSED_OFFSET = 300
+CLOSED_STATION_S = 15e-3
+"""Per closed solution, per station of the network (host ports, servers, DA pairs, ranks): the
+rounds of placement and closed solution a population takes to settle. With `CLOSED_CUSTOMER_S`
+fitted, with a margin, to the worst shape (`bench worst_case`: a three-tier pool of 22 ranks
+behind 128 ports and 8 DA pairs, 160 stations, Easy Tier's ceilings binding): one closed point
+took 0.35 s at 64 customers, 2.5 s at 256, 3.6 s at 1,024 and 5.2 s at 2,048; a two-tier
+pool of 18 ranks behind 8 ports (30 stations) 0.23 s at 500 and 1.0 s at 4,000."""
+CLOSED_CUSTOMER_S = 12e-6
+"""Per closed solution, per station and per customer (the exact MVA's cost grows with both)."""
 CLOSED_STATIC = 0.2
 """Share of the closed cost left when no placement follows the load (measured: 11 s against
 61-76 s for 4,096 customers)."""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
 CLOSED_SWEEP = 12
-"""Populations of the closed sweep, each solved on its own (about half the planned one)."""
+"""Populations of the closed sweep, each solved on its own, spaced geometrically up to the
+planned one."""
+APPLICATION_SWEEP = 14
+"""Users of an application's sweep, each solved on its own, spaced geometrically up to
+`APPLICATION_REACH` x the planned users (analyses.application)."""
+APPLICATION_REACH = 4
 STARTUP_S = 3.0
 """Importing, reading the catalog and the scenario, and the tables built once per run (the
 drives' command-queueing simulation): 2-3 s of CPU on a shared machine."""
@@ -80,17 +90,42 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     return SOLVE_S + PLACEMENT_S * pairs, follows
 
 
+def geometric_sum(top: float, count: int) -> float:
+    """Sum of `count` populations spaced geometrically from 1 to `top` (a sweep)."""
+    if count <= 1 or top <= 1:
+        return float(top) * max(count, 1)
+    ratio = top ** (1.0 / (count - 1))
+    return float((ratio**count - 1.0) / (ratio - 1.0))
+
+
 def _configuration_s(
     scenario: Scenario, catalog: Catalog, points: int, factors: tuple[float, ...]
 ) -> float:
     point_s, follows = _point_s(scenario, catalog)
     seconds = (points + len(factors) + LIMIT_POINTS + 1) * point_s
-    population = sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads)
+    population = closed_population(scenario)
     if population:
-        customers = (population + CLOSED_OFFSET) + CLOSED_SWEEP * (population / 2 + CLOSED_OFFSET)
-        customers += sum(population * f + CLOSED_OFFSET for f in factors)
-        seconds += customers * CLOSED_S * (1.0 if follows else CLOSED_STATIC)
+        # The planned population, each growth factor's, and the sweep: the closed sweep, or
+        # the application's (in customers: its users' streams) reaching past the planned one.
+        solves = 1 + len(factors)
+        customers = population + sum(population * f for f in factors)
+        if scenario.application is None:
+            solves += CLOSED_SWEEP
+            customers += geometric_sum(population, CLOSED_SWEEP)
+        else:
+            solves += APPLICATION_SWEEP
+            customers += geometric_sum(APPLICATION_REACH * population, APPLICATION_SWEEP)
+        stations = _stations(scenario)
+        closed_s = stations * (CLOSED_STATION_S * solves + CLOSED_CUSTOMER_S * customers)
+        seconds += closed_s * (1.0 if follows else CLOSED_STATIC)
     return seconds
+
+
+def _stations(scenario: Scenario) -> int:
+    """Stations of the network: host ports, the two servers, DA pairs and ranks."""
+    system = scenario.system
+    ranks = sum(g.count for p in scenario.pools for g in p.ranks)
+    return system.host_ports + 2 + system.da_pairs + ranks
 
 
 def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
@@ -112,7 +147,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
         seconds=seconds,
         configurations=len(configurations) + (len(sweep.counts) if sweep else 0),
         points_per_configuration=points + len(factors),
-        population=sum((w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads),
+        population=closed_population(scenario),
     )
 
 
