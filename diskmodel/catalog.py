@@ -269,6 +269,9 @@ class Drive(Sourced):
                 raise ValueError(f"{key} must be > 0 for a drive of kind {self.kind!r}")
         if not self.packaging:
             raise ValueError("packaging must name at least one system that offers the drive")
+        if self.kind == "hdd":
+            for system in self.packaging:
+                _check_seek_figures(self.as_packaged(system), system)
         if self.kind == "ssd":
             for system, packaging in self.packaging.items():
                 hdd_only = set(packaging.overrides()) - {
@@ -293,6 +296,21 @@ class Drive(Sourced):
             **{k: packaging.provenance[k] for k in overrides if k in packaging.provenance},
         }
         return self.model_copy(update={**overrides, "provenance": provenance})
+
+
+def _check_seek_figures(drive: Drive, system: str) -> None:
+    """ValueError unless the drive's read and write seek figures as installed on `system`
+    admit a seek curve (what the model fits to them; `components.seek.SeekCurve.fit`)."""
+    from diskmodel.components.seek import SeekCurve  # deferred: components import the catalog
+
+    for op in ("read", "write"):
+        keys = (f"track_to_track_seek_{op}_ms", f"avg_seek_{op}_ms", f"full_stroke_seek_{op}_ms")
+        values = [float(getattr(drive, key)) for key in keys]
+        try:
+            SeekCurve.fit(*values)
+        except ValueError as exc:
+            given = ", ".join(f"{k} {v:g}" for k, v in zip(keys, values, strict=True))
+            raise ValueError(f"as installed on {system!r} ({given}): {exc}") from None
 
 
 # --------------------------------------------------------------------------- RAID formats

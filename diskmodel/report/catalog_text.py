@@ -90,7 +90,7 @@ def _with_origin(catalog: Catalog, t: TextTable) -> TextTable:
         (*t.headers, "defined in"),
         tuple((*row, origin) for row, origin in zip(t.rows, origins, strict=True)),
         t.title,
-        t.unwrapped,
+        (*t.unwrapped, len(t.headers)),
         t.narrow,
     )
 
@@ -104,13 +104,11 @@ def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> s
             rows = _rows(entry, prefix="")
             origin = catalog.origin_of(name)
             shown = "the catalog shipped with diskmodel" if origin == SHIPPED else origin
-            return to_text(
-                [
-                    TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,)),
-                    f"defined in: {shown}",
-                ],
+            drawn = to_text(
+                [TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,))],
                 output,
             )
+            return f"{drawn}\ndefined in: {shown}\n"  # not wrapped: a path stays whole
     names = catalog.names()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
