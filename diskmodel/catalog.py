@@ -12,16 +12,23 @@ refused: a planner must always be able to ask "where does this number come from?
 
 The models are frozen and forbid unknown keys. Units are in the field names (`_ms`, `_us`,
 `_mb_s`, `_gb`, `_gbps`, `_ghz`, `_w`, `_in`); the model layer converts to seconds once.
-Errors in the catalog are developer errors, but they still say which file and which key.
+
+A user's own catalog files (`load_catalog([Path("site.yaml")])`, the command line's
+`--catalog site.yaml`) are read after the shipped ones with the same schema and the same
+validation: an entry there adds a system, drive or RAID format, or replaces the shipped entry
+of the same name (`Catalog.origin` records which file each name came from). Errors in any
+catalog file, shipped or the user's, say which file and which key (`CatalogError`, an
+`InputError`: the command line prints it and exits 3).
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from pydantic import (
@@ -35,6 +42,8 @@ from pydantic import (
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from diskmodel.errors import InputError
+
 SCHEMA_VERSION = 1
 """The `schema_version` every catalog file declares."""
 
@@ -42,9 +51,18 @@ _FIGURE_KEYS = frozenset({"value", "source", "basis"})
 _FROM_FILE = "catalog_file"
 """Validation-context flag: the data comes from a YAML file, where every figure is sourced."""
 
+SHIPPED = "shipped"
+"""`Catalog.origin` of an entry that comes with diskmodel (not from a user's catalog file)."""
 
-class CatalogError(Exception):
-    """A catalog file is malformed or inconsistent (a developer error; names file and key)."""
+MAX_USER_FILE_BYTES = 1_000_000
+"""A user catalog file is read no further than this (the shipped files are 10-60 kB each)."""
+
+
+class CatalogError(InputError):
+    """A catalog file is malformed or inconsistent; the message names the file and key path.
+
+    In a shipped file it is a developer error; in a user's `--catalog` file it is the user's,
+    and as an `InputError` the command line prints it as one message (exit 3)."""
 
 
 class Provenance(BaseModel):
@@ -251,6 +269,9 @@ class Drive(Sourced):
                 raise ValueError(f"{key} must be > 0 for a drive of kind {self.kind!r}")
         if not self.packaging:
             raise ValueError("packaging must name at least one system that offers the drive")
+        if self.kind == "hdd":
+            for system in self.packaging:
+                _check_seek_figures(self.as_packaged(system), system)
         if self.kind == "ssd":
             for system, packaging in self.packaging.items():
                 hdd_only = set(packaging.overrides()) - {
@@ -275,6 +296,21 @@ class Drive(Sourced):
             **{k: packaging.provenance[k] for k in overrides if k in packaging.provenance},
         }
         return self.model_copy(update={**overrides, "provenance": provenance})
+
+
+def _check_seek_figures(drive: Drive, system: str) -> None:
+    """ValueError unless the drive's read and write seek figures as installed on `system`
+    admit a seek curve (what the model fits to them; `components.seek.SeekCurve.fit`)."""
+    from diskmodel.components.seek import SeekCurve  # deferred: components import the catalog
+
+    for op in ("read", "write"):
+        keys = (f"track_to_track_seek_{op}_ms", f"avg_seek_{op}_ms", f"full_stroke_seek_{op}_ms")
+        values = [float(getattr(drive, key)) for key in keys]
+        try:
+            SeekCurve.fit(*values)
+        except ValueError as exc:
+            given = ", ".join(f"{k} {v:g}" for k, v in zip(keys, values, strict=True))
+            raise ValueError(f"as installed on {system!r} ({given}): {exc}") from None
 
 
 # --------------------------------------------------------------------------- RAID formats
@@ -449,6 +485,13 @@ class Catalog(BaseModel):
     systems: dict[str, StorageSystem]
     drives: dict[str, Drive]
     raid_formats: dict[str, RaidFormat]
+    origin: dict[str, str] = Field(default_factory=dict)
+    """Where each entry was defined: `SHIPPED`, or the path of the user's catalog file that
+    added or replaced it (a name missing here is shipped; `origin_of`)."""
+
+    def origin_of(self, name: str) -> str:
+        """`SHIPPED`, or the user catalog file that defined the entry `name`."""
+        return self.origin.get(name, SHIPPED)
 
     def installed_drive(self, system: str, drive: str) -> Drive:
         """The drive `drive` as installed in `system`: its figures for the packaging that
@@ -473,30 +516,72 @@ class Catalog(BaseModel):
 
     @model_validator(mode="after")
     def _cross_references_resolve(self) -> Catalog:
-        for system in self.systems.values():
-            for drive_name in system.drives:
-                if drive_name not in self.drives:
-                    raise ValueError(f"system {system.name!r} lists unknown drive {drive_name!r}")
-                if system.name not in self.drives[drive_name].packaging:
-                    raise ValueError(
-                        f"system {system.name!r} lists drive {drive_name!r}, but that drive has "
-                        f"no packaging for {system.name!r}"
-                    )
-            for raid in system.raid_formats:
-                if raid not in self.raid_formats:
-                    raise ValueError(f"system {system.name!r} lists unknown RAID format {raid!r}")
-        for drive in self.drives.values():
-            for system_name in drive.packaging:
-                if system_name not in self.systems:
-                    raise ValueError(
-                        f"drive {drive.name!r} has packaging for unknown system {system_name!r}"
-                    )
-                if drive.name not in self.systems[system_name].drives:
-                    raise ValueError(
-                        f"drive {drive.name!r} has packaging for {system_name!r}, but that "
-                        "system does not list it in its drives"
-                    )
+        problems = cross_reference_problems(self.systems, self.drives, self.raid_formats)
+        if problems:
+            raise ValueError(problems[0][2])
         return self
+
+
+def cross_reference_problems(
+    systems: Mapping[str, StorageSystem],
+    drives: Mapping[str, Drive],
+    raid_formats: Mapping[str, RaidFormat],
+) -> list[tuple[tuple[str, ...], str, str]]:
+    """Names that do not resolve, as (entries involved, key path, message).
+
+    A system's `drives` and `raid_formats` must name entries of the catalog, and a drive's
+    `packaging` keys and the systems' `drives` lists must agree."""
+    out: list[tuple[tuple[str, ...], str, str]] = []
+    for system in systems.values():
+        for drive_name in system.drives:
+            where = f"systems[{system.name}].drives"
+            if drive_name not in drives:
+                out.append(
+                    (
+                        (system.name,),
+                        where,
+                        f"system {system.name!r} lists unknown drive {drive_name!r}",
+                    )
+                )
+            elif system.name not in drives[drive_name].packaging:
+                out.append(
+                    (
+                        (system.name, drive_name),
+                        where,
+                        f"system {system.name!r} lists drive {drive_name!r}, but that drive "
+                        f"has no packaging for {system.name!r}",
+                    )
+                )
+        for raid in system.raid_formats:
+            if raid not in raid_formats:
+                out.append(
+                    (
+                        (system.name,),
+                        f"systems[{system.name}].raid_formats",
+                        f"system {system.name!r} lists unknown RAID format {raid!r}",
+                    )
+                )
+    for drive in drives.values():
+        for system_name in drive.packaging:
+            where = f"drives[{drive.name}].packaging.{system_name}"
+            if system_name not in systems:
+                out.append(
+                    (
+                        (drive.name,),
+                        where,
+                        f"drive {drive.name!r} has packaging for unknown system {system_name!r}",
+                    )
+                )
+            elif drive.name not in systems[system_name].drives:
+                out.append(
+                    (
+                        (drive.name, system_name),
+                        where,
+                        f"drive {drive.name!r} has packaging for {system_name!r}, but that "
+                        "system does not list it in its drives",
+                    )
+                )
+    return out
 
 
 def catalog_files() -> Iterator[tuple[str, str]]:
@@ -554,37 +639,147 @@ def _key_path(data: Any, loc: tuple[int | str, ...]) -> str:
     return "".join(parts) or "(file)"
 
 
-def build_catalog(files: Iterator[tuple[str, str]] | list[tuple[str, str]]) -> Catalog:
-    """Merge catalog files into one cross-checked `Catalog` (a name may be defined once)."""
-    systems: dict[str, StorageSystem] = {}
-    drives: dict[str, Drive] = {}
-    raid_formats: dict[str, RaidFormat] = {}
+_Entry = StorageSystem | Drive | RaidFormat
+
+
+def _entries(parsed: CatalogFile) -> list[tuple[str, _Entry]]:
+    """(kind, entry) of every entry of one parsed file, in file order."""
+    return [
+        *(("system", s) for s in parsed.systems),
+        *(("drive", d) for d in parsed.drives),
+        *(("RAID format", r) for r in parsed.raid_formats),
+    ]
+
+
+def build_catalog(
+    files: Iterable[tuple[str, str]],
+    user_files: Iterable[tuple[str, str]] = (),
+) -> Catalog:
+    """Merge catalog files into one cross-checked `Catalog`.
+
+    `files` are the shipped files, where a name may be defined once. `user_files` (a user's
+    own, each (path, text)) come after them: an entry there adds a name, or replaces the
+    shipped entry of the same name and kind; within the user's files, too, a name is defined
+    once. A user's drive is offered on every system its `packaging` names (added to that
+    system's `drives` when missing). `Catalog.origin` records each name's file."""
+    tables: dict[str, dict[str, Any]] = {"system": {}, "drive": {}, "RAID format": {}}
+    kind_of: dict[str, str] = {}
     defined_in: dict[str, str] = {}
+    origin: dict[str, str] = {}
     for where, text in files:
-        parsed = parse_catalog_file(text, where)
-        entries: list[tuple[dict[str, Any], StorageSystem | Drive | RaidFormat]] = [
-            *((systems, s) for s in parsed.systems),
-            *((drives, d) for d in parsed.drives),
-            *((raid_formats, r) for r in parsed.raid_formats),
-        ]
-        for table, entry in entries:
+        for kind, entry in _entries(parse_catalog_file(text, where)):
             if entry.name in defined_in:
                 raise CatalogError(
                     f"{where}: {entry.name!r} is already defined in {defined_in[entry.name]}"
                 )
             defined_in[entry.name] = where
-            table[entry.name] = entry
+            kind_of[entry.name] = kind
+            origin[entry.name] = SHIPPED
+            tables[kind][entry.name] = entry
+    user_defined_in: dict[str, str] = {}
+    for where, text in user_files:
+        for kind, entry in _entries(parse_catalog_file(text, where)):
+            key = f"{_TABLE_KEY[kind]}[{entry.name}]"
+            if entry.name in user_defined_in:
+                raise CatalogError(
+                    f"{where}: {key}: {entry.name!r} is already defined in "
+                    f"{user_defined_in[entry.name]}"
+                )
+            shipped_kind = kind_of.get(entry.name)
+            if shipped_kind is not None and shipped_kind != kind:
+                raise CatalogError(
+                    f"{where}: {key}: {entry.name!r} is a {shipped_kind} in the shipped catalog; "
+                    f"an entry replaces a shipped one only with one of the same kind (or choose "
+                    "another name)"
+                )
+            user_defined_in[entry.name] = where
+            kind_of[entry.name] = kind
+            origin[entry.name] = where
+            tables[kind][entry.name] = entry
+    systems: dict[str, StorageSystem] = tables["system"]
+    drives: dict[str, Drive] = tables["drive"]
+    raid_formats: dict[str, RaidFormat] = tables["RAID format"]
+    _offer_user_drives(systems, drives, origin)
+    problems = cross_reference_problems(systems, drives, raid_formats)
+    if problems:
+        raise CatalogError(_inconsistent(problems, origin))
     try:
-        return Catalog(systems=systems, drives=drives, raid_formats=raid_formats)
-    except ValidationError as exc:
-        problems = "\n".join(f"  {err['msg']}" for err in exc.errors())
-        raise CatalogError(f"hardware_catalog: inconsistent entries\n{problems}") from None
+        return Catalog(systems=systems, drives=drives, raid_formats=raid_formats, origin=origin)
+    except ValidationError as exc:  # pragma: no cover - the checks above come first
+        details = "\n".join(f"  {err['msg']}" for err in exc.errors())
+        raise CatalogError(f"hardware_catalog: inconsistent entries\n{details}") from None
+
+
+_TABLE_KEY = {"system": "systems", "drive": "drives", "RAID format": "raid_formats"}
+
+
+def _offer_user_drives(
+    systems: dict[str, StorageSystem], drives: dict[str, Drive], origin: dict[str, str]
+) -> None:
+    """A drive from a user's file is offered on each system its packaging names: add it to
+    that system's `drives` where missing (the shipped files must list it on both sides)."""
+    for drive in drives.values():
+        if origin.get(drive.name, SHIPPED) == SHIPPED:
+            continue
+        for system_name in drive.packaging:
+            system = systems.get(system_name)
+            if system is not None and drive.name not in system.drives:
+                systems[system_name] = system.model_copy(
+                    update={"drives": [*system.drives, drive.name]}
+                )
+
+
+def _inconsistent(problems: list[tuple[tuple[str, ...], str, str]], origin: dict[str, str]) -> str:
+    """The message for names that do not resolve: each problem under the file to fix, a
+    user's file where one of the entries involved comes from one."""
+    by_file: dict[str, list[str]] = {}
+    for names, key, message in problems:
+        users = [origin[n] for n in names if origin.get(n, SHIPPED) != SHIPPED]
+        where = users[0] if users else "hardware_catalog"
+        by_file.setdefault(where, []).append(f"  {key}: {message}")
+    return "\n".join(
+        f"{where}: inconsistent entries\n" + "\n".join(lines) for where, lines in by_file.items()
+    )
+
+
+def read_user_catalog_file(path: Path | str) -> tuple[str, str]:
+    """(path as given, text) of a user's catalog file; `CatalogError` naming the file when it
+    is missing, unreadable, not a regular file, too large or not UTF-8."""
+    from diskmodel.yamlio import read_input_text
+
+    try:
+        return str(path), read_input_text(Path(path), MAX_USER_FILE_BYTES, "catalog")
+    except InputError as exc:
+        raise CatalogError(str(exc)) from None
 
 
 @functools.cache
-def load_catalog() -> Catalog:
-    """The catalog shipped with diskmodel (loaded once, then cached)."""
+def _shipped_catalog() -> Catalog:
     return build_catalog(list(catalog_files()))
+
+
+@functools.lru_cache(maxsize=16)
+def _catalog_with(user_files: tuple[tuple[str, str], ...]) -> Catalog:
+    return build_catalog(list(catalog_files()), user_files)
+
+
+def load_catalog(extra: Sequence[Path | str] = ()) -> Catalog:
+    """The catalog shipped with diskmodel, then the user's catalog files `extra` in order.
+
+    The shipped catalog alone is loaded once, then cached; with `extra`, the files are read on
+    every call and the catalog is cached by their paths and texts (an edited file is read
+    anew). A file given twice is read once. `CatalogError` names the file and key path."""
+    if not extra:
+        return _shipped_catalog()
+    seen: set[Path] = set()
+    user_files: list[tuple[str, str]] = []
+    for path in extra:
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            continue
+        seen.add(resolved)
+        user_files.append(read_user_catalog_file(path))
+    return _catalog_with(tuple(user_files))
 
 
 # --------------------------------------------------------------------------- listing figures

@@ -30,6 +30,7 @@ from diskmodel.errors import ExitCode, InputError, OutputError, UserError
 from diskmodel.terminal import printable
 
 if TYPE_CHECKING:
+    from diskmodel.catalog import Catalog
     from diskmodel.prediction import ScenarioPrediction
 
 INTERRUPTED = 130
@@ -132,6 +133,14 @@ def _catalog_names(incomplete: str) -> list[str]:
     return [n for n in load_catalog().names() if n.startswith(incomplete)]
 
 
+def _catalog(files: list[Path] | None) -> Catalog:
+    """The shipped catalog and the user's `--catalog` files after it (a `CatalogError`, an
+    `InputError`, names the file and key)."""
+    from diskmodel.catalog import load_catalog
+
+    return load_catalog(files or ())
+
+
 ScenarioPath = Annotated[
     Path,
     typer.Argument(
@@ -175,6 +184,17 @@ Force = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing but errors")]
+CatalogFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--catalog",
+        help="a catalog file of your own, read after the shipped catalog: its entries add "
+        "systems, drives or RAID formats or replace shipped ones of the same name "
+        "(repeatable; docs/design.md 'User catalog files')",
+        metavar="PATH",
+        show_default=False,
+    ),
+]
 AllowOutside = Annotated[
     bool,
     typer.Option(
@@ -201,12 +221,11 @@ def _root(
 
 
 @catalog_app.command("list")
-def catalog_list() -> None:
+def catalog_list(catalog: CatalogFiles = None) -> None:
     """List storage systems, drives and RAID formats in the catalog."""
-    from diskmodel.catalog import load_catalog
     from diskmodel.report.catalog_text import render_list
 
-    say(render_list(load_catalog()))
+    say(render_list(_catalog(catalog)))
 
 
 @catalog_app.command("show")
@@ -215,12 +234,12 @@ def catalog_show(
         str,
         typer.Argument(help="a system, drive or RAID format name", autocompletion=_catalog_names),
     ],
+    catalog: CatalogFiles = None,
 ) -> None:
     """Show one catalog entry with every figure and its source."""
-    from diskmodel.catalog import load_catalog
     from diskmodel.report.catalog_text import render_entry
 
-    say(render_entry(load_catalog(), name))
+    say(render_entry(_catalog(catalog), name))
 
 
 @app.command()
@@ -228,19 +247,24 @@ def check(
     scenario: ScenarioPath,
     allow_outside_heatmaps: AllowOutside = False,
     quiet: Quiet = False,
+    catalog: CatalogFiles = None,
 ) -> None:
     """Validate a scenario, summarise its configuration and open the files it reads."""
     from diskmodel.api import load_scenario, read_inputs
     from diskmodel.configuration import defaults_used
     from diskmodel.report.check_text import render_check
 
-    loaded = load_scenario(scenario)
-    heatmaps = read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps)
+    entries = _catalog(catalog)
+    loaded = load_scenario(scenario, entries)
+    heatmaps = read_inputs(
+        loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries
+    )
     if quiet:
         return
-    say(render_check(loaded, defaults=defaults_used(loaded)))
+    say(render_check(loaded, entries, defaults=defaults_used(loaded)))
     say("\nFiles it reads")
     lines = [f"  {scenario} (this scenario)"]
+    lines += [f"  {path} (catalog file)" for path in catalog or ()]
     lines += [
         f"  {h.path} (heat map, {h.extent_count:,} extents; {h.key}: {h.reference})"
         for h in heatmaps
@@ -257,15 +281,20 @@ def run(
     force: Force = False,
     quiet: Quiet = False,
     allow_outside_heatmaps: AllowOutside = False,
+    catalog: CatalogFiles = None,
 ) -> None:
     """Predict a scenario: print a summary, write the HTML report (and JSON if asked)."""
     from diskmodel.api import load_scenario, predict, read_inputs
 
     outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
-    loaded = load_scenario(scenario)
-    read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps)
+    entries = _catalog(catalog)
+    loaded = load_scenario(scenario, entries)
+    read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
     prediction = predict(
-        loaded, base_dir=scenario.parent, allow_outside_heatmaps=allow_outside_heatmaps
+        loaded,
+        base_dir=scenario.parent,
+        catalog=entries,
+        allow_outside_heatmaps=allow_outside_heatmaps,
     )
     _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
     _report(prediction, outputs, quiet=quiet)
@@ -290,6 +319,7 @@ def compare(
     force: Force = False,
     quiet: Quiet = False,
     allow_outside_heatmaps: AllowOutside = False,
+    catalog: CatalogFiles = None,
 ) -> None:
     """Compare the baselines of several scenario files side by side in one report."""
     from diskmodel.api import compare as compare_files
@@ -298,11 +328,13 @@ def compare(
     if len(scenarios) < 2:
         raise InputError("compare needs at least two scenario files")
     outputs = _outputs(out, json, "-vs-".join(p.stem for p in scenarios)[:120])
-    loaded = [(load_scenario(path), path) for path in scenarios]
+    entries = _catalog(catalog)
+    loaded = [(load_scenario(path, entries), path) for path in scenarios]
     for scenario, path in loaded:
-        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps)
+        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
     prediction = compare_files(
         [(scenario, path.parent) for scenario, path in loaded],
+        catalog=entries,
         allow_outside_heatmaps=allow_outside_heatmaps,
     )
     _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
@@ -333,15 +365,15 @@ def logwrite(
     service_us: Annotated[
         float, typer.Option(min=0.0, max=1e6, help="that station's service per operation, us")
     ] = 50.0,
+    catalog_files: CatalogFiles = None,
 ) -> None:
     """Commit time of a striped database log for 1, 2, 4 and 8 stripes, from the system's
     catalog figures (a DS8800 with 8 Gb/s ports reproduces DOMAIN C6: 168 us for 1 page,
     2.5 ms for 128). For a whole scenario's logs at its own load, give it a `logs` section."""
-    from diskmodel.catalog import load_catalog
     from diskmodel.logwrite import Contention, LogPath, striping_summary
     from diskmodel.report.logwrite_text import render_logwrite
 
-    catalog = load_catalog()
+    catalog = _catalog(catalog_files)
     chosen = catalog.systems.get(system)
     if chosen is None:
         raise InputError(
@@ -410,6 +442,7 @@ def calibrate(
             "--peak", "-p", help="intervals to fit: io, mbs, response or an ISO time (repeatable)"
         ),
     ] = None,
+    catalog: CatalogFiles = None,
 ) -> None:
     """Fit each measured workload's destage ratio and skew level to the measured response
     times: the fit goes to standard error, the calibrated scenario (comments kept) to
@@ -420,9 +453,10 @@ def calibrate(
     from diskmodel.measured.calibrate import calibrated_yaml
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
-    loaded = load_scenario(scenario)
+    entries = _catalog(catalog)
+    loaded = load_scenario(scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
-    result = fit_scenario(loaded, chosen, base_dir=scenario.parent)
+    result = fit_scenario(loaded, chosen, entries, base_dir=scenario.parent)
     lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
     for p in result.parameters:
         if p.identified:

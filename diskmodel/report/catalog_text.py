@@ -13,61 +13,86 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from diskmodel.catalog import Catalog
+from diskmodel.catalog import SHIPPED, Catalog
 from diskmodel.errors import InputError
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 
 def render_list(catalog: Catalog, output: Output | None = None) -> str:
-    """Every system, drive and RAID format, one line each."""
-    systems = table(
-        ["system", "family", "type-model", "processor", "host ports", "DA pairs"],
-        [
+    """Every system, drive and RAID format, one line each; with a user's catalog files, a
+    column says which file defined each entry that is not shipped."""
+    systems = _with_origin(
+        catalog,
+        table(
+            ["system", "family", "type-model", "processor", "host ports", "DA pairs"],
             [
-                s.name,
-                s.family,
-                f"{s.machine_type}-{s.model}",
-                s.processor,
-                f"<= {s.max_host_ports}",
-                f"<= {s.max_da_pairs}",
-            ]
-            for s in catalog.systems.values()
-        ],
-        title="Storage systems",
+                [
+                    s.name,
+                    s.family,
+                    f"{s.machine_type}-{s.model}",
+                    s.processor,
+                    f"<= {s.max_host_ports}",
+                    f"<= {s.max_da_pairs}",
+                ]
+                for s in catalog.systems.values()
+            ],
+            title="Storage systems",
+        ),
     )
-    drives = table(
-        ["drive", "kind", "tier", "capacity GB", "rpm", "packaging"],
-        [
+    drives = _with_origin(
+        catalog,
+        table(
+            ["drive", "kind", "tier", "capacity GB", "rpm", "packaging"],
             [
-                d.name,
-                d.kind,
-                d.tier,
-                f"{d.capacity_gb:,.0f}",
-                f"{d.rpm:,.0f}" if d.rpm else "-",
-                "; ".join(
-                    f"{system}: {p.interface} {p.form_factor_in:g}in"
-                    for system, p in d.packaging.items()
-                ),
-            ]
-            for d in catalog.drives.values()
-        ],
-        title="Drives",
+                [
+                    d.name,
+                    d.kind,
+                    d.tier,
+                    f"{d.capacity_gb:,.0f}",
+                    f"{d.rpm:,.0f}" if d.rpm else "-",
+                    "; ".join(
+                        f"{system}: {p.interface} {p.form_factor_in:g}in"
+                        for system, p in d.packaging.items()
+                    ),
+                ]
+                for d in catalog.drives.values()
+            ],
+            title="Drives",
+        ),
     )
-    formats = table(
-        ["RAID format", "level", "drives", "usable", "random write ops"],
-        [
+    formats = _with_origin(
+        catalog,
+        table(
+            ["RAID format", "level", "drives", "usable", "random write ops"],
             [
-                r.name,
-                r.level,
-                f"{r.data_drives}+{r.redundancy_drives}+{r.spare_drives}",
-                f"{r.usable_fraction:.1%}",
-                f"{r.random_write_reads + r.random_write_writes:g}",
-            ]
-            for r in catalog.raid_formats.values()
-        ],
-        title="RAID formats",
+                [
+                    r.name,
+                    r.level,
+                    f"{r.data_drives}+{r.redundancy_drives}+{r.spare_drives}",
+                    f"{r.usable_fraction:.1%}",
+                    f"{r.random_write_reads + r.random_write_writes:g}",
+                ]
+                for r in catalog.raid_formats.values()
+            ],
+            title="RAID formats",
+        ),
     )
     return to_text([systems, drives, formats], output)
+
+
+def _with_origin(catalog: Catalog, t: TextTable) -> TextTable:
+    """`t` (first column: the entry's name) with a "defined in" column when any of its
+    entries comes from a user's catalog file ("shipped" for the others)."""
+    origins = [catalog.origin_of(row[0]) for row in t.rows]
+    if all(o == SHIPPED for o in origins):
+        return t
+    return TextTable(
+        (*t.headers, "defined in"),
+        tuple((*row, origin) for row, origin in zip(t.rows, origins, strict=True)),
+        t.title,
+        (*t.unwrapped, len(t.headers)),
+        t.narrow,
+    )
 
 
 def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> str:
@@ -77,10 +102,13 @@ def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> s
         entry = group.get(name)
         if entry is not None:
             rows = _rows(entry, prefix="")
-            return to_text(
+            origin = catalog.origin_of(name)
+            shown = "the catalog shipped with diskmodel" if origin == SHIPPED else origin
+            drawn = to_text(
                 [TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,))],
                 output,
             )
+            return f"{drawn}\ndefined in: {shown}\n"  # not wrapped: a path stays whole
     names = catalog.names()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
