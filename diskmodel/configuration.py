@@ -43,6 +43,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
+from diskmodel.tiering.placement import Preference
 from diskmodel.tiering.skew import (
     UNIFORM,
     PiecewiseSkew,
@@ -131,6 +132,7 @@ class WorkloadConfig:
     pin_tier: str | None
     iops_range: tuple[float, float] | None
     ios_per_transaction: float | None = None  # driven by the application (population: users)
+    preference: Preference | None = None  # part of the workload pinned to a tier
 
     @property
     def is_closed(self) -> bool:
@@ -513,6 +515,7 @@ def _workload(
             read_size_kib=w.read_size_kib,
             write_size_kib=w.write_size_kib,
             destage_ratio=_point(w.destage_ratio),
+            backend_kib=w.backend_kib,
         ),
         read_hit_ratio=hit_ratio,
         read_hit_ratio_basis=basis,
@@ -523,6 +526,9 @@ def _workload(
         pin_tier=w.pin_tier,
         iops_range=w.iops_range,
         ios_per_transaction=w.ios_per_transaction,
+        preference=None
+        if w.pin is None
+        else Preference(w.pin.tier, w.pin.capacity_gb, w.pin.io_share),
     )
 
 
@@ -614,7 +620,17 @@ def _workload_input(w: WorkloadConfig, given: Workload) -> WorkloadInput:
         skew=w.skew_description,
         pin_tier=w.pin_tier,
         population_basis=_population_basis(given),
+        backend_kib=given.backend_kib,
+        pin=_pin_text(given),
     )
+
+
+def _pin_text(given: Workload) -> str:
+    pin = given.pin
+    if pin is None:
+        return ""
+    share = "its skew's share" if pin.io_share is None else f"{pin.io_share:.0%}"
+    return f"{pin.capacity_gb:,.0f} GB on {pin.tier} ({share} of its back-end I/O)"
 
 
 def _population_basis(given: Workload) -> str:
@@ -678,9 +694,24 @@ _LOG_DEFAULTS = {
 }
 
 
+_APPLICATION_DEFAULTS = {
+    "think_time_ms": "no think time: each user starts its next transaction at once",
+    "cpu_ms_per_transaction": "no host CPU time: the transactions wait for the storage only",
+    "cpus": "one host CPU",
+    "parallel_ios": "one I/O at a time: each waits for the one before",
+}
+
+
 def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
     """The inputs the scenario left out, the values used and why."""
     out: list[DefaultUsed] = []
+    app = scenario.application
+    if app is not None:
+        out.extend(
+            DefaultUsed(f"application.{key}", f"{getattr(app, key):g}", why)
+            for key, why in _APPLICATION_DEFAULTS.items()
+            if key not in app.model_fields_set
+        )
     system = scenario.system
     if "processor_ways" not in system.model_fields_set:
         out.append(DefaultUsed("system.processor_ways", f"{system.processor_ways}", "4-way"))

@@ -124,6 +124,8 @@ class WorkloadInput:
     skew: str
     pin_tier: str | None
     population_basis: str = ""  # how the population was derived (LUNs x queue depth)
+    backend_kib: float | None = None  # a random back-end operation's size, if not the host's
+    pin: str = ""  # part of the workload pinned to a tier (media preference), described
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +184,17 @@ class IoTypeResult:
 
 
 @dataclass(frozen=True, slots=True)
+class AllocationShare:
+    """What one tier of its pool holds of a workload: data (GB) and shares of its back-end
+    small I/O and MB."""
+
+    tier: str
+    capacity_gb: float
+    small_io_share: float
+    mb_share: float
+
+
+@dataclass(frozen=True, slots=True)
 class WorkloadResult:
     """One workload at the planned load (read_hit_ratio: the one the model used)."""
 
@@ -194,6 +207,7 @@ class WorkloadResult:
     breakdown_ms: dict[str, float | None]
     io_types: tuple[IoTypeResult, ...]
     read_hit_ratio: float
+    allocation: tuple[AllocationShare, ...] = ()
 
     @property
     def reads(self) -> bool:

@@ -9,6 +9,10 @@ Per host I/O of a workload (fractions sum to 1):
 `read_hit_ratio` is the hit ratio of the random reads (with no sequential reads, the usual
 case, it is the workload's read hit ratio). `destage_ratio` is destages per host write after
 write folding (C2's "destage rate 17.2%" of host I/O at 30% writes is 0.172 / 0.30 = 0.573).
+`backend_bytes`, when given, is the size of a random back-end operation (a read miss's stage, a
+destage) where it differs from the host transfer: a host that coalesces small I/Os into larger
+disk operations (IBM i: 8-12 KiB host I/Os into 60-100 KiB) makes host size / backend size
+operations per host I/O, each of the back-end size.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ class IoMix:
     read_bytes: float
     write_bytes: float
     destage_ratio: float
+    backend_bytes: float | None = None
 
     @classmethod
     def of(
@@ -48,6 +53,7 @@ class IoMix:
         read_size_kib: float,
         write_size_kib: float,
         destage_ratio: float,
+        backend_kib: float | None = None,
     ) -> IoMix:
         r, hit = read_fraction, read_hit_ratio
         rs, ws = read_sequential_fraction, write_sequential_fraction
@@ -58,14 +64,27 @@ class IoMix:
             "random_write": (1 - r) * (1 - ws),
             "sequential_write": (1 - r) * ws,
         }
-        return cls(fractions, read_size_kib * KIB, write_size_kib * KIB, destage_ratio)
+        backend = None if backend_kib is None else backend_kib * KIB
+        return cls(fractions, read_size_kib * KIB, write_size_kib * KIB, destage_ratio, backend)
 
     def size_bytes(self, io_class: IoClass) -> float:
         return self.write_bytes if io_class.endswith("write") else self.read_bytes
 
+    def backend_op(self, io_class: IoClass) -> tuple[float, float]:
+        """(size of one random back-end operation, operations per host I/O of the class from
+        coalescing or splitting): the host's size and 1 unless `backend_bytes` is given, and
+        only for the random classes (sequential work is staged and destaged by track)."""
+        size = self.size_bytes(io_class)
+        if self.backend_bytes is None or io_class not in ("read_miss", "random_write"):
+            return size, 1.0
+        return self.backend_bytes, size / self.backend_bytes
+
     def backend_small_io_per_host_io(self, ops_per_destage: float) -> float:
         """Back-end random operations per host I/O (read misses + random destage operations)."""
         return (
-            self.fractions["read_miss"]
-            + self.fractions["random_write"] * self.destage_ratio * ops_per_destage
+            self.fractions["read_miss"] * self.backend_op("read_miss")[1]
+            + self.fractions["random_write"]
+            * self.destage_ratio
+            * ops_per_destage
+            * self.backend_op("random_write")[1]
         )

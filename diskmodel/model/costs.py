@@ -75,7 +75,7 @@ class OpCosts:
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
                 continue
-            size = mix.size_bytes(io_class)
+            size, coalesced = mix.backend_op(io_class)
             for op in _backend_ops(io_class, rank, size, mix.destage_ratio):
                 if op.count <= 0:
                     continue
@@ -97,7 +97,7 @@ class OpCosts:
                 out.append(
                     OpCost(
                         io_class,
-                        op.count,
+                        op.count * coalesced,
                         op.size_bytes,
                         op.write,
                         sequential,

@@ -335,6 +335,7 @@ class _Pool:
                     skew=w.skew,
                     mb_skew=w.mb_skew,
                     pin_tier=w.pin_tier,
+                    preference=w.preference,
                 )
             )
         return out

@@ -265,7 +265,9 @@ def build_network(
             if io_class in ("random_write", "sequential_write"):
                 # One destage per destaged write (random) or per destaged track (sequential).
                 per_write = mix.destage_ratio * (
-                    1.0 if io_class == "random_write" else size / cache.TRACK_BYTES
+                    mix.backend_op(io_class)[1]
+                    if io_class == "random_write"
+                    else size / cache.TRACK_BYTES
                 )
                 destage_core = processor.core_time(costs_of, "destage")
                 flows += [

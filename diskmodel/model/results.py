@@ -10,6 +10,7 @@ import numpy as np
 from diskmodel.model.network import KINDS
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import (
+    AllocationShare,
     ComponentResult,
     IoTypeResult,
     RankResult,
@@ -85,9 +86,21 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
                 float(point.rates[w]),
                 io_types,
                 workload.read_hit_ratio,
+                _allocation(point, workload.name, workload.pool),
             )
         )
     return tuple(out)
+
+
+def _allocation(point: OperatingPoint, name: str, pool: str) -> tuple[AllocationShare, ...]:
+    """Where the workload's data lie: each tier of its pool, as placed for this load."""
+    placed = point.network.layout.get(pool)
+    if placed is None:
+        return ()
+    return tuple(
+        AllocationShare(s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share)
+        for s in placed.placement.workload(name).tiers
+    )
 
 
 def _mean(types: Sequence[IoTypeResult]) -> float | None:
@@ -98,7 +111,12 @@ def _mean(types: Sequence[IoTypeResult]) -> float | None:
 
 
 def _workload(
-    name: str, pool: str, rate: float, io_types: list[IoTypeResult], read_hit_ratio: float
+    name: str,
+    pool: str,
+    rate: float,
+    io_types: list[IoTypeResult],
+    read_hit_ratio: float,
+    allocation: tuple[AllocationShare, ...],
 ) -> WorkloadResult:
     breakdown: dict[str, float | None] = {}
     share = sum(t.fraction for t in io_types)
@@ -120,6 +138,7 @@ def _workload(
         breakdown_ms=breakdown,
         io_types=tuple(io_types),
         read_hit_ratio=read_hit_ratio,
+        allocation=allocation,
     )
 
 

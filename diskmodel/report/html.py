@@ -164,6 +164,8 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
     tables.extend(result_tables.components_tables(configs))
     if any(p.tiers for p in configs):
         tables.append(result_tables.tiers_table(configs))
+    if any(result_tables.shows_allocation(p) for p in configs):
+        tables.append(result_tables.allocation_table(configs))
     return tables
 
 

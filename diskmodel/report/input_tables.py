@@ -154,12 +154,21 @@ def _workload_column(w: WorkloadInput) -> list[str]:
         display.percent(w.read_fraction),
         f"{display.percent(w.read_hit_ratio)} ({w.read_hit_ratio_basis})",
         display.number(w.destage_ratio),
-        f"{display.number(w.read_size_kib)} KiB / {display.number(w.write_size_kib)} KiB",
+        f"{display.number(w.read_size_kib)} KiB / {display.number(w.write_size_kib)} KiB"
+        + (
+            f"; back-end ops {display.number(w.backend_kib)} KiB"
+            if w.backend_kib is not None
+            else ""
+        ),
         f"{display.percent(w.read_sequential_fraction)} / "
         f"{display.percent(w.write_sequential_fraction)}",
         display.capacity_gb(w.capacity_gb),
         w.skew,
-        f"pinned to {w.pin_tier}" if w.pin_tier else "by the pool's Easy Tier setting",
+        f"pinned to {w.pin_tier}"
+        if w.pin_tier
+        else f"{w.pin} pinned, the rest by the pool's Easy Tier setting"
+        if w.pin
+        else "by the pool's Easy Tier setting",
     ]
 
 

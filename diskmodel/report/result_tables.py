@@ -333,6 +333,50 @@ def _group_name(names: Sequence[str]) -> str:
     return f"{names[0]} … {names[-1]} ({len(names)} alike)"
 
 
+def shows_allocation(p: Prediction) -> bool:
+    """A workload's data over its pool's tiers is worth a table where a pool has several tiers
+    with more than one workload in it, or a workload is pinned in part."""
+    tiers: dict[str, int] = {}
+    for w in p.workloads:
+        tiers[w.pool] = max(tiers.get(w.pool, 0), len(w.allocation))
+    sharing = {pool: sum(1 for w in p.workloads if w.pool == pool) for pool in tiers}
+    pinned = any(w.pin for w in p.inputs.workloads)
+    return pinned or any(tiers[pool] > 1 and sharing[pool] > 1 for pool in tiers)
+
+
+def allocation_table(configs: Sequence[Prediction]) -> Table:
+    """Each workload's data and back-end I/O on each tier of its pool, at the planned load."""
+    several = len(configs) > 1
+    rows = []
+    for p in configs:
+        for w in p.workloads:
+            for a in w.allocation:
+                label = f"{w.name} · {a.tier}"
+                rows.append(
+                    Row(
+                        f"{p.name}: {label}" if several else label,
+                        (
+                            Cell(display.capacity_gb(a.capacity_gb), "num"),
+                            Cell(display.percent(a.small_io_share), "num"),
+                            Cell(display.percent(a.mb_share), "num"),
+                        ),
+                    )
+                )
+    return Table(
+        key="allocation",
+        caption="Each workload's data on its pool's tiers",
+        columns=(
+            "configuration: workload · tier" if several else "workload · tier",
+            "data",
+            "share of its small I/O",
+            "share of its MB/s",
+        ),
+        rows=tuple(rows),
+        note="As placed for the planned load: pinned data (pin, pin_tier) first, the rest by "
+        "the pool's Easy Tier setting.",
+    )
+
+
 def tiers_table(configs: Sequence[Prediction]) -> Table:
     """Each pool's tiers: ranks, capacity, data placed there, the share of small I/O and the
     drives' load; one row per configuration, pool and tier."""

@@ -23,7 +23,7 @@ from diskmodel.prediction import (
     ScenarioPrediction,
 )
 from diskmodel.report import display
-from diskmodel.report.result_tables import headroom_text, spread_note
+from diskmodel.report.result_tables import headroom_text, shows_allocation, spread_note
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 _KIND_TITLES = {
@@ -229,6 +229,25 @@ def _workloads(p: Prediction) -> TextTable:
     )
 
 
+def _allocation(p: Prediction) -> TextTable:
+    rows = [
+        [
+            w.name,
+            a.tier,
+            display.capacity_gb(a.capacity_gb),
+            display.percent(a.small_io_share),
+            display.percent(a.mb_share),
+        ]
+        for w in p.workloads
+        for a in w.allocation
+    ]
+    return table(
+        ["workload", "tier", "data", "its small I/O", "its MB/s"],
+        rows,
+        title="Each workload's data on its pool's tiers",
+    )
+
+
 def _tiers(p: Prediction) -> TextTable:
     rows = [
         [
@@ -354,6 +373,8 @@ def prediction_parts(p: Prediction) -> list[str | TextTable]:
         parts.append(_application_table(p.application))
     if p.tiers:
         parts.append(_tiers(p))
+    if shows_allocation(p):
+        parts.append(_allocation(p))
     shown: list[tuple[str, TextTable]] = []
     for log in p.logs:
         parts.append(log_headline(log))

@@ -247,17 +247,28 @@ def pinned_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     pools = {p.name: p for p in scenario.pools}
     pinned: dict[tuple[str, str], list[tuple[str, Workload]]] = defaultdict(list)
     for where, workload in scenario.located_workloads():
-        if workload.pin_tier is not None and workload.pool in pools:
+        if workload.pool not in pools:
+            continue
+        if workload.pin_tier is not None:
             pinned[(workload.pool, workload.pin_tier)].append((where, workload))
+        if workload.pin is not None:
+            pinned[(workload.pool, workload.pin.tier)].append((where, workload))
+            tiers = tier_capacity_gb(pools[workload.pool], catalog)
+            if workload.pin.tier not in tiers:
+                yield (
+                    f"{where}.pin.tier: pool '{workload.pool}' has no {workload.pin.tier} "
+                    f"ranks (its tiers: {listed(tiers)})"
+                )
     for (pool_name, tier), members in pinned.items():
         held = tier_capacity_gb(pools[pool_name], catalog).get(tier)
         if held is None:
             continue  # no such tier in the pool: reported by workload_problems
-        needed = sum(w.capacity_gb for _, w in members)
+        needed = sum(w.pin.capacity_gb if w.pin else w.capacity_gb for _, w in members)
         if needed > held * (1 + 1e-9) and not math.isclose(needed, held, rel_tol=1e-9):
             names = ", ".join(f"'{clip(w.name, 30)}'" for _, w in members)
             who = f"the workload {names} needs" if len(members) == 1 else f"{names} together need"
+            key = "pin.capacity_gb" if members[-1][1].pin is not None else "pin_tier"
             yield (
-                f"{members[-1][0]}.pin_tier: pinned to {tier} in pool '{pool_name}', "
+                f"{members[-1][0]}.{key}: pinned to {tier} in pool '{pool_name}', "
                 f"{who} {needed:,.0f} GB but its {tier} ranks hold {held:,.0f} GB usable"
             )

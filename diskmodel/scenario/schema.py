@@ -289,6 +289,19 @@ class Luns(Model):
         return f"{text} = {self.population:,} I/Os in flight"
 
 
+class Pin(Model):
+    """Media preference: a stated capacity of a workload held on one tier (a database's
+    chosen objects on SSD), the rest placed by the pool's Easy Tier setting."""
+
+    tier: Tier = Field(description="the tier that holds the pinned data")
+    capacity_gb: float = Field(gt=0, le=1e7, description="data pinned to the tier, GB")
+    io_share: Fraction | None = Field(
+        None,
+        description="the pinned data's share of the workload's back-end I/O, 0 to 1; default: "
+        "the share its skew gives the hottest capacity_gb (the objects a DBA would choose)",
+    )
+
+
 class Workload(Model):
     """One application's I/O: its rate or concurrency, mix, cache behaviour and footprint."""
 
@@ -312,6 +325,14 @@ class Workload(Model):
     )
     write_size_kib: float = Field(
         4.0, gt=0, le=MAX_TRANSFER_KIB, description="mean write transfer, KiB"
+    )
+    backend_kib: float | None = Field(
+        None,
+        gt=0,
+        le=MAX_TRANSFER_KIB,
+        description="size of one random back-end operation (a read miss's stage, a destage), "
+        "KiB, where the host coalesces its I/O into larger disk operations (or splits it); "
+        "default: the host transfer size",
     )
     read_sequential_fraction: Fraction = Field(
         0.0, description="fraction of reads that are sequential, 0 to 1"
@@ -340,6 +361,9 @@ class Workload(Model):
         0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
     )
     pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+    pin: Pin | None = Field(
+        None, description="place part of the workload on one tier: {tier, capacity_gb, io_share}"
+    )
     ios_per_transaction: float | None = Field(
         None,
         gt=0,
@@ -363,6 +387,20 @@ class Workload(Model):
         if value is not None and not 0 < value[0] < value[1] <= 1e9:
             raise problem("iops_range must be [low, high] with 0 < low < high <= 1e9")
         return value
+
+    @model_validator(mode="after")
+    def _one_pin(self) -> Self:
+        if self.pin is not None and self.pin_tier is not None:
+            raise problem(
+                "give either 'pin_tier' (the whole workload on one tier) or 'pin' (part of it), "
+                "not both"
+            )
+        if self.pin is not None and self.pin.capacity_gb > self.capacity_gb * (1 + 1e-9):
+            raise problem(
+                f"pin.capacity_gb: {self.pin.capacity_gb:,.0f} GB pinned of a workload of "
+                f"{self.capacity_gb:,.0f} GB; pin at most its capacity_gb"
+            )
+        return self
 
     @model_validator(mode="after")
     def _some_load(self) -> Self:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the real names, for type checkers and editors
     )
     from diskmodel.tiering.placement import (
         PoolPlacement,
+        Preference,
         Tier,
         TierShare,
         WorkloadDemand,
@@ -61,6 +62,7 @@ _SOURCES = {
     "PRESET_LEVELS": "skew",
     "PiecewiseSkew": "skew",
     "PoolPlacement": "placement",
+    "Preference": "placement",
     "RankBefore": "rebalance",
     "RankLoad": "rebalance",
     "Rebalanced": "rebalance",
@@ -94,6 +96,7 @@ __all__ = [
     "MixtureSkew",
     "PiecewiseSkew",
     "PoolPlacement",
+    "Preference",
     "RankBefore",
     "RankLoad",
     "Rebalanced",

@@ -27,6 +27,12 @@ Easy Tier off (``easy_tier=False``):
 Pinned (``pin_tier``):
   the whole workload on one tier (a table placed on SSD by hand). Pinned workloads are placed
   first; they take capacity and ceiling from their tier, and the others share what is left.
+Media preference (``preference``):
+  a stated capacity of a workload on one tier (a database's chosen objects on SSD), the rest
+  placed like any other data. The pinned part is the hottest ``gb`` of the workload's curve
+  (the objects a DBA would choose) and carries the curve's share of its I/O, or the share the
+  planner states. It is placed as a pinned workload of its own, the rest as an unpinned one
+  with the tail of the curve, and the two are reported as one workload.
 
 MB/s follows the extents: a tier receives the workload's MB curve evaluated on the same
 hotness ranks it holds (Easy Tier places by small I/O, so the MB comes along unranked by MB).
@@ -43,7 +49,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve
+from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve, derived_mb_curve
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
@@ -74,6 +80,16 @@ class Tier:
 
 
 @dataclass(frozen=True)
+class Preference:
+    """Media preference: `capacity_gb` of a workload held on `tier`, carrying `io_share` of its
+    small I/O (None: the share the workload's curve gives its hottest `capacity_gb`)."""
+
+    tier: str
+    capacity_gb: float
+    io_share: float | None = None
+
+
+@dataclass(frozen=True)
 class WorkloadDemand:
     """What placement needs to know about one workload in the pool.
 
@@ -92,6 +108,7 @@ class WorkloadDemand:
     skew: SkewCurve = UNIFORM
     mb_skew: SkewCurve | None = None
     pin_tier: str | None = None
+    preference: Preference | None = None
 
     def __post_init__(self) -> None:
         if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
@@ -294,6 +311,34 @@ def _easy_tier_intervals(
 # Public entry points
 
 
+def _preferred_parts(w: WorkloadDemand) -> tuple[WorkloadDemand, WorkloadDemand, float, float]:
+    """A workload with a media preference as two: its pinned head (the hottest `capacity_gb`)
+    and its unpinned tail, with the head's share of the small I/O and of the MB."""
+    pref = w.preference
+    assert pref is not None
+    c0 = pref.capacity_gb / w.capacity_gb
+    io = float(w.skew.share(c0)) if pref.io_share is None else pref.io_share
+    mb = float(w.mb_curve.share(c0)) if pref.io_share is None else pref.io_share
+    head = WorkloadDemand(
+        name=f"{w.name}\0pinned",
+        capacity_gb=pref.capacity_gb,
+        small_io_iops=w.small_io_iops * io,
+        mb_s=w.mb_s * mb,
+        skew=SegmentSkew(w.skew, 0.0, c0),
+        mb_skew=SegmentSkew(w.mb_curve, 0.0, c0),
+        pin_tier=pref.tier,
+    )
+    tail = WorkloadDemand(
+        name=w.name,
+        capacity_gb=w.capacity_gb - pref.capacity_gb,
+        small_io_iops=w.small_io_iops * (1.0 - io),
+        mb_s=w.mb_s * (1.0 - mb),
+        skew=SegmentSkew(w.skew, c0, 1.0),
+        mb_skew=SegmentSkew(w.mb_curve, c0, 1.0),
+    )
+    return head, tail, io, mb
+
+
 def place_pool(
     tiers: Sequence[Tier], workloads: Sequence[WorkloadDemand], *, easy_tier: bool
 ) -> PoolPlacement:
@@ -302,6 +347,62 @@ def place_pool(
     Raises ValueError if tier names repeat, a pin names no tier of the pool, or the data do
     not fit (naming the workload or the shortfall in GB).
     """
+    preferred = [
+        w
+        for w in workloads
+        if w.preference is not None and w.preference.capacity_gb < w.capacity_gb * (1 - _REL_TOL)
+    ]
+    if not preferred:
+        return _place_pool(tiers, [_whole_pin(w) for w in workloads], easy_tier=easy_tier)
+    parts = {w.name: _preferred_parts(w) for w in preferred}
+    expanded: list[WorkloadDemand] = []
+    for w in workloads:
+        if w.name in parts:
+            expanded.extend(parts[w.name][:2])
+        else:
+            expanded.append(_whole_pin(w))
+    placed = _place_pool(tiers, expanded, easy_tier=easy_tier)
+    table: dict[str, list[tuple[float, float, float]]] = {}
+    for w in workloads:
+        if w.name not in parts:
+            table[w.name] = [
+                (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                for s in placed.workload(w.name).tiers
+            ]
+            continue
+        head, tail, io, mb = parts[w.name]
+        h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
+        table[w.name] = [
+            (
+                a.capacity_used_gb + b.capacity_used_gb,
+                io * a.small_io_share + (1.0 - io) * b.small_io_share,
+                mb * a.mb_share + (1.0 - mb) * b.mb_share,
+            )
+            for a, b in zip(h, t, strict=True)
+        ]
+    return _assemble(tiers, workloads, table, easy_tier)
+
+
+def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
+    """A preference for the whole workload is a pin."""
+    pref = w.preference
+    if pref is None or pref.capacity_gb < w.capacity_gb * (1 - _REL_TOL):
+        return w
+    return WorkloadDemand(
+        name=w.name,
+        capacity_gb=w.capacity_gb,
+        small_io_iops=w.small_io_iops,
+        mb_s=w.mb_s,
+        skew=w.skew,
+        mb_skew=w.mb_skew,
+        pin_tier=pref.tier,
+    )
+
+
+def _place_pool(
+    tiers: Sequence[Tier], workloads: Sequence[WorkloadDemand], *, easy_tier: bool
+) -> PoolPlacement:
+    """`place_pool` for workloads without media preferences."""
     if not tiers:
         raise ValueError("a pool needs at least one tier")
     names = [t.name for t in tiers]
