@@ -98,6 +98,7 @@ class PoolConfig:
     utilization_target: float
     tiers: tuple[str, ...]
     tier_capacity_gb: tuple[float, ...]
+    host_tiering: bool = False  # the host places its data by its own read counts
 
     def capacity_gb(self, tier: str) -> float:
         return self.tier_capacity_gb[self.tiers.index(tier)]
@@ -307,7 +308,7 @@ def resolve(
         for r, flag in zip(expand_ranks(scenario), added, strict=True)
     )
     pools = tuple(
-        _pool(p.name, p.easy_tier.mode, p.easy_tier.utilization_target, ranks)
+        _pool(p.name, p.easy_tier.mode, p.easy_tier.utilization_target, ranks, p.host_tiering)
         for p in scenario.pools
     )
     heat = {} if _heat is None else _heat
@@ -430,7 +431,9 @@ def _point(value: float | tuple[float, float]) -> float:
     return value
 
 
-def _pool(name: str, mode: str, target: float, ranks: Sequence[Rank]) -> PoolConfig:
+def _pool(
+    name: str, mode: str, target: float, ranks: Sequence[Rank], host_tiering: bool = False
+) -> PoolConfig:
     mine = [r for r in ranks if r.pool == name]
     tiers = tuple(t for t in TIER_ORDER if any(r.tier == t for r in mine))
     return PoolConfig(
@@ -439,6 +442,7 @@ def _pool(name: str, mode: str, target: float, ranks: Sequence[Rank]) -> PoolCon
         utilization_target=target,
         tiers=tiers,
         tier_capacity_gb=tuple(sum(r.capacity_gb for r in mine if r.tier == t) for t in tiers),
+        host_tiering=host_tiering,
     )
 
 

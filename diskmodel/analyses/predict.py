@@ -176,6 +176,12 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
         "load the DA pairs and drives asynchronously until NVS fills.",
     ]
     for pool in config.pools:
+        if pool.host_tiering:
+            out.append(
+                f"Pool {pool.name}: the host places the data by its own read counts (cache hits "
+                "included, destages not), hottest per GB on the fastest tier up to its capacity, "
+                "with no regard to how busy the tier is; no auto-rebalance within a tier."
+            )
         if pool.placement_follows_load:
             out.append(
                 f"Pool {pool.name}: Easy Tier places the data for each load, keeping every tier "

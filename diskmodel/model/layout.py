@@ -43,6 +43,7 @@ from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
 from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
 from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
+from diskmodel.workload import IoMix
 
 # Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
 # fraction will do, it only keeps the seek formula's domain).
@@ -236,6 +237,12 @@ def split_tier(
     return out
 
 
+def _host_reads(mix: IoMix) -> float:
+    """Host reads per host I/O (random and sequential, cache hits included)."""
+    f = mix.fractions
+    return f["read_hit"] + f["read_miss"] + f["sequential_read"]
+
+
 def _tier_skew(
     placement: PoolPlacement, tiers: Sequence[str], tier: str, demands: Sequence[WorkloadDemand]
 ) -> SkewCurve:
@@ -336,6 +343,8 @@ class _Pool:
                     mb_skew=w.mb_skew,
                     pin_tier=w.pin_tier,
                     preference=w.preference,
+                    # A host that places its own data counts its reads, hits included.
+                    heat_iops=rate * _host_reads(mix) if self.pool.host_tiering else None,
                 )
             )
         return out
@@ -505,7 +514,10 @@ def layout(
         if pool_config.placement_follows_load and any(rate > 0 for _, _, rate in members):
             placement, shares, ceilings, bound = _settled(pool, demands, background_da)
         else:
-            placement = place_pool(pool.tiers(), demands, easy_tier=pool_config.easy_tier)
+            # The host's own placement ranks by its read counts, tier by tier to capacity: no
+            # load ceiling (it does not see the storage's utilisation).
+            ranked = pool_config.easy_tier or pool_config.host_tiering
+            placement = place_pool(pool.tiers(), demands, easy_tier=ranked)
             shares, ceilings, bound = pool.split(placement, demands), {}, ()
         out[pool_config.name] = PoolLayout(placement, shares, ceilings, bound)
         background_da = background_da + pool.da_busy(placement, shares)

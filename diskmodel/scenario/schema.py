@@ -155,6 +155,20 @@ class Pool(Model):
     ranks: list[RankGroup] = Field(
         min_length=1, max_length=MAX_RANKS, description="groups of identical ranks"
     )
+    host_tiering: bool = Field(
+        False,
+        description="the host places the pool's data itself by its own read counts, hottest on "
+        "the fastest tier to its capacity (IBM i's ASP balancer); needs easy_tier off",
+    )
+
+    @model_validator(mode="after")
+    def _one_placer(self) -> Self:
+        if self.host_tiering and self.easy_tier.mode == "auto":
+            raise problem(
+                "host_tiering: the host places this pool's data by its own read counts, so "
+                "Easy Tier must be off here (easy_tier: off); compare the two as alternatives"
+            )
+        return self
 
     @field_validator("easy_tier", mode="before")
     @classmethod

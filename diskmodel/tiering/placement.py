@@ -99,6 +99,9 @@ class WorkloadDemand:
     ``mb_s``: MB per second transferred, to weight the pool's MB shares across workloads.
     ``mb_skew``: the MB curve ranked by small-I/O heat; None derives it from ``skew``
     (:func:`diskmodel.tiering.skew.derived_mb_curve`).
+    ``heat_iops``: the rate the extents are ranked by, where it is not the back-end small I/O
+    (a host that places its own data counts its reads, cache hits included); None: the
+    back-end small I/O, as Easy Tier counts.
     """
 
     name: str
@@ -109,6 +112,7 @@ class WorkloadDemand:
     mb_skew: SkewCurve | None = None
     pin_tier: str | None = None
     preference: Preference | None = None
+    heat_iops: float | None = None
 
     def __post_init__(self) -> None:
         if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
@@ -240,12 +244,13 @@ class _Ranking:
 def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
     """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
     owners, lows, highs, gbs, densities = [], [], [], [], []
-    any_rate = any(w.small_io_iops > 0.0 for w in workloads)
+    heat = [w.small_io_iops if w.heat_iops is None else w.heat_iops for w in workloads]
+    any_rate = any(h > 0.0 for h in heat)
     shares = []
     for k, w in enumerate(workloads):
         c_lo, c_hi, share = w.skew.ranking_bins
         # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
-        rate = w.small_io_iops if any_rate else w.capacity_gb
+        rate = heat[k] if any_rate else w.capacity_gb
         gb = (c_hi - c_lo) * w.capacity_gb
         io = rate * share
         density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
@@ -327,6 +332,7 @@ def _preferred_parts(w: WorkloadDemand) -> tuple[WorkloadDemand, WorkloadDemand,
         skew=SegmentSkew(w.skew, 0.0, c0),
         mb_skew=SegmentSkew(w.mb_curve, 0.0, c0),
         pin_tier=pref.tier,
+        heat_iops=None if w.heat_iops is None else w.heat_iops * io,
     )
     tail = WorkloadDemand(
         name=w.name,
@@ -335,6 +341,7 @@ def _preferred_parts(w: WorkloadDemand) -> tuple[WorkloadDemand, WorkloadDemand,
         mb_s=w.mb_s * (1.0 - mb),
         skew=SegmentSkew(w.skew, c0, 1.0),
         mb_skew=SegmentSkew(w.mb_curve, c0, 1.0),
+        heat_iops=None if w.heat_iops is None else w.heat_iops * (1.0 - io),
     )
     return head, tail, io, mb
 
@@ -396,6 +403,7 @@ def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
         skew=w.skew,
         mb_skew=w.mb_skew,
         pin_tier=pref.tier,
+        heat_iops=w.heat_iops,
     )
 
 
