@@ -53,7 +53,9 @@ def _method(app: ApplicationConfig) -> str:
         )
     e = concurrent_streams(app.parallel_ios)
     return (
-        f"approximation: {app.parallel_ios} parallel I/Os as {e:.2f} concurrent streams per "
+        f"approximation (throughput -1% to +10% off a simulation over 144 cases, docs/model.md): "
+        f"{app.parallel_ios} "
+        f"parallel I/Os as {e:.2f} concurrent streams per "
         f"user (p / H_p, the mean I/Os in flight over a round when the slowest of p ends it), "
         "the CPU time the streams would overlap held as a delay"
     )
