@@ -99,14 +99,21 @@ class PoolConfig:
     tiers: tuple[str, ...]
     tier_capacity_gb: tuple[float, ...]
     host_tiering: bool = False  # the host places its data by its own read counts
+    easy_tier_generation: int = 2  # 1: by I/O density only; 2: load limits and auto-rebalance
 
     def capacity_gb(self, tier: str) -> float:
         return self.tier_capacity_gb[self.tiers.index(tier)]
 
     @property
     def placement_follows_load(self) -> bool:
-        """Easy Tier over two or more tiers: where data lands depends on the load."""
-        return self.easy_tier and len(self.tiers) > 1
+        """Easy Tier (second generation) over two or more tiers: the tiers' load limits make
+        where data lands depend on the load."""
+        return self.easy_tier and self.easy_tier_generation >= 2 and len(self.tiers) > 1
+
+    @property
+    def rebalanced(self) -> bool:
+        """Easy Tier's auto-rebalance spreads each tier's load over its ranks (generation 2)."""
+        return self.easy_tier and self.easy_tier_generation >= 2
 
 
 @dataclass(frozen=True)
@@ -308,7 +315,14 @@ def resolve(
         for r, flag in zip(expand_ranks(scenario), added, strict=True)
     )
     pools = tuple(
-        _pool(p.name, p.easy_tier.mode, p.easy_tier.utilization_target, ranks, p.host_tiering)
+        _pool(
+            p.name,
+            p.easy_tier.mode,
+            p.easy_tier.utilization_target,
+            ranks,
+            p.host_tiering,
+            p.easy_tier.generation,
+        )
         for p in scenario.pools
     )
     heat = {} if _heat is None else _heat
@@ -432,7 +446,12 @@ def _point(value: float | tuple[float, float]) -> float:
 
 
 def _pool(
-    name: str, mode: str, target: float, ranks: Sequence[Rank], host_tiering: bool = False
+    name: str,
+    mode: str,
+    target: float,
+    ranks: Sequence[Rank],
+    host_tiering: bool = False,
+    generation: int = 2,
 ) -> PoolConfig:
     mine = [r for r in ranks if r.pool == name]
     tiers = tuple(t for t in TIER_ORDER if any(r.tier == t for r in mine))
@@ -443,6 +462,7 @@ def _pool(
         tiers=tiers,
         tier_capacity_gb=tuple(sum(r.capacity_gb for r in mine if r.tier == t) for t in tiers),
         host_tiering=host_tiering,
+        easy_tier_generation=generation,
     )
 
 
@@ -601,6 +621,8 @@ def _pool_input(p: PoolConfig, ranks: Sequence[Rank]) -> PoolInput:
         tiers=p.tiers,
         tier_capacity_gb=p.tier_capacity_gb,
         ssd_ranks_per_server=(ssd[0], ssd[1]) if ssd else (),
+        easy_tier_generation=p.easy_tier_generation,
+        host_tiering=p.host_tiering,
     )
 
 
@@ -726,6 +748,16 @@ def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
             )
         )
     for pool in scenario.pools:
+        if "generation" not in pool.easy_tier.model_fields_set and pool.easy_tier.mode == "auto":
+            out.append(
+                DefaultUsed(
+                    f"pools.{pool.name}.easy_tier.generation",
+                    "2",
+                    "the second generation (R6.1, 2011: three tiers, load limits, "
+                    "auto-rebalance), which both systems run after a code update; the DS8700 "
+                    "first had Easy Tier in its first generation (R5.1)",
+                )
+            )
         if "easy_tier" not in pool.model_fields_set:
             out.append(
                 DefaultUsed(
@@ -737,6 +769,7 @@ def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
         if (
             "utilization_target" not in pool.easy_tier.model_fields_set
             and pool.easy_tier.mode == "auto"
+            and pool.easy_tier.generation > 1
         ):
             out.append(
                 DefaultUsed(

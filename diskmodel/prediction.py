@@ -95,6 +95,8 @@ class PoolInput:
     tiers: tuple[str, ...]
     tier_capacity_gb: tuple[float, ...]  # same order as tiers
     ssd_ranks_per_server: tuple[int, ...]  # SSD ranks owned by server 0, 1
+    easy_tier_generation: int = 2  # 1: by I/O density only; 2: load limits, auto-rebalance
+    host_tiering: bool = False  # the host places the data by its own read counts
 
 
 @dataclass(frozen=True, slots=True)

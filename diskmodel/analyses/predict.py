@@ -182,6 +182,12 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
                 "included, destages not), hottest per GB on the fastest tier up to its capacity, "
                 "with no regard to how busy the tier is; no auto-rebalance within a tier."
             )
+        if pool.easy_tier and pool.easy_tier_generation == 1 and len(pool.tiers) > 1:
+            out.append(
+                f"Pool {pool.name}: Easy Tier's first generation places the hottest extents (by "
+                "back-end I/O per GB) on the fastest tier up to its capacity, with no load "
+                "limit and no auto-rebalance within a tier."
+            )
         if pool.placement_follows_load:
             out.append(
                 f"Pool {pool.name}: Easy Tier places the data for each load, keeping every tier "

@@ -363,7 +363,7 @@ class _Pool:
                     placement.on(t).capacity_used_gb,
                     _tier_skew(placement, self.pool.tiers, t, demands),
                     self.service,
-                    rebalanced=self.pool.easy_tier,
+                    rebalanced=self.pool.rebalanced,
                 )
             )
         return shares
@@ -515,7 +515,8 @@ def layout(
             placement, shares, ceilings, bound = _settled(pool, demands, background_da)
         else:
             # The host's own placement ranks by its read counts, tier by tier to capacity: no
-            # load ceiling (it does not see the storage's utilisation).
+            # load ceiling (it does not see the storage's utilisation); so does Easy Tier's
+            # first generation, by back-end I/O density only.
             ranked = pool_config.easy_tier or pool_config.host_tiering
             placement = place_pool(pool.tiers(), demands, easy_tier=ranked)
             shares, ceilings, bound = pool.split(placement, demands), {}, ()

@@ -87,9 +87,17 @@ def _configuration_column(inputs: Inputs) -> list[str]:
             f"{pool.name} (Easy Tier {pool.easy_tier}"
             + (
                 f", tiers kept under {display.percent(pool.utilization_target, 0)} busy"
-                if pool.easy_tier == "auto" and len(pool.tiers) > 1
+                if pool.easy_tier == "auto"
+                and len(pool.tiers) > 1
+                and pool.easy_tier_generation > 1
                 else ""
             )
+            + (
+                ", first generation: by I/O density only"
+                if pool.easy_tier == "auto" and pool.easy_tier_generation == 1
+                else ""
+            )
+            + (", placed by the host's read counts" if pool.host_tiering else "")
             + f", {display.capacity_gb(sum(pool.tier_capacity_gb))})"
             for pool in inputs.pools
         ),

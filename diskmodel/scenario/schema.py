@@ -132,7 +132,13 @@ class EasyTier(Model):
         gt=0.0,
         le=1.0,
         description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
-        "before it moves warm extents down (fraction)",
+        "before it moves warm extents down (fraction; generation 2)",
+    )
+    generation: Literal[1, 2] = Field(
+        2,
+        description="1: two tiers, extents placed by I/O density only, no auto-rebalance (DS8700 "
+        "R5.1); 2: up to three tiers, auto-rebalance within a tier, tiers kept under "
+        "utilization_target (R6.1 and later)",
     )
 
 
