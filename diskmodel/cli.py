@@ -478,6 +478,42 @@ def calibrate(
     _write_stdout(calibrated_yaml(text, result, provenance))
 
 
+@app.command()
+def size(
+    scenario: ScenarioPath,
+    json: JsonOption = None,
+    force: Force = False,
+    catalog: CatalogFiles = None,
+) -> None:
+    """Size a scenario: try every configuration its analyses.size offers against the service
+    level now and in every growth period, and print the cheapest that meets it and the
+    Pareto front of cost against response time (and the JSON if asked)."""
+    from diskmodel.analyses.size import size_scenario
+    from diskmodel.api import load_scenario
+    from diskmodel.output import JSON, Output, output_path, write_outputs
+    from diskmodel.report.json_result import sizing_json
+    from diskmodel.report.size_text import render
+    from diskmodel.report.table import progress
+
+    target = None if json is None else output_path(json, JSON, scenario.stem)
+    entries = _catalog(catalog)
+    loaded = load_scenario(scenario, entries)
+    if loaded.analyses.size is None:
+        raise InputError(
+            f"{scenario}: analyses.size: the scenario offers nothing to size; give "
+            "analyses.size with ranks, da_pairs or host_ports to try (docs/scenario.md)"
+        )
+    with progress("trying configurations", loaded.analyses.size.candidates) as advance:
+        result = size_scenario(loaded, entries, scenario.parent, advance)
+    if json is not None:
+        written = Output(target, sizing_json(result), JSON)
+        write_outputs([written], force=force, stdout=_write_stdout)
+    to_stderr = json is not None and target is None  # the JSON is on standard output
+    say(render(result), err=to_stderr)
+    if target is not None:
+        say(f"wrote {target}", err=to_stderr)
+
+
 # ------------------------------------------------------------------------------ the outputs
 
 

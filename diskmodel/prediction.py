@@ -577,3 +577,56 @@ class ScenarioPrediction:
     def configurations(self) -> tuple[Prediction, ...]:
         """Baseline first, then the alternatives."""
         return (self.baseline, *self.alternatives)
+
+
+# --------------------------------------------------------------------------- sizing
+
+
+@dataclass(frozen=True, slots=True)
+class SizingCandidate:
+    """One configuration the sizing search tried.
+
+    choice: (what was chosen, how many): rank groups as "pool: drive raid", "da_pairs",
+    "host_ports". error: why it is not possible (the hardware or the data do not fit), else
+    None and the rest is meaningful. drives, power_w: installed drives of every pool and their
+    power (catalog figures); price: by the scenario's prices, None without them.
+    response_time_ms: at the planned load (None: saturated). meets: the service level met now
+    and in every growth period; broken_in: the first period that breaks it ("now" or the growth
+    label) and binding: the limit that breaks there. upgrade: it only adds to the current
+    configuration (no rank, DA pair or port removed).
+    """
+
+    choice: tuple[tuple[str, int], ...]
+    error: str | None
+    drives: int = 0
+    power_w: float = 0.0
+    price: float | None = None
+    response_time_ms: float | None = None
+    busiest: str = ""
+    busiest_utilization: float = 0.0
+    meets: bool = False
+    broken_in: str | None = None
+    binding: str | None = None
+    upgrade: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SizingResult:
+    """`diskmodel size`: every configuration tried, the current one first.
+
+    objective: "price" (the scenario's prices) or "drives" (no prices: drive count, then power).
+    front: indices of the Pareto front (cost against response time at the planned load, over
+    the configurations that are possible and not saturated). cheapest: the cheapest meeting the
+    service level now and in every growth period (None: none does); cheapest_upgrade: the same
+    among upgrades of the current configuration. periods: "now" and the growth labels.
+    method: how the space was searched.
+    """
+
+    scenario: str
+    objective: str
+    periods: tuple[str, ...]
+    candidates: tuple[SizingCandidate, ...]
+    front: tuple[int, ...]
+    cheapest: int | None
+    cheapest_upgrade: int | None
+    method: str

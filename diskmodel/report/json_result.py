@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from diskmodel import __version__
-from diskmodel.prediction import ScenarioPrediction
+from diskmodel.prediction import ScenarioPrediction, SizingResult
 
 SCHEMA_VERSION = 2
 """2: inputs, skew curves, service level and growth inside each configuration; curve points
@@ -69,3 +69,13 @@ def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
 def to_json(prediction: ScenarioPrediction) -> str:
     """The result as JSON text (indented, keys in schema order, finite numbers only)."""
     return json.dumps(result_data(prediction), indent=2, allow_nan=False) + "\n"
+
+
+def sizing_json(result: SizingResult) -> str:
+    """`diskmodel size --json`: the sizing result (docs/json-schema.md, "Sizing")."""
+    data = {
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"diskmodel {__version__}",
+        "sizing": _plain(result),
+    }
+    return json.dumps(data, indent=2, allow_nan=False) + "\n"

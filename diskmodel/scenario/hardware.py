@@ -79,6 +79,47 @@ def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         yield (
             f"analyses.tier_sweep.pool: no pool named '{sweep.pool}'{hint} (pools: {listed(pools)})"
         )
+    yield from sizing_problems(scenario, catalog)
+
+
+def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
+    """The sizing search's pools exist, its drives are offered, and each rank kind is chosen
+    once; DA pair and port counts within what the system takes."""
+    size = scenario.analyses.size
+    if size is None:
+        return
+    system = catalog.systems[scenario.system.model]
+    pools = [p.name for p in scenario.pools]
+    seen: set[tuple[str, str, str]] = set()
+    for i, group in enumerate(size.ranks):
+        where = f"analyses.size.ranks[{i}]"
+        if group.pool not in pools:
+            yield f"{where}.pool: no pool named '{group.pool}' (pools: {listed(pools)})"
+        if group.drive not in system.drives:
+            yield (
+                f"{where}.drive: {group.drive} is not offered on {system.name} "
+                f"(offered: {listed(system.drives)})"
+            )
+        key = (group.pool, group.drive, group.raid)
+        if key in seen:
+            yield f"{where}: {group.drive} {group.raid} in pool '{group.pool}' is chosen twice"
+        seen.add(key)
+    for count in size.da_pairs:
+        if count > system.max_da_pairs:
+            yield (
+                f"analyses.size.da_pairs: {count} is more than the {system.max_da_pairs} DA pairs "
+                f"a {system.name} takes"
+            )
+    for count in size.host_ports:
+        if count > system.max_host_ports:
+            yield (
+                f"analyses.size.host_ports: {count} is more than the {system.max_host_ports} "
+                f"host ports a {system.name} takes"
+            )
+    if size.prices is not None:
+        for name in size.prices.drives:
+            if name not in catalog.drives:
+                yield f"analyses.size.prices.drives: no drive named '{clip(name)}' in the catalog"
 
 
 def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:

@@ -695,6 +695,70 @@ class TierSweep(_RankKind):
     )
 
 
+MAX_SIZING_CANDIDATES = 512
+"""Configurations one sizing search may try (the product of every choice's options): each is
+resolved and solved at the planned load and every growth period."""
+
+
+class SizedRanks(_RankKind):
+    """One rank group whose count the sizing search chooses."""
+
+    pool: Name = Field(description="the pool the ranks belong to")
+    counts: list[Annotated[int, Field(ge=0, le=256)]] = Field(
+        min_length=1,
+        max_length=64,
+        description="numbers of ranks to try, e.g. [0, 1, 2, 4] (0: none of this kind)",
+    )
+
+
+class Prices(Model):
+    """What each part costs, in any one currency (the planner's own price list)."""
+
+    drives: dict[str, Annotated[float, Field(ge=0, le=1e9)]] = Field(
+        default_factory=dict, description="price of one drive, by catalog drive name"
+    )
+    da_pair: float = Field(0.0, ge=0, le=1e9, description="price of one DA pair")
+    host_port: float = Field(0.0, ge=0, le=1e9, description="price of one host port")
+
+
+class Sizing(Model):
+    """`diskmodel size`: the configurations to try, and the prices to rank them by."""
+
+    ranks: list[SizedRanks] = Field(
+        default_factory=list, max_length=8, description="rank groups whose counts are searched"
+    )
+    da_pairs: list[Annotated[int, Field(ge=1, le=16)]] = Field(
+        default_factory=list, max_length=16, description="DA pair counts to try"
+    )
+    host_ports: list[Annotated[int, Field(ge=1, le=256)]] = Field(
+        default_factory=list, max_length=16, description="host port counts to try"
+    )
+    prices: Prices | None = Field(
+        None,
+        description="prices per part; without them configurations are ranked by drive count, "
+        "then drive power",
+    )
+
+    @property
+    def candidates(self) -> int:
+        """Configurations the search tries: the product of every choice's options."""
+        out = 1
+        for group in self.ranks:
+            out *= len(set(group.counts))
+        return out * max(len(set(self.da_pairs)), 1) * max(len(set(self.host_ports)), 1)
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Self:
+        if not (self.ranks or self.da_pairs or self.host_ports):
+            raise problem("size: give at least one choice (ranks, da_pairs or host_ports)")
+        if self.candidates > MAX_SIZING_CANDIDATES:
+            raise problem(
+                f"size: {self.candidates:,} configurations to try (the product of every "
+                f"choice's options); at most {MAX_SIZING_CANDIDATES:,}: offer fewer counts"
+            )
+        return self
+
+
 UTILIZATION_LIMIT = 0.7
 """Default planning ceiling on every component's utilisation: the level at which the report
 has always warned (an M/M/1 station's wait is then 2.3 service times and rising steeply)."""
@@ -747,6 +811,10 @@ class Analyses(Model):
     growth: Growth | None = Field(None, description="the planned load grown by factors")
     tier_sweep: TierSweep | None = Field(
         None, description="add 0, 1, 2 ... ranks of one drive to a pool and compare"
+    )
+    size: Sizing | None = Field(
+        None,
+        description="diskmodel size: rank counts, DA pairs and host ports to try, and prices",
     )
 
     @model_validator(mode="after")

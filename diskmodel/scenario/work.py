@@ -121,6 +121,21 @@ def _configuration_s(
     return seconds
 
 
+def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
+    """One configuration of a sizing search: resolved, then solved at the planned load and at
+    each growth factor (no curve, no saturation search)."""
+    point_s, follows = _point_s(scenario, catalog)
+    seconds = (1 + len(factors)) * point_s
+    population = closed_population(scenario)
+    if population:
+        customers = population * (1 + sum(factors))
+        closed_s = _stations(scenario) * (
+            CLOSED_STATION_S * (1 + len(factors)) + CLOSED_CUSTOMER_S * customers
+        )
+        seconds += closed_s * (1.0 if follows else CLOSED_STATIC)
+    return seconds
+
+
 def _stations(scenario: Scenario) -> int:
     """Stations of the network: host ports, the two servers, DA pairs and ranks."""
     system = scenario.system
@@ -143,6 +158,10 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     if sweep is not None:
         # Each count is the baseline with ranks added, solved with a short curve, no growth.
         seconds += len(sweep.counts) * _configuration_s(scenario, catalog, min(points, 12), ())
+    size = analyses.size
+    if size is not None:
+        # `diskmodel size`: each configuration at the planned load and every growth factor.
+        seconds += size.candidates * _sizing_s(scenario, catalog, factors)
     return WorkEstimate(
         seconds=seconds,
         configurations=len(configurations) + (len(sweep.counts) if sweep else 0),
@@ -167,9 +186,12 @@ def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         asked.append(f"{len(analyses.growth.multipliers)} growth factors each")
     if work.population:
         asked.append(f"a closed population of {work.population:,}")
+    if analyses.size is not None:
+        asked.append(f"{analyses.size.candidates:,} sizing configurations")
     yield (
         f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing "
         f"({'; '.join(asked)}); diskmodel runs at most about {MAX_WORK_S:.0f} s. Lower "
         "analyses.curve.points, the number of compare alternatives, growth factors or "
-        "tier_sweep counts, the closed population, or the workloads sharing an Easy Tier pool"
+        "tier_sweep counts, the sizing choices, the closed population, or the workloads "
+        "sharing an Easy Tier pool"
     )

@@ -1,0 +1,241 @@
+"""`diskmodel size`: the configurations a scenario's `analyses.size` offers, each tried against
+the service level now and in every growth period, ranked by cost.
+
+Every combination of the offered rank counts, DA pair counts and host port counts is built as
+a scenario of its own (the chosen rank groups replace the pool's groups of the same drive and
+RAID format), validated against the hardware (a combination the DA pairs or the data cannot
+take is reported as not possible, not dropped), resolved and solved at the planned load and at
+each growth factor: the same `Solver` operating points `diskmodel run` reports, so a
+configuration's numbers here are the ones its own run would give. The search is exhaustive
+(the schema bounds it at `MAX_SIZING_CANDIDATES`); nothing is pruned, so nothing on the front
+can be missed.
+
+Cost: the scenario's prices (drives by name, DA pairs, host ports), or without them the drive
+count, then the drives' power (catalog `power_w`, each sourced or an estimate).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from diskmodel.analyses.limits import first_broken, limits
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.configuration import Configuration, resolve
+from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.prediction import SizingCandidate, SizingResult
+from diskmodel.scenario import Scenario, apply_settings
+
+MS = 1e-3
+
+
+def _label(pool: str, drive: str, raid: str) -> str:
+    return f"{pool}: {drive} {raid}"
+
+
+def _choices(scenario: Scenario) -> tuple[list[str], list[list[int]]]:
+    """What is chosen (names) and the options of each."""
+    size = scenario.analyses.size
+    assert size is not None
+    names, options = [], []
+    for group in size.ranks:
+        names.append(_label(group.pool, group.drive, group.raid))
+        options.append(sorted(set(group.counts)))
+    if size.da_pairs:
+        names.append("da_pairs")
+        options.append(sorted(set(size.da_pairs)))
+    if size.host_ports:
+        names.append("host_ports")
+        options.append(sorted(set(size.host_ports)))
+    return names, options
+
+
+def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, int]:
+    """The scenario's own value of every choice (0 for a rank kind it does not have)."""
+    out: dict[str, int] = {}
+    for pool in scenario.pools:
+        for g in pool.ranks:
+            key = _label(pool.name, g.drive, g.raid)
+            out[key] = out.get(key, 0) + g.count
+    out["da_pairs"] = scenario.system.da_pairs
+    out["host_ports"] = scenario.system.host_ports
+    return {name: out.get(name, 0) for name in names}
+
+
+def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, int]) -> dict[str, Any]:
+    """The scenario's data with the chosen counts in place."""
+    size = scenario.analyses.size
+    assert size is not None
+    settings: dict[str, Any] = {}
+    for p, pool in enumerate(scenario.pools):
+        sized = [g for g in size.ranks if g.pool == pool.name]
+        if not sized:
+            continue
+        kinds = {(g.drive, g.raid) for g in sized}
+        ranks = [g for g in base["pools"][p]["ranks"] if (g["drive"], g["raid"]) not in kinds]
+        for g in sized:
+            count = chosen[_label(pool.name, g.drive, g.raid)]
+            if count > 0:
+                ranks.append({"drive": g.drive, "raid": g.raid, "count": count, "da_pair": None})
+        settings[f"pools.{p}.ranks"] = ranks
+    if "da_pairs" in chosen:
+        settings["system.da_pairs"] = chosen["da_pairs"]
+    if "host_ports" in chosen:
+        settings["system.host_ports"] = chosen["host_ports"]
+    data = apply_settings(base, settings)
+    data["analyses"] = {"curve": {"points": 2}}
+    return data
+
+
+def _cost(config: Configuration, scenario: Scenario) -> tuple[int, float, float | None]:
+    """Installed drives, their power (W) and the price by the scenario's prices."""
+    drives = sum(r.raid.drives for r in config.ranks)
+    power = sum(r.raid.drives * r.drive.power_w for r in config.ranks)
+    size = scenario.analyses.size
+    prices = size.prices if size is not None else None
+    if prices is None:
+        return drives, power, None
+    hw = config.hardware
+    price = sum(r.raid.drives * prices.drives.get(r.drive.name, 0.0) for r in config.ranks)
+    price += hw.da_pairs * prices.da_pair + hw.host_ports * prices.host_port
+    return drives, power, price
+
+
+def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
+    """The planned point, then the point at each growth factor (as `predict` grows a load)."""
+    planned = solver.planned_point()
+    out = [planned]
+    if solver.config.has_closed:
+        population = solver.closed_population()
+        out += [solver.closed_point(max(1, round(population * f)), open_scale=f) for f in factors]
+    else:
+        out += solver.open_points(planned.rates[:, None] * list(factors)) if factors else []
+    return out
+
+
+def _try(
+    data: dict[str, Any],
+    scenario: Scenario,
+    catalog: Catalog,
+    base_dir: Path | None,
+    choice: tuple[tuple[str, int], ...],
+    periods: Sequence[str],
+    factors: Sequence[float],
+    upgrade: bool,
+) -> SizingCandidate:
+    try:
+        variant = Scenario.model_validate(data, context={"catalog": catalog})
+    except ValidationError as exc:
+        problem = "; ".join(
+            str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False)
+        )
+        return SizingCandidate(choice, error=problem, upgrade=upgrade)
+    config = resolve(variant, catalog, base_dir)
+    drives, power, price = _cost(config, scenario)
+    level = limits(config.service_level)
+    points = _points(Solver(config), factors)
+    broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
+    first = next(((name, lim) for name, lim in broken if lim is not None), None)
+    planned = points[0]
+    r = planned.response_s
+    busiest = planned.busiest
+    return SizingCandidate(
+        choice,
+        error=None,
+        drives=drives,
+        power_w=power,
+        price=price,
+        response_time_ms=r / MS if math.isfinite(r) and not planned.saturated else None,
+        busiest=planned.network.stations[busiest].name,
+        busiest_utilization=float(min(planned.utilization[busiest], 1.0)),
+        meets=first is None,
+        broken_in=None if first is None else first[0],
+        binding=None if first is None else first[1].label,
+        upgrade=upgrade,
+    )
+
+
+def _cost_key(c: SizingCandidate) -> tuple[float, float]:
+    return (c.price if c.price is not None else float(c.drives), c.power_w)
+
+
+# Response times within this (relative) count as equal on the front: closer than that is below
+# the model's own precision, and would put a dearer configuration on the front for a
+# microsecond (a second DA pair where the DA pairs were never the bottleneck).
+SAME_RESPONSE = 0.01
+
+
+def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
+    """Indices of the candidates no other beats on cost and response time at the planned load
+    (possible and not saturated ones only; responses within `SAME_RESPONSE` count as equal),
+    cheapest first."""
+    ok = [i for i, c in enumerate(candidates) if c.error is None and c.response_time_ms is not None]
+
+    def beats(j: int, i: int) -> bool:
+        cj, ci = _cost_key(candidates[j]), _cost_key(candidates[i])
+        rj = candidates[j].response_time_ms or 0.0
+        ri = candidates[i].response_time_ms or 0.0
+        no_worse = cj <= ci and rj <= ri * (1 + SAME_RESPONSE)
+        better = cj < ci or rj * (1 + SAME_RESPONSE) < ri
+        return no_worse and better
+
+    front = [i for i in ok if not any(beats(j, i) for j in ok if j != i)]
+    return tuple(sorted(front, key=lambda i: (_cost_key(candidates[i]), i)))
+
+
+def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> int | None:
+    meeting = [i for i in among if candidates[i].meets]
+    if not meeting:
+        return None
+    return min(meeting, key=lambda i: (_cost_key(candidates[i]), candidates[i].response_time_ms))
+
+
+def size_scenario(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    advance: Callable[[int], None] | None = None,
+) -> SizingResult:
+    """Every configuration `scenario.analyses.size` offers (module docstring), the current one
+    first; `advance(1)` is called after each (a progress bar)."""
+    catalog = catalog or load_catalog()
+    size = scenario.analyses.size
+    if size is None:
+        raise ValueError("the scenario has no analyses.size section")
+    names, options = _choices(scenario)
+    current = _current(scenario, names)
+    growth = scenario.analyses.growth
+    factors = tuple(growth.multipliers) if growth else ()
+    periods = ("now", *(growth.labels if growth else ()))
+    base = scenario.model_dump(mode="python")
+    combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
+    if current not in combos:
+        combos.insert(0, current)
+    else:
+        combos.remove(current)
+        combos.insert(0, current)
+    out = []
+    for chosen in combos:
+        upgrade = all(chosen[k] >= current[k] for k in names)
+        choice = tuple((k, chosen[k]) for k in names)
+        data = _variant(base, scenario, chosen)
+        out.append(_try(data, scenario, catalog, base_dir, choice, periods, factors, upgrade))
+        if advance is not None:
+            advance(1)
+    candidates = tuple(out)
+    upgrades = [i for i, c in enumerate(candidates) if c.upgrade]
+    return SizingResult(
+        scenario=scenario.name,
+        objective="price" if size.prices is not None else "drives",
+        periods=periods,
+        candidates=candidates,
+        front=pareto_front(candidates),
+        cheapest=_cheapest(candidates, range(len(candidates))),
+        cheapest_upgrade=_cheapest(candidates, upgrades),
+        method="exhaustive, none pruned",
+    )

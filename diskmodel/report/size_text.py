@@ -1,0 +1,103 @@
+"""`diskmodel size` for the terminal: the answer in a few lines, then the Pareto front.
+
+Reads the `SizingResult` only; numbers shown by the shared display rules.
+"""
+
+from __future__ import annotations
+
+from diskmodel.prediction import SizingCandidate, SizingResult
+from diskmodel.report import display
+from diskmodel.report.table import Output, TextTable, table, to_text
+
+
+def _choice(c: SizingCandidate) -> str:
+    parts = []
+    for name, count in c.choice:
+        if name == "da_pairs":
+            parts.append(f"{count} DA pairs")
+        elif name == "host_ports":
+            parts.append(f"{count} host ports")
+        else:
+            parts.append(f"{count} x {name}")
+    return ", ".join(parts)
+
+
+def _cost(c: SizingCandidate) -> str:
+    drives = f"{c.drives:,} drives, {c.power_w:,.0f} W"
+    return f"{c.price:,.0f} ({drives})" if c.price is not None else drives
+
+
+def _ms(value: float | None) -> str:
+    return display.milliseconds(value) if value is not None else display.SATURATED_TEXT
+
+
+def _verdict(c: SizingCandidate) -> str:
+    if c.error is not None:
+        return "not possible"
+    if c.meets:
+        return "meets"
+    return f"breaks {c.broken_in}: {c.binding}"
+
+
+def _answer(r: SizingResult) -> list[str]:
+    last = r.periods[-1]
+    through = "now" if len(r.periods) == 1 else f"now and through {last}"
+    ranked = "price" if r.objective == "price" else "drive count, then power"
+    current = r.candidates[0]
+    lines = [
+        f"Sizing: {r.scenario}: {len(r.candidates)} configurations tried ({r.method}), ranked "
+        f"by {ranked}; the service level must hold {through}.",
+        f"current: {_choice(current)}: {_cost(current)}, {_ms(current.response_time_ms)} ms "
+        f"now; {_verdict(current)}",
+    ]
+    if r.cheapest is None:
+        lines.append("no configuration tried meets the service level " + through)
+    else:
+        best = r.candidates[r.cheapest]
+        lines.append(
+            f"cheapest meeting it: {_choice(best)}: {_cost(best)}, "
+            f"{_ms(best.response_time_ms)} ms now, busiest {best.busiest} "
+            f"{display.percent(best.busiest_utilization)}"
+        )
+    if r.cheapest_upgrade is None:
+        lines.append("no upgrade of the current configuration tried meets it")
+    elif r.cheapest_upgrade == 0:
+        lines.append("cheapest upgrade: none needed, the current configuration meets it")
+    else:
+        up = r.candidates[r.cheapest_upgrade]
+        lines.append(f"cheapest upgrade of the current configuration: {_choice(up)}: {_cost(up)}")
+    impossible = [c for c in r.candidates if c.error is not None]
+    if impossible:
+        lines.append(
+            f"{len(impossible)} not possible, e.g. {_choice(impossible[0])}: {impossible[0].error}"
+        )
+    return lines
+
+
+def _front(r: SizingResult) -> TextTable:
+    names = [name for name, _ in r.candidates[0].choice]
+    rows = []
+    for i in r.front:
+        c = r.candidates[i]
+        mark = " *" if i == r.cheapest else (" (current)" if i == 0 else "")
+        rows.append(
+            [
+                *(str(count) for _, count in c.choice),
+                f"{c.price:,.0f}" if c.price is not None else "-",
+                f"{c.drives:,}",
+                f"{c.power_w:,.0f}",
+                _ms(c.response_time_ms),
+                _verdict(c) + mark,
+            ]
+        )
+    return table(
+        [*names, "price", "drives", "power W", "resp ms now", "service level"],
+        rows,
+        title="Pareto front: cost against response time now (* the cheapest meeting the "
+        "service level)",
+    )
+
+
+def render(r: SizingResult, output: Output | None = None) -> str:
+    """The sizing answer and its front as terminal text."""
+    return to_text(["\n".join(_answer(r)), _front(r)], output)

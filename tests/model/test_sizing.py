@@ -1,0 +1,163 @@
+"""`diskmodel size` (issue 14 item 3): every configuration offered, tried against the service
+level now and in every growth period, ranked by cost, with the Pareto front."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from diskmodel.analyses.size import SAME_RESPONSE, size_scenario
+from diskmodel.api import load_scenario
+from diskmodel.catalog import load_catalog
+from diskmodel.cli import app
+from diskmodel.errors import ExitCode
+from diskmodel.prediction import SizingCandidate, SizingResult
+from diskmodel.scenario import ScenarioError
+
+from ..conftest import ROOT
+from .builders import BASE, predict_one, with_data
+
+SHIPPED = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
+
+
+@pytest.fixture(scope="module")
+def shipped() -> SizingResult:
+    return size_scenario(load_scenario(SHIPPED), load_catalog(), SHIPPED.parent)
+
+
+def _cost(c: SizingCandidate) -> float:
+    return c.price if c.price is not None else float(c.drives)
+
+
+def test_every_configuration_is_tried_the_current_first(shipped: SizingResult) -> None:
+    assert len(shipped.candidates) == 5 * 3 * 2
+    assert len({c.choice for c in shipped.candidates}) == len(shipped.candidates)
+    assert dict(shipped.candidates[0].choice) == {
+        "oltp: ssd-300 raid5-6+p+s": 1,
+        "oltp: 15k-300 raid5-7+p": 16,
+        "da_pairs": 2,
+    }
+    assert shipped.periods == ("now", "year 1", "year 2", "year 3")
+
+
+def test_the_current_configuration_gives_what_run_gives(shipped: SizingResult) -> None:
+    run = predict_one(load_scenario(SHIPPED))
+    current = shipped.candidates[0]
+    assert current.response_time_ms == run.response_time_ms
+    broken = [g.label for g in run.growth if not g.meets_service_level]
+    assert current.meets == (run.service_level.met and not broken)
+
+
+def test_the_cheapest_meets_it_and_nothing_cheaper_does(shipped: SizingResult) -> None:
+    assert shipped.cheapest is not None
+    best = shipped.candidates[shipped.cheapest]
+    assert best.meets
+    assert not any(c.meets and _cost(c) < _cost(best) for c in shipped.candidates)
+    up = shipped.cheapest_upgrade
+    assert up is not None
+    assert shipped.candidates[up].upgrade
+
+
+def test_the_front_is_exactly_the_undominated(shipped: SizingResult) -> None:
+    ok = [
+        i
+        for i, c in enumerate(shipped.candidates)
+        if c.error is None and c.response_time_ms is not None
+    ]
+
+    def beats(j: int, i: int) -> bool:
+        a, b = shipped.candidates[j], shipped.candidates[i]
+        ra, rb = a.response_time_ms or 0.0, b.response_time_ms or 0.0
+        return (
+            (_cost(a), a.power_w) <= (_cost(b), b.power_w)
+            and ra <= rb * (1 + SAME_RESPONSE)
+            and ((_cost(a), a.power_w) < (_cost(b), b.power_w) or ra * (1 + SAME_RESPONSE) < rb)
+        )
+
+    front = set(shipped.front)
+    for i in ok:
+        dominated = any(beats(j, i) for j in ok if j != i)
+        assert (i in front) == (not dominated)
+    costs = [_cost(shipped.candidates[i]) for i in shipped.front]
+    assert costs == sorted(costs)
+
+
+def test_a_configuration_the_data_cannot_fit_is_reported_not_dropped(
+    shipped: SizingResult,
+) -> None:
+    impossible = [c for c in shipped.candidates if c.error is not None]
+    assert impossible
+    assert all("need 30,000 GB" in (c.error or "") for c in impossible)
+
+
+def _data(**size: Any) -> dict[str, Any]:
+    data: dict[str, Any] = copy.deepcopy(BASE)
+    data["analyses"] = {"size": size}
+    return data
+
+
+def test_without_prices_the_drive_count_ranks_them() -> None:
+    r = size_scenario(
+        with_data(
+            _data(
+                ranks=[{"pool": "p", "drive": "15k-300", "raid": "raid5-7+p", "counts": [4, 6, 8]}]
+            )
+        )
+    )
+    assert r.objective == "drives"
+    assert all(c.price is None for c in r.candidates)
+    assert [c.drives for c in r.candidates] == [32, 48, 64]
+    assert r.cheapest == 0  # the current 4 ranks meet the service level at 3,000 IOPS
+    assert all(math.isfinite(c.power_w) and c.power_w > 0 for c in r.candidates)
+
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        ({}, "give at least one choice"),
+        (
+            {
+                "da_pairs": list(range(1, 9)),
+                "host_ports": list(range(1, 17)),
+                "ranks": [
+                    {
+                        "pool": "p",
+                        "drive": "15k-300",
+                        "raid": "raid5-7+p",
+                        "counts": [1, 2, 3, 4, 5],
+                    }
+                ],
+            },
+            "at most 512",
+        ),
+        (
+            {"ranks": [{"pool": "q", "drive": "15k-300", "raid": "raid5-7+p", "counts": [4]}]},
+            "no pool named 'q'",
+        ),
+        ({"da_pairs": [99]}, "less than or equal to 16"),
+    ],
+)
+def test_bad_sizing_input_gets_one_clear_message(size: dict[str, Any], message: str) -> None:
+    with pytest.raises((ScenarioError, ValueError)) as caught:
+        with_data(_data(**size))
+    assert message in str(caught.value)
+
+
+def test_the_command_prints_the_answer_and_writes_the_json(tmp_path: Any) -> None:
+    runner = CliRunner()
+    out = tmp_path / "size.json"
+    result = runner.invoke(app, ["size", str(SHIPPED), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "cheapest meeting it:" in text
+    assert "Pareto front" in text
+    data = json.loads(out.read_text())
+    assert data["sizing"]["cheapest"] is not None
+    plain = runner.invoke(app, ["size", str(ROOT / "scenarios" / "ds8800-15k-pool.yaml")])
+    assert plain.exit_code == ExitCode.INVALID_INPUT
+    assert "offers nothing to size" in plain.output
