@@ -258,7 +258,7 @@ def resolve_scenario(
     for name, variant in scenario.alternatives(catalog):
         projected = None
         if variant is not scenario:
-            projected = _projected_hit_ratios(scenario, variant, settings[name])
+            projected = projected_hit_ratios(scenario, variant, settings[name])
         out.append(
             resolve(
                 variant,
@@ -417,7 +417,7 @@ def _log(log: Log, hw: Hardware) -> LogConfig:
     )
 
 
-def _projected_hit_ratios(
+def projected_hit_ratios(
     baseline: Scenario, alternative: Scenario, settings: dict[str, object]
 ) -> list[tuple[float, str]] | None:
     old, new = baseline.system.cache_gb, alternative.system.cache_gb

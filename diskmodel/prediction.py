@@ -587,16 +587,17 @@ class SizingCandidate:
     """One configuration the sizing search tried.
 
     choice: (what was chosen, how many): rank groups as "pool: drive raid", "da_pairs",
-    "host_ports". error: why it is not possible (the hardware or the data do not fit), else
-    None and the rest is meaningful. drives, power_w: installed drives of every pool and their
-    power (catalog figures); price: by the scenario's prices, None without them.
+    "host_ports", "cache_gb". error: why it is not possible (the hardware or the data do not
+    fit), else None and the rest is meaningful. drives, power_w: installed drives of every
+    pool and their power (catalog figures); price: by the scenario's prices, None without
+    them.
     response_time_ms: at the planned load (None: saturated). meets: the service level met now
     and in every growth period; broken_in: the first period that breaks it ("now" or the growth
     label) and binding: the limit that breaks there. upgrade: it only adds to the current
     configuration (no rank, DA pair or port removed).
     """
 
-    choice: tuple[tuple[str, int], ...]
+    choice: tuple[tuple[str, float], ...]
     error: str | None
     drives: int = 0
     power_w: float = 0.0

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.configuration import Configuration, resolve
+from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import Scenario, apply_settings
@@ -38,11 +38,12 @@ def _label(pool: str, drive: str, raid: str) -> str:
     return f"{pool}: {drive} {raid}"
 
 
-def _choices(scenario: Scenario) -> tuple[list[str], list[list[int]]]:
+def _choices(scenario: Scenario) -> tuple[list[str], list[list[float]]]:
     """What is chosen (names) and the options of each."""
     size = scenario.analyses.size
     assert size is not None
-    names, options = [], []
+    names: list[str] = []
+    options: list[list[float]] = []
     for group in size.ranks:
         names.append(_label(group.pool, group.drive, group.raid))
         options.append(sorted(set(group.counts)))
@@ -52,22 +53,26 @@ def _choices(scenario: Scenario) -> tuple[list[str], list[list[int]]]:
     if size.host_ports:
         names.append("host_ports")
         options.append(sorted(set(size.host_ports)))
+    if size.cache_gb:
+        names.append("cache_gb")
+        options.append(sorted(set(size.cache_gb)))
     return names, options
 
 
-def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, int]:
+def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float]:
     """The scenario's own value of every choice (0 for a rank kind it does not have)."""
-    out: dict[str, int] = {}
+    out: dict[str, float] = {}
     for pool in scenario.pools:
         for g in pool.ranks:
             key = _label(pool.name, g.drive, g.raid)
             out[key] = out.get(key, 0) + g.count
     out["da_pairs"] = scenario.system.da_pairs
     out["host_ports"] = scenario.system.host_ports
+    out["cache_gb"] = scenario.system.cache_gb
     return {name: out.get(name, 0) for name in names}
 
 
-def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, int]) -> dict[str, Any]:
+def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float]) -> dict[str, Any]:
     """The scenario's data with the chosen counts in place."""
     size = scenario.analyses.size
     assert size is not None
@@ -87,6 +92,8 @@ def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, int]) -
         settings["system.da_pairs"] = chosen["da_pairs"]
     if "host_ports" in chosen:
         settings["system.host_ports"] = chosen["host_ports"]
+    if "cache_gb" in chosen:
+        settings["system.cache_gb"] = chosen["cache_gb"]
     data = apply_settings(base, settings)
     data["analyses"] = {"curve": {"points": 2}}
     return data
@@ -103,6 +110,7 @@ def _cost(config: Configuration, scenario: Scenario) -> tuple[int, float, float 
     hw = config.hardware
     price = sum(r.raid.drives * prices.drives.get(r.drive.name, 0.0) for r in config.ranks)
     price += hw.da_pairs * prices.da_pair + hw.host_ports * prices.host_port
+    price += hw.cache_gb * prices.cache_gb
     return drives, power, price
 
 
@@ -123,7 +131,7 @@ def _try(
     scenario: Scenario,
     catalog: Catalog,
     base_dir: Path | None,
-    choice: tuple[tuple[str, int], ...],
+    choice: tuple[tuple[str, float], ...],
     periods: Sequence[str],
     factors: Sequence[float],
     upgrade: bool,
@@ -135,7 +143,9 @@ def _try(
             str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False)
         )
         return SizingCandidate(choice, error=problem, upgrade=upgrade)
-    config = resolve(variant, catalog, base_dir)
+    # A cache size of its own projects the hit ratios to it, as an alternative's does.
+    hits = projected_hit_ratios(scenario, variant, {})
+    config = resolve(variant, catalog, base_dir, hit_ratios=hits)
     drives, power, price = _cost(config, scenario)
     level = limits(config.service_level)
     points = _points(Solver(config), factors)
@@ -204,6 +214,7 @@ def size_scenario(
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar)."""
     catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size
     if size is None:
         raise ValueError("the scenario has no analyses.size section")

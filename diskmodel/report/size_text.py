@@ -14,11 +14,13 @@ def _choice(c: SizingCandidate) -> str:
     parts = []
     for name, count in c.choice:
         if name == "da_pairs":
-            parts.append(f"{count} DA pairs")
+            parts.append(f"{count:g} DA pairs")
         elif name == "host_ports":
-            parts.append(f"{count} host ports")
+            parts.append(f"{count:g} host ports")
+        elif name == "cache_gb":
+            parts.append(f"{count:g} GB cache")
         else:
-            parts.append(f"{count} x {name}")
+            parts.append(f"{count:g} x {name}")
     return ", ".join(parts)
 
 
@@ -82,7 +84,7 @@ def _front(r: SizingResult) -> TextTable:
         mark = " *" if i == r.cheapest else (" (current)" if i == 0 else "")
         rows.append(
             [
-                *(str(count) for _, count in c.choice),
+                *(f"{count:g}" for _, count in c.choice),
                 f"{c.price:,.0f}" if c.price is not None else "-",
                 f"{c.drives:,}",
                 f"{c.power_w:,.0f}",

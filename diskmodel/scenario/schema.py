@@ -719,6 +719,7 @@ class Prices(Model):
     )
     da_pair: float = Field(0.0, ge=0, le=1e9, description="price of one DA pair")
     host_port: float = Field(0.0, ge=0, le=1e9, description="price of one host port")
+    cache_gb: float = Field(0.0, ge=0, le=1e9, description="price of one GB of cache")
 
 
 class Sizing(Model):
@@ -733,6 +734,12 @@ class Sizing(Model):
     host_ports: list[Annotated[int, Field(ge=1, le=256)]] = Field(
         default_factory=list, max_length=16, description="host port counts to try"
     )
+    cache_gb: list[Annotated[float, Field(gt=0, le=1e6)]] = Field(
+        default_factory=list,
+        max_length=16,
+        description="cache sizes to try, GB (each must be offered on the processor option; "
+        "the read hit ratio is projected to each, as for an alternative)",
+    )
     prices: Prices | None = Field(
         None,
         description="prices per part; without them configurations are ranked by drive count, "
@@ -745,12 +752,19 @@ class Sizing(Model):
         out = 1
         for group in self.ranks:
             out *= len(set(group.counts))
-        return out * max(len(set(self.da_pairs)), 1) * max(len(set(self.host_ports)), 1)
+        return (
+            out
+            * max(len(set(self.da_pairs)), 1)
+            * max(len(set(self.host_ports)), 1)
+            * max(len(set(self.cache_gb)), 1)
+        )
 
     @model_validator(mode="after")
     def _bounded(self) -> Self:
-        if not (self.ranks or self.da_pairs or self.host_ports):
-            raise problem("size: give at least one choice (ranks, da_pairs or host_ports)")
+        if not (self.ranks or self.da_pairs or self.host_ports or self.cache_gb):
+            raise problem(
+                "size: give at least one choice (ranks, da_pairs, host_ports or cache_gb)"
+            )
         if self.candidates > MAX_SIZING_CANDIDATES:
             raise problem(
                 f"size: {self.candidates:,} configurations to try (the product of every "
@@ -814,7 +828,8 @@ class Analyses(Model):
     )
     size: Sizing | None = Field(
         None,
-        description="diskmodel size: rank counts, DA pairs and host ports to try, and prices",
+        description="diskmodel size: rank counts, DA pairs, host ports and cache sizes to try, "
+        "and prices",
     )
 
     @model_validator(mode="after")

@@ -161,3 +161,19 @@ def test_the_command_prints_the_answer_and_writes_the_json(tmp_path: Any) -> Non
     plain = runner.invoke(app, ["size", str(ROOT / "scenarios" / "ds8800-15k-pool.yaml")])
     assert plain.exit_code == ExitCode.INVALID_INPUT
     assert "offers nothing to size" in plain.output
+
+
+def test_cache_sizes_are_offered_and_a_bigger_cache_never_hurts() -> None:
+    r = size_scenario(with_data(_data(cache_gb=[128, 256, 384])))
+    by_cache = {dict(c.choice)["cache_gb"]: c for c in r.candidates}
+    assert set(by_cache) == {128, 256, 384}
+    times = [by_cache[g].response_time_ms for g in (128, 256, 384)]
+    assert all(t is not None for t in times)
+    assert times == sorted(times, reverse=True)
+
+
+def test_a_cache_the_processors_are_not_offered_with_is_not_possible() -> None:
+    r = size_scenario(with_data(_data(cache_gb=[64, 128])))
+    (small,) = [c for c in r.candidates if dict(c.choice)["cache_gb"] == 64]
+    assert small.error is not None
+    assert "64 GB is not offered" in small.error
