@@ -249,7 +249,7 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         yield (
             f"workloads: the closed workloads hold {population:,} I/Os or users in all "
             f"(queue_depth + users + the application's users x the I/O streams each keeps "
-            f"in flight); diskmodel solves at most {MAX_POPULATION:,} exactly"
+            f"in flight); diskmodel solves at most {MAX_POPULATION:,}"
         )
     growth = scenario.analyses.growth
     closed = [(w.queue_depth or 0) + (w.users or 0) for w in scenario.workloads]
@@ -264,7 +264,7 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             yield (
                 f"{'analyses.growth' if growth.rate is not None else 'analyses.growth.factors'}: "
                 f"{factor:g} x the closed population {population:,} "
-                f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,} exactly"
+                f"is {grown:,}; diskmodel solves at most {MAX_POPULATION:,}"
             )
     for pool_name, needed in demand.items():
         usable = pool_capacity_gb(pools[pool_name], catalog)
