@@ -565,13 +565,15 @@ class TierSweepPoint:
 
 @dataclass(frozen=True, slots=True)
 class ScenarioPrediction:
-    """A scenario's baseline, its `compare` alternatives (same order) and its tier sweep."""
+    """A scenario's baseline, its `compare` alternatives (same order), its tier sweep and its
+    sizing search (`analyses.size`)."""
 
     scenario: str
     description: str
     baseline: Prediction
     alternatives: tuple[Prediction, ...] = ()
     tier_sweep: tuple[TierSweepPoint, ...] = ()
+    sizing: SizingResult | None = None
 
     @property
     def configurations(self) -> tuple[Prediction, ...]:

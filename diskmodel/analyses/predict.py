@@ -328,6 +328,11 @@ def predict_scenario(
             allow_outside_heatmaps=allow_outside_heatmaps,
         ),
     )
+    sizing = None
+    if scenario.analyses.size is not None:
+        from diskmodel.analyses.size import size_scenario
+
+        sizing = size_scenario(scenario, catalog, base_dir)
     return ScenarioPrediction(
         scenario=scenario.name,
         description=scenario.description.strip(),
@@ -340,6 +345,7 @@ def predict_scenario(
         )
         if sweep
         else (),
+        sizing=sizing,
     )
 
 

@@ -14,7 +14,14 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup
 
-from diskmodel.prediction import Prediction, ScenarioPrediction, TierResult, TransactionPoint
+from diskmodel.prediction import (
+    Prediction,
+    ScenarioPrediction,
+    SizingCandidate,
+    SizingResult,
+    TierResult,
+    TransactionPoint,
+)
 from diskmodel.report import charts, display
 from diskmodel.report.view import Chart
 
@@ -49,6 +56,8 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
             out.extend(_tiering_charts(i, p))
         if prediction.tier_sweep:
             out.append(_sweep_chart(prediction))
+        if prediction.sizing is not None:
+            out.append(_sizing_chart(prediction.sizing))
     return out
 
 
@@ -514,6 +523,44 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
             " Not possible: " + "; ".join(f"+{t.added} ({t.error})" for t in failed) + "."
             if failed
             else ""
+        ),
+        Markup(svg),
+    )
+
+
+# --------------------------------------------------------------------------- sizing
+
+
+def _sizing_chart(r: SizingResult) -> Chart:
+    def cost(c: SizingCandidate) -> float:
+        return c.price if c.price is not None else float(c.drives)
+
+    solved = [c for c in r.candidates if c.error is None and c.response_time_ms is not None]
+    points = [(cost(c), c.response_time_ms or 0.0, c.meets) for c in solved]
+    front = [(cost(r.candidates[i]), r.candidates[i].response_time_ms or 0.0) for i in r.front]
+    marked = [("current", 0)]
+    if r.cheapest is not None and r.cheapest != 0:
+        marked.append(("cheapest", r.cheapest))
+    rings = [
+        (name, cost(r.candidates[i]), r.candidates[i].response_time_ms or 0.0)
+        for name, i in marked
+        if r.candidates[i].response_time_ms is not None
+    ]
+    label = "price" if r.objective == "price" else "drives"
+    svg = charts.sizing_chart("chart-sizing", points, front, rings, label)
+    impossible = sum(1 for c in r.candidates if c.error is not None)
+    return Chart(
+        "chart-sizing",
+        f"Sizing: {len(r.candidates)} configurations, cost against response time",
+        "Each configuration analyses.size offered, solved at the planned load (its response "
+        "time now) and at every growth period: filled where the service level holds through "
+        f"{r.periods[-1]}, a cross where it breaks. The line joins the Pareto front (no other "
+        "configuration is cheaper and at least as fast). "
+        + (f"{impossible} configurations are not possible (see the table). " if impossible else "")
+        + (
+            "Prices are the scenario's."
+            if r.objective == "price"
+            else "Without prices, cost is the number of drives."
         ),
         Markup(svg),
     )

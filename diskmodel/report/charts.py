@@ -610,6 +610,55 @@ def sweep_chart(
     return _svg(fig, key, "Maximum I/O rate as ranks are added")
 
 
+@_styled
+def sizing_chart(
+    key: str,
+    points: Sequence[tuple[float, float, bool]],
+    front: Sequence[tuple[float, float]],
+    marked: Sequence[tuple[str, float, float]],
+    cost_label: str,
+) -> str:
+    """Every configuration tried as a point (cost, response time now; filled where it meets
+    the service level through the last period), the Pareto front as a line, and the named
+    configurations (current, cheapest) ringed and labelled."""
+    legend = _Legend(["meets the service level", "does not", "Pareto front"])
+    fig, ax = _figure(2.8, legend)
+    meets = [(x, y) for x, y, ok in points if ok]
+    fails = [(x, y) for x, y, ok in points if not ok]
+    if meets:
+        ax.plot(
+            *zip(*meets, strict=True),
+            "o",
+            color=_colour(0),
+            markersize=4.5,
+            label="meets the service level",
+        )
+    if fails:
+        ax.plot(*zip(*fails, strict=True), "x", color=_colour(1), markersize=5, label="does not")
+    if front:
+        ax.plot(*zip(*front, strict=True), color=_colour(2), linewidth=1.2, label="Pareto front")
+    right = max((x for x, _, _ in points), default=1.0)
+    for name, x, y in marked:
+        ax.plot([x], [y], "o", markersize=9, markerfacecolor="none", color="#333333")
+        near_end = x > 0.85 * right
+        ax.annotate(
+            name,
+            (x, y),
+            textcoords="offset points",
+            xytext=(-7, 5) if near_end else (7, 5),
+            ha="right" if near_end else "left",
+            fontsize=8,
+            color="#333333",
+        )
+    ax.set_ylim(bottom=0)
+    _thousands(ax.xaxis)
+    _few_ticks(ax.yaxis)
+    ax.set_xlabel(cost_label)
+    ax.set_ylabel("response time now (ms)")
+    legend.place(fig, ax)
+    return _svg(fig, key, "Cost against response time of every configuration tried")
+
+
 # --------------------------------------------------------------------------- layout
 
 

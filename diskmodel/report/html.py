@@ -37,6 +37,7 @@ from diskmodel.report import (
     input_tables,
     log_tables,
     result_tables,
+    size_tables,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
@@ -154,6 +155,8 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(result_tables.growth_table(configs))
     if prediction.tier_sweep:
         tables.append(result_tables.tier_sweep_table(prediction))
+    if prediction.sizing is not None:
+        tables.append(size_tables.sizing_table(prediction.sizing))
     if any(p.application for p in configs):
         tables.append(application_tables.applications_table(configs))
         if configs[0].application is not None:

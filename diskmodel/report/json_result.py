@@ -63,6 +63,7 @@ def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
         "description": prediction.description,
         "configurations": [_plain(p) for p in prediction.configurations],
         "tier_sweep": _plain(prediction.tier_sweep),
+        "sizing": _plain(prediction.sizing),
     }
 
 

@@ -10,7 +10,7 @@ from diskmodel.report import display
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 
-def _choice(c: SizingCandidate) -> str:
+def choice_text(c: SizingCandidate) -> str:
     parts = []
     for name, count in c.choice:
         if name == "da_pairs":
@@ -24,7 +24,7 @@ def _choice(c: SizingCandidate) -> str:
     return ", ".join(parts)
 
 
-def _cost(c: SizingCandidate) -> str:
+def cost_text(c: SizingCandidate) -> str:
     drives = f"{c.drives:,} drives, {c.power_w:,.0f} W"
     return f"{c.price:,.0f} ({drives})" if c.price is not None else drives
 
@@ -33,7 +33,7 @@ def _ms(value: float | None) -> str:
     return display.milliseconds(value) if value is not None else display.SATURATED_TEXT
 
 
-def _verdict(c: SizingCandidate) -> str:
+def verdict(c: SizingCandidate) -> str:
     if c.error is not None:
         return "not possible"
     if c.meets:
@@ -41,7 +41,7 @@ def _verdict(c: SizingCandidate) -> str:
     return f"breaks {c.broken_in}: {c.binding}"
 
 
-def _answer(r: SizingResult) -> list[str]:
+def answer_lines(r: SizingResult) -> list[str]:
     last = r.periods[-1]
     through = "now" if len(r.periods) == 1 else f"now and through {last}"
     ranked = "price" if r.objective == "price" else "drive count, then power"
@@ -49,15 +49,15 @@ def _answer(r: SizingResult) -> list[str]:
     lines = [
         f"Sizing: {r.scenario}: {len(r.candidates)} configurations tried ({r.method}), ranked "
         f"by {ranked}; the service level must hold {through}.",
-        f"current: {_choice(current)}: {_cost(current)}, {_ms(current.response_time_ms)} ms "
-        f"now; {_verdict(current)}",
+        f"current: {choice_text(current)}: {cost_text(current)}, "
+        f"{_ms(current.response_time_ms)} ms now; {verdict(current)}",
     ]
     if r.cheapest is None:
         lines.append("no configuration tried meets the service level " + through)
     else:
         best = r.candidates[r.cheapest]
         lines.append(
-            f"cheapest meeting it: {_choice(best)}: {_cost(best)}, "
+            f"cheapest meeting it: {choice_text(best)}: {cost_text(best)}, "
             f"{_ms(best.response_time_ms)} ms now, busiest {best.busiest} "
             f"{display.percent(best.busiest_utilization)}"
         )
@@ -67,11 +67,14 @@ def _answer(r: SizingResult) -> list[str]:
         lines.append("cheapest upgrade: none needed, the current configuration meets it")
     else:
         up = r.candidates[r.cheapest_upgrade]
-        lines.append(f"cheapest upgrade of the current configuration: {_choice(up)}: {_cost(up)}")
+        lines.append(
+            f"cheapest upgrade of the current configuration: {choice_text(up)}: {cost_text(up)}"
+        )
     impossible = [c for c in r.candidates if c.error is not None]
     if impossible:
         lines.append(
-            f"{len(impossible)} not possible, e.g. {_choice(impossible[0])}: {impossible[0].error}"
+            f"{len(impossible)} not possible, e.g. {choice_text(impossible[0])}: "
+            f"{impossible[0].error}"
         )
     return lines
 
@@ -89,7 +92,7 @@ def _front(r: SizingResult) -> TextTable:
                 f"{c.drives:,}",
                 f"{c.power_w:,.0f}",
                 _ms(c.response_time_ms),
-                _verdict(c) + mark,
+                verdict(c) + mark,
             ]
         )
     return table(
@@ -100,6 +103,11 @@ def _front(r: SizingResult) -> TextTable:
     )
 
 
+def sizing_parts(r: SizingResult) -> list[str | TextTable]:
+    """The sizing answer and its front, as lines and a table."""
+    return ["\n".join(answer_lines(r)), _front(r)]
+
+
 def render(r: SizingResult, output: Output | None = None) -> str:
     """The sizing answer and its front as terminal text."""
-    return to_text(["\n".join(_answer(r)), _front(r)], output)
+    return to_text(sizing_parts(r), output)

@@ -24,6 +24,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import display
 from diskmodel.report.result_tables import headroom_text, shows_allocation, spread_note
+from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 
 _KIND_TITLES = {
@@ -510,6 +511,8 @@ def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
         parts.append(_comparison(prediction))
     if prediction.tier_sweep:
         parts.append(_tier_sweep(prediction))
+    if prediction.sizing is not None:
+        parts.extend(sizing_parts(prediction.sizing))
     defaults = prediction.baseline.inputs.defaults
     if defaults:
         listed = table(

@@ -221,8 +221,8 @@ def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_noth
     report = write_report(prediction, tmp_path / f"{scenario_path.stem}.html")
     configs = len(prediction.configurations)
     # A page more for each analysis beyond the configurations (growth, a tier sweep, logs, an
-    # uncertainty band, an application's users sweep), and one for every two logs' striping
-    # tables.
+    # uncertainty band, an application's users sweep, a sizing search), and one for every two
+    # logs' striping tables.
     logs = len(prediction.baseline.logs)
     analyses = (
         int(any(p.growth for p in prediction.configurations))
@@ -231,6 +231,7 @@ def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_noth
         + logs // 2
         + int(prediction.baseline.band is not None)
         + int(prediction.baseline.application is not None)
+        + int(prediction.sizing is not None)
     )
     budget = (3 + 2 * configs + analyses, 7 + 2 * configs + analyses)
     _check_report(browser, report, screenshot_dir, scenario_path.stem, budget)

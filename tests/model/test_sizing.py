@@ -177,3 +177,20 @@ def test_a_cache_the_processors_are_not_offered_with_is_not_possible() -> None:
     (small,) = [c for c in r.candidates if dict(c.choice)["cache_gb"] == 64]
     assert small.error is not None
     assert "64 GB is not offered" in small.error
+
+
+def test_run_reports_the_sizing_too() -> None:
+    from diskmodel.analyses import predict_scenario
+    from diskmodel.api import render_html, to_json
+    from diskmodel.report.table import Output
+    from diskmodel.report.text import render
+
+    sp = predict_scenario(load_scenario(SHIPPED), load_catalog(), SHIPPED.parent)
+    assert sp.sizing is not None
+    assert sp.sizing.cheapest is not None
+    text = " ".join(render(sp, Output(terminal=False, width=200)).split())
+    assert "cheapest meeting it:" in text
+    html = render_html(sp)
+    assert "chart-sizing" in html
+    assert "Sizing: the cheapest configurations" in html
+    assert json.loads(to_json(sp))["sizing"]["cheapest"] == sp.sizing.cheapest
