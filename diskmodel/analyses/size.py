@@ -53,6 +53,9 @@ def _choices(scenario: Scenario) -> tuple[list[str], list[list[float]]]:
     if size.host_ports:
         names.append("host_ports")
         options.append(sorted(set(size.host_ports)))
+    if size.processor_ways:
+        names.append("processor_ways")
+        options.append(sorted(set(size.processor_ways)))
     if size.cache_gb:
         names.append("cache_gb")
         options.append(sorted(set(size.cache_gb)))
@@ -69,6 +72,7 @@ def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float]:
     out["da_pairs"] = scenario.system.da_pairs
     out["host_ports"] = scenario.system.host_ports
     out["cache_gb"] = scenario.system.cache_gb
+    out["processor_ways"] = scenario.system.processor_ways
     return {name: out.get(name, 0) for name in names}
 
 
@@ -94,6 +98,8 @@ def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float])
         settings["system.host_ports"] = chosen["host_ports"]
     if "cache_gb" in chosen:
         settings["system.cache_gb"] = chosen["cache_gb"]
+    if "processor_ways" in chosen:
+        settings["system.processor_ways"] = int(chosen["processor_ways"])
     data = apply_settings(base, settings)
     data["analyses"] = {"curve": {"points": 2}}
     return data
@@ -111,6 +117,7 @@ def _cost(config: Configuration, scenario: Scenario) -> tuple[int, float, float 
     price = sum(r.raid.drives * prices.drives.get(r.drive.name, 0.0) for r in config.ranks)
     price += hw.da_pairs * prices.da_pair + hw.host_ports * prices.host_port
     price += hw.cache_gb * prices.cache_gb
+    price += prices.processor_ways.get(str(hw.processor.ways), 0.0)
     return drives, power, price
 
 

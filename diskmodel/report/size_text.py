@@ -19,6 +19,8 @@ def choice_text(c: SizingCandidate) -> str:
             parts.append(f"{count:g} host ports")
         elif name == "cache_gb":
             parts.append(f"{count:g} GB cache")
+        elif name == "processor_ways":
+            parts.append(f"{count:g}-way")
         else:
             parts.append(f"{count:g} x {name}")
     return ", ".join(parts)

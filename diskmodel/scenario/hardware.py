@@ -117,6 +117,12 @@ def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
                 f"host ports a {system.name} takes"
             )
     if size.prices is not None:
+        for ways in size.prices.processor_ways:
+            if ways not in ("2", "4"):
+                yield (
+                    f"analyses.size.prices.processor_ways: '{clip(ways)}' is not a processor "
+                    "option (2 or 4)"
+                )
         for name in size.prices.drives:
             if name not in catalog.drives:
                 yield f"analyses.size.prices.drives: no drive named '{clip(name)}' in the catalog"

@@ -720,6 +720,10 @@ class Prices(Model):
     da_pair: float = Field(0.0, ge=0, le=1e9, description="price of one DA pair")
     host_port: float = Field(0.0, ge=0, le=1e9, description="price of one host port")
     cache_gb: float = Field(0.0, ge=0, le=1e9, description="price of one GB of cache")
+    processor_ways: dict[str, Annotated[float, Field(ge=0, le=1e9)]] = Field(
+        default_factory=dict,
+        description="price of the processor option by its ways, e.g. {'2': 0, '4': 60000}",
+    )
 
 
 class Sizing(Model):
@@ -733,6 +737,9 @@ class Sizing(Model):
     )
     host_ports: list[Annotated[int, Field(ge=1, le=256)]] = Field(
         default_factory=list, max_length=16, description="host port counts to try"
+    )
+    processor_ways: list[Literal[2, 4]] = Field(
+        default_factory=list, max_length=2, description="processor options to try (2- or 4-way)"
     )
     cache_gb: list[Annotated[float, Field(gt=0, le=1e6)]] = Field(
         default_factory=list,
@@ -757,13 +764,17 @@ class Sizing(Model):
             * max(len(set(self.da_pairs)), 1)
             * max(len(set(self.host_ports)), 1)
             * max(len(set(self.cache_gb)), 1)
+            * max(len(set(self.processor_ways)), 1)
         )
 
     @model_validator(mode="after")
     def _bounded(self) -> Self:
-        if not (self.ranks or self.da_pairs or self.host_ports or self.cache_gb):
+        if not (
+            self.ranks or self.da_pairs or self.host_ports or self.cache_gb or self.processor_ways
+        ):
             raise problem(
-                "size: give at least one choice (ranks, da_pairs, host_ports or cache_gb)"
+                "size: give at least one choice (ranks, da_pairs, host_ports, processor_ways or "
+                "cache_gb)"
             )
         if self.candidates > MAX_SIZING_CANDIDATES:
             raise problem(

@@ -194,3 +194,16 @@ def test_run_reports_the_sizing_too() -> None:
     assert "chart-sizing" in html
     assert "Sizing: the cheapest configurations" in html
     assert json.loads(to_json(sp))["sizing"]["cheapest"] == sp.sizing.cheapest
+
+
+def test_processor_options_are_offered_and_priced() -> None:
+    data = _data(processor_ways=[2, 4], prices={"processor_ways": {"2": 0, "4": 50000}})
+    r = size_scenario(with_data(data))
+    by_ways = {dict(c.choice)["processor_ways"]: c for c in r.candidates}
+    assert set(by_ways) == {2, 4}
+    two, four = by_ways[2], by_ways[4]
+    if two.error is None:
+        assert four.price is not None
+        assert two.price is not None
+        assert four.price - two.price == pytest.approx(50000)
+        assert (four.response_time_ms or 0.0) <= (two.response_time_ms or 0.0) * (1 + 1e-9)
