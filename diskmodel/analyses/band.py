@@ -12,14 +12,14 @@ uncertainty, not a confidence interval. The curve's band is at the central curve
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import resolve
+from diskmodel.configuration import projected_hit_ratios, resolve
 from diskmodel.model.operating import Solver
 from diskmodel.prediction import BandPoint, BandResult, Prediction
 from diskmodel.scenario import Scenario
@@ -42,8 +42,12 @@ def band(
     base_dir: Path | None = None,
     *,
     allow_outside_heatmaps: bool = False,
+    baseline: Scenario | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> BandResult | None:
-    """The baseline's band over the scenario's ranges (None when it gives none)."""
+    """A configuration's band over its scenario's ranges (None when it gives none). For an
+    alternative, `baseline` and the alternative's `settings`: a cache size of its own projects
+    each corner's hit ratios from the baseline's corner, as the central prediction's are."""
     ranges = scenario.ranges
     if not ranges:
         return None
@@ -51,10 +55,16 @@ def band(
     at: list[Prediction] = []
     curves: list[Sequence[float | None]] = []
     for which in ("pessimistic", "optimistic"):
+        corner = scenario.corner(which)
+        hits = None
+        if baseline is not None:
+            hits = projected_hit_ratios(baseline.corner(which), corner, dict(settings or {}))
         config = resolve(
-            scenario.corner(which),
+            corner,
             catalog,
             base_dir,
+            name=central.name,
+            hit_ratios=hits,
             allow_outside_heatmaps=allow_outside_heatmaps,
         )
         at.append(predict_configuration(config))

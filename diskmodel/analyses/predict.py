@@ -318,16 +318,24 @@ def predict_scenario(
     sweep = scenario.analyses.tier_sweep
     from diskmodel.analyses.band import band
 
-    baseline = dataclasses.replace(
-        predictions[0],
-        band=band(
-            scenario,
-            predictions[0],
-            catalog,
-            base_dir,
-            allow_outside_heatmaps=allow_outside_heatmaps,
-        ),
-    )
+    # Each configuration's band over the inputs given as ranges (an alternative inherits the
+    # baseline's ranges unless it sets the input).
+    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
+    banded = [
+        dataclasses.replace(
+            p,
+            band=band(
+                variant,
+                p,
+                catalog,
+                base_dir,
+                allow_outside_heatmaps=allow_outside_heatmaps,
+                baseline=None if variant is scenario else scenario,
+                settings=settings.get(name),
+            ),
+        )
+        for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
+    ]
     sizing = None
     if scenario.analyses.size is not None:
         from diskmodel.analyses.size import size_scenario
@@ -336,8 +344,8 @@ def predict_scenario(
     return ScenarioPrediction(
         scenario=scenario.name,
         description=scenario.description.strip(),
-        baseline=baseline,
-        alternatives=tuple(predictions[1:]),
+        baseline=banded[0],
+        alternatives=tuple(banded[1:]),
         tier_sweep=tuple(
             tier_sweep(
                 scenario, sweep, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps

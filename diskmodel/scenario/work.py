@@ -152,8 +152,8 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     configurations = [s for _, s in scenario.alternatives(catalog)]
     seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
     if scenario.ranges:
-        # The band: the baseline at its two corners, each a whole prediction and a curve.
-        seconds += 2 * _configuration_s(scenario, catalog, 2 * points, ())
+        # The band: every configuration at its two corners, each a whole prediction and a curve.
+        seconds += 2 * len(configurations) * _configuration_s(scenario, catalog, 2 * points, ())
     sweep = analyses.tier_sweep
     if sweep is not None:
         # Each count is the baseline with ranks added, solved with a short curve, no growth.

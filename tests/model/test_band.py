@@ -112,3 +112,32 @@ def test_check_shows_the_ranges(tmp_path: Any) -> None:
     text = " ".join(result.output.split())
     assert "30%-50%" in text
     assert "Inputs given as ranges: workloads.oltp.read_hit_ratio 0.3 to 0.5" in text
+
+
+def test_every_alternative_gets_its_own_band_around_its_own_prediction() -> None:
+    data = _tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0])
+    data["analyses"] = {
+        "compare": [
+            {"name": "bigger cache", "set": {"system.cache_gb": 384}},
+            {"name": "hit ratio known", "set": {"workloads.oltp.read_hit_ratio": 0.45}},
+        ]
+    }
+    sp = predict_scenario(with_data(data), load_catalog())
+    cache, known = sp.alternatives
+    for p in (sp.baseline, cache, known):
+        assert p.band is not None
+        worst, best = p.band.response_time_ms
+        assert worst is not None
+        assert best is not None
+        assert p.response_time_ms is not None
+        assert best <= p.response_time_ms <= worst
+    # The bigger cache projects each corner's hit ratio: its band sits below the baseline's.
+    assert cache.band is not None
+    assert sp.baseline.band is not None
+    assert cache.band.response_time_ms[0] <= sp.baseline.band.response_time_ms[0]
+    # An alternative that sets the hit ratio keeps the other ranges only.
+    assert known.band is not None
+    assert [key for key, _, _ in known.band.inputs] == [
+        "workloads.oltp.destage_ratio",
+        "workloads.oltp.skew.level",
+    ]
