@@ -31,6 +31,7 @@ Per pool (docs/model.md §5, docs/tiering.md):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -440,6 +441,69 @@ class _Pool:
         relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
         da_busy = background_da + mine
         return not bool(np.any(relieves & (da_busy > target * (1 + 1e-9))))
+
+    def headroom(
+        self,
+        tier: str,
+        placement: PoolPlacement,
+        shares: Mapping[int, RankShare],
+        background_da: np.ndarray,
+    ) -> float:
+        """The factor by which every rate may grow before `within_target` fails for `tier` at
+        this placement, held fixed: each station's work grows in proportion to the rates (inf
+        when the tier carries no load)."""
+        target = self.pool.utilization_target
+        spans = {i: s.span_fraction for i, s in shares.items()}
+        mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
+        x = placement.on(tier).small_io_iops
+        out = math.inf
+        for r in self._tier_ranks.get(tier, ()):
+            times = self.times(r, spans[r.index])
+            work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
+            if work > 0:
+                out = min(out, times.target_work / work)
+        slowest = self.pool.tiers[-1]
+        net = per_tier[tier] - per_tier[slowest]
+        relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
+        da_busy = background_da + mine
+        for k in np.flatnonzero(relieves & (da_busy > 0)).tolist():
+            out = min(out, target / float(da_busy[k]))
+        return out
+
+
+def free_headroom(config: Configuration, rates: ArrayLike, costs: OpCosts) -> float:
+    """The factor by which the workloads' `rates` may all grow (their ratios fixed) while no
+    Easy Tier pool needs a load ceiling: below it the placement is the one that ignores the
+    load (each pool's data by heat to capacity), so every load of this mix up to it shares one
+    network. With the placement fixed every station's work is proportional to the rates, so
+    the factor is the smallest of each tier's target over its load (`_Pool.headroom`)."""
+    background_da = np.zeros(config.hardware.da_pairs)
+    rate = np.asarray(rates, dtype=np.float64)
+    out = math.inf
+    for pool_config in config.pools:
+        members = tuple(
+            (i, w, float(rate[i]))
+            for i, w in enumerate(config.workloads)
+            if w.pool == pool_config.name
+        )
+        if not members:
+            continue
+        pool = _Pool(
+            pool_config,
+            tuple(r for r in config.ranks if r.pool == pool_config.name),
+            members,
+            costs,
+            config.hardware.da_pairs,
+        )
+        demands = pool.demands()
+        ranked = pool_config.easy_tier or pool_config.host_tiering
+        placement = place_pool(pool.tiers(), demands, easy_tier=ranked)
+        shares = pool.split(placement, demands)
+        if pool_config.placement_follows_load:
+            for t in pool_config.tiers[:-1]:
+                out = min(out, pool.headroom(t, placement, shares, background_da))
+        background_da = background_da + pool.da_busy(placement, shares)
+    return out
 
 
 def _settled(

@@ -25,7 +25,7 @@ from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, application_loop, transactions
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.layout import layout
+from diskmodel.model.layout import free_headroom, layout
 from diskmodel.model.network import Network, build_network
 from diskmodel.model.open import class_rates, class_responses, station_states
 
@@ -41,6 +41,9 @@ _CLOSED_ROUNDS = 40
 SATURATION_TOL = 1e-4
 # Networks kept per solver (a curve needs one per load once Easy Tier's ceilings bind).
 _CACHE_SIZE = 512
+# Loads within this (relative) of the rate at which a ceiling starts to bind are placed by the
+# search itself, so rounding never decides which side of it a load is on.
+_FREE_MARGIN = 1e-6
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,8 @@ class Solver:
         self.config = config
         self.costs = OpCosts(config)
         self._networks: dict[tuple[object, ...], Network] = {}
+        # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
+        self._free_up_to: dict[tuple[object, ...], float] = {}
         self.follows_load = any(
             p.placement_follows_load
             for p in config.pools
@@ -120,12 +125,23 @@ class Solver:
         key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
         if key in self._networks:
             return self._networks[key]
+        if self.follows_load:
+            # Below the rate at which the first Easy Tier ceiling binds, every load of this
+            # mix shares the placement that ignores the load: no placement search needed.
+            free = self._free_up_to.get(ratios)
+            if free is not None and total <= free and ("free", ratios) in self._networks:
+                return self._networks[("free", ratios)]
         if not self.follows_load:
             key = free_key
         placed = layout(self.config, r, self.costs)
         if self.follows_load and not any(p.bound for p in placed.values()):
             # No ceiling binds: the placement is the one every load of this mix shares.
             key = ("free", ratios)
+            if total > 0 and ratios not in self._free_up_to:
+                # A margin under the exact limit, where the placement search decides.
+                self._free_up_to[ratios] = (
+                    total * free_headroom(self.config, r, self.costs) * (1 - _FREE_MARGIN)
+                )
             if key in self._networks:
                 return self._networks[key]
         net = build_network(self.config, placed, self.costs)
