@@ -149,11 +149,42 @@ class Network:
     ) -> FloatArray:
         """Destaged data waiting for or in service at the drives [P] (Little's law per
         station: arrival rate x time there x bytes), for rates [W, P] and waits [K, P]."""
+        return np.asarray(
+            self._dirty_by_station(rates, wait_s, speed_factor).sum(axis=0), dtype=np.float64
+        )
+
+    def dirty_bytes_by_server(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> FloatArray:
+        """`dirty_bytes` per server [S, P]: each server's NVS holds the writes to the ranks it
+        owns (and those its processors are destaging); a DA pair serves ranks of both servers,
+        so its share is split between them in proportion to the ranks of each it serves."""
+        per_station = self._dirty_by_station(rates, wait_s, speed_factor)
+        servers = self.config.hardware.system.servers
+        owner = np.full((len(self.stations), servers), 0.0)
+        for info in self.ranks:
+            owner[info.station, info.rank.server % servers] = 1.0
+        processors = [k for k, st in enumerate(self.stations) if st.kind == "processor"]
+        for server, k in enumerate(processors):
+            owner[k, server % servers] = 1.0  # the server's own destage work
+        da_index = {s.name: k for k, s in enumerate(self.stations) if s.kind == "device_adapter"}
+        for pair in range(self.config.hardware.da_pairs):
+            k = da_index[f"DA pair {pair}"]
+            counts = np.zeros(servers)
+            for info in self.ranks:
+                if info.rank.da_pair == pair:
+                    counts[info.rank.server % servers] += 1
+            owner[k] = counts / counts.sum() if counts.sum() > 0 else 1.0 / servers
+        return np.asarray(owner.T @ per_station, dtype=np.float64)
+
+    def _dirty_by_station(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> FloatArray:
         drives = np.array([s.drives for s in self.stations], dtype=np.float64)[:, None]
         finite = np.isfinite(wait_s)
         queued = (self.destage_bytes.T @ rates) * np.where(finite, wait_s, 0.0)
         served = (self.destage_byte_seconds.T @ rates) * speed_factor
-        return np.asarray(((queued + served) * drives * finite).sum(axis=0), dtype=np.float64)
+        return np.asarray((queued + served) * drives * finite, dtype=np.float64)
 
     def destage_share(self, station: int, rates: ArrayLike) -> float:
         """Fraction of a station's work at `rates` that is destage work."""

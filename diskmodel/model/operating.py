@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.components import cache
 from diskmodel.components.host import customers
 from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, application_loop, transactions
@@ -196,7 +197,10 @@ class Solver:
         states = station_states(net, r)
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
-        dirty = net.dirty_bytes(r, states.wait_s, states.speed_factor)
+        # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full).
+        dirty = net.dirty_bytes_by_server(r, states.wait_s, states.speed_factor)
+        hw = self.config.hardware
+        nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
         out = []
         for p in range(r.shape[1]):
             station_saturated = states.saturated[:, p]
@@ -204,7 +208,7 @@ class Solver:
                 net.destage_share(int(k), r[:, p]) > 0 for k in np.flatnonzero(station_saturated)
             )
             nvs_full = destage_limited or bool(
-                not saturated[p] and dirty[p] > self.config.hardware.nvs_bytes
+                not saturated[p] and any(cache.nvs_full(list(dirty[:, p]), nvs_server))
             )
             responses = per_class[:, p]
             out.append(

@@ -43,3 +43,19 @@ def test_the_headroom_is_where_the_first_ceiling_binds() -> None:
     above = layout(config, rates * h * (1 + 1e-3), solver.costs)
     assert not any(p.bound for p in below.values())
     assert any(p.bound for p in above.values())
+
+
+def test_dirty_data_per_server_adds_up_to_the_whole() -> None:
+    # NVS is judged per server (issue 11): each server's share of the destage backlog.
+    from diskmodel.model.open import station_states
+
+    config = _config()
+    solver = Solver(config)
+    rates = solver.planned_rates()[:, None] * np.array([[0.5, 1.0, 2.0]])
+    net = solver.network(rates[:, 1])
+    states = station_states(net, rates)
+    whole = net.dirty_bytes(rates, states.wait_s, states.speed_factor)
+    per_server = net.dirty_bytes_by_server(rates, states.wait_s, states.speed_factor)
+    assert per_server.shape == (2, 3)
+    assert np.allclose(per_server.sum(axis=0), whole, rtol=1e-12)
+    assert np.all(per_server > 0)
