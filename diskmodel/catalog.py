@@ -488,6 +488,9 @@ class Catalog(BaseModel):
     origin: dict[str, str] = Field(default_factory=dict)
     """Where each entry was defined: `SHIPPED`, or the path of the user's catalog file that
     added or replaced it (a name missing here is shipped; `origin_of`)."""
+    user_files: tuple[str, ...] = ()
+    """The user's catalog files read after the shipped ones, in order (a scenario's own
+    `catalog` files are read after these)."""
 
     def origin_of(self, name: str) -> str:
         """`SHIPPED`, or the user catalog file that defined the entry `name`."""
@@ -662,6 +665,7 @@ def build_catalog(
     shipped entry of the same name and kind; within the user's files, too, a name is defined
     once. A user's drive is offered on every system its `packaging` names (added to that
     system's `drives` when missing). `Catalog.origin` records each name's file."""
+    user_files = list(user_files)
     tables: dict[str, dict[str, Any]] = {"system": {}, "drive": {}, "RAID format": {}}
     kind_of: dict[str, str] = {}
     defined_in: dict[str, str] = {}
@@ -704,7 +708,13 @@ def build_catalog(
     if problems:
         raise CatalogError(_inconsistent(problems, origin))
     try:
-        return Catalog(systems=systems, drives=drives, raid_formats=raid_formats, origin=origin)
+        return Catalog(
+            systems=systems,
+            drives=drives,
+            raid_formats=raid_formats,
+            origin=origin,
+            user_files=tuple(where for where, _ in user_files),
+        )
     except ValidationError as exc:  # pragma: no cover - the checks above come first
         details = "\n".join(f"  {err['msg']}" for err in exc.errors())
         raise CatalogError(f"hardware_catalog: inconsistent entries\n{details}") from None

@@ -133,6 +133,13 @@ def _catalog_names(incomplete: str) -> list[str]:
     return [n for n in load_catalog().names() if n.startswith(incomplete)]
 
 
+def _with_own(loaded: Any, scenario: Path, entries: Catalog) -> Catalog:
+    """`entries` and the scenario's own `catalog` files (already read once to validate it)."""
+    from diskmodel.scenario.files import scenario_catalog
+
+    return scenario_catalog(loaded.catalog, scenario.parent, entries)
+
+
 def _catalog(files: list[Path] | None) -> Catalog:
     """The shipped catalog and the user's `--catalog` files after it (a `CatalogError`, an
     `InputError`, names the file and key)."""
@@ -256,6 +263,7 @@ def check(
 
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
+    entries = _with_own(loaded, scenario, entries)
     heatmaps = read_inputs(
         loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries
     )
@@ -264,7 +272,7 @@ def check(
     say(render_check(loaded, entries, defaults=defaults_used(loaded)))
     say("\nFiles it reads")
     lines = [f"  {scenario} (this scenario)"]
-    lines += [f"  {path} (catalog file)" for path in catalog or ()]
+    lines += [f"  {path} (catalog file)" for path in entries.user_files]
     lines += [
         f"  {h.path} (heat map, {h.extent_count:,} extents; {h.key}: {h.reference})"
         for h in heatmaps
@@ -289,6 +297,7 @@ def run(
     outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
+    entries = _with_own(loaded, scenario, entries)
     read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
     prediction = predict(
         loaded,
@@ -331,7 +340,8 @@ def compare(
     entries = _catalog(catalog)
     loaded = [(load_scenario(path, entries), path) for path in scenarios]
     for scenario, path in loaded:
-        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
+        own = _with_own(scenario, path, entries)
+        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=own)
     prediction = compare_files(
         [(scenario, path.parent) for scenario, path in loaded],
         catalog=entries,
@@ -455,6 +465,7 @@ def calibrate(
 
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
+    entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
     result = fit_scenario(loaded, chosen, entries, base_dir=scenario.parent)
     lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
@@ -498,6 +509,7 @@ def size(
     target = None if json is None else output_path(json, JSON, scenario.stem)
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
+    entries = _with_own(loaded, scenario, entries)
     if loaded.analyses.size is None:
         raise InputError(
             f"{scenario}: analyses.size: the scenario offers nothing to size; give "

@@ -140,11 +140,8 @@ def test_a_new_raid_format_and_a_replaced_system_listing_it(tmp_path: Path) -> N
     assert "raid5-7+p-site" in catalog.systems["ds8800-951"].raid_formats
 
 
-def test_an_array_of_another_width_where_the_system_allows_it(tmp_path: Path) -> None:
-    """Issue 12 item 6: a 4-drive RAID-5 array (3+P) on a system whose array sites hold 4
-    drives runs end to end; each drive carries what a drive of an 8-drive 7+P rank does (the
-    same operations per I/O; only the data span differs: measured 312 against 310 host I/O/s
-    per drive at saturation)."""
+def _narrow_site(tmp_path: Path) -> Path:
+    """A catalog beside a scenario that names it: a 4-drive RAID-5 3+P the DS8800 lists."""
     raid = _shipped_entry("raid_formats", "raid5-7+p")
     raid["name"] = "raid5-3+p"
     raid["data_drives"] = {"value": 3, "basis": "test: 3 data + P"}
@@ -152,15 +149,48 @@ def test_an_array_of_another_width_where_the_system_allows_it(tmp_path: Path) ->
     raid["sequential_write_ops_per_data_op"] = {"value": 4 / 3, "basis": "test: 4/3"}
     system = _shipped_entry("systems", "ds8800-951")
     system["raid_formats"] = [*system["raid_formats"], "raid5-3+p"]
-    catalog = load_catalog([_write(tmp_path / "site.yaml", raid_formats=[raid], systems=[system])])
+    _write(tmp_path / "site.yaml", raid_formats=[raid], systems=[system])
     text = (ROOT / "scenarios" / "ds8800-15k-pool.yaml").read_text(encoding="utf-8")
-    narrow = tmp_path / "narrow.yaml"
-    narrow.write_text(
-        text.replace("raid: raid5-7+p, count: 16", "raid: raid5-3+p, count: 40"), encoding="utf-8"
+    text = text.replace("raid: raid5-7+p, count: 16", "raid: raid5-3+p, count: 40")
+    path = tmp_path / "narrow.yaml"
+    path.write_text(
+        text.replace("schema_version: 1\n", "schema_version: 1\ncatalog: [site.yaml]\n")
     )
+    return path
+
+
+def test_an_array_of_another_width_where_the_system_allows_it(tmp_path: Path) -> None:
+    """Issue 12 item 6: a 4-drive RAID-5 array (3+P) on a system whose array sites hold 4
+    drives runs end to end; each drive carries what a drive of an 8-drive 7+P rank does (the
+    same operations per I/O; only the data span differs: measured 312 against 310 host I/O/s
+    per drive at saturation)."""
     wide = predict(load_scenario(ROOT / "scenarios" / "ds8800-15k-pool.yaml")).baseline
-    four = predict(load_scenario(narrow, catalog), catalog=catalog).baseline
+    four = predict(load_scenario(_narrow_site(tmp_path)), base_dir=tmp_path).baseline
     assert four.max_iops / (40 * 4) == pytest.approx(wide.max_iops / (16 * 8), rel=0.05)
+
+
+def test_a_scenario_names_its_own_catalog_beside_it(tmp_path: Path) -> None:
+    path = _narrow_site(tmp_path)
+    own = predict(load_scenario(path), base_dir=tmp_path).baseline
+    given = load_catalog([tmp_path / "site.yaml"])
+    by_option = predict(load_scenario(path, given), base_dir=tmp_path, catalog=given).baseline
+    assert own.max_iops == by_option.max_iops
+    assert own.response_time_ms == by_option.response_time_ms
+    runner = CliRunner()
+    checked = runner.invoke(app, ["check", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert f"{tmp_path / 'site.yaml'} (catalog file)" in checked.output
+
+
+def test_a_scenarios_catalog_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    path = _narrow_site(tmp_path)
+    (tmp_path / "inner").mkdir()
+    moved = tmp_path / "inner" / "narrow.yaml"
+    moved.write_text(path.read_text().replace("[site.yaml]", "[../site.yaml]"))
+    with pytest.raises(
+        InputError, match=r"narrow\.yaml:\d+: catalog: '\.\./site\.yaml' is outside"
+    ):
+        load_scenario(moved)
 
 
 # --------------------------------------------------------------------------- errors

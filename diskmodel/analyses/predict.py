@@ -34,6 +34,7 @@ from diskmodel.prediction import (
     SkewCurveResult,
 )
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.files import scenario_catalog
 
 MS = 1e-3
 # Points of a closed system's population sweep (each solved on its own), at most.
@@ -307,7 +308,7 @@ def predict_scenario(
     with its growth, and the tier sweep."""
     from diskmodel.analyses.sweep import tier_sweep
 
-    catalog = catalog or load_catalog()
+    catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
     )
@@ -379,7 +380,11 @@ def compare_scenarios(
             suffix += 1
         names.append(name)
         config = resolve(
-            scenario, catalog, base_dir, name=name, allow_outside_heatmaps=allow_outside_heatmaps
+            scenario,
+            scenario_catalog(scenario.catalog, base_dir, catalog),
+            base_dir,
+            name=name,
+            allow_outside_heatmaps=allow_outside_heatmaps,
         )
         growth = scenario.analyses.growth
         predictions.append(

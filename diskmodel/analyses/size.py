@@ -25,11 +25,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from diskmodel.analyses.limits import first_broken, limits
-from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import Scenario, apply_settings
+from diskmodel.scenario.files import scenario_catalog
 
 MS = 1e-3
 
@@ -220,7 +221,7 @@ def size_scenario(
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar)."""
-    catalog = catalog or load_catalog()
+    catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size
     if size is None:

@@ -32,13 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.errors import InputError
 from diskmodel.measured.peaks import Selection
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.files import scenario_catalog
 
 DESTAGE_BOUNDS = (0.05, 1.0)
 """Destages per host write: at least 1 in 20 writes reaches the drives (a write-folding rate
@@ -154,7 +155,7 @@ def calibrate(
     from scipy.optimize import least_squares  # deferred: only calibration needs it
     from scipy.stats import t as student
 
-    catalog = catalog or load_catalog()
+    catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     # A read hit ratio given as a range and measured in none of the chosen intervals is fitted
     # within that range; every other range starts at its middle.
     measured_hits = {

@@ -1,4 +1,5 @@
-"""The files a scenario reads besides itself: its heat maps, opened the way `run` opens them.
+"""The files a scenario reads besides itself: its heat maps, opened the way `run` opens them,
+and its own catalog files (`scenario_catalog`).
 
 `diskmodel check` lists them (or says which it refuses and why) so that a scenario from
 someone else can be judged before it is run; `run` opens them first with the same messages,
@@ -7,10 +8,12 @@ which name the scenario's file, line and key (`s.yaml:14: workloads[0].skew.heat
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from diskmodel.catalog import Catalog
+from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.errors import InputError
 from diskmodel.scenario.schema import Scenario
 from diskmodel.tiering.heatmap import heatmap_path, read_heatmap
@@ -88,3 +91,32 @@ def read_heatmaps(
         resolved = heatmap_path(reference, base_dir, allow_outside=allow_outside)
         out.append(HeatMapInput(_dotted(path), reference, resolved, heat.extent_count))
     return out
+
+
+def catalog_path(reference: str, base_dir: Path | None) -> Path:
+    """The file a scenario's `catalog: [REFERENCE]` names, by the heat maps' policy without its
+    escape hatch (docs/SECURITY.md): in the scenario's folder or below it, links resolved, so a
+    scenario from someone else cannot make diskmodel read other files; a catalog kept elsewhere
+    is given on the command line (`--catalog`)."""
+    folder = Path(base_dir) if base_dir is not None else Path.cwd()
+    path = Path(reference)
+    real = Path(os.path.realpath(path if path.is_absolute() else folder / path))
+    root = Path(os.path.realpath(folder))
+    if real != root and root not in real.parents:
+        raise InputError(
+            f"catalog: '{reference}' is outside the scenario's folder ({root}); a scenario "
+            "names catalog files only beside it or below it, so that a scenario from someone "
+            "else cannot read your other files. Move it there, or give it with --catalog"
+        )
+    return real
+
+
+def scenario_catalog(
+    references: Sequence[str], base_dir: Path | None, given: Catalog | None = None
+) -> Catalog:
+    """The catalog a scenario is read with: `given` (the shipped one, with any `--catalog`
+    files), then the scenario's own `catalog` files, relative to its folder `base_dir`."""
+    if not references:
+        return given if given is not None else load_catalog()
+    paths = [catalog_path(reference, base_dir) for reference in references]
+    return load_catalog([*(given.user_files if given is not None else ()), *paths])

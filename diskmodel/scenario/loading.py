@@ -7,6 +7,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.errors import InputError
 from diskmodel.scenario.messages import format_errors, shown
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.schema import SCHEMA_VERSION, Scenario
@@ -23,7 +24,8 @@ def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
 
 
 def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scenario:
-    """Validate already-parsed scenario data; messages point into `located.source`."""
+    """Validate already-parsed scenario data; messages point into `located.source`. The
+    scenario's own `catalog` files are read (relative to its file's folder) after `catalog`."""
     catalog = catalog or load_catalog()
     data = located.data
     if not isinstance(data, dict):
@@ -39,6 +41,15 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
             f"{shown(version) or type(version).__name__} is not supported; this diskmodel "
             f"reads schema_version {SCHEMA_VERSION}"
         )
+    references = data.get("catalog")
+    if isinstance(references, list) and all(isinstance(r, str) for r in references):
+        from diskmodel.scenario.files import scenario_catalog
+
+        where = f"{located.source}:{located.line_of(['catalog'])}"
+        try:
+            catalog = scenario_catalog(references, _folder(located), catalog)
+        except InputError as exc:
+            raise type(exc)(f"{where}: {exc}") from None
     context = {"catalog": catalog}
     try:
         scenario = Scenario.model_validate(data, context=context)
@@ -50,6 +61,12 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
         where = f"{located.source}:{line}" if line is not None else f"{located.source}"
         raise ScenarioError(f"{where}: {problem}")
     return scenario
+
+
+def _folder(located: Located) -> Path | None:
+    """The folder of the scenario's file (None when it was not read from a file)."""
+    source = Path(located.source)
+    return source.parent if source.exists() else None
 
 
 def _check_alternatives(scenario: Scenario, located: Located, catalog: Catalog) -> None:

@@ -869,6 +869,12 @@ class Scenario(Model):
     description: Annotated[str, AfterValidator(printable_text)] = Field(
         "", max_length=10_000, description="free text shown at the top of the report"
     )
+    catalog: list[HeatMapFile] = Field(
+        [],
+        max_length=16,
+        description="catalog files of your own (systems, drives, RAID formats), read after the "
+        "shipped catalog and any --catalog files; relative to this file's folder and inside it",
+    )
     system: SystemConfig = Field(description="the storage system and its configuration")
     pools: list[Pool] = Field(min_length=1, max_length=64, description="extent pools of ranks")
     workloads: list[Workload] = Field(
