@@ -477,10 +477,13 @@ def calibrate(
         else:
             lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
     for r in result.residuals:
-        got = "saturated" if r.model_ms is None else f"{r.model_ms:.3g} ms"
+        unit = " ms" if r.figure == "response_ms" else ""
+        what = "response" if r.figure == "response_ms" else "rank utilisation"
+        got = "saturated" if r.model is None else f"{r.model:.3g}{unit}"
         error = "" if r.error is None else f" ({r.error:+.1%})"
         lines.append(
-            f"  {r.interval}, {r.workload}: measured {r.measured_ms:.3g} ms, model {got}{error}"
+            f"  {r.interval}, {r.workload}: {what} measured {r.measured:.3g}{unit}, "
+            f"model {got}{error}"
         )
     lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
     say("\n".join(lines), err=True)

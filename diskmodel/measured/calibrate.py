@@ -4,8 +4,11 @@ A base model reproduces the system that runs today before any what-if is asked o
 interval data give each workload's rate, mix, transfer sizes and usually its hit ratio
 directly; they do not give the destage ratio (writes folded in NVS) or the skew (how unevenly
 the I/O falls on the data). Those are fitted, within physical bounds, to the measured response
-times of the chosen intervals (each scope at each interval one figure), by scipy's bounded
-nonlinear least squares on relative residuals (model / measured - 1). A read hit ratio the data
+times of the chosen intervals (each scope at each interval one figure) and, where the data
+give it, the measured utilisation of the ranks in the scope's pool (a second figure: it sees
+the back-end work directly, so it pins the destage ratio where response times alone leave it
+loose), by scipy's bounded nonlinear least squares on relative residuals (model / measured -
+1). A read hit ratio the data
 lack, given as a range in the scenario (`diskmodel import` writes [0, 0.95] for it), is fitted
 within that range too.
 
@@ -37,7 +40,7 @@ from diskmodel.configuration import resolve
 from diskmodel.errors import InputError
 from diskmodel.measured.peaks import Selection
 from diskmodel.model import results
-from diskmodel.model.operating import Solver
+from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
 
@@ -65,18 +68,24 @@ class Parameter:
     why: str = ""
 
 
+FIGURES = {"response_ms": "ms", "rank_utilization": ""}
+"""What calibration fits to, and the unit each is shown in."""
+
+
 @dataclass(frozen=True)
 class Residual:
-    """One measured figure against the calibrated model."""
+    """One measured figure (`figure`: a key of `FIGURES`) against the calibrated model (None
+    where the model saturates)."""
 
     interval: str
     workload: str
-    measured_ms: float
-    model_ms: float | None
+    measured: float
+    model: float | None
+    figure: str = "response_ms"
 
     @property
     def error(self) -> float | None:
-        return None if self.model_ms is None else self.model_ms / self.measured_ms - 1.0
+        return None if self.model is None else self.model / self.measured - 1.0
 
 
 @dataclass(frozen=True)
@@ -87,10 +96,15 @@ class Calibration:
     evaluations: int
 
 
-def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[tuple[int, int, float]]:
-    """(selection, workload index, measured ms) of every figure to fit."""
+Target = tuple[int, int, str, float]
+"""(selection, workload index, figure, measured value) of one figure to fit."""
+
+
+def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target]:
+    """Every figure to fit: each scope's response time, and its pool's rank utilisation
+    where measured."""
     names = [w.name for w in scenario.workloads]
-    out = []
+    out: list[Target] = []
     for s, sel in enumerate(selections):
         for row in sel.rows:
             if row.scope not in names:
@@ -98,11 +112,25 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[tuple[
                     f"{sel.label}: scope {row.scope!r} is not a workload of the scenario "
                     f"(its workloads: {', '.join(names)})"
                 )
-            if row.response_ms is not None and row.response_ms > 0 and row.io_rate > 0:
-                out.append((s, names.index(row.scope), row.response_ms))
-    if not out:
+            if row.io_rate <= 0:
+                continue
+            w = names.index(row.scope)
+            if row.response_ms is not None and row.response_ms > 0:
+                out.append((s, w, "response_ms", row.response_ms))
+            if row.rank_utilization is not None and row.rank_utilization > 0:
+                out.append((s, w, "rank_utilization", row.rank_utilization))
+    if not any(figure == "response_ms" for _, _, figure, _ in out):
         raise InputError("calibration needs measured response_ms for the chosen intervals")
     return out
+
+
+def pool_rank_utilization(point: OperatingPoint, pool: str) -> float:
+    """Mean busy fraction of the drives of the ranks in `pool` (what a performance tool
+    reports as the pool's rank utilisation)."""
+    busy = [
+        point.utilization[info.station] for info in point.network.ranks if info.rank.pool == pool
+    ]
+    return float(np.mean(busy)) if busy else 0.0
 
 
 def _at(
@@ -170,7 +198,7 @@ def calibrate(
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)
-    measured_workloads = sorted({w for _, w, _ in targets})
+    measured_workloads = sorted({w for _, w, _, _ in targets})
     keys: list[tuple[int, str]] = []
     x0, lo, hi = [], [], []
     for w in measured_workloads:
@@ -193,11 +221,12 @@ def calibrate(
     evaluations = [0]
 
     def model_ms(x: np.ndarray) -> list[float]:
-        """Each figure's model response (ms), or minus the overload where it saturates."""
+        """Each figure's model value (a response in ms, a utilisation), or minus the overload
+        where the point saturates."""
         evaluations[0] += 1
         out: list[float] = []
         for s, sel in enumerate(selections):
-            mine = [(w, ms) for t, w, ms in targets if t == s]
+            mine = [(w, figure) for t, w, figure, _ in targets if t == s]
             if not mine:
                 continue
             data = _at(base, sel, x, keys)
@@ -208,12 +237,16 @@ def calibrate(
             # beyond what the network placed for it carries) stands in, so the fit still has
             # a slope to follow back.
             headroom, _ = point.network.saturation_scale(point.rates)
-            for w, _ in mine:
-                r = by_name[scenario.workloads[w].name].response_time_ms
-                out.append(-1.0 / max(headroom, 1e-6) if point.saturated or r is None else r)
+            for w, figure in mine:
+                workload = scenario.workloads[w]
+                if figure == "rank_utilization":
+                    got: float | None = pool_rank_utilization(point, workload.pool)
+                else:
+                    got = by_name[workload.name].response_time_ms
+                out.append(-1.0 / max(headroom, 1e-6) if point.saturated or got is None else got)
         return out
 
-    measured = np.array([ms for _, _, ms in targets])
+    measured = np.array([value for _, _, _, value in targets])
 
     def residuals(x: np.ndarray) -> np.ndarray:
         got = model_ms(x)
@@ -263,8 +296,8 @@ def calibrate(
             params.append(Parameter(names[w], key, value, low, high, True))
     final = model_ms(fit.x)
     resid = tuple(
-        Residual(selections[s].label, names[w], ms, got if got >= 0 else None)
-        for (s, w, ms), got in zip(targets, final, strict=True)
+        Residual(selections[s].label, names[w], value, got if got >= 0 else None, figure)
+        for (s, w, figure, value), got in zip(targets, final, strict=True)
     )
     errors = [r.error for r in resid if r.error is not None]
     rms = math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else math.inf

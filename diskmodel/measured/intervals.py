@@ -14,6 +14,10 @@ order is free; unknown columns are ignored so an export can be read as it is):
 | `read_kib`, `write_kib` | KiB | no (4) | mean transfer sizes |
 | `response_ms` | ms | no | measured mean response time |
 | `capacity_gb` | GB | no | the scope's data (else `--capacity-gb`) |
+| `rank_utilization` | 0 to 1 | no | the scope's pool's mean rank (drive) busy fraction |
+
+`rank_utilization` is what a performance tool reports as the utilisation of the ranks holding
+the scope's data; calibration fits it beside the response time.
 
 Tolerated, as spreadsheet exports write them: a byte-order mark, quoted numbers, thousands
 separators (`"12,500"`), a trailing `%` on a fraction column (`70%` is 0.70), blank rows and
@@ -40,8 +44,16 @@ MAX_FILE_BYTES = 64_000_000
 bytes at the outside; 64 MB bounds what is read."""
 
 REQUIRED = ("time", "io_rate", "read_fraction")
-OPTIONAL = ("scope", "read_hit_ratio", "read_kib", "write_kib", "response_ms", "capacity_gb")
-FRACTIONS = frozenset({"read_fraction", "read_hit_ratio"})
+OPTIONAL = (
+    "scope",
+    "read_hit_ratio",
+    "read_kib",
+    "write_kib",
+    "response_ms",
+    "capacity_gb",
+    "rank_utilization",
+)
+FRACTIONS = frozenset({"read_fraction", "read_hit_ratio", "rank_utilization"})
 DEFAULT_KIB = 4.0
 _NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
 
@@ -59,6 +71,7 @@ class Interval:
     write_kib: float
     response_ms: float | None
     capacity_gb: float | None
+    rank_utilization: float | None = None  # None: not measured
 
     @property
     def mb_s(self) -> float:
@@ -157,6 +170,7 @@ def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval
         write_kib=value("write_kib", DEFAULT_KIB) or DEFAULT_KIB,
         response_ms=value("response_ms"),
         capacity_gb=value("capacity_gb"),
+        rank_utilization=value("rank_utilization"),
     )
 
 
@@ -175,6 +189,7 @@ EXPORT_COLUMNS = (
     "write_kib",
     "response_ms",
     "capacity_gb",
+    "rank_utilization",
 )
 
 
@@ -196,6 +211,7 @@ def format_intervals(intervals: Iterable[Interval]) -> str:
                 repr(iv.write_kib),
                 "" if iv.response_ms is None else repr(iv.response_ms),
                 "" if iv.capacity_gb is None else repr(iv.capacity_gb),
+                "" if iv.rank_utilization is None else repr(iv.rank_utilization),
             ]
         )
     return out.getvalue()

@@ -198,3 +198,17 @@ def _outcome(text: str) -> str:
     except InputError as exc:
         return str(exc)
     return "fuzz.csv"
+
+
+def test_a_measured_rank_utilisation_is_read_as_a_fraction_and_written_back() -> None:
+    text = (
+        "time,scope,io_rate,read_fraction,response_ms,rank_utilization\n"
+        "2026-11-02 10:00,oltp,9000,0.7,1.2,45%\n"
+        "2026-11-02 10:15,oltp,9500,0.7,1.3,0.47\n"
+        "2026-11-02 10:30,oltp,9600,0.7,1.3,\n"
+    )
+    rows = parse_intervals(text, "u.csv")
+    assert [r.rank_utilization for r in rows] == [0.45, 0.47, None]
+    assert parse_intervals(format_intervals(rows), "again.csv") == rows
+    with pytest.raises(InputError, match="rank_utilization"):
+        parse_intervals(text.replace("0.47", "1.7"), "bad.csv")
