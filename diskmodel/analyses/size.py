@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,10 @@ from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
 
 MS = 1e-3
+PARALLEL_FROM = 24
+"""Configurations from which a search is spread over processes by default (below it, starting
+the processes costs more than it saves)."""
+MAX_WORKERS = 8
 
 
 def _label(pool: str, drive: str, raid: str) -> str:
@@ -213,14 +219,71 @@ def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> in
     return min(meeting, key=lambda i: (_cost_key(candidates[i]), candidates[i].response_time_ms))
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One configuration to try: its scenario data, its choice, whether it only adds."""
+
+    data: dict[str, Any]
+    choice: tuple[tuple[str, float], ...]
+    upgrade: bool
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every configuration of one search is tried against."""
+
+    scenario: Scenario
+    catalog: Catalog
+    base_dir: Path | None
+    periods: tuple[str, ...]
+    factors: tuple[float, ...]
+
+
+def _try_job(job: _Job, context: _Context) -> SizingCandidate:
+    c = context
+    return _try(
+        job.data, c.scenario, c.catalog, c.base_dir, job.choice, c.periods, c.factors, job.upgrade
+    )
+
+
+def _run(
+    jobs: Sequence[_Job],
+    context: _Context,
+    workers: int,
+    advance: Callable[[int], None] | None,
+) -> list[SizingCandidate]:
+    """Every job's candidate, in order: in this process, or over `workers` processes (each
+    configuration is independent, so the results are the same either way)."""
+    if workers <= 1:
+        out = []
+        for job in jobs:
+            out.append(_try_job(job, context))
+            if advance is not None:
+                advance(1)
+        return out
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_try_job, job, context) for job in jobs]
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if advance is not None:
+                advance(1)
+    return results
+
+
 def size_scenario(
     scenario: Scenario,
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
     advance: Callable[[int], None] | None = None,
+    workers: int | None = None,
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
-    first; `advance(1)` is called after each (a progress bar)."""
+    first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
+    the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
+    configurations on; 1 solves them here)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size
@@ -238,15 +301,18 @@ def size_scenario(
     else:
         combos.remove(current)
         combos.insert(0, current)
-    out = []
-    for chosen in combos:
-        upgrade = all(chosen[k] >= current[k] for k in names)
-        choice = tuple((k, chosen[k]) for k in names)
-        data = _variant(base, scenario, chosen)
-        out.append(_try(data, scenario, catalog, base_dir, choice, periods, factors, upgrade))
-        if advance is not None:
-            advance(1)
-    candidates = tuple(out)
+    jobs = [
+        _Job(
+            _variant(base, scenario, chosen),
+            tuple((k, chosen[k]) for k in names),
+            all(chosen[k] >= current[k] for k in names),
+        )
+        for chosen in combos
+    ]
+    context = _Context(scenario, catalog, base_dir, periods, factors)
+    if workers is None:
+        workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
+    candidates = tuple(_run(jobs, context, workers, advance))
     upgrades = [i for i, c in enumerate(candidates) if c.upgrade]
     return SizingResult(
         scenario=scenario.name,

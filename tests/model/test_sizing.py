@@ -207,3 +207,8 @@ def test_processor_options_are_offered_and_priced() -> None:
         assert two.price is not None
         assert four.price - two.price == pytest.approx(50000)
         assert (four.response_time_ms or 0.0) <= (two.response_time_ms or 0.0) * (1 + 1e-9)
+
+
+def test_spread_over_processes_the_answer_is_the_same(shipped: SizingResult) -> None:
+    again = size_scenario(load_scenario(SHIPPED), load_catalog(), SHIPPED.parent, workers=2)
+    assert again == shipped
