@@ -206,17 +206,35 @@ def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
         ri = candidates[i].response_time_ms or 0.0
         no_worse = cj <= ci and rj <= ri * (1 + SAME_RESPONSE)
         better = cj < ci or rj * (1 + SAME_RESPONSE) < ri
-        return no_worse and better
+        # At the same cost and response, the configuration with no more of anything (a part
+        # the prices do not count, such as a DA pair without a price) is the one to show.
+        smaller = cj == ci and ri <= rj * (1 + SAME_RESPONSE) and _fewer(j, i)
+        return no_worse and (better or smaller)
+
+    def _fewer(j: int, i: int) -> bool:
+        a = [count for _, count in candidates[j].choice]
+        b = [count for _, count in candidates[i].choice]
+        return all(x <= y for x, y in zip(a, b, strict=True)) and a != b
 
     front = [i for i in ok if not any(beats(j, i) for j in ok if j != i)]
     return tuple(sorted(front, key=lambda i: (_cost_key(candidates[i]), i)))
 
 
 def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> int | None:
+    """The cheapest that meets the service level; at the same cost, the one with the least of
+    everything chosen (the current configuration before an upgrade that adds only unpriced
+    parts), then the faster."""
     meeting = [i for i in among if candidates[i].meets]
     if not meeting:
         return None
-    return min(meeting, key=lambda i: (_cost_key(candidates[i]), candidates[i].response_time_ms))
+    return min(
+        meeting,
+        key=lambda i: (
+            _cost_key(candidates[i]),
+            sum(count for _, count in candidates[i].choice),
+            candidates[i].response_time_ms,
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     follows = False
     for pool in scenario.pools:
         tiers = {catalog.drives[g.drive].tier for g in pool.ranks}
-        if pool.easy_tier.mode != "auto" or len(tiers) < 2:
+        if pool.easy_tier.mode != "auto" or pool.easy_tier.generation < 2 or len(tiers) < 2:
             continue
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)

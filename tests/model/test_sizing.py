@@ -212,3 +212,16 @@ def test_processor_options_are_offered_and_priced() -> None:
 def test_spread_over_processes_the_answer_is_the_same(shipped: SizingResult) -> None:
     again = size_scenario(load_scenario(SHIPPED), load_catalog(), SHIPPED.parent, workers=2)
     assert again == shipped
+
+
+def test_at_the_same_cost_and_speed_the_smaller_configuration_is_shown() -> None:
+    # Without prices a second DA pair costs nothing; where it changes the response by under
+    # 1% it is neither on the front nor the answer (the smaller one is).
+    r = size_scenario(with_data(_data(da_pairs=[2, 4])))
+    by_pairs = {dict(c.choice)["da_pairs"]: i for i, c in enumerate(r.candidates)}
+    two, four = r.candidates[by_pairs[2]], r.candidates[by_pairs[4]]
+    assert two.response_time_ms is not None
+    assert four.response_time_ms is not None
+    assert abs(two.response_time_ms / four.response_time_ms - 1) < SAME_RESPONSE
+    assert r.front == (by_pairs[2],)
+    assert r.cheapest == by_pairs[2]
