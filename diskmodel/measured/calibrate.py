@@ -105,6 +105,8 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
     where measured."""
     names = [w.name for w in scenario.workloads]
     out: list[Target] = []
+    # A pool's rank utilisation is one figure however many of its scopes report it.
+    pools_seen: set[tuple[int, str]] = set()
     for s, sel in enumerate(selections):
         for row in sel.rows:
             if row.scope not in names:
@@ -117,8 +119,11 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
             w = names.index(row.scope)
             if row.response_ms is not None and row.response_ms > 0:
                 out.append((s, w, "response_ms", row.response_ms))
-            if row.rank_utilization is not None and row.rank_utilization > 0:
-                out.append((s, w, "rank_utilization", row.rank_utilization))
+            pool = scenario.workloads[w].pool
+            measured_busy = row.rank_utilization is not None and row.rank_utilization > 0
+            if measured_busy and (s, pool) not in pools_seen:
+                pools_seen.add((s, pool))
+                out.append((s, w, "rank_utilization", row.rank_utilization or 0.0))
     if not any(figure == "response_ms" for _, _, figure, _ in out):
         raise InputError("calibration needs measured response_ms for the chosen intervals")
     return out

@@ -7,8 +7,11 @@ sequential 256 KiB reads and 64 KiB writes, mostly in a nightly window 00:00-04:
 The response times are what the model gives on the hardware of ds8800-measured-base.yaml
 with the parameters a measurement cannot show set to known values (oltp: destage ratio 0.55,
 skew level 9; batch: destage ratio 1), times 3% lognormal measurement noise, so that
-`diskmodel calibrate` can be seen to recover them (docs/measured.md). Seeded: the same file
-every run (about 10 s: one model solve per interval).
+`diskmodel calibrate` can be seen to recover them (docs/measured.md). The pool's rank
+utilisation (one pool holds both scopes, so both rows carry the same figure) is the model's
+too, with its own 3% noise drawn from a second seeded stream, so the other columns are those
+the file had before it had this one. Seeded: the same file every run (about 10 s: one model
+solve per interval).
 
     python scenarios/measured/make_week.py > scenarios/measured/ds8800-week.csv
 """
@@ -25,6 +28,7 @@ import numpy as np
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
+from diskmodel.measured.calibrate import pool_rank_utilization
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, load_scenario
@@ -36,8 +40,9 @@ TRUE = {"oltp": {"destage_ratio": 0.55, "skew": {"level": 9.0}}, "batch": {"dest
 NOISE = 0.03
 
 
-def _responses(rows: dict[str, dict[str, float]]) -> dict[str, float]:
-    """The model's response time (ms) per scope with the workloads at `rows`."""
+def _responses(rows: dict[str, dict[str, float]]) -> tuple[dict[str, float], float]:
+    """The model's response time (ms) per scope with the workloads at `rows`, and the pool's
+    rank utilisation."""
     catalog = load_catalog()
     data = load_scenario(BASE).model_dump(mode="python", exclude_none=True)
     data["analyses"] = {}
@@ -45,11 +50,14 @@ def _responses(rows: dict[str, dict[str, float]]) -> dict[str, float]:
         w.update(rows[w["name"]])
         w.update(TRUE[w["name"]])
     config = resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
-    return {r.name: r.response_time_ms for r in results.workloads(Solver(config).planned_point())}
+    point = Solver(config).planned_point()
+    times = {r.name: r.response_time_ms for r in results.workloads(point)}
+    return times, pool_rank_utilization(point, "pool0")
 
 
 def main() -> None:
     rng = np.random.default_rng(SEED)
+    util_rng = np.random.default_rng(SEED + 1)
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(
         [
@@ -62,6 +70,7 @@ def main() -> None:
             "write_kib",
             "response_ms",
             "capacity_gb",
+            "rank_utilization",
         ]
     )
     for k in range(7 * 96):
@@ -85,7 +94,8 @@ def main() -> None:
             "oltp": {"iops": round(oltp, 1), **oltp_mix},
             "batch": {"iops": round(batch, 1), **batch_mix},
         }
-        rt = _responses(rows)
+        rt, busy = _responses(rows)
+        measured_busy = min(busy * util_rng.lognormal(0.0, NOISE), 1.0)
         when = t.isoformat(sep=" ", timespec="minutes")
         for scope, kib, capacity in (("oltp", (8, 8), 30000), ("batch", (256, 64), 8000)):
             row = rows[scope]
@@ -100,6 +110,7 @@ def main() -> None:
                     *kib,
                     f"{measured:.3f}",
                     capacity,
+                    f"{measured_busy:.3f}",
                 ]
             )
 
