@@ -498,6 +498,13 @@ def size(
     json: JsonOption = None,
     force: Force = False,
     catalog: CatalogFiles = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="a Dask distributed scheduler's address (tcp://host:8786) to run the search "
+            "on; needs pip install 'diskmodel[dask]'",
+        ),
+    ] = None,
 ) -> None:
     """Size a scenario: try every configuration its analyses.size offers against the service
     level now and in every growth period, and print the cheapest that meets it and the
@@ -519,7 +526,7 @@ def size(
             "analyses.size with ranks, da_pairs or host_ports to try (docs/scenario.md)"
         )
     with progress("trying configurations", loaded.analyses.size.candidates) as advance:
-        result = size_scenario(loaded, entries, scenario.parent, advance)
+        result = size_scenario(loaded, entries, scenario.parent, advance, scheduler=scheduler)
     if json is not None:
         written = Output(target, sizing_json(result), JSON)
         write_outputs([written], force=force, stdout=_write_stdout)

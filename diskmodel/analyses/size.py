@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
+from diskmodel.errors import InputError
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import Scenario, apply_settings
@@ -39,6 +40,8 @@ PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
 the processes costs more than it saves)."""
 MAX_WORKERS = 8
+DASK_CONNECT_TIMEOUT_S = 10
+"""How long `--scheduler` waits for a Dask scheduler to answer before saying it did not."""
 
 
 def _label(pool: str, drive: str, raid: str) -> str:
@@ -269,9 +272,13 @@ def _run(
     context: _Context,
     workers: int,
     advance: Callable[[int], None] | None,
+    scheduler: str | None = None,
 ) -> list[SizingCandidate]:
-    """Every job's candidate, in order: in this process, or over `workers` processes (each
-    configuration is independent, so the results are the same either way)."""
+    """Every job's candidate, in order: in this process, over `workers` processes, or on the
+    Dask cluster at `scheduler` (each configuration is independent, so the results are the
+    same every way)."""
+    if scheduler is not None:
+        return _on_dask(jobs, context, scheduler, advance)
     if workers <= 1:
         out = []
         for job in jobs:
@@ -291,17 +298,50 @@ def _run(
     return results
 
 
+def _on_dask(
+    jobs: Sequence[_Job],
+    context: _Context,
+    scheduler: str,
+    advance: Callable[[int], None] | None,
+) -> list[SizingCandidate]:
+    """The jobs on a Dask distributed cluster (the optional extra `diskmodel[dask]`): the
+    shared context sent to every worker once, one task per configuration."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError(
+            "--scheduler needs Dask distributed: pip install 'diskmodel[dask]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT_S)
+    except OSError as exc:
+        raise InputError(f"--scheduler {scheduler}: no Dask scheduler answered ({exc})") from None
+    try:
+        shared = client.scatter(context, broadcast=True)
+        futures = client.map(_try_job, jobs, context=shared, pure=False)
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if advance is not None:
+                advance(1)
+        return results
+    finally:
+        client.close()
+
+
 def size_scenario(
     scenario: Scenario,
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
     advance: Callable[[int], None] | None = None,
     workers: int | None = None,
+    scheduler: str | None = None,
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
     the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
-    configurations on; 1 solves them here)."""
+    configurations on; 1 solves them here). `scheduler`: a Dask distributed scheduler's
+    address to run them on instead (a search that outgrows one machine)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size
@@ -330,7 +370,7 @@ def size_scenario(
     context = _Context(scenario, catalog, base_dir, periods, factors)
     if workers is None:
         workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
-    candidates = tuple(_run(jobs, context, workers, advance))
+    candidates = tuple(_run(jobs, context, workers, advance, scheduler))
     upgrades = [i for i, c in enumerate(candidates) if c.upgrade]
     return SizingResult(
         scenario=scenario.name,

@@ -225,3 +225,31 @@ def test_at_the_same_cost_and_speed_the_smaller_configuration_is_shown() -> None
     assert abs(two.response_time_ms / four.response_time_ms - 1) < SAME_RESPONSE
     assert r.front == (by_pairs[2],)
     assert r.cheapest == by_pairs[2]
+
+
+def test_on_a_dask_cluster_the_answer_is_the_same(shipped: SizingResult) -> None:
+    """Issue 14 item 4: the same search on a local Dask distributed cluster (the optional
+    extra `diskmodel[dask]`, installed with the test extras)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = size_scenario(
+            load_scenario(SHIPPED),
+            load_catalog(),
+            SHIPPED.parent,
+            scheduler=cluster.scheduler_address,
+        )
+    assert on_dask == shipped
+
+
+def test_a_scheduler_that_does_not_answer_is_one_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    import diskmodel.analyses.size as size_module
+    from diskmodel.errors import InputError
+
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(size_module, "DASK_CONNECT_TIMEOUT_S", 1)
+    with pytest.raises(InputError, match="no Dask scheduler answered"):
+        size_scenario(
+            load_scenario(SHIPPED), load_catalog(), SHIPPED.parent, scheduler="tcp://127.0.0.1:9"
+        )
