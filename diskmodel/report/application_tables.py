@@ -15,6 +15,10 @@ from diskmodel.report.view import Cell, Row, Table
 DASH = Cell("–", "num")
 
 
+def _cpu(app: ApplicationResult) -> str:
+    return f"{display.milliseconds(app.cpu_ms_per_transaction)} ({app.cpus})"
+
+
 def _ms(value: float) -> Cell:
     return Cell(display.milliseconds(value), "num")
 
@@ -34,7 +38,7 @@ def applications_table(configs: Sequence[Prediction]) -> Table:
         Row("think time, ms", cells(lambda a: _ms(a.think_time_ms))),
         Row(
             "host CPU per transaction, ms (CPUs)",
-            cells(lambda a: Cell(f"{display.milliseconds(a.cpu_ms_per_transaction)} ({a.cpus})")),
+            cells(lambda a: Cell(_cpu(a), "num")),
         ),
         Row(
             "I/Os per transaction (in flight at once)",
