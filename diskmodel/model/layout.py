@@ -32,7 +32,7 @@ Per pool (docs/model.md §5, docs/tiering.md):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -369,6 +369,17 @@ class _Pool:
             )
         return shares
 
+    def free_placement(
+        self, demands: Sequence[WorkloadDemand]
+    ) -> tuple[PoolPlacement, dict[int, RankShare]]:
+        """The placement that ignores the load: the data by heat to capacity where Easy Tier or
+        the host ranks it (the host by its read counts, with no load ceiling: it does not see
+        the storage's utilisation; so does Easy Tier's first generation, by back-end I/O
+        density only), else by capacity."""
+        ranked = self.pool.easy_tier or self.pool.host_tiering
+        placement = place_pool(self.tiers(), demands, easy_tier=ranked)
+        return placement, self.split(placement, demands)
+
     def tiers(self, ceilings: Mapping[str, float] | None = None) -> list[Tier]:
         """The pool's tiers for placement, each with its load ceiling where one is given."""
         given = ceilings or {}
@@ -426,21 +437,7 @@ class _Pool:
         with its data on the span it actually has) and each DA pair its ranks hang on, where
         moving the tier's I/O down would relieve that pair (what the tier sheds lands on the
         slowest tier, whose ranks may hang on the same pair)."""
-        target = self.pool.utilization_target
-        spans = {i: s.span_fraction for i, s in shares.items()}
-        mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
-        x = placement.on(tier).small_io_iops
-        for r in self._tier_ranks.get(tier, ()):
-            times = self.times(r, spans[r.index])
-            work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
-            if work > times.target_work * (1 + 1e-9):
-                return False
-        slowest = self.pool.tiers[-1]
-        net = per_tier[tier] - per_tier[slowest]
-        # Rounding must not make a tier that moves no DA work look as if it did.
-        relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
-        da_busy = background_da + mine
-        return not bool(np.any(relieves & (da_busy > target * (1 + 1e-9))))
+        return self.headroom(tier, placement, shares, background_da) * (1 + 1e-9) >= 1.0
 
     def headroom(
         self,
@@ -449,9 +446,9 @@ class _Pool:
         shares: Mapping[int, RankShare],
         background_da: np.ndarray,
     ) -> float:
-        """The factor by which every rate may grow before `within_target` fails for `tier` at
-        this placement, held fixed: each station's work grows in proportion to the rates (inf
-        when the tier carries no load)."""
+        """The factor by which every rate may grow before `tier`'s path passes the pool's
+        utilisation target at this placement, held fixed (`within_target`): each station's
+        work grows in proportion to the rates (inf when the tier carries no load)."""
         target = self.pool.utilization_target
         spans = {i: s.span_fraction for i, s in shares.items()}
         mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
@@ -464,6 +461,7 @@ class _Pool:
                 out = min(out, times.target_work / work)
         slowest = self.pool.tiers[-1]
         net = per_tier[tier] - per_tier[slowest]
+        # Rounding must not make a tier that moves no DA work look as if it did.
         relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
         da_busy = background_da + mine
         for k in np.flatnonzero(relieves & (da_busy > 0)).tolist():
@@ -478,32 +476,35 @@ def free_headroom(config: Configuration, rates: ArrayLike, costs: OpCosts) -> fl
     network. With the placement fixed every station's work is proportional to the rates, so
     the factor is the smallest of each tier's target over its load (`_Pool.headroom`)."""
     background_da = np.zeros(config.hardware.da_pairs)
-    rate = np.asarray(rates, dtype=np.float64)
     out = math.inf
+    for pool in _pools(config, rates, costs):
+        demands = pool.demands()
+        placement, shares = pool.free_placement(demands)
+        if pool.pool.placement_follows_load:
+            for t in pool.pool.tiers[:-1]:
+                out = min(out, pool.headroom(t, placement, shares, background_da))
+        background_da = background_da + pool.da_busy(placement, shares)
+    return out
+
+
+def _pools(config: Configuration, rates: ArrayLike, costs: OpCosts) -> Iterator[_Pool]:
+    """Each pool that holds a workload, with its ranks and its workloads at `rates`, in file
+    order (the order in which pools see each other's DA work)."""
+    rate = np.asarray(rates, dtype=np.float64)
     for pool_config in config.pools:
         members = tuple(
             (i, w, float(rate[i]))
             for i, w in enumerate(config.workloads)
             if w.pool == pool_config.name
         )
-        if not members:
-            continue
-        pool = _Pool(
-            pool_config,
-            tuple(r for r in config.ranks if r.pool == pool_config.name),
-            members,
-            costs,
-            config.hardware.da_pairs,
-        )
-        demands = pool.demands()
-        ranked = pool_config.easy_tier or pool_config.host_tiering
-        placement = place_pool(pool.tiers(), demands, easy_tier=ranked)
-        shares = pool.split(placement, demands)
-        if pool_config.placement_follows_load:
-            for t in pool_config.tiers[:-1]:
-                out = min(out, pool.headroom(t, placement, shares, background_da))
-        background_da = background_da + pool.da_busy(placement, shares)
-    return out
+        if members:
+            yield _Pool(
+                pool_config,
+                tuple(r for r in config.ranks if r.pool == pool_config.name),
+                members,
+                costs,
+                config.hardware.da_pairs,
+            )
 
 
 def _settled(
@@ -558,32 +559,13 @@ def layout(
     # DA pairs are shared by the pools: each pool's ceilings see the DA work of the pools
     # placed before it as background (pools are placed in file order).
     background_da = np.zeros(config.hardware.da_pairs)
-    rate = np.asarray(rates, dtype=np.float64)
-    for pool_config in config.pools:
-        members = tuple(
-            (i, w, float(rate[i]))
-            for i, w in enumerate(config.workloads)
-            if w.pool == pool_config.name
-        )
-        if not members:
-            continue
-        pool = _Pool(
-            pool_config,
-            tuple(r for r in config.ranks if r.pool == pool_config.name),
-            members,
-            costs,
-            config.hardware.da_pairs,
-        )
+    for pool in _pools(config, rates, costs):
         demands = pool.demands()
-        if pool_config.placement_follows_load and any(rate > 0 for _, _, rate in members):
+        if pool.pool.placement_follows_load and any(rate > 0 for _, _, rate in pool.members):
             placement, shares, ceilings, bound = _settled(pool, demands, background_da)
         else:
-            # The host's own placement ranks by its read counts, tier by tier to capacity: no
-            # load ceiling (it does not see the storage's utilisation); so does Easy Tier's
-            # first generation, by back-end I/O density only.
-            ranked = pool_config.easy_tier or pool_config.host_tiering
-            placement = place_pool(pool.tiers(), demands, easy_tier=ranked)
-            shares, ceilings, bound = pool.split(placement, demands), {}, ()
-        out[pool_config.name] = PoolLayout(placement, shares, ceilings, bound)
+            placement, shares = pool.free_placement(demands)
+            ceilings, bound = {}, ()
+        out[pool.pool.name] = PoolLayout(placement, shares, ceilings, bound)
         background_da = background_da + pool.da_busy(placement, shares)
     return out
