@@ -45,7 +45,7 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -395,16 +395,7 @@ def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
     pref = w.preference
     if pref is None or pref.capacity_gb < w.capacity_gb * (1 - _REL_TOL):
         return w
-    return WorkloadDemand(
-        name=w.name,
-        capacity_gb=w.capacity_gb,
-        small_io_iops=w.small_io_iops,
-        mb_s=w.mb_s,
-        skew=w.skew,
-        mb_skew=w.mb_skew,
-        pin_tier=pref.tier,
-        heat_iops=w.heat_iops,
-    )
+    return replace(w, pin_tier=pref.tier, preference=None)
 
 
 def _place_pool(
@@ -555,13 +546,5 @@ def place_capacity_proportional(
 
 def place_pinned(tiers: Sequence[Tier], workload: WorkloadDemand, tier: str) -> WorkloadPlacement:
     """The whole workload on one named tier."""
-    pinned = WorkloadDemand(
-        name=workload.name,
-        capacity_gb=workload.capacity_gb,
-        small_io_iops=workload.small_io_iops,
-        mb_s=workload.mb_s,
-        skew=workload.skew,
-        mb_skew=workload.mb_skew,
-        pin_tier=tier,
-    )
+    pinned = replace(workload, pin_tier=tier, preference=None)
     return place_pool(tiers, [pinned], easy_tier=False).workloads[0]
