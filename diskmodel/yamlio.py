@@ -69,6 +69,18 @@ class Located:
         return None
 
 
+def resolve_in_folder(reference: str, folder: Path | None) -> tuple[Path, Path, bool]:
+    """A file a scenario names, as the file system resolves it: (the real path, the real
+    folder it is read from, whether the path stays in that folder or below it). `reference`
+    is relative to `folder` (the current directory when None) unless absolute; links are
+    followed, so a link cannot lead out of the folder unnoticed."""
+    base = Path(folder) if folder is not None else Path.cwd()
+    path = Path(reference)
+    real = Path(os.path.realpath(path if path.is_absolute() else base / path))
+    root = Path(os.path.realpath(base))
+    return real, root, real == root or root in real.parents
+
+
 def read_input_text(path: Path, max_bytes: int, kind: str) -> str:
     """The UTF-8 text of the regular file `path`, read no further than `max_bytes`.
 

@@ -8,7 +8,6 @@ which name the scenario's file, line and key (`s.yaml:14: workloads[0].skew.heat
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.errors import InputError
 from diskmodel.scenario.schema import Scenario
 from diskmodel.tiering.heatmap import heatmap_path, read_heatmap
+from diskmodel.yamlio import resolve_in_folder
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,8 @@ def catalog_path(reference: str, base_dir: Path | None) -> Path:
     escape hatch (docs/SECURITY.md): in the scenario's folder or below it, links resolved, so a
     scenario from someone else cannot make diskmodel read other files; a catalog kept elsewhere
     is given on the command line (`--catalog`)."""
-    folder = Path(base_dir) if base_dir is not None else Path.cwd()
-    path = Path(reference)
-    real = Path(os.path.realpath(path if path.is_absolute() else folder / path))
-    root = Path(os.path.realpath(folder))
-    if real != root and root not in real.parents:
+    real, root, inside = resolve_in_folder(reference, base_dir)
+    if not inside:
         raise InputError(
             f"catalog: '{reference}' is outside the scenario's folder ({root}); a scenario "
             "names catalog files only beside it or below it, so that a scenario from someone "
@@ -119,4 +116,6 @@ def scenario_catalog(
     if not references:
         return given if given is not None else load_catalog()
     paths = [catalog_path(reference, base_dir) for reference in references]
+    if given is not None and all(str(path) in given.user_files for path in paths):
+        return given  # read already, when the scenario was validated
     return load_catalog([*(given.user_files if given is not None else ()), *paths])

@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 
 from diskmodel.errors import InputError
 from diskmodel.tiering.skew import PiecewiseSkew
-from diskmodel.yamlio import read_input_text
+from diskmodel.yamlio import read_input_text, resolve_in_folder
 
 HEATMAP_COLUMNS = ("extent_id", "small_io_count", "mb")
 
@@ -210,25 +210,19 @@ def heatmap_path(reference: str, base_dir: Path | None, *, allow_outside: bool =
     """
     if "\0" in reference:
         raise HeatMapError("the heat map's file name holds a NUL byte")
-    folder = Path(base_dir) if base_dir is not None else Path.cwd()
-    path = Path(reference)
-    if not path.is_absolute():
-        path = folder / path
-    real = Path(os.path.realpath(path))
+    real, root, inside = resolve_in_folder(reference, base_dir)
     if any(real == Path(p) or Path(p) in real.parents for p in PSEUDO_FILE_SYSTEMS):
         raise HeatMapError(
             f"heat map '{reference}' leads to {real}, a file of the running system, not a "
             "heat map; refused"
         )
-    if not allow_outside:
-        root = Path(os.path.realpath(folder))
-        if real != root and root not in real.parents:
-            raise HeatMapError(
-                f"heat map '{reference}' is outside the scenario's folder ({root}); diskmodel "
-                "reads heat maps only from there, so that a scenario from someone else cannot "
-                "read your other files. Move the CSV beside the scenario, or pass "
-                "--allow-outside-heatmaps if you trust it"
-            )
+    if not (inside or allow_outside):
+        raise HeatMapError(
+            f"heat map '{reference}' is outside the scenario's folder ({root}); diskmodel "
+            "reads heat maps only from there, so that a scenario from someone else cannot "
+            "read your other files. Move the CSV beside the scenario, or pass "
+            "--allow-outside-heatmaps if you trust it"
+        )
     return real
 
 
