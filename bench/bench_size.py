@@ -6,9 +6,10 @@ spread over the cores, on a larger search than the shipped one.
 The search is the shipped scenarios/ds8800-size-for-growth.yaml with more options (SSD ranks
 0-7, 15K ranks 12-28, 2 or 4 DA pairs: 80 configurations, each at the planned load and 3
 growth periods). CPU-bound work on a shared machine: the ratio between the two is what to
-read, and a second run varies by about 20%. Measured 2026-11-25 (2 cores): 145 configurations
-per second in one process, 165 over two (each process builds the drives' tables again, and
-starting it costs about a tenth of a second: the gain grows with the search).
+read, and a second run varies by about 20%. Measured 2026-11-25 (2 cores): about 180
+configurations per second in one process, 280 over two (each process gets the search's
+scenario and catalog once; when they went with every configuration, two processes were no
+faster than one: 150-180 per second).
 """
 
 from __future__ import annotations

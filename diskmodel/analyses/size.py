@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
+from diskmodel.scenario.schema import SYSTEM_CHOICES
 
 MS = 1e-3
 PARALLEL_FROM = 24
@@ -57,18 +58,9 @@ def _choices(scenario: Scenario) -> tuple[list[str], list[list[float]]]:
     for group in size.ranks:
         names.append(_label(group.pool, group.drive, group.raid))
         options.append(sorted(set(group.counts)))
-    if size.da_pairs:
-        names.append("da_pairs")
-        options.append(sorted(set(size.da_pairs)))
-    if size.host_ports:
-        names.append("host_ports")
-        options.append(sorted(set(size.host_ports)))
-    if size.processor_ways:
-        names.append("processor_ways")
-        options.append(sorted(set(size.processor_ways)))
-    if size.cache_gb:
-        names.append("cache_gb")
-        options.append(sorted(set(size.cache_gb)))
+    for key, values in size.system_options().items():
+        names.append(key)
+        options.append(values)
     return names, options
 
 
@@ -79,10 +71,8 @@ def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float]:
         for g in pool.ranks:
             key = _label(pool.name, g.drive, g.raid)
             out[key] = out.get(key, 0) + g.count
-    out["da_pairs"] = scenario.system.da_pairs
-    out["host_ports"] = scenario.system.host_ports
-    out["cache_gb"] = scenario.system.cache_gb
-    out["processor_ways"] = scenario.system.processor_ways
+    for key in SYSTEM_CHOICES:
+        out[key] = getattr(scenario.system, key)
     return {name: out.get(name, 0) for name in names}
 
 
@@ -102,14 +92,9 @@ def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float])
             if count > 0:
                 ranks.append({"drive": g.drive, "raid": g.raid, "count": count, "da_pair": None})
         settings[f"pools.{p}.ranks"] = ranks
-    if "da_pairs" in chosen:
-        settings["system.da_pairs"] = chosen["da_pairs"]
-    if "host_ports" in chosen:
-        settings["system.host_ports"] = chosen["host_ports"]
-    if "cache_gb" in chosen:
-        settings["system.cache_gb"] = chosen["cache_gb"]
-    if "processor_ways" in chosen:
-        settings["system.processor_ways"] = int(chosen["processor_ways"])
+    for key in SYSTEM_CHOICES:
+        if key in chosen:
+            settings[f"system.{key}"] = chosen[key]
     data = apply_settings(base, settings)
     data["analyses"] = {"curve": {"points": 2}}
     return data
@@ -143,18 +128,32 @@ def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
     return out
 
 
-def _try(
-    data: dict[str, Any],
-    scenario: Scenario,
-    catalog: Catalog,
-    base_dir: Path | None,
-    choice: tuple[tuple[str, float], ...],
-    periods: Sequence[str],
-    factors: Sequence[float],
-    upgrade: bool,
-) -> SizingCandidate:
+@dataclass(frozen=True)
+class _Job:
+    """One configuration to try: its scenario data, its choice, whether it only adds."""
+
+    data: dict[str, Any]
+    choice: tuple[tuple[str, float], ...]
+    upgrade: bool
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every configuration of one search is tried against."""
+
+    scenario: Scenario
+    catalog: Catalog
+    base_dir: Path | None
+    periods: tuple[str, ...]
+    factors: tuple[float, ...]
+
+
+def _try(job: _Job, context: _Context) -> SizingCandidate:
+    """One configuration against the service level in every period (module docstring)."""
+    scenario, catalog = context.scenario, context.catalog
+    choice, upgrade = job.choice, job.upgrade
     try:
-        variant = Scenario.model_validate(data, context={"catalog": catalog})
+        variant = Scenario.model_validate(job.data, context={"catalog": catalog})
     except ValidationError as exc:
         problem = "; ".join(
             str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False)
@@ -162,10 +161,11 @@ def _try(
         return SizingCandidate(choice, error=problem, upgrade=upgrade)
     # A cache size of its own projects the hit ratios to it, as an alternative's does.
     hits = projected_hit_ratios(scenario, variant, {})
-    config = resolve(variant, catalog, base_dir, hit_ratios=hits)
+    config = resolve(variant, catalog, context.base_dir, hit_ratios=hits)
     drives, power, price = _cost(config, scenario)
     level = limits(config.service_level)
-    points = _points(Solver(config), factors)
+    points = _points(Solver(config), context.factors)
+    periods = context.periods
     broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
     planned = points[0]
@@ -240,33 +240,6 @@ def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> in
     )
 
 
-@dataclass(frozen=True)
-class _Job:
-    """One configuration to try: its scenario data, its choice, whether it only adds."""
-
-    data: dict[str, Any]
-    choice: tuple[tuple[str, float], ...]
-    upgrade: bool
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What every configuration of one search is tried against."""
-
-    scenario: Scenario
-    catalog: Catalog
-    base_dir: Path | None
-    periods: tuple[str, ...]
-    factors: tuple[float, ...]
-
-
-def _try_job(job: _Job, context: _Context) -> SizingCandidate:
-    c = context
-    return _try(
-        job.data, c.scenario, c.catalog, c.base_dir, job.choice, c.periods, c.factors, job.upgrade
-    )
-
-
 def _run(
     jobs: Sequence[_Job],
     context: _Context,
@@ -280,22 +253,39 @@ def _run(
     if scheduler is not None:
         return _on_dask(jobs, context, scheduler, advance)
     if workers <= 1:
-        out = []
-        for job in jobs:
-            out.append(_try_job(job, context))
-            if advance is not None:
-                advance(1)
-        return out
+        return _in_order((_try(job, context) for job in jobs), advance)
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_try_job, job, context) for job in jobs]
-        results = []
-        for future in futures:
-            results.append(future.result())
-            if advance is not None:
-                advance(1)
-    return results
+    # The context (scenario, catalog) goes to each process once, not with every job.
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_set_worker_context, initargs=(context,)
+    ) as pool:
+        futures = [pool.submit(_try_in_worker, job) for job in jobs]
+        return _in_order((future.result() for future in futures), advance)
+
+
+_worker_context: list[_Context] = []
+"""The search's context in a worker process (set once by `_set_worker_context`)."""
+
+
+def _set_worker_context(context: _Context) -> None:
+    _worker_context[:] = [context]
+
+
+def _try_in_worker(job: _Job) -> SizingCandidate:
+    return _try(job, _worker_context[0])
+
+
+def _in_order(
+    candidates: Iterable[SizingCandidate], advance: Callable[[int], None] | None
+) -> list[SizingCandidate]:
+    """The candidates as they come (in the jobs' order), the progress advanced for each."""
+    out = []
+    for candidate in candidates:
+        out.append(candidate)
+        if advance is not None:
+            advance(1)
+    return out
 
 
 def _on_dask(
@@ -318,13 +308,8 @@ def _on_dask(
         raise InputError(f"--scheduler {scheduler}: no Dask scheduler answered ({exc})") from None
     try:
         shared = client.scatter(context, broadcast=True)
-        futures = client.map(_try_job, jobs, context=shared, pure=False)
-        results = []
-        for future in futures:
-            results.append(future.result())
-            if advance is not None:
-                advance(1)
-        return results
+        futures = client.map(_try, jobs, context=shared, pure=False)
+        return _in_order((future.result() for future in futures), advance)
     finally:
         client.close()
 

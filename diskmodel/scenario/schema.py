@@ -726,6 +726,10 @@ class Prices(Model):
     )
 
 
+SYSTEM_CHOICES = ("da_pairs", "host_ports", "processor_ways", "cache_gb")
+"""The system settings a sizing search may choose (`system.<key>`), in the order reported."""
+
+
 class Sizing(Model):
     """`diskmodel size`: the configurations to try, and the prices to rank them by."""
 
@@ -753,25 +757,26 @@ class Sizing(Model):
         "then drive power",
     )
 
+    def system_options(self) -> dict[str, list[float]]:
+        """Each system setting offered (`SYSTEM_CHOICES`, in that order): its distinct options,
+        in increasing order."""
+        return {
+            key: sorted(set(getattr(self, key))) for key in SYSTEM_CHOICES if getattr(self, key)
+        }
+
     @property
     def candidates(self) -> int:
         """Configurations the search tries: the product of every choice's options."""
         out = 1
         for group in self.ranks:
             out *= len(set(group.counts))
-        return (
-            out
-            * max(len(set(self.da_pairs)), 1)
-            * max(len(set(self.host_ports)), 1)
-            * max(len(set(self.cache_gb)), 1)
-            * max(len(set(self.processor_ways)), 1)
-        )
+        for options in self.system_options().values():
+            out *= len(options)
+        return out
 
     @model_validator(mode="after")
     def _bounded(self) -> Self:
-        if not (
-            self.ranks or self.da_pairs or self.host_ports or self.cache_gb or self.processor_ways
-        ):
+        if not (self.ranks or self.system_options()):
             raise problem(
                 "size: give at least one choice (ranks, da_pairs, host_ports, processor_ways or "
                 "cache_gb)"
