@@ -184,13 +184,9 @@ EXPORT_COLUMNS = (
     "scope",
     "io_rate",
     "read_fraction",
-    "read_hit_ratio",
-    "read_kib",
-    "write_kib",
-    "response_ms",
-    "capacity_gb",
-    "rank_utilization",
+    *(c for c in OPTIONAL if c != "scope"),
 )
+"""Every column, as `format_intervals` writes them (the scope beside the time)."""
 
 
 def format_intervals(intervals: Iterable[Interval]) -> str:

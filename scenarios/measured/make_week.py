@@ -29,6 +29,7 @@ import numpy as np
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
 from diskmodel.measured.calibrate import pool_rank_utilization
+from diskmodel.measured.intervals import EXPORT_COLUMNS
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, load_scenario
@@ -59,20 +60,7 @@ def main() -> None:
     rng = np.random.default_rng(SEED)
     util_rng = np.random.default_rng(SEED + 1)
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(
-        [
-            "time",
-            "scope",
-            "io_rate",
-            "read_fraction",
-            "read_hit_ratio",
-            "read_kib",
-            "write_kib",
-            "response_ms",
-            "capacity_gb",
-            "rank_utilization",
-        ]
-    )
+    out.writerow(EXPORT_COLUMNS)
     for k in range(7 * 96):
         t = START + dt.timedelta(minutes=15 * k)
         hour = t.hour + t.minute / 60

@@ -13,7 +13,7 @@ import pytest
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
-from diskmodel.measured.calibrate import calibrate, calibrated_yaml
+from diskmodel.measured.calibrate import calibrate, calibrated_yaml, pool_rank_utilization
 from diskmodel.measured.intervals import Interval
 from diskmodel.measured.peaks import Selection
 from diskmodel.model import results
@@ -40,8 +40,10 @@ def _measured(
     seed: int,
     loads: tuple[int, ...] = LOADS,
     hit_measured: bool = True,
+    utilization: bool = False,
 ) -> list[Selection]:
-    """The model's own response at each load, times seeded relative noise."""
+    """The model's own response at each load, times seeded relative noise; with
+    `utilization`, the pool's rank utilisation measured too (the same noise)."""
     catalog = load_catalog()
     rng = np.random.default_rng(seed)
     out = []
@@ -51,9 +53,13 @@ def _measured(
         scenario = Scenario.model_validate(d, context={"catalog": catalog})
         point = Solver(resolve(scenario, catalog)).planned_point()
         rt = results.workloads(point)[0].response_time_ms * (1 + rng.normal(0.0, noise))
+        busy = None
+        if utilization:
+            busy = pool_rank_utilization(point, "oltp") * (1 + rng.normal(0.0, noise))
         t = dt.datetime(2026, 11, 2, 10, k)
         hit = 0.4 if hit_measured else None
-        out.append(Selection("io", t, (Interval(t, "oltp", iops, 0.7, hit, 8, 8, rt, 30000),)))
+        row = Interval(t, "oltp", iops, 0.7, hit, 8, 8, rt, 30000, busy)
+        out.append(Selection("io", t, (row,)))
     return out
 
 
@@ -138,26 +144,6 @@ def test_a_hit_ratio_not_measured_is_fitted_within_its_range() -> None:
     assert fit.rms_error < 0.01
 
 
-def _measured_with_utilization(data: dict[str, Any], noise: float, seed: int) -> list[Selection]:
-    """As `_measured`, with the pool's rank utilisation measured too (the same noise)."""
-    from diskmodel.measured.calibrate import pool_rank_utilization
-
-    catalog = load_catalog()
-    rng = np.random.default_rng(seed)
-    out = []
-    for k, iops in enumerate(LOADS):
-        d = copy.deepcopy(data)
-        d["workloads"][0]["iops"] = iops
-        scenario = Scenario.model_validate(d, context={"catalog": catalog})
-        point = Solver(resolve(scenario, catalog)).planned_point()
-        rt = results.workloads(point)[0].response_time_ms * (1 + rng.normal(0.0, noise))
-        busy = pool_rank_utilization(point, "oltp") * (1 + rng.normal(0.0, noise))
-        t = dt.datetime(2026, 11, 2, 10, k)
-        row = Interval(t, "oltp", iops, 0.7, 0.4, 8, 8, rt, 30000, busy)
-        out.append(Selection("io", t, (row,)))
-    return out
-
-
 def test_measured_rank_utilisation_pins_the_destage_ratio() -> None:
     """Issue 13 item 2: a measured utilisation is a fit target beside the response time. It
     sees the back-end work directly, so the destage ratio that response times leave loose is
@@ -169,12 +155,7 @@ def test_measured_rank_utilisation_pins_the_destage_ratio() -> None:
     widths: dict[bool, list[float]] = {False: [], True: []}
     for seed in range(6):
         for util in (False, True):
-            selections = (
-                _measured_with_utilization(data, 0.02, seed)
-                if util
-                else _measured(data, 0.02, seed)
-            )
-            fit = calibrate(start, selections)
+            fit = calibrate(start, _measured(data, 0.02, seed, utilization=util))
             (p,) = [p for p in fit.parameters if p.key == "destage_ratio"]
             if util:
                 assert p.identified
@@ -189,7 +170,7 @@ def test_measured_rank_utilisation_pins_the_destage_ratio() -> None:
 
 def test_noise_free_utilisation_and_response_give_back_the_parameters() -> None:
     data = _data(destage_ratio=TRUE["destage_ratio"], skew={"level": TRUE["skew.level"]})
-    fit = calibrate(_start(data), _measured_with_utilization(data, 0.0, 0))
+    fit = calibrate(_start(data), _measured(data, 0.0, 0, utilization=True))
     for p in fit.parameters:
         assert p.identified
         assert p.value == pytest.approx(TRUE[p.key], rel=1e-4)
