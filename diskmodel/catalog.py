@@ -427,6 +427,9 @@ class StorageSystem(Sourced):
     processor_options: list[ProcessorOption] = Field(min_length=1)
     nvs_fraction: float = Field(gt=0, lt=1)
     front_end_latency_us: float = Field(ge=0)
+    easy_tier_generation: Literal[1, 2]
+    """The Easy Tier generation the system shipped with: a pool's `easy_tier.generation`
+    when the scenario does not say."""
     write_copy_us_per_kib: float = Field(ge=0)
     host_adapters: list[HostAdapterType] = Field(min_length=1)
     default_host_adapter: str

@@ -269,7 +269,11 @@ def check(
     )
     if quiet:
         return
-    say(render_check(loaded, entries, defaults=defaults_used(loaded)))
+    say(
+        render_check(
+            loaded, entries, defaults=defaults_used(loaded, entries.systems[loaded.system.model])
+        )
+    )
     say("\nFiles it reads")
     lines = [f"  {scenario} (this scenario)"]
     lines += [f"  {path} (catalog file)" for path in entries.user_files]

@@ -321,7 +321,7 @@ def resolve(
             p.easy_tier.utilization_target,
             ranks,
             p.host_tiering,
-            p.easy_tier.generation,
+            p.easy_tier.generation_on(system),
         )
         for p in scenario.pools
     )
@@ -355,7 +355,7 @@ def resolve(
             dict(service_level.utilization),
         ),
         figures=_figures(hardware, ranks),
-        defaults=tuple(defaults_used(scenario)),
+        defaults=tuple(defaults_used(scenario, system)),
         assumptions=(),
     )
     return Configuration(
@@ -728,8 +728,9 @@ _APPLICATION_DEFAULTS = {
 }
 
 
-def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
-    """The inputs the scenario left out, the values used and why."""
+def defaults_used(scenario: Scenario, system: StorageSystem) -> list[DefaultUsed]:
+    """The inputs the scenario left out, the values used and why (`system`: its catalog entry,
+    for the defaults that depend on the system model)."""
     out: list[DefaultUsed] = []
     app = scenario.application
     if app is not None:
@@ -738,24 +739,29 @@ def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
             for key, why in _APPLICATION_DEFAULTS.items()
             if key not in app.model_fields_set
         )
-    system = scenario.system
-    if "processor_ways" not in system.model_fields_set:
-        out.append(DefaultUsed("system.processor_ways", f"{system.processor_ways}", "4-way"))
-    if "host_adapter" not in system.model_fields_set:
+    given = scenario.system
+    if "processor_ways" not in given.model_fields_set:
+        out.append(DefaultUsed("system.processor_ways", f"{given.processor_ways}", "4-way"))
+    if "host_adapter" not in given.model_fields_set:
         out.append(
             DefaultUsed(
                 "system.host_adapter", "the model's default", "catalog default_host_adapter"
             )
         )
     for pool in scenario.pools:
-        if "generation" not in pool.easy_tier.model_fields_set and pool.easy_tier.mode == "auto":
+        if pool.easy_tier.generation is None and pool.easy_tier.mode == "auto":
+            shipped = system.easy_tier_generation
             out.append(
                 DefaultUsed(
                     f"pools.{pool.name}.easy_tier.generation",
-                    "2",
-                    "the second generation (R6.1, 2011: three tiers, load limits, "
-                    "auto-rebalance), which both systems run after a code update; the DS8700 "
-                    "first had Easy Tier in its first generation (R5.1)",
+                    f"{shipped}",
+                    f"the generation the {system.name} shipped with ("
+                    + (
+                        "R5.1: two tiers, placement by I/O density, no auto-rebalance)"
+                        if shipped == 1
+                        else "taken as R6.1: three tiers, load limits, auto-rebalance; not "
+                        "sourced, see the catalog)"
+                    ),
                 )
             )
         if "easy_tier" not in pool.model_fields_set:
@@ -769,7 +775,7 @@ def defaults_used(scenario: Scenario) -> list[DefaultUsed]:
         if (
             "utilization_target" not in pool.easy_tier.model_fields_set
             and pool.easy_tier.mode == "auto"
-            and pool.easy_tier.generation > 1
+            and pool.easy_tier.generation_on(system) > 1
         ):
             out.append(
                 DefaultUsed(

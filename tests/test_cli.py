@@ -482,6 +482,7 @@ def test_check_and_run_list_the_defaults_applied(tmp_path: Path) -> None:
     in `check` (with why) and in the text summary of `run` (read at a fixed width: how the
     cells wrap depends on the width the output has)."""
     import diskmodel
+    from diskmodel.catalog import load_catalog
     from diskmodel.configuration import defaults_used
     from diskmodel.report.check_text import render_check
     from diskmodel.report.table import Output
@@ -490,7 +491,8 @@ def test_check_and_run_list_the_defaults_applied(tmp_path: Path) -> None:
     scenario = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
     loaded = diskmodel.load_scenario(scenario)
     wide = Output(terminal=False, width=200)
-    checked = render_check(loaded, defaults=defaults_used(loaded), output=wide)
+    system = load_catalog().systems[loaded.system.model]
+    checked = render_check(loaded, defaults=defaults_used(loaded, system), output=wide)
     assert "Defaults applied" in checked
     assert "workloads.oltp.read_sequential_fraction" in checked
     assert "no sequential reads" in checked

@@ -136,11 +136,20 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
     for p, pool in enumerate(scenario.pools):
         tiers = {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
-        if pool.easy_tier.mode == "auto" and pool.easy_tier.generation == 1 and len(tiers) > 2:
+        if (
+            pool.easy_tier.mode == "auto"
+            and pool.easy_tier.generation_on(system) == 1
+            and len(tiers) > 2
+        ):
             yield (
                 f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two tiers "
                 f"and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 or split "
                 "the pool"
+                + (
+                    ""
+                    if pool.easy_tier.generation
+                    else f" (the {system.name} shipped with the first)"
+                )
             )
         if all(group.added for group in pool.ranks):
             yield (

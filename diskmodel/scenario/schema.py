@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.catalog import Catalog, StorageSystem, load_catalog
 from diskmodel.scenario.hardware import hardware_problems
 from diskmodel.scenario.limits import MAX_ALTERNATIVES, MAX_PATH_CHARS, MAX_POPULATION, MAX_RANKS
 from diskmodel.scenario.overrides import apply_settings
@@ -134,12 +134,17 @@ class EasyTier(Model):
         description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
         "before it moves warm extents down (fraction; generation 2)",
     )
-    generation: Literal[1, 2] = Field(
-        2,
+    generation: Literal[1, 2] | None = Field(
+        None,
         description="1: two tiers, extents placed by I/O density only, no auto-rebalance (DS8700 "
         "R5.1); 2: up to three tiers, auto-rebalance within a tier, tiers kept under "
-        "utilization_target (R6.1 and later)",
+        "utilization_target (R6.1 and later); default: the generation the system model shipped "
+        "with (the catalog's easy_tier_generation)",
     )
+
+    def generation_on(self, system: StorageSystem) -> Literal[1, 2]:
+        """The generation that runs on `system`: the one stated, else the one it shipped with."""
+        return system.easy_tier_generation if self.generation is None else self.generation
 
 
 def _mode_shorthand_schema(schema: dict[str, Any]) -> None:

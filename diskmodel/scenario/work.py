@@ -80,9 +80,11 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     placements follow the load (an Easy Tier pool of more than one tier)."""
     pairs = 0.0
     follows = False
+    system = catalog.systems[scenario.system.model]
     for pool in scenario.pools:
         tiers = {catalog.drives[g.drive].tier for g in pool.ranks}
-        if pool.easy_tier.mode != "auto" or pool.easy_tier.generation < 2 or len(tiers) < 2:
+        generation = pool.easy_tier.generation_on(system)
+        if pool.easy_tier.mode != "auto" or generation < 2 or len(tiers) < 2:
             continue
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)

@@ -51,7 +51,10 @@ FIXTURE_PAGES = {
     # case: (most printed pages before the inputs and appendix, most pages in all)
     "open-comparison": (6, 10),
     "closed-comparison": (6, 10),
-    "tiered": (6, 10),
+    # tiered: 10 pages in all until the systems' easy_tier_generation figure (issue 12) added a
+    # row and a source note to its catalog appendix, which already ran to four pages for its
+    # three drive types; the pages before the inputs are unchanged
+    "tiered": (6, 11),
     "hostile": (6, 10),
     "many-alternatives": (11, 15),
 }
