@@ -355,9 +355,11 @@ def edge_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             )
         if not groups:
             break
-        pools.append(
-            {"name": f"p{p}", "easy_tier": draw(st.sampled_from(["auto", "off"])), "ranks": groups}
-        )
+        easy_tier: Any = draw(st.sampled_from(["auto", "off"]))
+        tiers = {catalog.drives[g["drive"]].tier for g in groups}
+        if easy_tier == "auto" and len(tiers) > 2 and system.easy_tier_generation == 1:
+            easy_tier = {"mode": "auto", "generation": 2}  # the first manages two tiers only
+        pools.append({"name": f"p{p}", "easy_tier": easy_tier, "ranks": groups})
     scenario: dict[str, Any] = {
         "schema_version": 1,
         "name": draw(st.sampled_from(["edge", "<b>edge</b> & 'quotes'", "ünïcødé 💾"])),
