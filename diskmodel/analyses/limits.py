@@ -24,7 +24,7 @@ MS = 1e-3
 _STEPS = 30
 
 _KIND_LABEL = {
-    "host_adapter": "host port",
+    "host_adapter": "host adapter",
     "processor": "processor",
     "device_adapter": "DA pair",
     "rank": "rank (per drive)",

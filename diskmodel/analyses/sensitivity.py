@@ -4,9 +4,10 @@ at the planned load.
 
 The figures perturbed are the ones no published document gives (catalog `basis: Estimate ...`)
 and that decide bottlenecks (issue 11): the device adapter's cost per operation and its
-bandwidth, the host port's protocol overhead per I/O, the processor's costs per I/O, and the
-SSD's service times and internal parallelism. A figure scaled on every entry that carries it
-(every host adapter type of the system, every SSD), since a scenario may use any of them.
+bandwidth, the host port's protocol overhead per I/O, the host adapter card's cost per I/O and
+its bandwidth, the processor's costs per I/O, and the SSD's service times and internal
+parallelism. A figure scaled on every entry that carries it (every host adapter type of the
+system, every SSD), since a scenario may use any of them.
 
 `python -m diskmodel.analyses.sensitivity [SCENARIO]` prints the table (docs/model.md §7).
 """
@@ -65,14 +66,10 @@ def _da(fields: Sequence[str], factor: float) -> Callable[[Catalog], Catalog]:
     )
 
 
-def _ports(factor: float) -> Callable[[Catalog], Catalog]:
+def _adapters(fields: Sequence[str], factor: float) -> Callable[[Catalog], Catalog]:
     return _system(
         lambda s: s.model_copy(
-            update={
-                "host_adapters": [
-                    _scaled(a, ["per_io_overhead_us"], factor) for a in s.host_adapters
-                ]
-            }
+            update={"host_adapters": [_scaled(a, fields, factor) for a in s.host_adapters]}
         )
     )
 
@@ -89,7 +86,9 @@ def _processor(factor: float) -> Callable[[Catalog], Catalog]:
 PARAMETERS: tuple[tuple[str, Callable[[float], Callable[[Catalog], Catalog]]], ...] = (
     ("device adapter cost per operation", lambda f: _da(["per_op_us"], f)),
     ("device adapter bandwidth", lambda f: _da(["bandwidth_mb_s"], f)),
-    ("host port overhead per I/O", _ports),
+    ("host port overhead per I/O", lambda f: _adapters(["per_io_overhead_us"], f)),
+    ("host adapter card cost per I/O", lambda f: _adapters(["card_per_io_us"], f)),
+    ("host adapter card bandwidth", lambda f: _adapters(["card_bandwidth_mb_s"], f)),
     ("processor costs per I/O", _processor),
     (
         "SSD service times (read and write)",

@@ -5,8 +5,12 @@
   (multipath host drivers balance I/O over paths); each port is a queue.
 - Card: a DS8000 host adapter card carries `ports_per_adapter` ports (4 on the DS8700 and
   DS8800 cards modelled) behind one adapter processor and one PCI Express link, so every I/O
-  of its ports also costs the card `card_per_io_us` + bytes / `card_bandwidth_mb_s`; the card
-  is one queue shared by its ports (`card_service`).
+  of its ports also costs the card `card_per_io_us` (`card_command`) + bytes /
+  `card_bandwidth_mb_s` (`card_transfer`); the card is one queue shared by its ports
+  (`card_service`, the sum). The link transfer is pipelined with the port's (the data streams
+  through the card while the port sends it), so it keeps the card busy, and other I/Os wait
+  behind it, but adds nothing to the I/O's own time; the command's time is part of the fixed
+  front-end time below.
 - Front-end latency: a host I/O also spends a fixed time in the front end that is a delay,
   not a queue (channel and adapter protocol exchanges, NVS mirroring to the other server):
   DOMAIN.md C6 measures about 150 us of fixed time per I/O at light load on a DS8800. The
@@ -36,8 +40,19 @@ def card_service(adapter: HostAdapterType, size_bytes: float) -> ServiceMoments:
     per-I/O cost + bytes / the card's link bandwidth (fixed). The card is one station shared
     by its `ports_per_adapter` ports."""
     return ServiceMoments.deterministic(
-        adapter.card_per_io_us * US + size_bytes / (adapter.card_bandwidth_mb_s * MB)
+        card_command(adapter).mean_s + card_transfer(adapter, size_bytes).mean_s
     )
+
+
+def card_command(adapter: HostAdapterType) -> ServiceMoments:
+    """The card processor's work for one host I/O, whatever its size (fixed)."""
+    return ServiceMoments.deterministic(adapter.card_per_io_us * US)
+
+
+def card_transfer(adapter: HostAdapterType, size_bytes: float) -> ServiceMoments:
+    """`size_bytes` over the card's PCI Express link (fixed): pipelined with the port's own
+    transfer of the same data, so the host does not wait for it beyond the port's."""
+    return ServiceMoments.deterministic(size_bytes / (adapter.card_bandwidth_mb_s * MB))
 
 
 def cards_for_ports(adapter: HostAdapterType, host_ports: int) -> int:

@@ -259,6 +259,7 @@ def solve_closed(
     class visits (an application's transactions)."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
+    destaging = weights @ net.destage_work > 0  # the stations on the NVS's destage path
     # The front end's fixed delay per I/O holds an I/O out of every queue, as think time does.
     fractions = [w.mix.fractions for w in net.workloads]
     delay_s = float(weights @ net.times.delay_per_io(len(fractions), fractions))
@@ -284,7 +285,7 @@ def solve_closed(
         rho = np.where(
             is_drive, open_work / top, x * loads.asynchronous / loads.servers + loads.background
         )
-        hit_limit = bool(np.any(rho >= _RHO_CAP))
+        hit_limit = bool(np.any((rho >= _RHO_CAP) & destaging))
         open_work = np.where(is_drive, np.minimum(open_work, _RHO_CAP * top), open_work)
         rho = np.minimum(rho, _RHO_CAP)
         demands = base_demand.copy()
@@ -321,7 +322,9 @@ def solve_closed(
     # holds exactly (it differs from the fixed point by < _X_TOL).
     x = float(result.throughput)
     if x > x_cap:
-        limited, x = True, x_cap
+        # Held to what the asynchronous work's busiest station absorbs: NVS full where that
+        # work is destaging (a card's link transfers or prefetches saturate without it).
+        limited, x = limited or bool(destaging[int(np.argmin(caps))]), x_cap
     host_residence = 0.0
     if len(result.residence_time) > len(members):
         host_residence = float(result.residence_time[len(members)])

@@ -1,14 +1,15 @@
 """The storage system as stations and loads: `build_network(config, layout)`.
 
-Stations: every host port, the two servers, every DA pair, every rank (standing for one of its
-active drives). For each workload and I/O class, the flows: arrivals at a station per host I/O,
+Stations: every host port, every host adapter card (the ports' shared processor and PCI
+Express link), the two servers, every DA pair, every rank (standing for one of its active
+drives). For each workload and I/O class, the flows: arrivals at a station per host I/O,
 the first two moments of their service time, whether the host waits for them, whether they are
 destage work. Rates enter only when the network is solved (`diskmodel.model.open`,
 `diskmodel.model.closed`), so one network serves every load at which the placement (`layout`)
 is the same.
 
 Every station is a product-form station, the same in the open and the closed solution: host
-ports and DA pairs single-server FCFS, servers `ways`-server, and each drive a load-dependent
+ports, cards and DA pairs single-server FCFS, servers `ways`-server, and each drive a load-dependent
 station whose rate with n requests queued is alpha(n) / S (command queueing,
 `components.drive.command_queueing_gain`). Service times are taken as exponential so that one
 network gives both solutions (docs/model.md §2).
@@ -197,9 +198,11 @@ class Network:
 
 
 def _front_end_stations(config: Configuration) -> list[Station]:
-    """Host ports, the two servers and the DA pairs, in that order."""
+    """Host ports, host adapter cards, the two servers and the DA pairs, in that order."""
     hw = config.hardware
     stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
+    cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
+    stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
     stations += [
         Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
         for s in range(hw.system.servers)
@@ -251,9 +254,12 @@ def build_network(
     hw = config.hardware
     stations = _front_end_stations(config)
     n_ports, n_servers = hw.host_ports, hw.system.servers
+    n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
     ports = range(n_ports)
-    server_index = [n_ports + s for s in range(n_servers)]
-    da_index = [n_ports + n_servers + d for d in range(hw.da_pairs)]
+    # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O.
+    card_of = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports]
+    server_index = [n_ports + n_cards + s for s in range(n_servers)]
+    da_index = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
     infos: list[RankInfo] = []
     for rank in config.ranks:
         pool_layout = layout.get(rank.pool)
@@ -266,7 +272,8 @@ def build_network(
         infos.append(RankInfo(rank, span, len(stations)))
         stations.append(_rank_station(rank))
 
-    port_time = {}
+    port_time: dict[float, ServiceMoments] = {}
+    card_command = host_adapter.card_command(hw.host_adapter)
     flows: list[Flow] = []
     costs_of = hw.system.processor_costs
     for w, workload in enumerate(config.workloads):
@@ -287,6 +294,19 @@ def build_network(
                 Flow(w, io_class, k, p / n_ports, 1 / n_ports, port_time[size], True, False, size)
                 for k in ports
             ]
+            # The card: its command is host-visible; its link transfer is pipelined with the
+            # port's (host_adapter.card_transfer), so it loads the card and is not waited for.
+            card_link = host_adapter.card_transfer(hw.host_adapter, size)
+            for k in ports:
+                card = card_of[k]
+                flows.append(
+                    Flow(
+                        w, io_class, card, p / n_ports, 1 / n_ports, card_command, True, False, size
+                    )
+                )
+                flows.append(
+                    Flow(w, io_class, card, p / n_ports, 0.0, card_link, False, False, size)
+                )
             core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class])
             flows += [
                 Flow(w, io_class, k, p * share, share, core, True, False, size)

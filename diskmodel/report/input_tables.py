@@ -17,7 +17,7 @@ from diskmodel.report.view import Cell, CellKind, Row, SourceNote, Table
 
 TIERS = ("ssd", "enterprise", "nearline")
 KIND_WORD = {
-    "host_adapter": "host ports",
+    "host_adapter": "host adapters (ports and cards)",
     "processor": "processors",
     "device_adapter": "DA pairs",
     "rank": "ranks",
