@@ -95,12 +95,11 @@ def read_response_s(point: OperatingPoint) -> float:
 
 def busiest_of_kind(point: OperatingPoint, kind: str) -> tuple[str, float]:
     """The busiest station of a component kind and its utilisation."""
-    stations = point.network.stations
-    members = [k for k, s in enumerate(stations) if s.kind == kind]
-    if not members:
+    members = point.network.stations_of_kind(kind)
+    if not len(members):
         return "", 0.0
-    k = max(members, key=lambda i: point.utilization[i])
-    return stations[k].name, float(point.utilization[k])
+    k = int(members[np.argmax(point.utilization[members])])  # the first of equals, as max()
+    return point.network.stations[k].name, float(point.utilization[k])
 
 
 def first_broken(point: OperatingPoint, level: Sequence[Limit]) -> Limit | None:

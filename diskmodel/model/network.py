@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -31,6 +32,7 @@ from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
 from diskmodel.workload import IO_CLASSES, IoClass
 
 FloatArray = NDArray[np.float64]
+_NONE = np.zeros(0, dtype=np.int64)
 
 KINDS = COMPONENT_KINDS
 _PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
@@ -135,6 +137,32 @@ class Network:
     @property
     def servers(self) -> FloatArray:
         return np.array([s.servers for s in self.stations], dtype=np.float64)
+
+    def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
+        """Indices of the stations of a component kind, in order."""
+        return self._kind_members.get(kind, _NONE)
+
+    @cached_property
+    def _kind_members(self) -> dict[str, NDArray[np.int64]]:
+        kinds = [s.kind for s in self.stations]
+        return {
+            kind: np.array([k for k, own in enumerate(kinds) if own == kind], dtype=np.int64)
+            for kind in set(kinds)
+        }
+
+    @cached_property
+    def tier_stations(self) -> dict[tuple[str, str], tuple[NDArray[np.int64], FloatArray]]:
+        """Per (pool, tier): its ranks' station indices and active drives, in rank order."""
+        groups: dict[tuple[str, str], list[RankInfo]] = {}
+        for info in self.ranks:
+            groups.setdefault((info.rank.pool, info.rank.tier), []).append(info)
+        return {
+            key: (
+                np.array([i.station for i in infos], dtype=np.int64),
+                np.array([i.rank.active_drives for i in infos], dtype=np.float64),
+            )
+            for key, infos in groups.items()
+        }
 
     def saturation_scale(self, rates: ArrayLike) -> tuple[float, int]:
         """How far the per-workload host `rates` can be scaled on this network before a

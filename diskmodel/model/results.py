@@ -162,28 +162,32 @@ def ranks(point: OperatingPoint) -> tuple[RankResult, ...]:
 
 def tiers(point: OperatingPoint) -> tuple[TierResult, ...]:
     """Per pool and tier: capacity, data placed, shares of the back-end work, load."""
-    rank_results = ranks(point)
-    config = point.network.config
+    net = point.network
+    config = net.config
     out = []
-    for pool_name, pool_layout in point.network.layout.items():
+    for pool_name, pool_layout in net.layout.items():
         pool = config.pool(pool_name)
         for share in pool_layout.placement.tiers:
-            mine = [r for r in rank_results if r.pool == pool_name and r.tier == share.tier]
+            stations, drives = net.tier_stations.get((pool_name, share.tier), _NO_RANKS)
+            busy = np.minimum(point.utilization[stations], 1.0)
             out.append(
                 TierResult(
                     pool=pool_name,
                     tier=share.tier,
-                    ranks=len(mine),
+                    ranks=len(stations),
                     capacity_gb=pool.capacity_gb(share.tier),
                     used_gb=share.capacity_used_gb,
                     # Placement sums pieces in floating point: keep the shares fractions.
                     small_io_share=min(max(share.small_io_share, 0.0), 1.0),
                     mb_share=min(max(share.mb_share, 0.0), 1.0),
-                    backend_iops=sum(r.backend_iops for r in mine),
-                    utilization=float(np.mean([r.utilization for r in mine])) if mine else 0.0,
+                    backend_iops=sum((point.arrival[stations] * drives).tolist()),  # in order
+                    utilization=float(busy.mean()) if len(stations) else 0.0,
                 )
             )
     return tuple(out)
+
+
+_NO_RANKS = (np.zeros(0, dtype=np.int64), np.zeros(0))
 
 
 def tier_points(point: OperatingPoint) -> tuple[TierPoint, ...]:
