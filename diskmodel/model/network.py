@@ -138,6 +138,14 @@ class Network:
     def servers(self) -> FloatArray:
         return np.array([s.servers for s in self.stations], dtype=np.float64)
 
+    @cached_property
+    def class_shares(self) -> tuple[FloatArray, NDArray[np.int64]]:
+        """Per host-visible (workload, class) of `times.keys`: its share of the workload's
+        I/O and the workload's index."""
+        keys = self.times.keys
+        fractions = np.array([self.workloads[w].mix.fractions[c] for w, c in keys])
+        return fractions, np.array([w for w, _ in keys], dtype=np.int64)
+
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
         return self._kind_members.get(kind, _NONE)

@@ -119,9 +119,7 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
 
 def class_rates(net: Network, rates: FloatArray) -> FloatArray:
     """Host I/O per second of each (workload, class) [G, P]."""
-    mixes = [w.mix for w in net.workloads]
-    fractions = np.array([mixes[w].fractions[c] for w, c in net.times.keys])
-    owners = np.array([w for w, _ in net.times.keys], dtype=np.int64)
+    fractions, owners = net.class_shares
     if owners.size == 0:
         return np.zeros((0, rates.shape[1]))
     return fractions[:, None] * rates[owners]
