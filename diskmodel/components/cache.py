@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from diskmodel.catalog import StorageSystem
 
 KIB = 1024
@@ -134,9 +137,10 @@ def dirty_bytes(
     return destage_rate_per_s * destage_residence_s * destage_bytes + ordering_pool_bytes
 
 
-def nvs_full(dirty_bytes_by_server: list[float], nvs_bytes_server: float) -> list[bool]:
+def nvs_full(dirty_bytes_by_server: ArrayLike, nvs_bytes_server: float) -> NDArray[np.bool_]:
     """NVS full, judged per server: its dirty data reaches its NVS share. A server whose NVS
-    is full makes its writes wait for destages (no more fast writes)."""
+    is full makes its writes wait for destages (no more fast writes). Dirty bytes per server
+    [S], or per server at several loads [S, P]; the answer has their shape."""
     if nvs_bytes_server <= 0:
         raise ValueError("NVS bytes per server must be > 0")
-    return [d >= nvs_bytes_server for d in dirty_bytes_by_server]
+    return np.asarray(dirty_bytes_by_server, dtype=np.float64) >= nvs_bytes_server

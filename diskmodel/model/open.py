@@ -56,13 +56,18 @@ class OpenSolution:
 
 
 def _padded_gains(net: Network, ranks: list[int]) -> FloatArray:
-    """The drives' alpha(1..D) stacked [R, Dmax]; a shorter one held at its last value (it is
-    constant beyond its own D)."""
-    gains = [net.gains[k] for k in ranks]
-    depth = max(len(g) for g in gains if g is not None)
+    """The drives' alpha(1..D) stacked [R, Dmax]; each cut where it stops changing and a
+    shorter one held at its last value (the station holds alpha(D) beyond its own D, so both
+    are exact: an SSD's 32 entries constant from its 8 channels on take 8 columns, not 32)."""
+    gains = []
+    for k in ranks:
+        g = net.gains[k]
+        assert g is not None
+        changing = np.flatnonzero(g != g[-1])
+        gains.append(g[: int(changing[-1]) + 2] if changing.size else g[:1])
+    depth = max(len(g) for g in gains)
     out = np.empty((len(ranks), depth))
     for i, g in enumerate(gains):
-        assert g is not None
         out[i, : len(g)] = g
         out[i, len(g) :] = g[-1]
     return out

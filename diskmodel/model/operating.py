@@ -123,15 +123,15 @@ class Solver:
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key]
-        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
-        if key in self._networks:
-            return self._networks[key]
         if self.follows_load:
             # Below the rate at which the first Easy Tier ceiling binds, every load of this
             # mix shares the placement that ignores the load: no placement search needed.
             free = self._free_up_to.get(ratios)
             if free is not None and total <= free and ("free", ratios) in self._networks:
                 return self._networks[("free", ratios)]
+        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
+        if key in self._networks:
+            return self._networks[key]
         if not self.follows_load:
             key = free_key
         placed = layout(self.config, r, self.costs)
@@ -201,23 +201,24 @@ class Solver:
         dirty = net.dirty_bytes_by_server(r, states.wait_s, states.speed_factor)
         hw = self.config.hardware
         nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
+        dirty_full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))  # [P]
+        utilization = np.where(states.saturated, 1.0, states.utilization)
+        wait = np.where(states.saturated, np.inf, states.wait_s)
         out = []
         for p in range(r.shape[1]):
             station_saturated = states.saturated[:, p]
             destage_limited = bool(saturated[p]) and any(
                 net.destage_share(int(k), r[:, p]) > 0 for k in np.flatnonzero(station_saturated)
             )
-            nvs_full = destage_limited or bool(
-                not saturated[p] and any(cache.nvs_full(list(dirty[:, p]), nvs_server))
-            )
+            nvs_full = destage_limited or bool(not saturated[p] and dirty_full[p])
             responses = per_class[:, p]
             out.append(
                 OperatingPoint(
                     network=net,
                     rates=r[:, p].copy(),
                     arrival=states.arrival[:, p],
-                    utilization=np.where(station_saturated, 1.0, states.utilization[:, p]),
-                    wait_s=np.where(station_saturated, np.inf, states.wait_s[:, p]),
+                    utilization=utilization[:, p],
+                    wait_s=wait[:, p],
                     service_s=states.service_s[:, p],
                     speed_factor=states.speed_factor[:, p],
                     station_saturated=station_saturated,

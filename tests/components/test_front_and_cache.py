@@ -57,7 +57,7 @@ def test_pending_destages_and_nvs_full_per_server() -> None:
     assert cache.pending_destages_per_drive(10, 64, 4096) == 1.0
     dirty = cache.dirty_bytes(1000, 0.02, 4096, ordering_pool_bytes=1e6)
     assert dirty == pytest.approx(1000 * 0.02 * 4096 + 1e6)
-    assert cache.nvs_full([dirty, 2 * nvs], nvs) == [False, True]
+    assert cache.nvs_full([dirty, 2 * nvs], nvs).tolist() == [False, True]
 
 
 def test_prefetch_of_several_tracks_per_operation() -> None:
