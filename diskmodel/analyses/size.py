@@ -28,7 +28,13 @@ from pydantic import ValidationError
 
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
+from diskmodel.configuration import (
+    COMPONENT_KINDS,
+    Configuration,
+    ServiceLevel,
+    projected_hit_ratios,
+    resolve,
+)
 from diskmodel.errors import InputError
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SizingCandidate, SizingResult
@@ -170,6 +176,10 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
     planned = points[0]
     r = planned.response_s
+    by_period = tuple(
+        p.response_s / MS if math.isfinite(p.response_s) and not p.saturated else None
+        for p in points
+    )
     busiest = planned.busiest
     return SizingCandidate(
         choice,
@@ -184,6 +194,7 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
         broken_in=None if first is None else first[0],
         binding=None if first is None else first[1].label,
         upgrade=upgrade,
+        response_by_period_ms=by_period,
     )
 
 
@@ -314,6 +325,17 @@ def _on_dask(
         client.close()
 
 
+def _service_level(scenario: Scenario) -> tuple[str, ...]:
+    """The labels of the limits every period must meet (the resolved service level's)."""
+    level = scenario.service_level
+    resolved = ServiceLevel(
+        response_time_ms=level.response_time_ms,
+        read_response_time_ms=level.read_response_time_ms,
+        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
+    )
+    return tuple(limit.label for limit in limits(resolved))
+
+
 def size_scenario(
     scenario: Scenario,
     catalog: Catalog | None = None,
@@ -366,4 +388,5 @@ def size_scenario(
         cheapest=_cheapest(candidates, range(len(candidates))),
         cheapest_upgrade=_cheapest(candidates, upgrades),
         method="exhaustive, none pruned",
+        service_level=_service_level(scenario),
     )

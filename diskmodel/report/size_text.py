@@ -14,9 +14,9 @@ def choice_text(c: SizingCandidate) -> str:
     parts = []
     for name, count in c.choice:
         if name == "da_pairs":
-            parts.append(f"{count:g} DA pairs")
+            parts.append(f"{count:g} DA pair{'' if count == 1 else 's'}")
         elif name == "host_ports":
-            parts.append(f"{count:g} host ports")
+            parts.append(f"{count:g} host port{'' if count == 1 else 's'}")
         elif name == "cache_gb":
             parts.append(f"{count:g} GB cache")
         elif name == "processor_ways":
@@ -72,6 +72,7 @@ def answer_lines(r: SizingResult) -> list[str]:
         lines.append(
             f"cheapest upgrade of the current configuration: {choice_text(up)}: {cost_text(up)}"
         )
+    lines.append(answer_sentence(r))
     impossible = [c for c in r.candidates if c.error is not None]
     if impossible:
         lines.append(
@@ -79,6 +80,40 @@ def answer_lines(r: SizingResult) -> list[str]:
             f"{impossible[0].error}"
         )
     return lines
+
+
+def _no_more(a: SizingCandidate, b: SizingCandidate) -> bool:
+    """`a` has no more of any choice than `b`, and less of one."""
+    pairs = list(zip((n for _, n in a.choice), (n for _, n in b.choice), strict=True))
+    return all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
+
+
+def answer_sentence(r: SizingResult) -> str:
+    """The search's answer in one sentence: what holds the service level in every period, its
+    response now and in the last period, and whether anything with less of a choice holds it."""
+    through = "now" if len(r.periods) == 1 else f"now and through {r.periods[-1]}"
+    level = " and ".join(r.service_level[:1]) or "the service level"
+    if len(r.service_level) > 1:
+        level += " with every utilisation ceiling"
+    if r.cheapest is None:
+        return f"Answer: no configuration tried holds {level} {through}."
+    best = r.candidates[r.cheapest]
+    what = "the cheapest" if r.objective == "price" else "the fewest drives (then the least power)"
+    times = [
+        f"{_ms(t)} ms {'now' if period == 'now' else 'in ' + period}"
+        for period, t in zip(r.periods, best.response_by_period_ms, strict=True)
+    ]
+    shown = ", ".join(times[:1] + times[-1:] if len(times) > 1 else times)
+    smaller = [c for c in r.candidates if c.meets and _no_more(c, best)]
+    rest = (
+        "nothing tried with less of any choice holds it"
+        if not smaller
+        else f"{len(smaller)} tried with less of some choice also hold it"
+    )
+    return (
+        f"Answer: {what} that hold {level} {through}: {choice_text(best)} "
+        f"({cost_text(best)}; {shown}); {rest}."
+    )
 
 
 def _front(r: SizingResult) -> TextTable:
