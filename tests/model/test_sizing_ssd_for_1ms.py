@@ -95,7 +95,8 @@ def test_nothing_with_fewer_ssd_ranks_or_da_pairs_holds_it(result: SizingResult)
 def test_the_text_answers_the_question_in_one_sentence(result: SizingResult) -> None:
     text = render(result, Output(terminal=False, width=400))
     (line,) = [line for line in text.splitlines() if line.startswith("Answer:")]
-    assert line.count(". ") == 0 and line.endswith(".")
+    assert line.count(". ") == 0
+    assert line.endswith(".")
     best = result.candidates[result.cheapest or 0]
     count = int(dict(best.choice)[SSD])
     pairs = int(dict(best.choice)["da_pairs"])
