@@ -148,13 +148,14 @@ def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
 
 @dataclass(frozen=True)
 class _Job:
-    """One configuration to try: its scenario data, its choice, whether it only adds, and
-    its cost (drives, power, price)."""
+    """One configuration to try: its scenario data (or the scenario, once validated), its
+    choice, whether it only adds, and its cost (drives, power, price)."""
 
     data: dict[str, Any]
     choice: tuple[tuple[str, float], ...]
     upgrade: bool
     cost: Cost = (0, 0.0, None)
+    variant: Scenario | None = None  # validated already (then `data` is not needed)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
     """One configuration against the service level in every period (module docstring)."""
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
-    variant = _validated(job, catalog)
+    variant = job.variant if job.variant is not None else _validated(job, catalog)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
     config = _configuration(variant, context)
@@ -502,7 +503,9 @@ def size_scenario(
     ]
     variants = [_validated(job, catalog) for job in jobs]
     jobs = [
-        job if isinstance(v, str) else replace(job, cost=_cost(v, catalog, size.prices))
+        job
+        if isinstance(v, str)
+        else replace(job, data={}, variant=v, cost=_cost(v, catalog, size.prices))
         for job, v in zip(jobs, variants, strict=True)
     ]
     why_not = (

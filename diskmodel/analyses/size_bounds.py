@@ -13,9 +13,10 @@ only the configuration's counts, and hold for *every* placement the model can ma
   all its small (and, separately, all its sequential) back-end operations went to the rank
   kind that costs the DA least; their mean utilisation is at least that over the pairs, and
   the busiest pair at least the mean. The drives' total work is bounded the same way from
-  below (with the skew bound of the next point), their total capacity (each drive's
-  `alpha(D)`, the largest on any data span) from above: where the work reaches the capacity,
-  some drive saturates.
+  below (with the skew bound of the next point), their total capacity from above (an SSD's
+  `alpha(D)`, an HDD's queue depth D, `most_per_drive`): where the work reaches the
+  capacity, some drive saturates, and the busiest drive is at least as busy as work over
+  capacity (a drive's busy time is at least its work / alpha(D)).
 - *Skew* (the placement's only freedom): whatever the placement, the hottest fraction c of a
   workload's capacity carries at most F(c) of its small I/O (F its skew curve, concave). So
   the share of its small back-end work on the k fastest rank kinds of a candidate is at most
@@ -87,9 +88,6 @@ BoolArray = NDArray[np.bool_]
 MARGIN = 1e-9
 """Relative margin by which a bound must pass a limit before it counts as proof (the exact
 solution and the bound compute the same quantity in different order)."""
-SPAN_GRID = 100
-"""Data spans on which `costs.drive_gain` is evaluated (it rounds every span to 1/100): the
-largest gain over them is the largest the model ever uses."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +174,6 @@ def rank_kinds(
     out = []
     for pool, drive_name, raid_name in kinds:
         rank = _rank(catalog, system, pool, drive_name, raid_name)
-        gains = [float(drive_gain(rank, i / SPAN_GRID)[-1]) for i in range(1, SPAN_GRID + 1)]
         out.append(
             RankKind(
                 pool,
@@ -184,10 +181,23 @@ def rank_kinds(
                 raid_name,
                 rank.capacity_gb,
                 rank.active_drives,
-                max(gains),
+                most_per_drive(rank),
             )
         )
     return tuple(out)
+
+
+def most_per_drive(rank: Rank) -> float:
+    """The most one drive of `rank` serves, in busy seconds (at queue length one) per second,
+    on any data span: an SSD's gain does not depend on the span (its parallel units and its
+    interface), so it is the gain itself; an HDD's is at most its command queue depth D,
+    because a drive never serves faster than one request per request queued
+    (alpha(n) <= n; tests/model/test_sizing_pruning.py checks every catalog drive). The HDD's
+    own alpha(D) would need its SPTF table on every span, which costs more than the search
+    it would shorten."""
+    if rank.drive.kind == "ssd":
+        return float(drive_gain(rank, 1.0)[-1])
+    return float(rank.drive.command_queue_depth)
 
 
 def _rank(catalog: Catalog, system: str, pool: str, drive_name: str, raid_name: str) -> Rank:

@@ -19,14 +19,17 @@ import json
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diskmodel.analyses.size as size_module
+from diskmodel.analyses import size_bounds
 from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import COMPONENT_KINDS
+from diskmodel.model.costs import drive_gain
 from diskmodel.model.operating import Solver
 from diskmodel.prediction import SizingResult
 from diskmodel.report.json_result import sizing_json
@@ -343,3 +346,23 @@ def test_the_bounds_are_tight_where_the_ssd_tier_takes_the_misses() -> None:
         for i, job in enumerate(jobs)
     ]
     assert all(0.7 <= r <= 1 + REL for r in ratios), ratios
+
+
+SPANS = (1e-3, 1 / 64, 1 / 8, 1 / 2, 1.0)
+
+
+@pytest.mark.parametrize("system", ["ds8800-951", "ds8700-941"])
+def test_no_drive_serves_faster_than_one_request_per_request_queued(system: str) -> None:
+    """The premise of two bounds (size_bounds.most_per_drive, and a drive's response at least
+    its queue-length-one service): alpha(n) <= n for every catalog drive on every span, and
+    an SSD's gain is the same on every span."""
+    catalog = load_catalog()
+    for name in catalog.systems[system].drives:
+        rank = size_bounds._rank(catalog, system, "p", name, "raid5-7+p")
+        gains = [drive_gain(rank, span) for span in SPANS]
+        for gain in gains:
+            n = np.arange(1, len(gain) + 1)
+            assert np.all(gain <= n * (1 + 1e-12)), (name, gain)
+            assert gain[-1] <= size_bounds.most_per_drive(rank) * (1 + 1e-12)
+        if rank.drive.kind == "ssd":
+            assert all(np.array_equal(g, gains[0]) for g in gains), name
