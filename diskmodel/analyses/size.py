@@ -1,17 +1,22 @@
 """`diskmodel size`: the configurations a scenario's `analyses.size` offers, each tried against
 the service level now and in every growth period, ranked by cost.
 
-Every combination of the offered rank counts, DA pair counts and host port counts is built as
-a scenario of its own (the chosen rank groups replace the pool's groups of the same drive and
-RAID format), validated against the hardware (a combination the DA pairs or the data cannot
-take is reported as not possible, not dropped), resolved and solved at the planned load and at
-each growth factor: the same `Solver` operating points `diskmodel run` reports, so a
-configuration's numbers here are the ones its own run would give. The search is exhaustive
-(the schema bounds it at `MAX_SIZING_CANDIDATES`); nothing is pruned, so nothing on the front
-can be missed.
+Every combination of the offered rank counts, DA pair counts, host port counts, processor
+options and cache sizes is built as a scenario of its own (the chosen rank groups replace the
+pool's groups of the same drive and RAID format) and validated against the hardware (a
+combination the DA pairs or the data cannot take is reported as not possible, not dropped).
+Each is then resolved and solved at the planned load and at each growth factor: the same
+`Solver` operating points `diskmodel run` reports, so a configuration's numbers here are the
+ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES`.
 
-Cost: the scenario's prices (drives by name, DA pairs, host ports), or without them the drive
-count, then the drives' power (catalog `power_w`, each sourced or an estimate).
+The search goes cheapest first and skips a configuration only where bounds from the queueing
+core prove it can be neither on the Pareto front nor an answer (`size_bounds`, where the rule
+and its proof are; open loads only, `analyses.size.prune: false` solves every one); what it
+skips is listed with the bound that let it.
+
+Cost: the scenario's prices (drives by name, DA pairs, host ports, cache, processor option),
+or without them the drive count, then the drives' power (catalog `power_w`, each sourced or an
+estimate); known before a configuration is solved.
 """
 
 from __future__ import annotations
@@ -447,14 +452,14 @@ def _method(total: int, pruned: Sequence[SizingPruned], prune: bool, why_not: st
     if why_not:
         return f"exhaustive, none pruned ({why_not})"
     if not pruned:
-        return "cheapest first, bounded (analyses/size_bounds.py); none could be skipped"
+        return "cheapest first with bounds; none could be skipped"
     by = {
         name: sum(p.bound == name for p in pruned)
         for name in ("saturation", "service level", "cost")
     }
     parts = [f"{count} by {name}" for name, count in by.items() if count]
     return (
-        f"cheapest first, bounded (analyses/size_bounds.py): {total - len(pruned)} solved, "
+        f"cheapest first with bounds: {total - len(pruned)} solved, "
         f"{len(pruned)} skipped ({', '.join(parts)})"
     )
 

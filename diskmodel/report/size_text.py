@@ -49,8 +49,8 @@ def answer_lines(r: SizingResult) -> list[str]:
     ranked = "price" if r.objective == "price" else "drive count, then power"
     current = r.candidates[0]
     lines = [
-        f"Sizing: {r.scenario}: {len(r.candidates)} configurations tried ({r.method}), ranked "
-        f"by {ranked}; the service level must hold {through}.",
+        f"Sizing: {r.scenario}: {len(r.candidates) + len(r.pruned)} configurations offered "
+        f"({r.method}), ranked by {ranked}; the service level must hold {through}.",
         f"current: {choice_text(current)}: {cost_text(current)}, "
         f"{_ms(current.response_time_ms)} ms now; {verdict(current)}",
     ]
@@ -106,13 +106,13 @@ def answer_sentence(r: SizingResult) -> str:
     shown = ", ".join(times[:1] + times[-1:] if len(times) > 1 else times)
     smaller = [c for c in r.candidates if c.meets and _no_more(c, best)]
     rest = (
-        "nothing tried with less of any choice holds it"
+        "nothing tried with less of one choice and no more of any other holds it"
         if not smaller
-        else f"{len(smaller)} tried with less of some choice also hold it"
+        else f"{len(smaller)} tried with less of one choice and no more of any other also hold it"
     )
     return (
-        f"Answer: {what} that hold {level} {through}: {choice_text(best)} "
-        f"({cost_text(best)}; {shown}); {rest}."
+        f"Answer: {what} holding {level} {through}: {choice_text(best)}, {cost_text(best)}, "
+        f"{shown}; {rest}."
     )
 
 

@@ -303,7 +303,7 @@ def test_the_json_lists_what_was_skipped_and_by_which_bound() -> None:
     )
     data = json.loads(sizing_json(size_scenario(scenario, workers=1)))["sizing"]
     assert {"choice", "bound", "detail"} <= set(data["pruned"][0])
-    assert data["method"].startswith("cheapest first, bounded")
+    assert data["method"].startswith("cheapest first with bounds")
     # The two offered and the scenario's own (1 SSD rank), which is always solved.
     assert len(data["candidates"]) + len(data["pruned"]) == 3
 

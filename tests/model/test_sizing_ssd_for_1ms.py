@@ -104,4 +104,4 @@ def test_the_text_answers_the_question_in_one_sentence(result: SizingResult) -> 
     assert f"{pairs} DA pair" in line
     assert "response time ≤ 1 ms" in line
     assert "through year 3" in line
-    assert "nothing tried with less of any choice holds it" in line
+    assert "nothing tried with less of one choice and no more of any other holds it" in line
