@@ -597,7 +597,10 @@ class SizingCandidate:
     and in every growth period; broken_in: the first period that breaks it ("now" or the growth
     label) and binding: the limit that breaks there. upgrade: it only adds to the current
     configuration (no rank, DA pair or port removed). response_by_period_ms: the response time
-    in each period ("now" first; None: saturated there).
+    in each period ("now" first; None: saturated there). uneven: each rank kind whose ranks
+    cannot be spread evenly over the DA pairs or the servers, with its counts ("" when every
+    kind is even), e.g. "ssd-300: DA 2/1, servers 2/1" (ranks per DA pair from 0, per
+    server; the RAID format added where a drive comes in two).
     """
 
     choice: tuple[tuple[str, float], ...]
@@ -613,6 +616,7 @@ class SizingCandidate:
     binding: str | None = None
     upgrade: bool = False
     response_by_period_ms: tuple[float | None, ...] = ()
+    uneven: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import (
     COMPONENT_KINDS,
     Configuration,
+    Rank,
     ServiceLevel,
     projected_hit_ratios,
     resolve,
@@ -224,7 +225,35 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
         binding=None if first is None else first[1].label,
         upgrade=upgrade,
         response_by_period_ms=by_period,
+        uneven=uneven_placement(config),
     )
+
+
+def uneven_placement(config: Configuration) -> str:
+    """The rank kinds whose ranks are not spread evenly over the DA pairs or the servers, with
+    their counts per pair and per server ("" when all are even). Ranks are dealt round-robin
+    over the DA pairs and alternate between the servers (`scenario.expand_ranks`), so each
+    kind is as even as its count allows unless a group names its DA pair; what is left is
+    named, since a rank more on one DA pair can lower the maximum (issue 14)."""
+    hw = config.hardware
+    servers = hw.system.servers
+    kinds: dict[tuple[str, str, str], list[Rank]] = {}
+    for rank in config.ranks:
+        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
+    parts = []
+    drives = [drive for _, drive, _ in kinds]
+    for (_, drive, raid), ranks in kinds.items():
+        pairs = [sum(r.da_pair == d for r in ranks) for d in range(hw.da_pairs)]
+        owners = [sum(r.server % servers == s for r in ranks) for s in range(servers)]
+        uneven = []
+        if max(pairs) > min(pairs):
+            uneven.append("DA " + "/".join(map(str, pairs)))
+        if max(owners) > min(owners):
+            uneven.append("servers " + "/".join(map(str, owners)))
+        if uneven:
+            name = drive if drives.count(drive) == 1 else f"{drive} {raid}"
+            parts.append(f"{name}: " + ", ".join(uneven))
+    return "; ".join(parts)
 
 
 def _cost_key(c: SizingCandidate) -> tuple[float, float]:

@@ -62,6 +62,7 @@ def answer_lines(r: SizingResult) -> list[str]:
             f"cheapest meeting it: {choice_text(best)}: {cost_text(best)}, "
             f"{_ms(best.response_time_ms)} ms now, busiest {best.busiest} "
             f"{display.percent(best.busiest_utilization)}"
+            + (f"; uneven placement: {best.uneven}" if best.uneven else "")
         )
     if r.cheapest_upgrade is None:
         lines.append("no upgrade of the current configuration tried meets it")
@@ -130,10 +131,11 @@ def _front(r: SizingResult) -> TextTable:
                 f"{c.power_w:,.0f}",
                 _ms(c.response_time_ms),
                 verdict(c) + mark,
+                c.uneven or "-",
             ]
         )
     return table(
-        [*names, "price", "drives", "power W", "resp ms now", "service level"],
+        [*names, "price", "drives", "power W", "resp ms now", "service level", "uneven placement"],
         rows,
         title="Pareto front: cost against response time now (* the cheapest meeting the "
         "service level)",
