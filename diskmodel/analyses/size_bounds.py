@@ -450,8 +450,8 @@ def skippable(
     if beaten_by is None:
         return None
     beaten = (
-        f"at least {r_lb * 1e3:.3g} ms now against {beaten_by[1] * 1e3:.3g} ms of a "
-        "configuration no dearer"
+        f"at least {r_lb * 1e3:.4g} ms now against {beaten_by[1] * 1e3:.4g} ms of a "
+        "configuration no dearer (faster beyond the margin 1.01^2)"
     )
     if bounds.fails[i]:
         return "service level", f"{bounds.reason[i]}; {beaten}"
