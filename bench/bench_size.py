@@ -25,7 +25,9 @@ Measured 2026-11-25 on the shared 2-core machine under load (load average 3.5-5,
 workers): screen 930,000 candidates/s (131,072 in 141 ms, 0.53 x import numpy): met; exact
 48/s in one process and 65/s over two (not met; main at 82bb18a gave 97/s and 71/s a minute
 before, and back-to-back runs of either ranged 46-97/s: the exact path is unchanged, the
-machine was busy); pruned 68/s and 71/s offered, 11 and 10 of the 80 skipped: met.
+machine was busy); pruned 68/s and 71/s offered, 11 and 10 of the 80 skipped: met. Again at
+17:54 (load average 5.9): screen 760,000/s; exact 74/s and 57/s against main's (28d58ca) 71/s
+and 57/s back to back; pruned 86/s and 72/s.
 """
 
 from __future__ import annotations
