@@ -596,7 +596,11 @@ class SizingCandidate:
     response_time_ms: at the planned load (None: saturated). meets: the service level met now
     and in every growth period; broken_in: the first period that breaks it ("now" or the growth
     label) and binding: the limit that breaks there. upgrade: it only adds to the current
-    configuration (no rank, DA pair or port removed).
+    configuration (no rank, DA pair or port removed). response_by_period_ms: the response time
+    in each period ("now" first; None: saturated there). uneven: each rank kind whose ranks
+    cannot be spread evenly over the DA pairs or the servers, with its counts ("" when every
+    kind is even), e.g. "ssd-300: DA 2/1, servers 2/1" (ranks per DA pair from 0, per
+    server; the RAID format added where a drive comes in two).
     """
 
     choice: tuple[tuple[str, float], ...]
@@ -611,6 +615,19 @@ class SizingCandidate:
     broken_in: str | None = None
     binding: str | None = None
     upgrade: bool = False
+    response_by_period_ms: tuple[float | None, ...] = ()
+    uneven: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SizingPruned:
+    """A configuration the sizing search did not solve: `bound` names the bound from the
+    queueing core that proved it can be neither on the front nor the answer, `detail` gives
+    its figures (analyses/size_bounds.py)."""
+
+    choice: tuple[tuple[str, float], ...]
+    bound: str
+    detail: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,7 +639,9 @@ class SizingResult:
     the configurations that are possible and not saturated). cheapest: the cheapest meeting the
     service level now and in every growth period (None: none does); cheapest_upgrade: the same
     among upgrades of the current configuration. periods: "now" and the growth labels.
-    method: how the space was searched.
+    method: how the space was searched. service_level: the limits every period must meet.
+    pruned: the configurations not solved, each with the bound that let it be skipped
+    (`candidates` holds the ones solved; together they are every configuration offered).
     """
 
     scenario: str
@@ -633,3 +652,5 @@ class SizingResult:
     cheapest: int | None
     cheapest_upgrade: int | None
     method: str
+    service_level: tuple[str, ...] = ()
+    pruned: tuple[SizingPruned, ...] = ()

@@ -1,40 +1,55 @@
 """`diskmodel size`: the configurations a scenario's `analyses.size` offers, each tried against
 the service level now and in every growth period, ranked by cost.
 
-Every combination of the offered rank counts, DA pair counts and host port counts is built as
-a scenario of its own (the chosen rank groups replace the pool's groups of the same drive and
-RAID format), validated against the hardware (a combination the DA pairs or the data cannot
-take is reported as not possible, not dropped), resolved and solved at the planned load and at
-each growth factor: the same `Solver` operating points `diskmodel run` reports, so a
-configuration's numbers here are the ones its own run would give. The search is exhaustive
-(the schema bounds it at `MAX_SIZING_CANDIDATES`); nothing is pruned, so nothing on the front
-can be missed.
+Every combination of the offered rank counts, DA pair counts, host port counts, processor
+options and cache sizes is built as a scenario of its own (the chosen rank groups replace the
+pool's groups of the same drive and RAID format) and validated against the hardware (a
+combination the DA pairs or the data cannot take is reported as not possible, not dropped).
+Each is then resolved and solved at the planned load and at each growth factor: the same
+`Solver` operating points `diskmodel run` reports, so a configuration's numbers here are the
+ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES`.
 
-Cost: the scenario's prices (drives by name, DA pairs, host ports), or without them the drive
-count, then the drives' power (catalog `power_w`, each sourced or an estimate).
+The search goes cheapest first and skips a configuration only where bounds from the queueing
+core prove it can be neither on the Pareto front nor an answer (`size_bounds`, where the rule
+and its proof are; open loads only, `analyses.size.prune: false` solves every one); what it
+skips is listed with the bound that let it.
+
+Cost: the scenario's prices (drives by name, DA pairs, host ports, cache, processor option),
+or without them the drive count, then the drives' power (catalog `power_w`, each sourced or an
+estimate); known before a configuration is solved.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import ValidationError
 
+from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
+from diskmodel.configuration import (
+    COMPONENT_KINDS,
+    Configuration,
+    Rank,
+    ServiceLevel,
+    projected_hit_ratios,
+    resolve,
+)
 from diskmodel.errors import InputError
 from diskmodel.model.operating import OperatingPoint, Solver
-from diskmodel.prediction import SizingCandidate, SizingResult
+from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
-from diskmodel.scenario.schema import SYSTEM_CHOICES
+from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
 
 MS = 1e-3
 PARALLEL_FROM = 24
@@ -100,19 +115,28 @@ def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float])
     return data
 
 
-def _cost(config: Configuration, scenario: Scenario) -> tuple[int, float, float | None]:
-    """Installed drives, their power (W) and the price by the scenario's prices."""
-    drives = sum(r.raid.drives for r in config.ranks)
-    power = sum(r.raid.drives * r.drive.power_w for r in config.ranks)
-    size = scenario.analyses.size
-    prices = size.prices if size is not None else None
+Cost = tuple[int, float, float | None]
+
+
+def _cost(variant: Scenario, catalog: Catalog, prices: Prices | None) -> Cost:
+    """Installed drives, their power (W) and the price by the scenario's prices, of a validated
+    configuration (known before it is solved, so that the search can go cheapest first)."""
+    system = variant.system
+    ranks = [
+        (catalog.installed_drive(system.model, g.drive), catalog.raid_formats[g.raid], g.count)
+        for pool in variant.pools
+        for g in pool.ranks
+    ]
+    drives = sum(raid.drives * count for _, raid, count in ranks)
+    power = sum(raid.drives * count * drive.power_w for drive, raid, count in ranks)
     if prices is None:
         return drives, power, None
-    hw = config.hardware
-    price = sum(r.raid.drives * prices.drives.get(r.drive.name, 0.0) for r in config.ranks)
-    price += hw.da_pairs * prices.da_pair + hw.host_ports * prices.host_port
-    price += hw.cache_gb * prices.cache_gb
-    price += prices.processor_ways.get(str(hw.processor.ways), 0.0)
+    price = sum(
+        raid.drives * count * prices.drives.get(drive.name, 0.0) for drive, raid, count in ranks
+    )
+    price += system.da_pairs * prices.da_pair + system.host_ports * prices.host_port
+    price += system.cache_gb * prices.cache_gb
+    price += prices.processor_ways.get(str(system.processor_ways), 0.0)
     return drives, power, price
 
 
@@ -130,11 +154,14 @@ def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
 
 @dataclass(frozen=True)
 class _Job:
-    """One configuration to try: its scenario data, its choice, whether it only adds."""
+    """One configuration to try: its scenario data (or the scenario, once validated), its
+    choice, whether it only adds, and its cost (drives, power, price)."""
 
     data: dict[str, Any]
     choice: tuple[tuple[str, float], ...]
     upgrade: bool
+    cost: Cost = (0, 0.0, None)
+    variant: Scenario | None = None  # validated already (then `data` is not needed)
 
 
 @dataclass(frozen=True)
@@ -148,21 +175,30 @@ class _Context:
     factors: tuple[float, ...]
 
 
+def _validated(job: _Job, catalog: Catalog) -> Scenario | str:
+    """The job's scenario, or why it is not possible (the validation's messages)."""
+    try:
+        return Scenario.model_validate(job.data, context={"catalog": catalog})
+    except ValidationError as exc:
+        return "; ".join(str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False))
+
+
+def _configuration(variant: Scenario, context: _Context) -> Configuration:
+    """A configuration of the search resolved; a cache size of its own projects the hit
+    ratios to it, as an alternative's does."""
+    hits = projected_hit_ratios(context.scenario, variant, {})
+    return resolve(variant, context.catalog, context.base_dir, hit_ratios=hits)
+
+
 def _try(job: _Job, context: _Context) -> SizingCandidate:
     """One configuration against the service level in every period (module docstring)."""
-    scenario, catalog = context.scenario, context.catalog
+    catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
-    try:
-        variant = Scenario.model_validate(job.data, context={"catalog": catalog})
-    except ValidationError as exc:
-        problem = "; ".join(
-            str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False)
-        )
-        return SizingCandidate(choice, error=problem, upgrade=upgrade)
-    # A cache size of its own projects the hit ratios to it, as an alternative's does.
-    hits = projected_hit_ratios(scenario, variant, {})
-    config = resolve(variant, catalog, context.base_dir, hit_ratios=hits)
-    drives, power, price = _cost(config, scenario)
+    variant = job.variant if job.variant is not None else _validated(job, catalog)
+    if isinstance(variant, str):
+        return SizingCandidate(choice, error=variant, upgrade=upgrade)
+    config = _configuration(variant, context)
+    drives, power, price = job.cost
     level = limits(config.service_level)
     points = _points(Solver(config), context.factors)
     periods = context.periods
@@ -170,6 +206,10 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
     planned = points[0]
     r = planned.response_s
+    by_period = tuple(
+        p.response_s / MS if math.isfinite(p.response_s) and not p.saturated else None
+        for p in points
+    )
     busiest = planned.busiest
     return SizingCandidate(
         choice,
@@ -184,7 +224,36 @@ def _try(job: _Job, context: _Context) -> SizingCandidate:
         broken_in=None if first is None else first[0],
         binding=None if first is None else first[1].label,
         upgrade=upgrade,
+        response_by_period_ms=by_period,
+        uneven=uneven_placement(config),
     )
+
+
+def uneven_placement(config: Configuration) -> str:
+    """The rank kinds whose ranks are not spread evenly over the DA pairs or the servers, with
+    their counts per pair and per server ("" when all are even). Ranks are dealt round-robin
+    over the DA pairs and alternate between the servers (`scenario.expand_ranks`), so each
+    kind is as even as its count allows unless a group names its DA pair; what is left is
+    named, since a rank more on one DA pair can lower the maximum (issue 14)."""
+    hw = config.hardware
+    servers = hw.system.servers
+    kinds: dict[tuple[str, str, str], list[Rank]] = {}
+    for rank in config.ranks:
+        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
+    parts = []
+    drives = [drive for _, drive, _ in kinds]
+    for (_, drive, raid), ranks in kinds.items():
+        pairs = [sum(r.da_pair == d for r in ranks) for d in range(hw.da_pairs)]
+        owners = [sum(r.server % servers == s for r in ranks) for s in range(servers)]
+        uneven = []
+        if max(pairs) > min(pairs):
+            uneven.append("DA " + "/".join(map(str, pairs)))
+        if max(owners) > min(owners):
+            uneven.append("servers " + "/".join(map(str, owners)))
+        if uneven:
+            name = drive if drives.count(drive) == 1 else f"{drive} {raid}"
+            parts.append(f"{name}: " + ", ".join(uneven))
+    return "; ".join(parts)
 
 
 def _cost_key(c: SizingCandidate) -> tuple[float, float]:
@@ -240,28 +309,49 @@ def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> in
     )
 
 
-def _run(
-    jobs: Sequence[_Job],
-    context: _Context,
-    workers: int,
-    advance: Callable[[int], None] | None,
-    scheduler: str | None = None,
-) -> list[SizingCandidate]:
-    """Every job's candidate, in order: in this process, over `workers` processes, or on the
+class _Runner:
+    """Solves batches of jobs, in order: in this process, over `workers` processes, or on the
     Dask cluster at `scheduler` (each configuration is independent, so the results are the
-    same every way)."""
-    if scheduler is not None:
-        return _on_dask(jobs, context, scheduler, advance)
-    if workers <= 1:
-        return _in_order((_try(job, context) for job in jobs), advance)
-    from concurrent.futures import ProcessPoolExecutor
+    same every way). The processes or the cluster connection are kept for every batch of
+    one search, and the search's context goes to each of them once."""
 
-    # The context (scenario, catalog) goes to each process once, not with every job.
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_set_worker_context, initargs=(context,)
-    ) as pool:
-        futures = [pool.submit(_try_in_worker, job) for job in jobs]
-        return _in_order((future.result() for future in futures), advance)
+    def __init__(self, context: _Context, workers: int, scheduler: str | None) -> None:
+        self.context = context
+        self.workers = workers
+        self.scheduler = scheduler
+        self._stack = contextlib.ExitStack()
+        self._pool: Any = None
+        self._client: Any = None
+        self._shared: Any = None
+
+    def __enter__(self) -> _Runner:
+        if self.scheduler is not None:
+            self._client, self._shared = self._stack.enter_context(
+                _dask(self.scheduler, self.context)
+            )
+        elif self.workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = self._stack.enter_context(
+                ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    initializer=_set_worker_context,
+                    initargs=(self.context,),
+                )
+            )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def run(self, jobs: Sequence[_Job]) -> Iterable[SizingCandidate]:
+        """Every job's candidate, in the jobs' order, as they come."""
+        if self._client is not None:
+            futures = self._client.map(_try, jobs, context=self._shared, pure=False)
+            return (future.result() for future in futures)
+        if self._pool is not None:
+            return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
+        return (_try(job, self.context) for job in jobs)
 
 
 _worker_context: list[_Context] = []
@@ -276,26 +366,10 @@ def _try_in_worker(job: _Job) -> SizingCandidate:
     return _try(job, _worker_context[0])
 
 
-def _in_order(
-    candidates: Iterable[SizingCandidate], advance: Callable[[int], None] | None
-) -> list[SizingCandidate]:
-    """The candidates as they come (in the jobs' order), the progress advanced for each."""
-    out = []
-    for candidate in candidates:
-        out.append(candidate)
-        if advance is not None:
-            advance(1)
-    return out
-
-
-def _on_dask(
-    jobs: Sequence[_Job],
-    context: _Context,
-    scheduler: str,
-    advance: Callable[[int], None] | None,
-) -> list[SizingCandidate]:
-    """The jobs on a Dask distributed cluster (the optional extra `diskmodel[dask]`): the
-    shared context sent to every worker once, one task per configuration."""
+@contextlib.contextmanager
+def _dask(scheduler: str, context: _Context) -> Iterator[tuple[Any, Any]]:
+    """A client of the Dask distributed cluster at `scheduler` (the optional extra
+    `diskmodel[dask]`) and the search's context sent to every worker once."""
     try:
         from distributed import Client
     except ImportError:
@@ -307,11 +381,116 @@ def _on_dask(
     except OSError as exc:
         raise InputError(f"--scheduler {scheduler}: no Dask scheduler answered ({exc})") from None
     try:
-        shared = client.scatter(context, broadcast=True)
-        futures = client.map(_try, jobs, context=shared, pure=False)
-        return _in_order((future.result() for future in futures), advance)
+        yield client, client.scatter(context, broadcast=True)
     finally:
         client.close()
+
+
+def _service_level(scenario: Scenario) -> tuple[str, ...]:
+    """The labels of the limits every period must meet (the resolved service level's)."""
+    level = scenario.service_level
+    resolved = ServiceLevel(
+        response_time_ms=level.response_time_ms,
+        read_response_time_ms=level.read_response_time_ms,
+        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
+    )
+    return tuple(limit.label for limit in limits(resolved))
+
+
+BATCH_PER_WORKER = 4
+"""Configurations solved per process between two looks at the bounds: the search skips a
+configuration only against those already solved, so smaller batches skip more, larger ones
+keep the processes busier."""
+
+
+def _screen(
+    scenario: Scenario,
+    context: _Context,
+    jobs: Sequence[_Job],
+    variants: Sequence[Scenario | str],
+) -> bounds.Screen:
+    """The bounds of every valid job (invalid ones get no bound: inf, nothing proved)."""
+    catalog = context.catalog
+    system = scenario.system.model
+    kinds = sorted(
+        {
+            (p.name, g.drive, g.raid)
+            for v in variants
+            if not isinstance(v, str)
+            for p in v.pools
+            for g in p.ranks
+        }
+    )
+    figures = bounds.rank_kinds(catalog, system, kinds)
+    index = {kind: k for k, kind in enumerate(kinds)}
+    keys: dict[tuple[float, float], int] = {}
+    profiles: list[bounds.Profile] = []
+    n = len(jobs)
+    profile = np.full(n, -1, dtype=np.int64)
+    ports, pairs = np.ones(n), np.ones(n)
+    ranks = np.zeros((n, len(kinds)))
+    workloads: list[tuple[str, float, Any]] = []
+    for i, v in enumerate(variants):
+        if isinstance(v, str):
+            continue
+        key = (float(v.system.processor_ways), float(v.system.cache_gb))
+        if key not in keys:
+            config = _configuration(v, context)
+            keys[key] = len(profiles)
+            profiles.append(bounds.profile(config, catalog, figures))
+            if not workloads:
+                workloads = [
+                    (w.pool, w.capacity_gb, None if w.preference is not None else w.skew)
+                    for w in config.workloads
+                ]
+        profile[i] = keys[key]
+        ports[i], pairs[i] = v.system.host_ports, v.system.da_pairs
+        for pool in v.pools:
+            for g in pool.ranks:
+                ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
+    level = scenario.service_level
+    growth = scenario.analyses.growth
+    screen = bounds.screen(
+        profiles,
+        bounds.Space(profile, ports, pairs, ranks),
+        figures,
+        workloads,
+        bounds.Limits(
+            level.response_time_ms * MS,
+            level.utilization.host_adapter,
+            level.utilization.processor,
+            level.utilization.device_adapter,
+            level.utilization.rank,
+            tuple(growth.multipliers) if growth else (),
+            context.periods,
+        ),
+    )
+    invalid = profile < 0
+    return bounds.Screen(
+        np.where(invalid, np.inf, screen.response_lb_s),
+        screen.saturated & ~invalid,
+        screen.fails & ~invalid,
+        screen.reason,
+        screen.utilization_lb,
+    )
+
+
+def _method(total: int, pruned: Sequence[SizingPruned], prune: bool, why_not: str) -> str:
+    if not prune:
+        return "exhaustive, none pruned"
+    if why_not:
+        return f"exhaustive, none pruned ({why_not})"
+    if not pruned:
+        return "cheapest first with bounds; none could be skipped"
+    by = {
+        name: sum(p.bound == name for p in pruned)
+        for name in ("saturation", "service level", "cost")
+    }
+    parts = [f"{count} by {name}" for name, count in by.items() if count]
+    return (
+        f"cheapest first with bounds: {total - len(pruned)} solved, "
+        f"{len(pruned)} skipped ({', '.join(parts)})"
+    )
 
 
 def size_scenario(
@@ -321,17 +500,20 @@ def size_scenario(
     advance: Callable[[int], None] | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    prune: bool | None = None,
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
     the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
     configurations on; 1 solves them here). `scheduler`: a Dask distributed scheduler's
-    address to run them on instead (a search that outgrows one machine)."""
+    address to run them on instead (a search that outgrows one machine). `prune`: skip what
+    the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size
     if size is None:
         raise ValueError("the scenario has no analyses.size section")
+    prune = size.prune if prune is None else prune
     names, options = _choices(scenario)
     current = _current(scenario, names)
     growth = scenario.analyses.growth
@@ -344,6 +526,7 @@ def size_scenario(
     else:
         combos.remove(current)
         combos.insert(0, current)
+    context = _Context(scenario, catalog, base_dir, periods, factors)
     jobs = [
         _Job(
             _variant(base, scenario, chosen),
@@ -352,11 +535,58 @@ def size_scenario(
         )
         for chosen in combos
     ]
-    context = _Context(scenario, catalog, base_dir, periods, factors)
+    variants = [_validated(job, catalog) for job in jobs]
+    jobs = [
+        job
+        if isinstance(v, str)
+        else replace(job, data={}, variant=v, cost=_cost(v, catalog, size.prices))
+        for job, v in zip(jobs, variants, strict=True)
+    ]
+    why_not = (
+        "closed workloads: the bounds are for open loads"
+        if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None
+        else ""
+    )
+    screen = _screen(scenario, context, jobs, variants) if prune and not why_not else None
     if workers is None:
         workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
-    candidates = tuple(_run(jobs, context, workers, advance, scheduler))
-    upgrades = [i for i, c in enumerate(candidates) if c.upgrade]
+    results: dict[int, SizingCandidate] = {}
+    skipped: dict[int, SizingPruned] = {}
+    # Cheapest first, so that what is solved can beat what comes later (size_bounds.skippable).
+    keys = [
+        (job.cost[2] if job.cost[2] is not None else float(job.cost[0]), job.cost[1])
+        for job in jobs
+    ]
+    order = sorted(range(len(jobs)), key=lambda i: (keys[i], i))
+    solved: list[tuple[int, float | None, bool]] = []
+    batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
+    with _Runner(context, workers, scheduler) as runner:
+        queue = list(order)
+        while queue:
+            batch: list[int] = []
+            while queue and len(batch) < batch_size:
+                i = queue.pop(0)
+                why = None
+                if screen is not None and i != 0 and not isinstance(variants[i], str):
+                    why = bounds.skippable(
+                        screen, i, keys, [job.upgrade for job in jobs], solved, SAME_RESPONSE
+                    )
+                if why is None:
+                    batch.append(i)
+                else:
+                    skipped[i] = SizingPruned(jobs[i].choice, *why)
+                    if advance is not None:
+                        advance(1)
+            for i, candidate in zip(batch, runner.run([jobs[i] for i in batch]), strict=True):
+                results[i] = candidate
+                r = candidate.response_time_ms
+                solved.append((i, None if r is None else r * MS, candidate.meets))
+                if advance is not None:
+                    advance(1)
+    kept = sorted(results)
+    candidates = tuple(results[i] for i in kept)
+    pruned = tuple(skipped[i] for i in sorted(skipped))
+    upgrades = [k for k, c in enumerate(candidates) if c.upgrade]
     return SizingResult(
         scenario=scenario.name,
         objective="price" if size.prices is not None else "drives",
@@ -365,5 +595,7 @@ def size_scenario(
         front=pareto_front(candidates),
         cheapest=_cheapest(candidates, range(len(candidates))),
         cheapest_upgrade=_cheapest(candidates, upgrades),
-        method="exhaustive, none pruned",
+        method=_method(len(jobs), pruned, prune, why_not),
+        service_level=_service_level(scenario),
+        pruned=pruned,
     )

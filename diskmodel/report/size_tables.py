@@ -37,6 +37,7 @@ def sizing_table(r: SizingResult) -> Table:
                     ),
                     Cell(f"{c.busiest} {display.percent(c.busiest_utilization)}"),
                     Cell(verdict(c), "text", "" if c.meets else "warning"),
+                    Cell(c.uneven or "–"),
                 ),
             )
         )
@@ -51,6 +52,7 @@ def sizing_table(r: SizingResult) -> Table:
             "response ms now",
             "busiest now",
             f"service level through {r.periods[-1]}",
+            "uneven placement",
         ),
         rows=tuple(rows),
         note=" ".join(answer_lines(r)),

@@ -14,9 +14,9 @@ def choice_text(c: SizingCandidate) -> str:
     parts = []
     for name, count in c.choice:
         if name == "da_pairs":
-            parts.append(f"{count:g} DA pairs")
+            parts.append(f"{count:g} DA pair{'' if count == 1 else 's'}")
         elif name == "host_ports":
-            parts.append(f"{count:g} host ports")
+            parts.append(f"{count:g} host port{'' if count == 1 else 's'}")
         elif name == "cache_gb":
             parts.append(f"{count:g} GB cache")
         elif name == "processor_ways":
@@ -49,8 +49,8 @@ def answer_lines(r: SizingResult) -> list[str]:
     ranked = "price" if r.objective == "price" else "drive count, then power"
     current = r.candidates[0]
     lines = [
-        f"Sizing: {r.scenario}: {len(r.candidates)} configurations tried ({r.method}), ranked "
-        f"by {ranked}; the service level must hold {through}.",
+        f"Sizing: {r.scenario}: {len(r.candidates) + len(r.pruned)} configurations offered "
+        f"({r.method}), ranked by {ranked}; the service level must hold {through}.",
         f"current: {choice_text(current)}: {cost_text(current)}, "
         f"{_ms(current.response_time_ms)} ms now; {verdict(current)}",
     ]
@@ -62,6 +62,7 @@ def answer_lines(r: SizingResult) -> list[str]:
             f"cheapest meeting it: {choice_text(best)}: {cost_text(best)}, "
             f"{_ms(best.response_time_ms)} ms now, busiest {best.busiest} "
             f"{display.percent(best.busiest_utilization)}"
+            + (f"; uneven placement: {best.uneven}" if best.uneven else "")
         )
     if r.cheapest_upgrade is None:
         lines.append("no upgrade of the current configuration tried meets it")
@@ -72,6 +73,7 @@ def answer_lines(r: SizingResult) -> list[str]:
         lines.append(
             f"cheapest upgrade of the current configuration: {choice_text(up)}: {cost_text(up)}"
         )
+    lines.append(answer_sentence(r))
     impossible = [c for c in r.candidates if c.error is not None]
     if impossible:
         lines.append(
@@ -79,6 +81,40 @@ def answer_lines(r: SizingResult) -> list[str]:
             f"{impossible[0].error}"
         )
     return lines
+
+
+def _no_more(a: SizingCandidate, b: SizingCandidate) -> bool:
+    """`a` has no more of any choice than `b`, and less of one."""
+    pairs = list(zip((n for _, n in a.choice), (n for _, n in b.choice), strict=True))
+    return all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
+
+
+def answer_sentence(r: SizingResult) -> str:
+    """The search's answer in one sentence: what holds the service level in every period, its
+    response now and in the last period, and whether anything with less of a choice holds it."""
+    through = "now" if len(r.periods) == 1 else f"now and through {r.periods[-1]}"
+    level = " and ".join(r.service_level[:1]) or "the service level"
+    if len(r.service_level) > 1:
+        level += " with every utilisation ceiling"
+    if r.cheapest is None:
+        return f"Answer: no configuration tried holds {level} {through}."
+    best = r.candidates[r.cheapest]
+    what = "the cheapest" if r.objective == "price" else "the fewest drives (then the least power)"
+    times = [
+        f"{_ms(t)} ms {'now' if period == 'now' else 'in ' + period}"
+        for period, t in zip(r.periods, best.response_by_period_ms, strict=True)
+    ]
+    shown = ", ".join(times[:1] + times[-1:] if len(times) > 1 else times)
+    smaller = [c for c in r.candidates if c.meets and _no_more(c, best)]
+    rest = (
+        "nothing tried with less of one choice and no more of any other holds it"
+        if not smaller
+        else f"{len(smaller)} tried with less of one choice and no more of any other also hold it"
+    )
+    return (
+        f"Answer: {what} holding {level} {through}: {choice_text(best)}, {cost_text(best)}, "
+        f"{shown}; {rest}."
+    )
 
 
 def _front(r: SizingResult) -> TextTable:
@@ -95,10 +131,11 @@ def _front(r: SizingResult) -> TextTable:
                 f"{c.power_w:,.0f}",
                 _ms(c.response_time_ms),
                 verdict(c) + mark,
+                c.uneven or "-",
             ]
         )
     return table(
-        [*names, "price", "drives", "power W", "resp ms now", "service level"],
+        [*names, "price", "drives", "power W", "resp ms now", "service level", "uneven placement"],
         rows,
         title="Pareto front: cost against response time now (* the cheapest meeting the "
         "service level)",

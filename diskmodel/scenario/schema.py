@@ -761,6 +761,12 @@ class Sizing(Model):
         description="prices per part; without them configurations are ranked by drive count, "
         "then drive power",
     )
+    prune: bool = Field(
+        True,
+        description="skip the configurations that bounds from the queueing core prove can be "
+        "neither on the Pareto front nor the answer (docs/model.md, Sizing); false: solve "
+        "every one",
+    )
 
     def system_options(self) -> dict[str, list[float]]:
         """Each system setting offered (`SYSTEM_CHOICES`, in that order): its distinct options,

@@ -1,0 +1,464 @@
+"""Bounds from the queueing core for `diskmodel size`, vectorised over candidates, and the rule
+that lets a search skip a configuration without losing anything it reports.
+
+**What is bounded.** For an open load (every workload given as `iops`) the exact solution of a
+configuration needs its Easy Tier placement, which is what costs time. The bounds below need
+only the configuration's counts, and hold for *every* placement the model can make:
+
+- *Utilisation* (asymptotic bounds, Lazowska et al. 1984 §5.2: a station's utilisation is its
+  arrival rate times its service, U = X D). The host ports share the load evenly, so their
+  utilisation is exact. The processors' total work (host I/O and destages) does not depend
+  on the placement, so the servers' mean utilisation is exact, and the busier server is at
+  least that busy. The DA pairs' total work is at least the work the workload would give if
+  all its small (and, separately, all its sequential) back-end operations went to the rank
+  kind that costs the DA least; their mean utilisation is at least that over the pairs, and
+  the busiest pair at least the mean. The drives' total work is bounded the same way from
+  below (with the skew bound of the next point), their total capacity from above (an SSD's
+  `alpha(D)`, an HDD's queue depth D, `most_per_drive`): where the work reaches the
+  capacity, some drive saturates, and the busiest drive is at least as busy as work over
+  capacity (a drive's busy time is at least its work / alpha(D)).
+- *Skew* (the placement's only freedom): whatever the placement, the hottest fraction c of a
+  workload's capacity carries at most F(c) of its small I/O (F its skew curve, concave). So
+  the share of its small back-end work on the k fastest rank kinds of a candidate is at most
+  F(their capacity / the workload's capacity); the least work (or time) its I/O can cost is
+  the greedy fill of that bound, fastest kind first (a relaxation of the placement, hence a
+  lower bound). A workload with a media preference (`pin` with an `io_share` the planner
+  states) is given the fastest kind's cost outright (no skew bound).
+- *Response time* (no-queueing bound): a host I/O's response is at least its own service at
+  every station it visits plus the front end's fixed delay, with no wait, except at the
+  host ports whose wait is exact (M/M/1 at the even load). At a drive the model's response
+  is the load-dependent station's L / X, which is at least its queue-length-one service
+  because the drive never serves faster than one request per request queued
+  (alpha(n) <= n). A read miss costs at least the drive and DA service of the rank kind it
+  lands on, at the shortest data span the model ever gives (`layout.EMPTY_FRACTION`); the
+  skew bound splits misses over kinds.
+
+Each bound is a function of the planned load times the growth factor: a configuration whose
+bound breaks a limit of the service level (a utilisation ceiling, the response target, or
+saturation) in some period cannot meet the service level (`Screen.fails`); one whose bound
+saturates at the planned load has no response now and is on no front (`Screen.saturated`).
+tests/model/test_sizing_pruning.py checks every bound against the exact solution.
+
+**What is skipped** (`skippable`). The search solves configurations cheapest first and skips
+one, c, only when
+  (A) the bounds prove it saturated at the planned load: the front counts only configurations
+      with a response now, and a saturated one meets nothing; or
+  (B) some configuration d already solved is no dearer (cost, then power) and faster by a
+      margin, R(d) (1 + s)^2 < R_lb(c) (s = `SAME_RESPONSE`, the front's 1%), and c cannot be
+      an answer: the bounds prove it breaks the service level, or a solved configuration
+      meeting it is strictly cheaper (and, if c only adds to the current configuration, a
+      solved upgrade meeting it is strictly cheaper).
+Proof that the front and the answers are those of the exhaustive search: under (B), d beats c
+(no dearer, and R(d) (1 + s) < R(c)). The front's relation is not transitive (responses within
+1% count as equal), hence the squared margin: if c beats some e, then R(c) <= R(e) (1 + s), so
+R(d) (1 + s) < R(c) / (1 + s) <= R(e) and d, no dearer than e, beats e too. So every
+configuration that c would have kept off the front is kept off by d, which is solved; c itself
+is beaten by d. Under (A) c is never on the front nor beats anything (only configurations with
+a response now compete). The cheapest meeting the service level (and the cheapest upgrade)
+is never skipped: (A) and the first arm of (B) skip only configurations that break it, the
+second arm only ones with a strictly cheaper solved configuration meeting it. The tests
+compare the pruned search with the exhaustive one (hypothesis and brute force).
+
+**Monotonicity** is not relied on: the model does not guarantee it. Ranks are dealt to DA
+pairs round-robin, so one more DA pair or rank can move a rank onto a busier pair (issue 14:
++3 SSD ranks maxed out below +2), and Easy Tier's placement for a load is a search, not a
+formula; a rule "more is never slower" would need a proof the model does not give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from diskmodel.catalog import Catalog
+from diskmodel.components import cache, host_adapter, processor
+from diskmodel.configuration import Configuration, Rank
+from diskmodel.model.costs import OpCosts, drive_gain
+from diskmodel.model.layout import EMPTY_FRACTION
+from diskmodel.model.network import _PROCESSOR_WORK, front_end_delay_s
+from diskmodel.tiering.skew import SkewCurve
+from diskmodel.workload import IO_CLASSES
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+MARGIN = 1e-9
+"""Relative margin by which a bound must pass a limit before it counts as proof (the exact
+solution and the bound compute the same quantity in different order)."""
+
+
+@dataclass(frozen=True)
+class RankKind:
+    """One kind of rank a search may install: pool, drive and RAID format, its usable
+    capacity, drives and the most one of its drives can serve (busy seconds per second)."""
+
+    pool: str
+    drive: str
+    raid: str
+    capacity_gb: float
+    active_drives: int
+    drive_capacity: float
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the bounds need of one processor option and cache size (the hit ratios follow the
+    cache), per workload w [W] and rank kind k [K]: rates at the planned load, the port and
+    processor busy seconds per host I/O (every port, both servers, destages included), the
+    processors' visible time plus the front end's fixed delay per host I/O, the read-miss
+    fraction; per kind the time a miss costs there (drive at the shortest span + DA), and the
+    DA and drive busy seconds per host I/O if all its small (random) or all its sequential
+    back-end work were on that kind."""
+
+    rates: FloatArray
+    port_s: FloatArray
+    server_s: FloatArray
+    front_s: FloatArray
+    miss_fraction: FloatArray
+    miss_s: FloatArray  # [W, K]
+    da_small_s: FloatArray
+    da_seq_s: FloatArray
+    drive_small_s: FloatArray
+    drive_seq_s: FloatArray
+    cores: int  # processor cores over both servers
+
+
+@dataclass(frozen=True)
+class Space:
+    """The candidates to screen, as arrays [N]: the profile each uses, its host ports, DA pairs
+    and rank count per kind [N, K]."""
+
+    profile: NDArray[np.int64]
+    host_ports: FloatArray
+    da_pairs: FloatArray
+    ranks: FloatArray
+
+
+@dataclass(frozen=True)
+class Screen:
+    """The bounds of every candidate: the lower bound of its response at the planned load
+    (inf where the bounds saturate it), whether the bounds saturate it now, whether they prove
+    it breaks the service level in some period, and (where they do) which bound, in which
+    period, by how much; and the utilisation each component kind's busiest station has at
+    least at the planned load [4, N] (`COMPONENT_KINDS` order: ports, processors, DA pairs,
+    drives)."""
+
+    response_lb_s: FloatArray
+    saturated: BoolArray
+    fails: BoolArray
+    reason: tuple[str, ...]
+    utilization_lb: FloatArray
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The service level as the bounds test it: the response target (s) and the utilisation
+    ceilings of the ports, processors, DA pairs and drives; the growth factors and labels."""
+
+    response_s: float
+    host_adapter: float
+    processor: float
+    device_adapter: float
+    rank: float
+    factors: tuple[float, ...]
+    periods: tuple[str, ...]
+
+
+def rank_kinds(
+    catalog: Catalog, system: str, kinds: Sequence[tuple[str, str, str]]
+) -> tuple[RankKind, ...]:
+    """The figures of each (pool, drive, RAID format) installed in `system`."""
+    out = []
+    for pool, drive_name, raid_name in kinds:
+        rank = _rank(catalog, system, pool, drive_name, raid_name)
+        out.append(
+            RankKind(
+                pool,
+                drive_name,
+                raid_name,
+                rank.capacity_gb,
+                rank.active_drives,
+                most_per_drive(rank),
+            )
+        )
+    return tuple(out)
+
+
+def most_per_drive(rank: Rank) -> float:
+    """The most one drive of `rank` serves, in busy seconds (at queue length one) per second,
+    on any data span: an SSD's gain does not depend on the span (its parallel units and its
+    interface), so it is the gain itself; an HDD's is at most its command queue depth D,
+    because a drive never serves faster than one request per request queued
+    (alpha(n) <= n; tests/model/test_sizing_pruning.py checks every catalog drive). The HDD's
+    own alpha(D) would need its SPTF table on every span, which costs more than the search
+    it would shorten."""
+    if rank.drive.kind == "ssd":
+        return float(drive_gain(rank, 1.0)[-1])
+    return float(rank.drive.command_queue_depth)
+
+
+def _rank(catalog: Catalog, system: str, pool: str, drive_name: str, raid_name: str) -> Rank:
+    return Rank(
+        index=0,
+        pool=pool,
+        drive=catalog.installed_drive(system, drive_name),
+        raid=catalog.raid_formats[raid_name],
+        da_pair=0,
+        server=0,
+        added=False,
+    )
+
+
+def profile(config: Configuration, catalog: Catalog, kinds: Sequence[RankKind]) -> Profile:
+    """The per-host-I/O figures of `config`'s workloads (its processor option and cache) and
+    of each rank kind (see `Profile`). Open workloads only."""
+    hw = config.hardware
+    costs = OpCosts(config)
+    costs_of = hw.system.processor_costs
+    W, K = len(config.workloads), len(kinds)
+    port_s, server_s, front_s = np.zeros(W), np.zeros(W), np.zeros(W)
+    miss_fraction = np.zeros(W)
+    miss_s = np.full((W, K), np.inf)
+    da_small, da_seq = np.full((W, K), np.inf), np.full((W, K), np.inf)
+    drive_small, drive_seq = np.full((W, K), np.inf), np.full((W, K), np.inf)
+    port_bytes_per_s = hw.host_adapter.port_bandwidth_mb_s * 1e6
+    for w, workload in enumerate(config.workloads):
+        mix = workload.mix
+        for io_class in IO_CLASSES:
+            p = mix.fractions[io_class]
+            if p <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            port = host_adapter.port_service(hw.host_adapter, size).mean_s
+            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
+            counted = max(port + core - size / port_bytes_per_s, 0.0)
+            delay = front_end_delay_s(config, io_class, size, counted)
+            port_s[w] += p * port
+            server_s[w] += p * core
+            front_s[w] += p * (core + delay)
+            if io_class in ("random_write", "sequential_write"):
+                per_write = mix.destage_ratio * (
+                    mix.backend_op(io_class)[1]
+                    if io_class == "random_write"
+                    else size / cache.TRACK_BYTES
+                )
+                server_s[w] += p * per_write * processor.core_time(costs_of, "destage").mean_s
+        miss_fraction[w] = mix.fractions["read_miss"]
+        for k, kind in enumerate(kinds):
+            if kind.pool != workload.pool:
+                continue
+            rank = _rank(catalog, hw.system.name, kind.pool, kind.drive, kind.raid)
+            miss, das, daq, drs, drq = 0.0, 0.0, 0.0, 0.0, 0.0
+            for op in costs.of(w, mix, rank, EMPTY_FRACTION):
+                ops = mix.fractions[op.io_class] * op.count
+                if op.io_class == "read_miss":
+                    miss += op.count * (op.drive.mean_s + op.da.mean_s)
+                if op.sequential:
+                    daq += ops * op.da.mean_s
+                    drq += ops * op.drive.mean_s
+                else:
+                    das += ops * op.da.mean_s
+                    drs += ops * op.drive.mean_s
+            miss_s[w, k], da_small[w, k], da_seq[w, k] = miss, das, daq
+            drive_small[w, k], drive_seq[w, k] = drs, drq
+    rates = np.array([w.iops or 0.0 for w in config.workloads], dtype=np.float64)
+    return Profile(
+        rates,
+        port_s,
+        server_s,
+        front_s,
+        miss_fraction,
+        miss_s,
+        da_small,
+        da_seq,
+        drive_small,
+        drive_seq,
+        hw.system.servers * hw.processor.ways,
+    )
+
+
+def _present_min(values: FloatArray, present: BoolArray) -> FloatArray:
+    """Per candidate [N], the least of `values` [K] over the kinds it has [N, K] (0 if none)."""
+    masked = np.where(present, values[None, :], np.inf)
+    out = masked.min(axis=1)
+    return np.where(np.isfinite(out), out, 0.0)
+
+
+def _skewed_min(
+    values: FloatArray, capacity_gb: FloatArray, skew: SkewCurve | None, workload_gb: float
+) -> FloatArray:
+    """The least mean of `values` [K] (a cost per unit of small I/O on each kind) over every
+    split of a workload's small I/O that the skew allows, per candidate with `capacity_gb`
+    [N, K] of each kind: the kinds filled cheapest first, the first k holding at most
+    F(their capacity / the workload's). A kind a candidate lacks has no capacity."""
+    order = np.argsort(values, kind="stable")
+    held = np.cumsum(capacity_gb[:, order], axis=1)
+    has = capacity_gb[:, order] > 0
+    if skew is None:
+        # No skew bound: everything may sit on the cheapest kind present.
+        return _present_min(values, capacity_gb > 0)
+    share = np.minimum(1.0, skew.share(np.minimum(held / workload_gb, 1.0)))
+    # The slowest kind present takes the rest (the pool holds the workload: validated).
+    last = held >= held[:, -1:] * (1 - 1e-15)
+    share = np.where(last, 1.0, share)
+    part = np.diff(share, axis=1, prepend=0.0)
+    costs = np.where(has, values[order][None, :], 0.0)
+    return np.asarray((part * costs).sum(axis=1), dtype=np.float64)
+
+
+def screen(
+    profiles: Sequence[Profile],
+    space: Space,
+    kinds: Sequence[RankKind],
+    workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    limits: Limits,
+) -> Screen:
+    """The bounds of every candidate of `space` (module docstring), vectorised over them.
+    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound)."""
+    N = len(space.profile)
+    kind_capacity = np.array([k.capacity_gb for k in kinds])
+    drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
+    capacity_gb = space.ranks * kind_capacity[None, :]
+    present = space.ranks > 0
+    x_now = np.zeros(N)
+    port = np.zeros(N)
+    server = np.zeros(N)
+    da = np.zeros(N)
+    drives = np.zeros(N)
+    visible = np.zeros(N)  # rate x (front + miss) per candidate, the no-queueing part
+    port_rate_s = np.zeros(N)  # rate x port service
+    cores = np.zeros(N)
+    for p_index, prof in enumerate(profiles):
+        rows = np.flatnonzero(space.profile == p_index)
+        if rows.size == 0:
+            continue
+        cap = capacity_gb[rows]
+        has = present[rows]
+        cores[rows] = prof.cores
+        for w, (pool, workload_gb, skew) in enumerate(workloads):
+            rate = prof.rates[w]
+            if rate <= 0:
+                continue
+            in_pool = np.array([k.pool == pool for k in kinds])
+            pool_cap = np.where(in_pool[None, :], cap, 0.0)
+            pool_has = has & in_pool[None, :]
+            miss = _skewed_min(
+                np.where(in_pool, prof.miss_s[w], np.inf), pool_cap, skew, workload_gb
+            )
+            x_now[rows] += rate
+            port[rows] += rate * prof.port_s[w]
+            server[rows] += rate * prof.server_s[w]
+            da[rows] += rate * (
+                _present_min(prof.da_small_s[w], pool_has)
+                + _present_min(prof.da_seq_s[w], pool_has)
+            )
+            drives[rows] += rate * (
+                _skewed_min(
+                    np.where(in_pool, prof.drive_small_s[w], np.inf), pool_cap, skew, workload_gb
+                )
+                + _present_min(prof.drive_seq_s[w], pool_has)
+            )
+            visible[rows] += rate * (prof.front_s[w] + prof.miss_fraction[w] * miss)
+            port_rate_s[rows] += rate * prof.port_s[w]
+    # Utilisation at the planned load (scaled by each growth factor below).
+    total_drive_capacity = (space.ranks * drive_capacity[None, :]).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u_port = port / space.host_ports
+        u_server = server / np.maximum(cores, 1)
+        u_da = da / space.da_pairs
+        u_drives = np.where(total_drive_capacity > 0, drives / total_drive_capacity, np.inf)
+    groups = (
+        ("host ports", u_port, limits.host_adapter, "exact: the load is split evenly"),
+        ("processors", u_server, limits.processor, "the servers' mean"),
+        ("DA pairs", u_da, limits.device_adapter, "at least: the pairs' mean"),
+        ("drives", u_drives, limits.rank, "at least: offered work over capacity"),
+    )
+
+    def response_lb(factor: float) -> FloatArray:
+        u = u_port * factor
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ports = np.where(u < 1, port_rate_s / np.where(u < 1, 1 - u, 1.0), np.inf)
+            return np.asarray(
+                np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0),
+                dtype=np.float64,
+            )
+
+    def saturates(factor: float) -> BoolArray:
+        over = np.zeros(N, dtype=bool)
+        for _, u, _, _ in groups:
+            over |= u * factor >= 1 + MARGIN
+        return over
+
+    saturated_now = saturates(1.0)
+    fails = np.zeros(N, dtype=bool)
+    reason = [""] * N
+    for label, factor in zip(limits.periods, (1.0, *limits.factors), strict=True):
+        checks: list[tuple[BoolArray, str]] = []
+        for name, u, ceiling, how in groups:
+            value = u * factor
+            checks.append(
+                (
+                    value > ceiling * (1 + MARGIN),
+                    f"{name} utilisation {{:.1%}} > {ceiling:.0%} {label} ({how})",
+                )
+            )
+        r_lb = response_lb(factor)
+        checks.append(
+            (
+                r_lb > limits.response_s * (1 + MARGIN),
+                f"response time at least {{:.3g}} ms > {limits.response_s * 1e3:g} ms {label}",
+            )
+        )
+        values = (*(u * factor for _, u, _, _ in groups), r_lb * 1e3)
+        for (broken, text), value in zip(checks, values, strict=True):
+            new = broken & ~fails
+            for i in np.flatnonzero(new):
+                reason[i] = text.format(float(value[i]))
+            fails |= broken
+    r_now = np.where(saturated_now, np.inf, response_lb(1.0))
+    lows = np.array([u for _, u, _, _ in groups])
+    return Screen(r_now, saturated_now, fails, tuple(reason), lows)
+
+
+def skippable(
+    bounds: Screen,
+    i: int,
+    cost: Sequence[tuple[float, float]],
+    upgrade: Sequence[bool],
+    solved: Sequence[tuple[int, float | None, bool]],
+    same_response: float,
+) -> tuple[str, str] | None:
+    """Why candidate `i` of the screen may be skipped (rule A or B of the module docstring):
+    (the bound, its figures), or None. `cost`: every candidate's (cost, power); `solved`:
+    (index, response now in seconds or None, meets the service level) of the candidates
+    solved so far."""
+    if bounds.saturated[i]:
+        return "saturation", bounds.reason[i]
+    r_lb = float(bounds.response_lb_s[i])
+    margin = (1 + same_response) ** 2
+    beaten_by = next(
+        (
+            (j, r)
+            for j, r, _ in solved
+            if r is not None and cost[j] <= cost[i] and r * margin < r_lb * (1 - MARGIN)
+        ),
+        None,
+    )
+    if beaten_by is None:
+        return None
+    beaten = (
+        f"at least {r_lb * 1e3:.4g} ms now against {beaten_by[1] * 1e3:.4g} ms of a "
+        "configuration no dearer (faster beyond the margin 1.01^2)"
+    )
+    if bounds.fails[i]:
+        return "service level", f"{bounds.reason[i]}; {beaten}"
+    cheaper = any(meets and cost[j] < cost[i] for j, _, meets in solved)
+    cheaper_upgrade = not upgrade[i] or any(
+        meets and upgrade[j] and cost[j] < cost[i] for j, _, meets in solved
+    )
+    if cheaper and cheaper_upgrade:
+        return "cost", f"a cheaper configuration meets the service level; {beaten}"
+    return None
