@@ -442,10 +442,10 @@ class Axes:
     # ---- scales
 
     def set_xlim(self, lo: float, hi: float) -> None:
-        self.xaxis.lo, self.xaxis.hi = lo, hi if hi > lo else lo + 1.0
+        self.xaxis.lo, self.xaxis.hi = _limits(lo, hi)
 
     def set_ylim(self, lo: float, hi: float) -> None:
-        self.yaxis.lo, self.yaxis.hi = lo, hi if hi > lo else lo + 1.0
+        self.yaxis.lo, self.yaxis.hi = _limits(lo, hi)
 
     def px(self, x: float) -> float:
         a = self.xaxis
@@ -529,10 +529,19 @@ class Axes:
         clip: bool = True,
         z: int = 2,
     ) -> None:
-        """A line through the points, with `style.marker` at every `mark_every`-th point."""
-        points = [(self.px(a), self.py(b)) for a, b in zip(x, y, strict=True)]
-        if draw_line and len(points) > 1 and style.width > 0:
-            d = "M" + "L".join(f"{fmt(a)} {fmt(b)}" for a, b in points)
+        """A line through the points, with `style.marker` at every `mark_every`-th point. A
+        point with a coordinate that is not finite is left out and breaks the line there."""
+        runs: list[list[tuple[float, float]]] = [[]]
+        for a, b in zip(x, y, strict=True):
+            if math.isfinite(a) and math.isfinite(b):
+                runs[-1].append((self.px(a), self.py(b)))
+            elif runs[-1]:
+                runs.append([])
+        points = [p for run in runs for p in run]
+        if draw_line and style.width > 0 and any(len(run) > 1 for run in runs):
+            d = "".join(
+                "M" + "L".join(f"{fmt(a)} {fmt(b)}" for a, b in run) for run in runs if len(run) > 1
+            )
             self._add(
                 z,
                 f'<path d="{d}" fill="none" {style.stroke()} stroke-linejoin="round" '
@@ -555,12 +564,17 @@ class Axes:
     def fill_between(
         self, x: Sequence[float], low: Sequence[float], high: Sequence[float], style: PatchStyle
     ) -> None:
-        top = [f"{fmt(self.px(a))} {fmt(self.py(b))}" for a, b in zip(x, high, strict=True)]
-        bottom = [f"{fmt(self.px(a))} {fmt(self.py(b))}" for a, b in zip(x, low, strict=True)]
-        if not top:
+        """The area between `low` and `high` over `x` (points not all finite are left out)."""
+        kept = [
+            (self.px(a), self.py(b), self.py(c))
+            for a, b, c in zip(x, low, high, strict=True)
+            if math.isfinite(a) and math.isfinite(b) and math.isfinite(c)
+        ]
+        if not kept:
             return
-        d = "M" + "L".join(top + bottom[::-1]) + "Z"
-        self._add(0, f'<path d="{d}" {self.fig.fill(style)}/>')
+        top = [f"{fmt(a)} {fmt(c)}" for a, _, c in kept]
+        bottom = [f"{fmt(a)} {fmt(b)}" for a, b, _ in reversed(kept)]
+        self._add(0, f'<path d="M{"L".join(top + bottom)}Z" {self.fig.fill(style)}/>')
 
     def barh(
         self,
@@ -578,7 +592,7 @@ class Axes:
             paint += f' stroke="{style.edge}" stroke-width="{fmt(style.edge_width)}"'
         rects = []
         for yi, w, x0 in zip(y, widths, starts, strict=True):
-            if w <= 0:
+            if not (w > 0 and math.isfinite(w) and math.isfinite(x0) and math.isfinite(yi)):
                 continue
             x_a, x_b = self.px(x0), self.px(x0 + w)
             y_a, y_b = self.py(yi + height / 2), self.py(yi - height / 2)
@@ -602,6 +616,8 @@ class Axes:
             self.legend_entries.append(LegendEntry(label, patch=style))
 
     def axvline(self, x: float, style: LineStyle) -> None:
+        if not math.isfinite(x):
+            return
         sx = fmt(self.px(x))
         self._add(
             2,
@@ -610,6 +626,8 @@ class Axes:
         )
 
     def axhline(self, y: float, style: LineStyle) -> None:
+        if not math.isfinite(y):
+            return
         sy = fmt(self.py(y))
         self._add(
             2,
@@ -631,6 +649,8 @@ class Axes:
     ) -> None:
         """`text` at the point `xy` moved by `offset` points (right and up, as matplotlib's
         offset points), its `anchor` ('start', 'middle', 'end') and `align` edge there."""
+        if not (math.isfinite(xy[0]) and math.isfinite(xy[1])):
+            return
         x, y = self.point(*xy, coords=coords)
         x += offset[0]
         y -= offset[1]
@@ -718,6 +738,13 @@ class Axes:
                 )
             )
         return out
+
+
+def _limits(lo: float, hi: float) -> tuple[float, float]:
+    """An axis's limits: finite, and the upper above the lower."""
+    lo = lo if math.isfinite(lo) else 0.0
+    hi = hi if math.isfinite(hi) else lo + 1.0
+    return lo, hi if hi > lo else lo + 1.0
 
 
 def _marker_only(style: LineStyle) -> LineStyle:

@@ -103,3 +103,27 @@ def test_a_figure_is_one_well_formed_svg_with_its_text_escaped_and_its_ids_its_o
     assert 'fill="url(#k-hatch2)"' in svg
     assert 'id="k-hatch2"' in svg
     assert svg == _small_chart()
+
+
+def test_values_that_are_not_finite_are_left_out_never_written() -> None:
+    """A saturated point has no response time: nothing drawn at infinity, no 'nan' in the
+    markup, and the line breaks there instead of joining across."""
+    fig = svg_plot.Figure("n", 200.0, 100.0)
+    ax = fig.add_axes(40.0, 10.0, 150.0, 60.0)
+    ax.set_xlim(0.0, math.inf)
+    ax.set_ylim(math.nan, 1.0)
+    bad = [0.0, math.nan, 2.0, math.inf, 4.0, 5.0]
+    ax.plot([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], bad, svg_plot.LineStyle("#000000", marker="s"))
+    ax.fill_between([0.0, 1.0, 2.0], [0.0, math.nan, 0.1], [1.0, 1.0, math.inf], _FILL)
+    ax.barh([0.5, math.nan], [math.inf, 1.0], 0.2, _FILL)
+    ax.axvline(math.nan, svg_plot.LineStyle("#000000"))
+    ax.axhline(math.inf, svg_plot.LineStyle("#000000"))
+    ax.annotate("x", (math.nan, 1.0))
+    svg = fig.svg("t").lower()
+    assert "nan" not in svg
+    assert "inf" not in svg
+    (line,) = [p for p in ET.fromstring(svg).iter() if p.get("stroke-linejoin") == "round"]
+    assert line.get("d", "").count("m") == 1  # the one run of finite points: 4 to 5
+
+
+_FILL = svg_plot.PatchStyle("#0072B2", alpha=0.2)
