@@ -33,6 +33,7 @@ from diskmodel.report import display
 from diskmodel.report.svg_plot import (
     FONT_PT,
     LEGEND_PT,
+    ON_TOP,
     Axes,
     Figure,
     LineStyle,
@@ -185,7 +186,7 @@ def response_time_chart(
         ring = LineStyle(
             _colour(i), marker="o", marker_size=7.0, marker_face="#ffffff", marker_edge_width=2.0
         )
-        ax.plot([m.x], [m.y], ring, draw_line=False, z=4)
+        ax.plot([m.x], [m.y], ring, draw_line=False, z=ON_TOP - 1)
         if crowded:
             continue
         near_end = far > 0 and m.x > 0.85 * far
@@ -521,7 +522,7 @@ def sizing_chart(
     right = max((x for x, _, _ in points), default=1.0)
     ring = LineStyle(NOTE_COLOUR, marker="o", marker_size=9.0, marker_face="none")
     for name, x, y in marked:
-        ax.plot([x], [y], ring, draw_line=False, z=4)
+        ax.plot([x], [y], ring, draw_line=False, z=ON_TOP - 1)
         near_end = x > 0.85 * right
         ax.annotate(
             name,

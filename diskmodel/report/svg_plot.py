@@ -9,11 +9,12 @@ to their axes. Ticks are chosen as matplotlib's `MaxNLocator` chooses them (at m
 intervals, steps 1, 2, 2.5, 5 or 10 times a power of ten).
 
 Why not matplotlib, which drew these charts before (issue 16, "sub-second runs"): importing
-it costs 0.28-0.38 s of CPU and drawing the seven charts of a report another 0.35 s, while the
-whole `diskmodel run` must stay under 1 s and takes 0.9 s without any chart. What the report
-draws (a few lines, bars and labels on linear axes) is this module's few hundred lines; the
-browser renders the text, so the only font knowledge needed is an average character width
-(`CHAR_WIDTH_EM`, generous, so an estimate errs towards more room, never towards clipping).
+it costs 0.28-0.43 s of CPU and drawing the seven charts of a report another 0.35 s, while the
+whole `diskmodel run` must stay under 1 s and took 0.85-0.92 s with every chart stubbed out.
+What the report draws (a few lines, bars and labels on linear axes) is this module's few
+hundred lines; the browser renders the text, so the only font knowledge needed is an average
+character width (`CHAR_WIDTH_EM`, generous, so an estimate errs towards more room, never
+towards clipping).
 
 Reproducible: the same numbers give the same bytes (coordinates rounded to 1/100 pt, no
 dates, ids numbered in drawing order and prefixed with the chart's key so that several
@@ -27,7 +28,6 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-PT_PER_IN = 72.0
 FONT_FAMILY = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
 CHAR_WIDTH_EM = 0.6
 """Width of an average character of DejaVu Sans in ems (generous: most are narrower)."""
@@ -52,6 +52,10 @@ AXIS_COLOUR = "#000000"
 GRID_COLOUR = "#dddddd"
 GRID_WIDTH = 0.6
 SPINE_WIDTH = 0.8
+
+AREAS, BARS, LINES, ON_TOP = 0, 1, 2, 4
+"""Drawing layers, bottom to top: shaded areas, bars, lines (their markers one layer above),
+points marked over every line. Annotations are drawn last, above the axes and ticks."""
 
 DASHES: dict[str, tuple[float, ...]] = {
     "-": (),
@@ -128,20 +132,20 @@ def padded(lo: float, hi: float, margin: float = 0.05) -> tuple[float, float]:
 # --------------------------------------------------------------------------- markers
 
 
-def marker_shape(kind: str, x: float, y: float, size: float) -> str:
-    """The SVG shape of one marker centred at (x, y), without its paint attributes."""
+def marker(kind: str, x: float, y: float, size: float, paint: str) -> str:
+    """One marker centred at (x, y), `size` points across, painted with the attributes
+    `paint`: 'o' circle, 's' square, '^' 'v' triangles, 'D' diamond, 'P' plus, 'X' cross,
+    '*' star (filled shapes), 'x' a cross of two strokes."""
     r = size / 2
-    if kind == "o":
-        return f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r)}"'
     if kind == "x":
         d = f"M{fmt(x - r)} {fmt(y - r)}L{fmt(x + r)} {fmt(y + r)}"
         d += f"M{fmt(x - r)} {fmt(y + r)}L{fmt(x + r)} {fmt(y - r)}"
-        return f'<path d="{d}"'
+        return f'<path d="{d}" {paint}/>'
     unit = _MARKER_POINTS.get(kind)
-    if unit is None:
-        return f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r)}"'
+    if unit is None:  # 'o', and any other name
+        return f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r)}" {paint}/>'
     points = " ".join(f"{fmt(x + px * r)},{fmt(y - py * r)}" for px, py in unit)
-    return f'<polygon points="{points}"'
+    return f'<polygon points="{points}" {paint}/>'
 
 
 def _star(points: int, inner: float) -> tuple[tuple[float, float], ...]:
@@ -202,12 +206,10 @@ class LineStyle:
         return attrs
 
     def marker_paint(self) -> str:
-        if self.marker == "x":
-            return (
-                f'fill="none" stroke="{self.colour}" stroke-width="{fmt(self.marker_edge_width)}"'
-            )
+        """Fill and edge of the markers: an 'x' is strokes only."""
+        edge = f'stroke="{self.colour}" stroke-width="{fmt(self.marker_edge_width)}"'
         face = self.colour if self.marker_face is None else self.marker_face
-        return f'fill="{face}" stroke="{self.colour}" stroke-width="{fmt(self.marker_edge_width)}"'
+        return f'fill="{"none" if self.marker == "x" else face}" {edge}'
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,8 @@ class PatchStyle:
 
 @dataclass(frozen=True)
 class LegendEntry:
+    """One legend entry: its text and a line (with its marker) or a patch as its handle."""
+
     label: str
     line: LineStyle | None = None
     patch: PatchStyle | None = None
@@ -336,13 +340,13 @@ def _legend_handle(fig: Figure, entry: LegendEntry, x: float, y: float, length: 
             f"{fig.fill(entry.patch)}/>"
         )
     line = entry.line
-    assert line is not None
+    if line is None:
+        return ""
     out = ""
     if line.width > 0:
         out = f'<path d="M{fmt(x)} {fmt(y)}H{fmt(x + length)}" fill="none" {line.stroke()}/>'
     if line.marker:
-        out += marker_shape(line.marker, x + length / 2, y, line.marker_size)
-        out += f" {line.marker_paint()}/>"
+        out += marker(line.marker, x + length / 2, y, line.marker_size, line.marker_paint())
     return out
 
 
@@ -377,7 +381,7 @@ def text_element(
     x: float,
     y: float,
     *,
-    size: float = 9.0,
+    size: float = FONT_PT,
     colour: str = "#000000",
     anchor: str = "start",
     rotate: bool = False,
@@ -438,6 +442,7 @@ class Axes:
         self.clip_id = ""
         self.legend_entries: list[LegendEntry] = []
         self._layers: list[tuple[int, bool, str]] = []
+        self._notes: list[str] = []
 
     # ---- scales
 
@@ -489,6 +494,7 @@ class Axes:
     ) -> None:
         span = axis.hi - axis.lo
         shown = [t for t in ticks if axis.lo - 1e-9 * span <= t <= axis.hi + 1e-9 * span]
+        # a tick outside the limits is left out, with its label and colour
         if labels is None:
             texts = plain_labels(shown)
         elif callable(labels):
@@ -498,8 +504,7 @@ class Axes:
             texts = [label for t, label in zip(ticks, labels, strict=True) if t in keep]
         axis.ticks = tuple(shown)
         axis.labels = tuple(texts)
-        kept = [c for t, c in zip(ticks, colours, strict=False) if t in set(shown)]
-        axis.colours = tuple(kept)
+        axis.colours = tuple(c for t, c in zip(ticks, colours, strict=False) if t in set(shown))
 
     def set_xlabel(self, text: str) -> None:
         self.xaxis.label = text
@@ -527,10 +532,11 @@ class Axes:
         mark_every: int = 1,
         draw_line: bool = True,
         clip: bool = True,
-        z: int = 2,
+        z: int = LINES,
     ) -> None:
-        """A line through the points, with `style.marker` at every `mark_every`-th point. A
-        point with a coordinate that is not finite is left out and breaks the line there."""
+        """A line through the points, with `style.marker` at every `mark_every`-th point, in
+        layer `z` (its markers one above). A point with a coordinate that is not finite is left
+        out and breaks the line there."""
         runs: list[list[tuple[float, float]]] = [[]]
         for a, b in zip(x, y, strict=True):
             if math.isfinite(a) and math.isfinite(b):
@@ -551,7 +557,7 @@ class Axes:
         if style.marker:
             paint = style.marker_paint()
             marks = "".join(
-                f"{marker_shape(style.marker, a, b, style.marker_size)} {paint}/>"
+                marker(style.marker, a, b, style.marker_size, paint)
                 for a, b in points[::mark_every]
             )
             if marks:
@@ -574,7 +580,7 @@ class Axes:
             return
         top = [f"{fmt(a)} {fmt(c)}" for a, _, c in kept]
         bottom = [f"{fmt(a)} {fmt(b)}" for a, b, _ in reversed(kept)]
-        self._add(0, f'<path d="M{"L".join(top + bottom)}Z" {self.fig.fill(style)}/>')
+        self._add(AREAS, f'<path d="M{"L".join(top + bottom)}Z" {self.fig.fill(style)}/>')
 
     def barh(
         self,
@@ -601,14 +607,14 @@ class Axes:
                 f'height="{fmt(y_b - y_a)}" {paint}/>'
             )
         if rects:
-            self._add(1, "<g>" + "".join(rects) + "</g>")
+            self._add(BARS, "<g>" + "".join(rects) + "</g>")
         if label is not None:
             self.legend_entries.append(LegendEntry(label, patch=style))
 
     def axvspan(self, x0: float, x1: float, style: PatchStyle, label: str | None = None) -> None:
         a, b = self.px(x0), self.px(x1)
         self._add(
-            0,
+            AREAS,
             f'<rect x="{fmt(a)}" y="{fmt(self.top)}" width="{fmt(b - a)}" '
             f'height="{fmt(self.height)}" {self.fig.fill(style)}/>',
         )
@@ -620,7 +626,7 @@ class Axes:
             return
         sx = fmt(self.px(x))
         self._add(
-            2,
+            LINES,
             f'<path d="M{sx} {fmt(self.top)}V{fmt(self.top + self.height)}" fill="none" '
             f"{style.stroke()}/>",
         )
@@ -630,7 +636,7 @@ class Axes:
             return
         sy = fmt(self.py(y))
         self._add(
-            2,
+            LINES,
             f'<path d="M{fmt(self.left)} {sy}H{fmt(self.left + self.width)}" fill="none" '
             f"{style.stroke()}/>",
         )
@@ -655,7 +661,7 @@ class Axes:
         x += offset[0]
         y -= offset[1]
         first = baseline(y, text.count("\n") + 1, size, align)
-        self._add(5, text_element(text, x, first, size=size, colour=colour, anchor=anchor), False)
+        self._notes.append(text_element(text, x, first, size=size, colour=colour, anchor=anchor))
 
     # ---- rendering
 
@@ -674,17 +680,17 @@ class Axes:
                 f'stroke-width="{fmt(GRID_WIDTH)}"/>'
             )
         layers = sorted(self._layers, key=lambda layer: layer[0])
-        clipped = [element for z, clip, element in layers if clip and z < 5]
+        clipped = [element for _, clip, element in layers if clip]
         if clipped:
             out.append(f'<g clip-path="url(#{self.clip_id})">' + "".join(clipped) + "</g>")
-        out.extend(element for z, clip, element in layers if not clip and z < 5)
+        out.extend(element for _, clip, element in layers if not clip)
         out.append(
             f'<path d="M{fmt(self.left)} {fmt(self.top)}V{fmt(bottom)}H{fmt(right)}" '
             f'fill="none" stroke="{AXIS_COLOUR}" stroke-width="{fmt(SPINE_WIDTH)}"/>'
         )
         out.extend(self._x_ticks(bottom))
         out.extend(self._y_ticks())
-        out.extend(element for z, clip, element in layers if z >= 5)
+        out.extend(self._notes)
         return "\n".join(out)
 
     def _x_ticks(self, bottom: float) -> list[str]:
