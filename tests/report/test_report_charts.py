@@ -181,8 +181,9 @@ def test_a_heat_map_skew_curve_is_drawn_from_at_most_400_points_ends_kept() -> N
 
 
 def test_names_without_a_glyph_in_the_chart_font_draw_quietly() -> None:
-    """matplotlib's layout font lacks emoji and CJK; the browser draws the text, so the
-    'Glyph missing from font' warning (an error under -W error) is silenced."""
+    """The browser draws a chart's text with its own fonts: an emoji or CJK name is written as
+    it is (matplotlib, which drew the charts before, warned 'Glyph missing from font' for
+    each, an error under -W error)."""
     svg = charts.response_time_chart(
         "g", [_series("a 💾 b", 4.0), _series("p 中文", 5.0)], [], None
     )
