@@ -43,21 +43,20 @@ KIND_LABEL = {
 def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     """Every chart of the report, in reading order."""
     configs = prediction.configurations
-    with charts.drawing():
-        out = [_response_chart(configs)]
-        growth = _growth_chart(configs)
-        if growth is not None:
-            out.append(growth)
-        closed = _application_chart(configs) or _closed_chart(configs)
-        if closed is not None:
-            out.append(closed)
-        out += [_breakdown_chart(configs), _utilization_chart(configs)]
-        for i, p in enumerate(configs):
-            out.extend(_tiering_charts(i, p))
-        if prediction.tier_sweep:
-            out.append(_sweep_chart(prediction))
-        if prediction.sizing is not None:
-            out.append(_sizing_chart(prediction.sizing))
+    out = [_response_chart(configs)]
+    growth = _growth_chart(configs)
+    if growth is not None:
+        out.append(growth)
+    closed = _application_chart(configs) or _closed_chart(configs)
+    if closed is not None:
+        out.append(closed)
+    out += [_breakdown_chart(configs), _utilization_chart(configs)]
+    for i, p in enumerate(configs):
+        out.extend(_tiering_charts(i, p))
+    if prediction.tier_sweep:
+        out.append(_sweep_chart(prediction))
+    if prediction.sizing is not None:
+        out.append(_sizing_chart(prediction.sizing))
     return out
 
 

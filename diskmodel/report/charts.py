@@ -1,47 +1,47 @@
-"""Charts of a sizing report, drawn with matplotlib as inline SVG: plain numbers in, SVG text out.
+"""Charts of a sizing report as inline SVG: plain numbers in, SVG text out.
 
-Why matplotlib and SVG: the report must open with no network and print legibly, so a chart
+Why SVG with no script: the report must open with no network and print legibly, so a chart
 cannot need JavaScript or a CDN (Plotly, Vega and Bokeh all do, and embed megabytes of script
-to work offline). matplotlib is the long-maintained standard for scientific plots, its SVG is
-vector (sharp on paper at any size), and its output is reproducible: with a fixed
-`svg.hashsalt`, no date in the metadata and text written as `<text>` (not glyph paths), the same
-numbers give the same bytes, and the text stays selectable and searchable in the page.
+to work offline). SVG is vector (sharp on paper at any size), its text stays selectable and
+searchable in the page, and the browser draws that text with its own fonts.
 
-Paying only for what is drawn: matplotlib is imported on the first chart, not with this
-module (a terminal run or a JSON export never loads it); no pyplot (no global figure state, no
-backend selection, no GUI toolkit probed); each figure gets the SVG canvas directly
-(`FigureCanvasSVG`), so `savefig` switches no canvas; and the report's rc settings are applied
-once for all the charts of a page (`drawing()`), not once per chart.
+Why no plotting library: these charts were drawn with matplotlib until issue 16 ("sub-second
+runs"). Importing it cost 0.28-0.38 s of CPU and drawing a report's seven charts another
+0.35 s, while a whole `diskmodel run` must stay under 1 s and took 0.9 s without its charts.
+The report needs lines, bars, shaded spans and labels on linear axes, which the small layer in
+`diskmodel.report.svg_plot` draws in a few milliseconds; this module says what each chart
+shows.
 
 Layout is fixed, not solved: every chart has its margins in inches, its legend under the plot
 in as many columns as fit the width (long names wrapped), so nothing is clipped at either
-edge and no layout engine redraws the figure to measure it.
+edge. Text widths are estimated generously (`CHAR_WIDTH_EM`).
 
 Every function here takes plain numbers and names (never a `Prediction`) and returns an
-`<svg>` element ready to be placed in HTML: XML prolog, metadata and comments removed, every
-`id` prefixed with the chart's key so that several charts in one page never share an id.
-Names from the scenario reach the SVG as text only: matplotlib escapes `<`, `>` and `&`, and
-math parsing (`$...$`) is switched off.
+`<svg>` element ready to be placed in HTML, the same bytes for the same numbers, every `id`
+prefixed with the chart's key so that several charts in one page never share an id. Names
+from the scenario reach the SVG as escaped text only.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import html
-import io
 import math
-import re
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec
 
 from diskmodel.report import display
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
+from diskmodel.report.svg_plot import (
+    FONT_PT,
+    LEGEND_PT,
+    ON_TOP,
+    Axes,
+    Figure,
+    LineStyle,
+    PatchStyle,
+    nice_ticks,
+    padded,
+    text_width,
+)
 
 WARN_UTILIZATION = 0.70
 """Utilisation above which a component is flagged: queueing delay grows quickly past it."""
@@ -58,31 +58,15 @@ TIER_COLOURS = {"ssd": "#009E73", "enterprise": "#0072B2", "nearline": "#E69F00"
 WARN_COLOUR = "#E69F00"
 CRITICAL_COLOUR = "#D55E00"
 TARGET_COLOUR = "#555555"
-
-_RC: dict[str, Any] = {
-    "svg.hashsalt": "diskmodel-report",  # clip-path and marker ids from content, not random
-    "svg.fonttype": "none",  # text as <text>: selectable, small, fonts from the browser
-    "text.parse_math": False,  # a '$' in a workload's name is a dollar sign, not TeX
-    "font.family": "sans-serif",
-    "font.sans-serif": ["DejaVu Sans", "Liberation Sans", "Arial"],
-    "font.size": 9.0,
-    "axes.titlesize": 10.0,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.color": "#dddddd",
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "path.simplify": False,  # keep every computed point: simplification depends on the renderer
-}
-
-P = ParamSpec("P")
+NOTE_COLOUR = "#333333"
 
 WIDTH_IN = 7.2
 """Chart width in inches: fits an A4 or Letter page with margins, so printing does not scale it."""
 
-FONT_PT = 9.0
-LEGEND_PT = 8.0
+PT = 72.0
+"""Points per inch: the SVG's unit."""
+NOTE_PT = 8.0
+"""Annotations: the planned load, the target, a marked point's value."""
 LEFT_IN = 0.75
 """Room left of the plot for tick labels and the axis label (bar charts measure their labels)."""
 RIGHT_IN = 0.3
@@ -90,9 +74,6 @@ TOP_IN = 0.25
 AXIS_LABEL_IN = 0.5
 """Room under the plot for tick labels and the x-axis label."""
 LEGEND_ROW_IN = 0.2
-CHAR_WIDTH_EM = 0.6
-"""Width of an average character of DejaVu Sans in ems: used to size legends and label margins
-(generous, so an estimate errs towards more room, never towards clipping)."""
 TICK_BINS = 6
 """Major ticks per axis, at most (plus one)."""
 LABEL_CHARS = 60
@@ -154,59 +135,9 @@ class TierSpan:
     io_share: float
 
 
-# --------------------------------------------------------------------------- drawing session
-
-
-@functools.cache
-def _matplotlib() -> Any:
-    """matplotlib, imported on first use (about half a second): nothing else imports it."""
-    import matplotlib
-
-    return matplotlib
-
-
-_depth = 0
-
-
-@contextlib.contextmanager
-def drawing() -> Iterator[None]:
-    """The report's matplotlib settings, applied once for every chart drawn inside.
-
-    Charts may be drawn outside it too (each then applies the settings itself)."""
-    global _depth
-    if _depth:
-        yield
-        return
-    import warnings
-
-    matplotlib = _matplotlib()
-    with matplotlib.rc_context(_RC), warnings.catch_warnings():
-        # Text is written as <text> (svg.fonttype none) and drawn by the browser, which has
-        # the glyphs; matplotlib's layout font lacks emoji and CJK and would warn for every
-        # such name (found by fuzzing: a warning on stderr, an error under -W error).
-        warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from font", UserWarning)
-        _depth += 1
-        try:
-            yield
-        finally:
-            _depth -= 1
-
-
-def _styled(chart: Callable[P, str]) -> Callable[P, str]:
-    """Draw the chart inside `drawing()` (a no-op when a page's session is already open)."""
-
-    @functools.wraps(chart)
-    def draw(*args: P.args, **kwargs: P.kwargs) -> str:
-        with drawing():
-            return chart(*args, **kwargs)
-
-    return draw
-
-
 # --------------------------------------------------------------------------- charts
 
 
-@_styled
 def response_time_chart(
     key: str,
     series: Sequence[Series],
@@ -227,182 +158,136 @@ def response_time_chart(
     """
     top = response_axis_top(series, markers, target_ms)
     legend = _Legend(_names(series))
-    fig, ax = _figure(3.0, legend)
+    fig, ax = _figure(key, 3.0, legend)
+    lines = [_below(s.x, s.y, top) for s in series]
+    shown = [m for m in markers if math.isfinite(m.y) and m.y <= top]
+    xs = [v for x, _, _ in lines for v in x] + [m.x for m in shown if math.isfinite(m.x)]
+    if band is not None:
+        xs += [v for v in band.x if math.isfinite(v)]
+    right = padded(min(xs), max(xs))[1] if xs else 1.0
+    ax.set_xlim(0.0, right)
+    ax.set_ylim(0.0, top)
     if band is not None and band.x:
         low = [min(v, top) for v in band.low]
         high = [min(v, top) for v in band.high]
-        ax.fill_between(band.x, low, high, color=_colour(0), alpha=0.15, linewidth=0)
-    for i, s in enumerate(series):
-        x, y, cut = _below(s.x, s.y, top)
-        ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3.5, markevery=_every(len(x)))
+        ax.fill_between(band.x, low, high, PatchStyle(_colour(0), alpha=0.15))
+    for i, (x, y, cut) in enumerate(lines):
+        style = _style(i, marker_size=3.5)
+        ax.plot(x, y, style, label=_wrap(series[i].name), mark_every=_every(len(x)))
         if cut and x:
-            ax.plot([x[-1]], [y[-1]], marker="^", markersize=7, color=_colour(i), linestyle="")
+            ax.plot([x[-1]], [y[-1]], _marker(i, "^", 7.0), draw_line=False)
     crowded = len({m.x for m in markers}) < len(markers)  # labels would overlap: leave them
     # Markers are drawn inside the lines' x range; a label near its right end goes to the left
     # of its marker (a closed system's line ends at its operating point).
-    right = max((m.x for m in markers if math.isfinite(m.x)), default=0.0)
-    right = max(right, *(max(s.x, default=0.0) for s in series), 0.0)
-    for m in markers:
+    far = max((m.x for m in markers if math.isfinite(m.x)), default=0.0)
+    far = max(far, *(max(s.x, default=0.0) for s in series), 0.0)
+    for m in shown:
         i = _index_of(series, m.series)
-        if math.isfinite(m.y) and m.y <= top:
-            ax.plot(
-                [m.x],
-                [m.y],
-                marker="o",
-                markersize=7,
-                color=_colour(i),
-                zorder=5,
-                markerfacecolor="white",
-                markeredgewidth=2,
-            )
-            if crowded:
-                continue
-            near_end = right > 0 and m.x > 0.85 * right
-            ax.annotate(
-                m.label,
-                (m.x, m.y),
-                textcoords="offset points",
-                xytext=(-6, -12) if near_end else (6, -12),
-                ha="right" if near_end else "left",
-                fontsize=8,
-                color=_colour(i),
-            )
+        ring = LineStyle(
+            _colour(i), marker="o", marker_size=7.0, marker_face="#ffffff", marker_edge_width=2.0
+        )
+        ax.plot([m.x], [m.y], ring, draw_line=False, z=ON_TOP - 1)
+        if crowded:
+            continue
+        near_end = far > 0 and m.x > 0.85 * far
+        ax.annotate(
+            m.label,
+            (m.x, m.y),
+            (-6, -12) if near_end else (6, -12),
+            anchor="end" if near_end else "start",
+            size=NOTE_PT,
+            colour=_colour(i),
+        )
     if target_ms is not None and target_ms <= top:
-        ax.axhline(target_ms, color=TARGET_COLOUR, linestyle=(0, (2, 2)), linewidth=0.9)
-        ax.annotate(
-            f"target {display.number(target_ms)} ms",
-            (0.0, target_ms),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 3),
-            textcoords="offset points",
-            fontsize=8,
-            color=TARGET_COLOUR,
-        )
+        _target(ax, target_ms)
     if planned_iops is not None:
-        ax.axvline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
-        ax.annotate(
-            f"planned load {display.rate(planned_iops)} IOPS",
-            (planned_iops, 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(4, -12),
-            textcoords="offset points",
-            fontsize=8,
-            color="#333333",
-        )
-    ax.set_xlim(left=0)
-    ax.set_ylim(0, top)
+        _planned_vertical(ax, planned_iops)
+    _thousands(ax, "x")
+    _few_ticks(ax, "y")
     ax.set_xlabel(x_label)
     ax.set_ylabel("response time (ms)")
-    _thousands(ax.xaxis)
-    _few_ticks(ax.yaxis)
     legend.place(fig, ax)
-    return _svg(fig, key, "Response time against I/O rate")
+    return fig.svg("Response time against I/O rate")
 
 
-@_styled
 def stacked_bar_chart(
     key: str, bars: Sequence[StackedBar], unit: str = "ms", title: str = ""
 ) -> str:
     """Horizontal stacked bars, one per label, each part a component's share of the total."""
-    import numpy as np
-
     parts = _ordered_part_names(bars)
     legend = _Legend(parts)
     labels = [_wrap(b.label, 34) for b in bars]
-    fig, ax = _figure(0.34 * len(bars) + 0.2, legend, left_in=_label_width_in(labels))
-    y = np.arange(len(bars))[::-1]  # the first bar on top, as a table reads
-    left = np.zeros(len(bars))
-    for j, part in enumerate(parts):
-        widths = np.array([dict(b.parts).get(part, 0.0) for b in bars])
-        ax.barh(
-            y,
-            widths,
-            left=left,
-            height=0.62,
-            label=part,
-            color=_colour(j),
-            hatch=_hatch(j),
-            edgecolor="white",
-            linewidth=0.5,
-        )
-        left += widths
-    for yi, total in zip(y, left, strict=True):
-        ax.annotate(
-            f"{display.milliseconds(float(total))} {unit}",
-            (float(total), float(yi)),
-            xytext=(4, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=8,
-        )
-    ax.set_yticks(y, labels)
+    fig, ax = _figure(key, 0.34 * len(bars) + 0.2, legend, left_in=_label_width_in(labels))
+    y = [float(len(bars) - 1 - i) for i in range(len(bars))]  # the first bar on top
+    widths = [[dict(b.parts).get(part, 0.0) for b in bars] for part in parts]
+    totals = [0.0] * len(bars)
+    for part_widths in widths:  # summed in the order drawn: the totals are the bars' ends
+        totals = [a + w for a, w in zip(totals, part_widths, strict=True)]
+    most = max(totals, default=0.0)
+    ax.set_xlim(0.0, most * 1.22 if most > 0 else 1.0)
     ax.set_ylim(-0.6, len(bars) - 0.4)
-    ax.set_xlim(0, float(left.max()) * 1.22 if len(left) and left.max() > 0 else 1.0)
+    left = [0.0] * len(bars)
+    for j, (part, part_widths) in enumerate(zip(parts, widths, strict=True)):
+        ax.barh(y, part_widths, 0.62, _bar_style(j), left=left, label=part)
+        left = [a + w for a, w in zip(left, part_widths, strict=True)]
+    for yi, total in zip(y, totals, strict=True):
+        ax.annotate(
+            f"{display.milliseconds(total)} {unit}", (total, yi), (4, 0), align="center",
+            size=NOTE_PT,
+        )  # fmt: skip
+    ax.set_yticks(y, labels)
+    _few_ticks(ax, "x")
     ax.set_xlabel(f"response time ({unit})")
-    _few_ticks(ax.xaxis)
-    ax.grid(axis="y", visible=False)
+    ax.grid(x=True, y=False)
     legend.place(fig, ax)
-    return _svg(fig, key, title or "Response time by component")
+    return fig.svg(title or "Response time by component")
 
 
-@_styled
 def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequence[str]) -> str:
     """Utilisation of every component as horizontal bars, alternatives side by side, with the
     70% and 90% thresholds drawn and each bar's value written at its end."""
-    import numpy as np
-
     n_alt = max(1, len(alternatives))
     band = 0.8 / n_alt
     legend = _Legend(list(alternatives) if n_alt > 1 else [])
     labels = [_wrap(g.label, 34) for g in groups]
     fig, ax = _figure(
-        len(groups) * (0.12 + 0.14 * n_alt) + 0.2, legend, left_in=_label_width_in(labels)
+        key, len(groups) * (0.12 + 0.14 * n_alt) + 0.2, legend, left_in=_label_width_in(labels)
     )
-    y = np.arange(len(groups))[::-1].astype(float)
+    ax.set_xlim(0.0, 1.12)
+    ax.set_ylim(-0.55, len(groups) - 0.45)
+    y = [float(len(groups) - 1 - i) for i in range(len(groups))]
     for a, name in enumerate(alternatives):
         values = [g.values[a] if a < len(g.values) else None for g in groups]
-        offsets = y + 0.4 - band * (a + 0.5)
+        offsets = [yi + 0.4 - band * (a + 0.5) for yi in y]
         shown = [(off, v) for off, v in zip(offsets, values, strict=True) if v is not None]
         if not shown:
             continue
         ax.barh(
             [o for o, _ in shown],
             [v for _, v in shown],
-            height=band * 0.9,
-            color=_colour(a),
-            hatch=_hatch(a),
-            edgecolor="white",
-            linewidth=0.5,
+            band * 0.9,
+            _bar_style(a),
             label=_wrap(name) if n_alt > 1 else None,
         )
         for off, v in shown:
-            ax.annotate(
-                display.percent(v),
-                (v, off),
-                xytext=(3, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=7,
-            )
+            ax.annotate(display.percent(v), (v, off), (3, 0), align="center", size=7.0)
     for threshold, colour in (
         (WARN_UTILIZATION, WARN_COLOUR),
         (CRITICAL_UTILIZATION, CRITICAL_COLOUR),
     ):
-        ax.axvline(threshold, color=colour, linestyle="--", linewidth=1.1)
+        ax.axvline(threshold, LineStyle(colour, width=1.1, dash="--"))
     ax.set_yticks(y, labels)
-    ax.set_ylim(-0.55, len(groups) - 0.45)
-    ax.set_xlim(0, 1.12)
-    ax.set_xticks([0, 0.25, 0.5, 0.7, 0.9, 1.0])
-    ax.set_xticklabels(["0%", "25%", "50%", "70%", "90%", "100%"])
-    ax.get_xticklabels()[3].set_color(WARN_COLOUR)
-    ax.get_xticklabels()[4].set_color(CRITICAL_COLOUR)
+    ax.set_xticks(
+        [0, 0.25, 0.5, 0.7, 0.9, 1.0],
+        ["0%", "25%", "50%", "70%", "90%", "100%"],
+        colours=[None, None, None, WARN_COLOUR, CRITICAL_COLOUR, None],
+    )
     ax.set_xlabel("utilisation at the planned load")
-    ax.grid(axis="y", visible=False)
+    ax.grid(x=True, y=False)
     legend.place(fig, ax)
-    return _svg(fig, key, "Utilisation of each component")
+    return fig.svg("Utilisation of each component")
 
 
-@_styled
 def skew_chart(
     key: str,
     curve_c: Sequence[float],
@@ -418,31 +303,28 @@ def skew_chart(
         for span in spans
     ]
     legend = _Legend([*labels, "skew curve F(c)", "no skew"])
-    fig, ax = _figure(2.4, legend)
+    fig, ax = _figure(key, 2.4, legend)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.02)
     for span, label in zip(spans, labels, strict=True):
         colour = TIER_COLOURS.get(span.tier, "#999999")
         ax.axvspan(
             span.start_fraction,
             span.end_fraction,
-            color=colour,
-            alpha=0.18,
-            linewidth=0,
-            label=label,
+            PatchStyle(colour, alpha=0.18),
+            label=_wrap(label),
         )
-        ax.axvline(span.end_fraction, color=colour, linestyle=":", linewidth=1)
-    ax.plot(curve_c, curve_f, color="#000000", linewidth=1.6, label="skew curve F(c)")
-    ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", linewidth=0.8, label="no skew")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.02)
-    _percent(ax.xaxis)
-    _percent(ax.yaxis)
+        ax.axvline(span.end_fraction, LineStyle(colour, width=1.0, dash=":"))
+    ax.plot(curve_c, curve_f, LineStyle("#000000"), label="skew curve F(c)")
+    ax.plot([0, 1], [0, 1], LineStyle("#999999", width=0.8, dash="--"), label="no skew")
+    _percent(ax, "x")
+    _percent(ax, "y")
     ax.set_xlabel("hottest fraction of the data")
     ax.set_ylabel("fraction of the back-end I/O")
     legend.place(fig, ax)
-    return _svg(fig, key, title or "Easy Tier skew curve and tier capacities")
+    return fig.svg(title or "Easy Tier skew curve and tier capacities")
 
 
-@_styled
 def placement_chart(
     key: str,
     x: Sequence[float],
@@ -453,41 +335,30 @@ def placement_chart(
     """Each tier's share of the pool's small random back-end I/O (0..1) against the host I/O
     rate: how Easy Tier's placement moves as the load grows. One line per tier."""
     legend = _Legend([tier for tier, _ in shares])
-    fig, ax = _figure(2.2, legend)
-    for i, (tier, values) in enumerate(shares):
-        ax.plot(
-            list(x),
-            list(values),
-            label=tier,
-            color=TIER_COLOURS.get(tier, _colour(i)),
-            marker=MARKERS[i % len(MARKERS)],
-            linestyle=LINESTYLES[i % len(LINESTYLES)],
-            linewidth=1.6,
-            markersize=3.5,
-            markevery=_every(len(x)),
-        )
+    fig, ax = _figure(key, 2.2, legend)
+    finite = [v for v in x if math.isfinite(v)]
     if planned_iops is not None:
-        ax.axvline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
-        ax.annotate(
-            f"planned load {display.rate(planned_iops)} IOPS",
-            (planned_iops, 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(4, -12),
-            textcoords="offset points",
-            fontsize=8,
-            color="#333333",
+        finite.append(planned_iops)
+    ax.set_xlim(0.0, padded(min(finite), max(finite))[1] if finite else 1.0)
+    ax.set_ylim(0.0, 1.02)
+    for i, (tier, values) in enumerate(shares):
+        style = LineStyle(
+            TIER_COLOURS.get(tier, _colour(i)),
+            dash=LINESTYLES[i % len(LINESTYLES)],
+            marker=MARKERS[i % len(MARKERS)],
+            marker_size=3.5,
         )
-    ax.set_xlim(left=0)
-    ax.set_ylim(0, 1.02)
-    _percent(ax.yaxis)
-    _thousands(ax.xaxis)
+        ax.plot(list(x), list(values), style, label=tier, mark_every=_every(len(x)))
+    if planned_iops is not None:
+        _planned_vertical(ax, planned_iops)
+    _percent(ax, "y")
+    _thousands(ax, "x")
     ax.set_xlabel("host I/O rate (IOPS)")
     ax.set_ylabel("share of small back-end I/O")
     legend.place(fig, ax)
-    return _svg(fig, key, title or "Easy Tier placement against load")
+    return fig.svg(title or "Easy Tier placement against load")
 
 
-@_styled
 def closed_system_chart(
     key: str,
     throughput: Sequence[Series],
@@ -501,29 +372,41 @@ def closed_system_chart(
     side, one line per alternative, the planned population marked (an application's:
     transactions per second and transaction response time, `y_labels`)."""
     legend = _Legend(_names(throughput))
-    fig = _new_figure(WIDTH_IN, 2.7 + legend.height_in())
-    bottom = (AXIS_LABEL_IN + legend.height_in()) / fig.get_figheight()
-    top = 1 - TOP_IN / fig.get_figheight()
-    left, right = fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.13, right=0.98, wspace=0.3, bottom=bottom, top=top)
-    for ax, lines, y_label in ((left, throughput, y_labels[0]), (right, response, y_labels[1])):
-        for i, s in enumerate(lines):
-            x, y = _finite(s.x, s.y)
-            ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=3, markevery=_every(len(x)))
+    width = WIDTH_IN * PT
+    height = (2.7 + legend.height_in()) * PT
+    plot_height = height - (TOP_IN + AXIS_LABEL_IN + legend.height_in()) * PT
+    fig = Figure(key, width, height)
+    # two plots of equal width, a gap of 0.3 of one between them (room for the right one's
+    # tick labels and axis label)
+    plot_width = (0.98 - 0.13) * width / 2.3
+    pair = [
+        fig.add_axes(0.13 * width + k * 1.3 * plot_width, TOP_IN * PT, plot_width, plot_height)
+        for k in (0, 1)
+    ]
+    for ax, lines, y_label in zip(pair, (throughput, response), y_labels, strict=True):
+        drawn = [_finite(s.x, s.y) for s in lines]
+        xs = [v for x, _ in drawn for v in x]
         if planned_population is not None:
-            ax.axvline(planned_population, color=TARGET_COLOUR, linestyle=(0, (4, 3)), lw=1)
-        ax.set_xlim(left=0)
-        ax.set_ylim(bottom=0)
+            xs.append(planned_population)
+        ys = [v for _, y in drawn for v in y]
+        ax.set_xlim(0.0, padded(min(xs), max(xs))[1] if xs else 1.0)
+        ax.set_ylim(0.0, padded(min(ys), max(ys))[1] if ys else 1.0)
+        for i, (x, y) in enumerate(drawn):
+            ax.plot(
+                x, y, _style(i, marker_size=3.0), label=_wrap(lines[i].name),
+                mark_every=_every(len(x)),
+            )  # fmt: skip
+        if planned_population is not None:
+            ax.axvline(planned_population, _PLANNED_LINE)
         ax.set_xlabel(population_label)
         ax.set_ylabel(y_label)
-        _thousands(ax.xaxis)
-    _thousands(left.yaxis)
-    _few_ticks(right.yaxis)
-    legend.place(fig, left)
-    return _svg(fig, key, f"{title} against {population_label}")
+        _thousands(ax, "x")
+    _thousands(pair[0], "y")
+    _few_ticks(pair[1], "y")
+    legend.place(fig, pair[0])
+    return fig.svg(f"{title} against {population_label}")
 
 
-@_styled
 def growth_chart(
     key: str,
     series: Sequence[Series],
@@ -535,47 +418,30 @@ def growth_chart(
     configuration is saturated is a cross on the top edge (there is no response time)."""
     top = response_axis_top(series, [], target_ms, stretch=math.inf)
     legend = _Legend(_names(series))
-    fig, ax = _figure(2.6, legend)
+    fig, ax = _figure(key, 2.6, legend)
+    factors = sorted({x for s in series for x in s.x} | {f for _, f in saturated})
+    ax.set_xlim(*(padded(factors[0], factors[-1]) if factors else (0.0, 1.0)))
+    ax.set_ylim(0.0, top)
     for i, s in enumerate(series):
         x, y, _cut = _below(s.x, s.y, top)
-        ax.plot(x, y, label=_wrap(s.name), **_style(i), markersize=4.5)
+        ax.plot(x, y, _style(i, marker_size=4.5), label=_wrap(s.name))
         over = [xi for xi, yi in zip(s.x, s.y, strict=True) if math.isfinite(yi) and yi > top] + [
             factor for name, factor in saturated if name == s.name
         ]
         if over:
             # one row of crosses per line, from the top edge down, so that none hides another
-            ax.plot(
-                over,
-                [top * (1 - 0.035 * i)] * len(over),
-                marker="x",
-                markersize=7,
-                markeredgewidth=2,
-                color=_colour(i),
-                linestyle="",
-                clip_on=False,
-            )
+            cross = LineStyle(_colour(i), marker="x", marker_size=7.0, marker_edge_width=2.0)
+            ax.plot(over, [top * (1 - 0.035 * i)] * len(over), cross, draw_line=False, clip=False)
     if target_ms is not None and target_ms <= top:
-        ax.axhline(target_ms, color=TARGET_COLOUR, linestyle=(0, (2, 2)), linewidth=0.9)
-        ax.annotate(
-            f"target {display.number(target_ms)} ms",
-            (0.0, target_ms),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 3),
-            textcoords="offset points",
-            fontsize=8,
-            color=TARGET_COLOUR,
-        )
-    ax.set_ylim(0, top)
+        _target(ax, target_ms)
+    _few_ticks(ax, "y")
+    ax.set_xticks(sorted({x for s in series for x in s.x}), lambda v: f"{v:g}×")
     ax.set_xlabel(x_label)
     ax.set_ylabel("response time (ms)")
-    _few_ticks(ax.yaxis)
-    ax.set_xticks(sorted({x for s in series for x in s.x}))
-    ax.xaxis.set_major_formatter(_formatter(lambda v: f"{v:g}×"))
     legend.place(fig, ax)
-    return _svg(fig, key, "Response time as the load grows")
+    return fig.svg("Response time as the load grows")
 
 
-@_styled
 def sweep_chart(
     key: str,
     added: Sequence[float],
@@ -586,31 +452,32 @@ def sweep_chart(
     """Maximum rates (to saturation, to the service level) against the number of ranks added;
     the planned load as a horizontal dashed line."""
     legend = _Legend([name for name, _ in lines])
-    fig, ax = _figure(2.6, legend)
-    for i, (name, values) in enumerate(lines):
-        ax.plot(list(added), list(values), label=_wrap(name), **_style(i), markersize=4.5)
+    fig, ax = _figure(key, 2.6, legend)
+    ys = [v for _, values in lines for v in values if math.isfinite(v)]
     if planned_iops is not None:
-        ax.axhline(planned_iops, color=TARGET_COLOUR, linestyle=(0, (4, 3)), linewidth=1)
+        ys.append(planned_iops)
+    ax.set_xlim(*(padded(min(added), max(added)) if added else (0.0, 1.0)))
+    ax.set_ylim(0.0, padded(min(ys), max(ys))[1] if ys else 1.0)
+    for i, (name, values) in enumerate(lines):
+        ax.plot(list(added), list(values), _style(i, marker_size=4.5), label=_wrap(name))
+    if planned_iops is not None:
+        ax.axhline(planned_iops, _PLANNED_LINE)
         ax.annotate(
             f"planned load {display.rate(planned_iops)} IOPS",
             (0.0, planned_iops),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 3),
-            textcoords="offset points",
-            fontsize=8,
-            color="#333333",
+            (4, 3),
+            coords=("axes", "data"),
+            size=NOTE_PT,
+            colour=NOTE_COLOUR,
         )
-    ax.set_ylim(bottom=0)
-    ax.set_xticks(list(added))
-    ax.xaxis.set_major_formatter(_formatter(lambda v: f"+{v:g}"))
-    _thousands(ax.yaxis)
+    ax.set_xticks(list(added), lambda v: f"+{v:g}")
+    _thousands(ax, "y")
     ax.set_xlabel(x_label)
     ax.set_ylabel("host I/O rate (IOPS)")
     legend.place(fig, ax)
-    return _svg(fig, key, "Maximum I/O rate as ranks are added")
+    return fig.svg("Maximum I/O rate as ranks are added")
 
 
-@_styled
 def sizing_chart(
     key: str,
     points: Sequence[tuple[float, float, bool]],
@@ -622,41 +489,89 @@ def sizing_chart(
     the service level through the last period), the Pareto front as a line, and the named
     configurations (current, cheapest) ringed and labelled."""
     legend = _Legend(["meets the service level", "does not", "Pareto front"])
-    fig, ax = _figure(2.8, legend)
+    fig, ax = _figure(key, 2.8, legend)
+    xs = [x for x, _, _ in points] + [x for x, _ in front] + [x for _, x, _ in marked]
+    ys = [y for _, y, _ in points] + [y for _, y in front] + [y for _, _, y in marked]
+    ax.set_xlim(*(padded(min(xs), max(xs)) if xs else (0.0, 1.0)))
+    ax.set_ylim(0.0, padded(min(ys), max(ys))[1] if ys else 1.0)
     meets = [(x, y) for x, y, ok in points if ok]
     fails = [(x, y) for x, y, ok in points if not ok]
     if meets:
         ax.plot(
-            *zip(*meets, strict=True),
-            "o",
-            color=_colour(0),
-            markersize=4.5,
+            [x for x, _ in meets],
+            [y for _, y in meets],
+            _marker(0, "o", 4.5),
             label="meets the service level",
+            draw_line=False,
         )
     if fails:
-        ax.plot(*zip(*fails, strict=True), "x", color=_colour(1), markersize=5, label="does not")
+        ax.plot(
+            [x for x, _ in fails],
+            [y for _, y in fails],
+            _marker(1, "x", 5.0),
+            label="does not",
+            draw_line=False,
+        )
     if front:
-        ax.plot(*zip(*front, strict=True), color=_colour(2), linewidth=1.2, label="Pareto front")
+        ax.plot(
+            [x for x, _ in front],
+            [y for _, y in front],
+            LineStyle(_colour(2), width=1.2),
+            label="Pareto front",
+        )
     right = max((x for x, _, _ in points), default=1.0)
+    ring = LineStyle(NOTE_COLOUR, marker="o", marker_size=9.0, marker_face="none")
     for name, x, y in marked:
-        ax.plot([x], [y], "o", markersize=9, markerfacecolor="none", color="#333333")
+        ax.plot([x], [y], ring, draw_line=False, z=ON_TOP - 1)
         near_end = x > 0.85 * right
         ax.annotate(
             name,
             (x, y),
-            textcoords="offset points",
-            xytext=(-7, 5) if near_end else (7, 5),
-            ha="right" if near_end else "left",
-            fontsize=8,
-            color="#333333",
+            (-7, 5) if near_end else (7, 5),
+            anchor="end" if near_end else "start",
+            size=NOTE_PT,
+            colour=NOTE_COLOUR,
         )
-    ax.set_ylim(bottom=0)
-    _thousands(ax.xaxis)
-    _few_ticks(ax.yaxis)
+    _thousands(ax, "x")
+    _few_ticks(ax, "y")
     ax.set_xlabel(cost_label)
     ax.set_ylabel("response time now (ms)")
     legend.place(fig, ax)
-    return _svg(fig, key, "Cost against response time of every configuration tried")
+    return fig.svg("Cost against response time of every configuration tried")
+
+
+_PLANNED_LINE = LineStyle(TARGET_COLOUR, width=1.0, dash=(4.0, 3.0))
+_TARGET_LINE = LineStyle(TARGET_COLOUR, width=0.9, dash=(1.8, 1.8))
+
+
+def _target(ax: Axes, target_ms: float) -> None:
+    """The service level's response-time target: a dotted horizontal line, labelled."""
+    ax.axhline(target_ms, _TARGET_LINE)
+    ax.annotate(
+        f"target {display.number(target_ms)} ms",
+        (0.0, target_ms),
+        (4, 3),
+        coords=("axes", "data"),
+        size=NOTE_PT,
+        colour=TARGET_COLOUR,
+    )
+
+
+def _planned_vertical(ax: Axes, planned_iops: float) -> None:
+    """The planned load: a dashed vertical line, labelled at its top on the side with room."""
+    ax.axvline(planned_iops, _PLANNED_LINE)
+    text = f"planned load {display.rate(planned_iops)} IOPS"
+    x = ax.px(planned_iops)
+    fits = x + 4 + text_width(text, NOTE_PT) <= ax.fig.width - 2
+    ax.annotate(
+        text,
+        (planned_iops, 1.0),
+        (4, -12) if fits else (-4, -12),
+        coords=("data", "axes"),
+        anchor="start" if fits else "end",
+        size=NOTE_PT,
+        colour=NOTE_COLOUR,
+    )
 
 
 # --------------------------------------------------------------------------- layout
@@ -680,21 +595,9 @@ class _Legend:
         return LEGEND_ROW_IN * self.lines + (0.12 if self.lines else 0.0)
 
     def place(self, fig: Figure, ax: Axes) -> None:
-        if not self.labels:
-            return
-        handles, labels = ax.get_legend_handles_labels()
-        if not handles:
-            return
-        fig.legend(
-            handles,
-            labels,
-            loc="lower center",
-            bbox_to_anchor=(0.5, 0.02),
-            ncol=self.columns,
-            fontsize=LEGEND_PT,
-            handlelength=2.6,
-            borderaxespad=0.0,
-        )
+        """The entries drawn on `ax` under the plot, the last row just above the bottom."""
+        if self.labels and ax.legend_entries:
+            fig.legend(ax.legend_entries, self.columns, bottom=0.02 * fig.height)
 
 
 def _names(series: Sequence[Series]) -> list[str]:
@@ -702,34 +605,18 @@ def _names(series: Sequence[Series]) -> list[str]:
     return [s.name for s in series] if len(series) > 1 else []
 
 
-def _new_figure(width_in: float, height_in: float) -> Figure:
-    """A figure on the SVG canvas directly: no pyplot, no backend switch at save."""
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width_in, height_in))
-    FigureCanvasSVG(fig)
-    return fig
-
-
-def _figure(plot_in: float, legend: _Legend, left_in: float = LEFT_IN) -> tuple[Figure, Axes]:
+def _figure(
+    key: str, plot_in: float, legend: _Legend, left_in: float = LEFT_IN
+) -> tuple[Figure, Axes]:
     """A figure whose plot area is `plot_in` high, with fixed room for labels and legend."""
-    height = TOP_IN + plot_in + AXIS_LABEL_IN + legend.height_in()
-    fig = _new_figure(WIDTH_IN, height)
-    ax = fig.add_axes(
-        (
-            left_in / WIDTH_IN,
-            (AXIS_LABEL_IN + legend.height_in()) / height,
-            (WIDTH_IN - left_in - RIGHT_IN) / WIDTH_IN,
-            plot_in / height,
-        )
-    )
+    height_in = TOP_IN + plot_in + AXIS_LABEL_IN + legend.height_in()
+    fig = Figure(key, WIDTH_IN * PT, height_in * PT)
+    ax = fig.add_axes(left_in * PT, TOP_IN * PT, (WIDTH_IN - left_in - RIGHT_IN) * PT, plot_in * PT)
     return fig, ax
 
 
 def _text_width_in(text: str, size_pt: float = LEGEND_PT) -> float:
-    longest = max((len(line) for line in text.split("\n")), default=0)
-    return longest * CHAR_WIDTH_EM * size_pt / 72
+    return text_width(text, size_pt) / PT
 
 
 def _label_width_in(labels: Sequence[str]) -> float:
@@ -742,37 +629,47 @@ def _wrap(text: str, width: int = LABEL_CHARS) -> str:
     return "\n".join(textwrap.wrap(text, width)) if len(text) > width else text
 
 
-def _formatter(show: Callable[[float], str]) -> Any:
-    from matplotlib.ticker import FuncFormatter
-
-    return FuncFormatter(lambda v, _pos: show(v))
-
-
-def _few_ticks(axis: Any, bins: int = TICK_BINS) -> None:
-    """At most `bins` + 1 major ticks: each tick is a handful of artists to build and draw,
-    and a planner reads a rate or a time off six ticks as well as off ten."""
-    from matplotlib.ticker import MaxNLocator
-
-    axis.set_major_locator(MaxNLocator(nbins=bins, steps=[1, 2, 2.5, 5, 10]))
+def _few_ticks(ax: Axes, which: str, bins: int = TICK_BINS) -> None:
+    """At most `bins` + 1 major ticks, plain numbers: a planner reads a rate or a time off
+    six ticks as well as off ten."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    ticks = nice_ticks(axis.lo, axis.hi, bins)
+    (ax.set_xticks if which == "x" else ax.set_yticks)(ticks)
 
 
-def _thousands(axis: Any) -> None:
-    _few_ticks(axis)
-    axis.set_major_formatter(_formatter(lambda v: f"{v:,.0f}" if abs(v) >= 10 else f"{v:g}"))
+def _thousands(ax: Axes, which: str) -> None:
+    """Ticks as `_few_ticks`, written with thousands separators (12,000)."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    ticks = nice_ticks(axis.lo, axis.hi, TICK_BINS)
+    show: Callable[[float], str] = lambda v: f"{v:,.0f}" if abs(v) >= 10 else f"{v:g}"  # noqa: E731
+    (ax.set_xticks if which == "x" else ax.set_yticks)(ticks, show)
 
 
-def _percent(axis: Any) -> None:
-    axis.set_ticks([0.0, 0.25, 0.5, 0.75, 1.0])
-    axis.set_major_formatter(_formatter(lambda v: f"{100 * v:.0f}%"))
+def _percent(ax: Axes, which: str) -> None:
+    ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
+    labels = [f"{100 * v:.0f}%" for v in ticks]
+    (ax.set_xticks if which == "x" else ax.set_yticks)(ticks, labels)
 
 
-def _style(i: int) -> dict[str, Any]:
-    return {
-        "color": _colour(i),
-        "marker": MARKERS[i % len(MARKERS)],
-        "linestyle": LINESTYLES[i % len(LINESTYLES)],
-        "linewidth": 1.6,
-    }
+def _style(i: int, marker_size: float) -> LineStyle:
+    """The i-th line of a chart: its colour, marker and dash pattern."""
+    return LineStyle(
+        _colour(i),
+        width=1.6,
+        dash=LINESTYLES[i % len(LINESTYLES)],
+        marker=MARKERS[i % len(MARKERS)],
+        marker_size=marker_size,
+    )
+
+
+def _marker(i: int, kind: str, size: float) -> LineStyle:
+    """Markers alone (no line) in the i-th colour."""
+    return LineStyle(_colour(i), width=0.0, marker=kind, marker_size=size)
+
+
+def _bar_style(i: int) -> PatchStyle:
+    """The i-th part or alternative of a bar chart: colour, hatching, a thin white edge."""
+    return PatchStyle(_colour(i), hatch=_hatch(i), edge="#ffffff", edge_width=0.5)
 
 
 def _colour(i: int) -> str:
@@ -854,28 +751,3 @@ def response_axis_top(
     if target_ms is not None:
         top = max(top, 1.25 * target_ms)
     return min(top, 1.05 * max(finite))
-
-
-_PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.S)
-_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
-_COMMENT = re.compile(r"\s*<!--.*?-->", re.S)
-_ID = re.compile(r'\bid="([^"]+)"')
-_REF = re.compile(r'(url\(#|xlink:href="#|href="#)([^")]+)')
-
-
-def _svg(fig: Figure, key: str, title: str) -> str:
-    """Render `fig` to an `<svg>` element for inline HTML, reproducibly (see module docstring)."""
-    buffer = io.StringIO()
-    fig.canvas.print_figure(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    svg = buffer.getvalue()
-    svg = _PROLOG.sub("", svg, count=1)
-    svg = _METADATA.sub("", svg)
-    svg = _COMMENT.sub("", svg)  # matplotlib repeats each text in a comment; keep one copy
-    svg = _ID.sub(lambda m: f'id="{key}-{m.group(1)}"', svg)
-    svg = _REF.sub(lambda m: f"{m.group(1)}{key}-{m.group(2)}", svg)
-    title_xml = html.escape(title, quote=True)
-    return (
-        svg.replace("<svg ", f'<svg role="img" aria-label="{title_xml}" class="chart-svg" ', 1)
-        .replace(">", f"><title>{title_xml}</title>", 1)
-        .strip()
-    )
