@@ -613,29 +613,9 @@ def read_catalog_yaml(text: str, where: str) -> Any:
         raise CatalogError(f"{where}: YAML error: {exc}") from None
 
 
-def read_shipped_yaml(text: str, where: str) -> Any:
-    """Parse one of the shipped catalog files: with libyaml's C parser when PyYAML is installed
-    with it (the seven shipped files in 0.006 s of CPU instead of 0.07 s), else as
-    `read_catalog_yaml`. PyYAML reads YAML 1.1 and ruamel YAML 1.2, which differ on some plain
-    scalars (`no`, `on`, `1e3`, `010`) and on duplicate keys; the shipped files are written so
-    that both read them to the same data, and tests/test_catalog.py checks it file by file. A
-    user's file is always read by `read_catalog_yaml`."""
-    try:
-        import yaml  # type: ignore[import-untyped]  # optional (PyYAML), no stubs installed
-
-        loader = yaml.CSafeLoader
-    except (ImportError, AttributeError):  # no PyYAML, or one built without libyaml
-        return read_catalog_yaml(text, where)
-    try:
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as exc:
-        raise CatalogError(f"{where}: YAML error: {exc}") from None
-
-
-def parse_catalog_file(text: str, where: str, *, shipped: bool = False) -> CatalogFile:
-    """Validate one catalog file; a `CatalogError` names the file and each bad key path.
-    `shipped`: one of diskmodel's own files (`read_shipped_yaml`)."""
-    data = (read_shipped_yaml if shipped else read_catalog_yaml)(text, where)
+def parse_catalog_file(text: str, where: str) -> CatalogFile:
+    """Validate one catalog file; a `CatalogError` names the file and each bad key path."""
+    data = read_catalog_yaml(text, where)
     if not isinstance(data, dict):
         raise CatalogError(f"{where}: a catalog file is a YAML mapping with schema_version: 1")
     try:
@@ -680,8 +660,6 @@ def _entries(parsed: CatalogFile) -> list[tuple[str, _Entry]]:
 def build_catalog(
     files: Iterable[tuple[str, str]],
     user_files: Iterable[tuple[str, str]] = (),
-    *,
-    shipped: bool = False,
 ) -> Catalog:
     """Merge catalog files into one cross-checked `Catalog`.
 
@@ -689,16 +667,14 @@ def build_catalog(
     own, each (path, text)) come after them: an entry there adds a name, or replaces the
     shipped entry of the same name and kind; within the user's files, too, a name is defined
     once. A user's drive is offered on every system its `packaging` names (added to that
-    system's `drives` when missing). `Catalog.origin` records each name's file. `shipped`:
-    `files` are the text of diskmodel's own files (`catalog_files()`), read by
-    `read_shipped_yaml`; tests pass files of their own, read as a user's."""
+    system's `drives` when missing). `Catalog.origin` records each name's file."""
     user_files = list(user_files)
     tables: dict[str, dict[str, Any]] = {"system": {}, "drive": {}, "RAID format": {}}
     kind_of: dict[str, str] = {}
     defined_in: dict[str, str] = {}
     origin: dict[str, str] = {}
     for where, text in files:
-        for kind, entry in _entries(parse_catalog_file(text, where, shipped=shipped)):
+        for kind, entry in _entries(parse_catalog_file(text, where)):
             if entry.name in defined_in:
                 raise CatalogError(
                     f"{where}: {entry.name!r} is already defined in {defined_in[entry.name]}"
@@ -792,12 +768,12 @@ def read_user_catalog_file(path: Path | str) -> tuple[str, str]:
 
 @functools.cache
 def _shipped_catalog() -> Catalog:
-    return build_catalog(list(catalog_files()), shipped=True)
+    return build_catalog(list(catalog_files()))
 
 
 @functools.lru_cache(maxsize=16)
 def _catalog_with(user_files: tuple[tuple[str, str], ...]) -> Catalog:
-    return build_catalog(list(catalog_files()), user_files, shipped=True)
+    return build_catalog(list(catalog_files()), user_files)
 
 
 def load_catalog(extra: Sequence[Path | str] = ()) -> Catalog:

@@ -27,8 +27,6 @@ from diskmodel.catalog import (
     iter_figures,
     load_catalog,
     parse_catalog_file,
-    read_catalog_yaml,
-    read_shipped_yaml,
     render_catalog_markdown,
 )
 
@@ -79,25 +77,6 @@ def test_every_catalog_file_loads_and_declares_schema_version_1(path: str, text:
     parsed = parse_catalog_file(text, path)
     assert parsed.schema_version == 1
     assert parsed.systems or parsed.drives or parsed.raid_formats
-
-
-def _typed(data: Any) -> Any:
-    """`data` with each scalar's type beside it: True == 1 and 1 == 1.0 in Python, but a
-    catalog figure read as a bool, an int or a float is not the same figure."""
-    if isinstance(data, dict):
-        return {key: _typed(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_typed(value) for value in data]
-    return (type(data).__name__, data)
-
-
-@pytest.mark.parametrize(("path", "text"), FILES, ids=[p for p, _ in FILES])
-def test_the_shipped_files_fast_reader_reads_them_as_yaml_1_2(path: str, text: str) -> None:
-    """The shipped catalog is read with libyaml (YAML 1.1, through PyYAML when installed) for
-    speed; every shipped file must give exactly the data ruamel's YAML 1.2 reader gives (which
-    also refuses duplicate keys), the reader of a user's file."""
-    pytest.importorskip("yaml", reason="PyYAML is not installed: the shipped files use ruamel")
-    assert _typed(read_shipped_yaml(text, path)) == _typed(read_catalog_yaml(text, path))
 
 
 def test_catalog_has_both_systems_all_13_drives_and_6_raid_formats(catalog: Catalog) -> None:
