@@ -33,7 +33,7 @@ GROUP_ABOVE = 6
 stay in the components table), so that the chart stays readable with 48 ranks."""
 
 KIND_LABEL = {
-    "host_adapter": "host port",
+    "host_adapter": "host adapter",
     "processor": "processor",
     "device_adapter": "DA pair",
     "rank": "rank",

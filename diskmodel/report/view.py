@@ -53,7 +53,7 @@ class Alert:
 class Chart:
     """One chart: its anchor, title, caption and the SVG drawn by `diskmodel.report.charts`.
 
-    `svg` is `Markup` because charts.py writes it from escaped text only (matplotlib escapes
+    `svg` is `Markup` because charts.py writes it from escaped text only (svg_plot escapes
     every label); nothing else in the view is trusted as markup.
     """
 
