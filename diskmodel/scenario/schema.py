@@ -60,6 +60,9 @@ SKEW_PRESETS = PRESET_LEVELS
 """The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
 
 
+LatencyUs = Annotated[float, Field(ge=0, le=10000)]
+
+
 class SystemConfig(Model):
     """The storage system: catalog model and how it is configured."""
 
@@ -69,6 +72,19 @@ class SystemConfig(Model):
     host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
     host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
     da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+    front_end_latency_us: LatencyUs | tuple[LatencyUs, LatencyUs] | None = Field(
+        None,
+        description="fixed light-load front-end time of one I/O, us, measured or calibrated; "
+        "a range [low, high] when not known (diskmodel calibrate fits it within the range); "
+        "default: the catalog's front_end_latency_us",
+    )
+
+    @field_validator("front_end_latency_us")
+    @classmethod
+    def _latency_range(cls, value: Any) -> Any:
+        if isinstance(value, tuple) and not value[0] < value[1]:
+            raise problem("front_end_latency_us: a range is [low, high] with low < high")
+        return value
 
     @field_validator("model")
     @classmethod
@@ -921,6 +937,9 @@ class Scenario(Model):
     def ranges(self) -> list[tuple[str, float, float]]:
         """The inputs given as ranges: (dotted key with names, low, high)."""
         out = []
+        front = self.system.front_end_latency_us
+        if isinstance(front, tuple):
+            out.append(("system.front_end_latency_us", front[0], front[1]))
         for w in self.workloads:
             for key in RANGED_INPUTS:
                 value = getattr(w, key)
@@ -932,8 +951,8 @@ class Scenario(Model):
 
     def corner(self, which: Corner) -> Scenario:
         """The scenario with every range at one point: its middle (`central`), the end that
-        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low)
-        or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
+        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low,
+        front-end latency high) or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
         point of a validated range is a valid value."""
 
         def pick(value: Any, slower_high: bool) -> Any:
@@ -953,7 +972,9 @@ class Scenario(Model):
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 update["skew"] = w.skew.model_copy(update={"level": pick(w.skew.level, False)})
             workloads.append(w.model_copy(update=update))
-        return self.model_copy(update={"workloads": workloads})
+        front = pick(self.system.front_end_latency_us, True)  # a longer fixed time is slower
+        system = self.system.model_copy(update={"front_end_latency_us": front})
+        return self.model_copy(update={"workloads": workloads, "system": system})
 
     @property
     def model_workloads(self) -> tuple[Workload, ...]:
