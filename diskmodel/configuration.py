@@ -567,7 +567,11 @@ def _workload(
         ios_per_transaction=w.ios_per_transaction,
         preference=None
         if w.pin is None
-        else Preference(w.pin.tier, w.pin.capacity_gb, w.pin.io_share),
+        else Preference(
+            w.pin.tier,
+            w.pin.capacity_gb,
+            None if w.pin.io_share is None else _point(w.pin.io_share),
+        ),
     )
 
 

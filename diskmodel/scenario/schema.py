@@ -336,11 +336,20 @@ class Pin(Model):
 
     tier: Tier = Field(description="the tier that holds the pinned data")
     capacity_gb: float = Field(gt=0, le=1e7, description="data pinned to the tier, GB")
-    io_share: Fraction | None = Field(
+    io_share: Fraction | tuple[Fraction, Fraction] | None = Field(
         None,
-        description="the pinned data's share of the workload's back-end I/O, 0 to 1; default: "
-        "the share its skew gives the hottest capacity_gb (the objects a DBA would choose)",
+        description="the pinned data's share of the workload's back-end I/O, 0 to 1, or a "
+        "range [low, high] when not known (diskmodel calibrate fits it within the range); "
+        "default: the share its skew gives the hottest capacity_gb (the objects a DBA would "
+        "choose)",
     )
+
+    @field_validator("io_share")
+    @classmethod
+    def _share_range(cls, value: Any) -> Any:
+        if isinstance(value, tuple) and not value[0] < value[1]:
+            raise problem("io_share: a range is [low, high] with low < high")
+        return value
 
 
 class Workload(Model):
@@ -947,12 +956,15 @@ class Scenario(Model):
                     out.append((f"workloads.{w.name}.{key}", value[0], value[1]))
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 out.append((f"workloads.{w.name}.skew.level", *w.skew.level))
+            if w.pin is not None and isinstance(w.pin.io_share, tuple):
+                out.append((f"workloads.{w.name}.pin.io_share", *w.pin.io_share))
         return out
 
     def corner(self, which: Corner) -> Scenario:
         """The scenario with every range at one point: its middle (`central`), the end that
         makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low,
-        front-end latency high) or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
+        front-end latency high, a pinned share of the I/O low on SSD and high on a disk tier)
+        or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
         point of a validated range is a valid value."""
 
         def pick(value: Any, slower_high: bool) -> Any:
@@ -971,6 +983,10 @@ class Scenario(Model):
             }
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 update["skew"] = w.skew.model_copy(update={"level": pick(w.skew.level, False)})
+            if w.pin is not None and isinstance(w.pin.io_share, tuple):
+                # Less of the I/O on a pinned SSD tier is slower; more on a pinned HDD tier.
+                share = pick(w.pin.io_share, w.pin.tier != "ssd")
+                update["pin"] = w.pin.model_copy(update={"io_share": share})
             workloads.append(w.model_copy(update=update))
         front = pick(self.system.front_end_latency_us, True)  # a longer fixed time is slower
         system = self.system.model_copy(update={"front_end_latency_us": front})
