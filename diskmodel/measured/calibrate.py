@@ -348,11 +348,13 @@ def calibrate(
         x0.append(min(max(wl.destage_ratio, DESTAGE_BOUNDS[0]), DESTAGE_BOUNDS[1]))
         lo.append(DESTAGE_BOUNDS[0])
         hi.append(DESTAGE_BOUNDS[1])
-        keys.append((w, "skew.level"))
-        level = wl.skew.level_value if wl.skew is not None and wl.skew.level_value else 4.0
-        x0.append(min(max(float(level), SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1]))
-        lo.append(SKEW_BOUNDS[0])
-        hi.append(SKEW_BOUNDS[1])
+        # A skew given as points or a heat map is measured: it is kept, not replaced by a level.
+        if wl.skew is None or wl.skew.level is not None:
+            keys.append((w, "skew.level"))
+            level = wl.skew.level_value if wl.skew is not None and wl.skew.level_value else 4.0
+            x0.append(min(max(float(level), SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1]))
+            lo.append(SKEW_BOUNDS[0])
+            hi.append(SKEW_BOUNDS[1])
         if w in hit_ranges:
             low, high = hit_ranges[w]
             keys.append((w, "read_hit_ratio"))

@@ -469,3 +469,20 @@ def test_the_back_end_rate_counts_every_drive_operation() -> None:
     point = Solver(resolve(scenario, catalog)).planned_point()
     expected = 6000 * (0.7 * 0.6 + 0.3 * 0.45 * 4)
     assert pool_backend_iops(point, "oltp") == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_measured_skew_curve_is_kept_not_fitted() -> None:
+    """A skew given as points (or a heat map) is a measurement: calibration fits no level for
+    that workload and the calibrated data keep the curve (before, the fit replaced it with a
+    level)."""
+    points = [[0.0, 0.0], [0.1, 0.6], [0.3, 0.85], [1.0, 1.0]]
+    data = _data(destage_ratio=TRUE["destage_ratio"], skew={"points": points})
+    guess = copy.deepcopy(data)
+    guess["workloads"][0]["destage_ratio"] = 1.0
+    start = Scenario.model_validate(guess, context={"catalog": load_catalog()})
+    fit = calibrate(start, _measured(data, 0.0, 0))
+    assert [p.key for p in fit.parameters] == ["destage_ratio"]
+    (destage,) = fit.parameters
+    assert destage.identified
+    assert destage.value == pytest.approx(TRUE["destage_ratio"], rel=1e-4)
+    assert fit.rms_error < 1e-6
