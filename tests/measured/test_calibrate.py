@@ -486,3 +486,35 @@ def test_a_measured_skew_curve_is_kept_not_fitted() -> None:
     assert destage.identified
     assert destage.value == pytest.approx(TRUE["destage_ratio"], rel=1e-4)
     assert fit.rms_error < 1e-6
+
+
+def test_a_pinned_share_under_easy_tier_is_not_told_apart_from_the_skew() -> None:
+    """With Easy Tier auto placing the rest of the workload beside its pinned data, the pinned
+    share and the skew (how much of the rest Easy Tier puts on the SSD left over) both move
+    the SSD's share of the I/O: the fit must report neither as a number, and say which they
+    are confounded with."""
+    catalog = load_catalog()
+    rng = np.random.default_rng(0)
+    selections = []
+    for k, iops in enumerate(PIN_LOADS):
+        data = _pinned(SHARE, iops=iops)
+        data["pools"][0]["easy_tier"] = {"mode": "auto"}
+        point = Solver(
+            resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
+        ).planned_point()
+        response = results.workloads(point)[0].response_time_ms
+        assert response is not None
+        t = dt.datetime(2026, 11, 2, 10, k)
+        rt = response * (1 + rng.normal(0.0, 0.02))
+        selections.append(
+            Selection("io", t, (Interval(t, "oltp", iops, 0.7, 0.4, 8, 8, rt, 30000),))
+        )
+    guess = _pinned([0.05, 0.95], destage_ratio=1.0)
+    guess["pools"][0]["easy_tier"] = {"mode": "auto"}
+    fit = calibrate(Scenario.model_validate(guess, context={"catalog": catalog}), selections)
+    share = next(p for p in fit.parameters if p.key == "pin.io_share")
+    skew = next(p for p in fit.parameters if p.key == "skew.level")
+    for p in (share, skew):
+        assert not p.identified, p.key
+        assert p.low is None
+    assert "tell it apart from oltp." in share.why
