@@ -458,13 +458,13 @@ def calibrate(
     ] = None,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Fit each measured workload's destage ratio and skew level to the measured response
-    times: the fit goes to standard error, the calibrated scenario (comments kept) to
-    standard output (redirect it to a file)."""
+    """Fit each measured workload's destage ratio and skew level, and the system's front-end
+    latency, to the measured response times and utilisations: the fit goes to standard error,
+    the calibrated scenario (comments kept) to standard output (redirect it to a file)."""
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
+    from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
     from diskmodel.measured.calibrate import calibrate as fit_scenario
-    from diskmodel.measured.calibrate import calibrated_yaml
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
     entries = _catalog(catalog)
@@ -481,12 +481,12 @@ def calibrate(
         else:
             lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
     for r in result.residuals:
-        unit = " ms" if r.figure == "response_ms" else ""
-        what = "response" if r.figure == "response_ms" else "rank utilisation"
+        figure = FIGURES[r.figure]
+        unit = f" {figure.unit}" if figure.unit else ""
         got = "saturated" if r.model is None else f"{r.model:.3g}{unit}"
         error = "" if r.error is None else f" ({r.error:+.1%})"
         lines.append(
-            f"  {r.interval}, {r.workload}: {what} measured {r.measured:.3g}{unit}, "
+            f"  {r.interval}, {r.scope}: {figure.label} measured {r.measured:.3g}{unit}, "
             f"model {got}{error}"
         )
     lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")

@@ -24,6 +24,7 @@ from diskmodel.catalog import (
     Drive,
     HostAdapterType,
     ProcessorOption,
+    Provenance,
     RaidFormat,
     StorageSystem,
     iter_figures,
@@ -293,6 +294,20 @@ def resolve(
     scenario = scenario.corner("central")
     cfg = scenario.system
     system = catalog.systems[cfg.model]
+    if cfg.front_end_latency_us is not None:  # the scenario's (measured, calibrated; a
+        # range is at its middle here)
+        system = system.model_copy(
+            update={
+                "front_end_latency_us": cfg.front_end_latency_us,
+                "provenance": {
+                    **system.provenance,
+                    "front_end_latency_us": Provenance(
+                        basis="the scenario's system.front_end_latency_us (measured or "
+                        "calibrated), in place of the catalog's"
+                    ),
+                },
+            }
+        )
     hardware = Hardware(
         system=system,
         host_adapter=system.host_adapter(cfg.host_adapter),
@@ -552,7 +567,11 @@ def _workload(
         ios_per_transaction=w.ios_per_transaction,
         preference=None
         if w.pin is None
-        else Preference(w.pin.tier, w.pin.capacity_gb, w.pin.io_share),
+        else Preference(
+            w.pin.tier,
+            w.pin.capacity_gb,
+            None if w.pin.io_share is None else _point(w.pin.io_share),
+        ),
     )
 
 

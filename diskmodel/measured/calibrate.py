@@ -8,9 +8,20 @@ times of the chosen intervals (each scope at each interval one figure) and, wher
 give it, the measured utilisation of the ranks in the scope's pool (a second figure: it sees
 the back-end work directly, so it pins the destage ratio where response times alone leave it
 loose), by scipy's bounded nonlinear least squares on relative residuals (model / measured -
-1). A read hit ratio the data
-lack, given as a range in the scenario (`diskmodel import` writes [0, 0.95] for it), is fitted
-within that range too.
+1). A read hit ratio the data lack, given as a range in the scenario (`diskmodel import`
+writes [0, 0.95] for it), is fitted within that range too, and so are a workload's allocation
+(the share of its back-end I/O that its data pinned to a tier carries, `pin.io_share`) and
+the system's front-end latency (the fixed light-load time of one I/O, a catalog figure from
+DOMAIN.md C6) where the scenario gives them as ranges (`FRONT_END_RANGE` is the physical
+range of the latter).
+
+Beside the response time, the interval data may give a scope's read and write response times,
+and its pool's rank utilisation and back-end (disk) operation rate, and the system's DA and
+host-port utilisations (`FIGURES`; a pool's and the system's figures count once per
+interval). Each is a figure fitted beside the others: the utilisations and the back-end rate
+see the back-end work directly (they pin the destage ratio that response times leave loose),
+and a write's response (a fast write is front end only) pins the front-end latency that, at
+light load, moves every response by a constant just as the skew does.
 
 Identifiability: from the Jacobian J at the fit and the residual variance s^2, each
 parameter's standard error is sqrt(diag((J^T J)^-1) s^2), and its 95% interval that times
@@ -18,7 +29,10 @@ Student's t at the residual's degrees of freedom (figures minus parameters). A p
 reported as *not identified* when the data do not move the fit (its column of J is ~0: e.g.
 skew in a pool of one tier, where placement does not depend on it), or when its 95% interval
 covers more than half its allowed range, or when the fit ran to a bound (where the linearised
-interval means nothing); otherwise as the value with its 95% interval. The
+interval means nothing); otherwise as the value with its 95% interval. (J^T J)^-1 is taken by
+the singular values of J with each column scaled to its parameter's range, a direction the
+data do not see getting an unbounded variance, and a parameter not identified is said to be
+confounded with another where their correlation is above 0.95. The
 interval is the linearised (Gauss-Newton) one: over 40 seeded synthetic studies (six loads,
 2% noise) it held the true destage ratio 23 times of the 26 it was identified and the true
 skew level 37 of 40 (tests/measured/test_calibrate.py checks the rate on fewer seeds).
@@ -41,6 +55,7 @@ from diskmodel.errors import InputError
 from diskmodel.measured.peaks import Selection
 from diskmodel.model import results
 from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.prediction import WorkloadResult
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
 
@@ -49,6 +64,18 @@ DESTAGE_BOUNDS = (0.05, 1.0)
 beyond 95% would need NVS far larger than the written data), at most every write."""
 SKEW_BOUNDS = (1.0, 24.0)
 """Skew level: 1 is none; 24 the highest the commercial tool names (DOMAIN.md C7)."""
+FRONT_END_RANGE = (50.0, 500.0)
+"""The physical range of the fixed light-load front-end time of one I/O, us, for a planner
+who does not know it (`system.front_end_latency_us: [50, 500]`): a third to three times
+DOMAIN.md C6's 150 us (measured over 8 Gb/s FICON; Fibre Channel hosts, fabrics and microcode
+levels differ). Below about 50 us the port and processor time the model already counts for a
+small write (20 + 32.9 us on a DS8800) would exceed it, and it would change nothing. The fit
+keeps to the range the scenario gives."""
+FRONT_END = "front_end_latency_us"
+PIN_SHARE = "pin.io_share"
+"""A workload's allocation: the share of its back-end I/O its data pinned to a tier carries."""
+SYSTEM = "system"
+"""The `workload` of a parameter or figure that belongs to the whole system."""
 SATURATED_RESIDUAL = 5.0
 """The relative residual of a figure the model cannot reach (its point saturates), times the
 overload (load over what the network carries)."""
@@ -59,8 +86,8 @@ class Parameter:
     """One fitted parameter: the workload and key, the value, its 95% interval (None when not
     identified) and why not."""
 
-    workload: str
-    key: str  # "destage_ratio" | "skew.level" | "read_hit_ratio"
+    workload: str  # or SYSTEM for the front-end latency
+    key: str  # "destage_ratio" | "skew.level" | "read_hit_ratio" | PIN_SHARE | FRONT_END
     value: float
     low: float | None
     high: float | None
@@ -68,17 +95,37 @@ class Parameter:
     why: str = ""
 
 
-FIGURES = {"response_ms": "ms", "rank_utilization": ""}
-"""What calibration fits to, and the unit each is shown in."""
+@dataclass(frozen=True)
+class Figure:
+    """A measured figure calibration can fit to: what it is called in reports, its unit, and
+    what it measures (`scope`: one workload's I/O, the ranks of the workload's pool, or the
+    whole system; a pool's or the system's figure counts once per interval however many rows
+    carry it)."""
+
+    label: str
+    unit: str
+    scope: str  # "workload" | "pool" | "system"
+
+
+FIGURES = {
+    "response_ms": Figure("response", "ms", "workload"),
+    "read_response_ms": Figure("read response", "ms", "workload"),
+    "write_response_ms": Figure("write response", "ms", "workload"),
+    "rank_utilization": Figure("rank utilisation", "", "pool"),
+    "backend_iops": Figure("back-end rate", "ops/s", "pool"),
+    "da_utilization": Figure("DA utilisation", "", "system"),
+    "host_port_utilization": Figure("host port utilisation", "", "system"),
+}
+"""What calibration fits to (the interval columns of the same names)."""
 
 
 @dataclass(frozen=True)
 class Residual:
-    """One measured figure (`figure`: a key of `FIGURES`) against the calibrated model (None
-    where the model saturates)."""
+    """One measured figure (`figure`: a key of `FIGURES`) of one `scope` (a workload, a pool
+    or SYSTEM) against the calibrated model (None where the model saturates)."""
 
     interval: str
-    workload: str
+    scope: str
     measured: float
     model: float | None
     figure: str = "response_ms"
@@ -101,13 +148,12 @@ Target = tuple[int, int, str, float]
 
 
 def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target]:
-    """Every figure to fit: each scope's response time, and its pool's rank utilisation
-    where measured."""
+    """Every figure to fit: each scope's response times, its pool's figures and the system's
+    where measured (each pool's and the system's once per interval)."""
     names = [w.name for w in scenario.workloads]
     out: list[Target] = []
-    # A pool's rank utilisation is one figure however many of its scopes report it.
-    pools_seen: set[tuple[int, str]] = set()
     for s, sel in enumerate(selections):
+        seen: set[tuple[str, str]] = set()  # (pool or SYSTEM, figure) this interval gave
         for row in sel.rows:
             if row.scope not in names:
                 raise InputError(
@@ -117,16 +163,31 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
             if row.io_rate <= 0:
                 continue
             w = names.index(row.scope)
-            if row.response_ms is not None and row.response_ms > 0:
-                out.append((s, w, "response_ms", row.response_ms))
             pool = scenario.workloads[w].pool
-            measured_busy = row.rank_utilization is not None and row.rank_utilization > 0
-            if measured_busy and (s, pool) not in pools_seen:
-                pools_seen.add((s, pool))
-                out.append((s, w, "rank_utilization", row.rank_utilization or 0.0))
-    if not any(figure == "response_ms" for _, _, figure, _ in out):
-        raise InputError("calibration needs measured response_ms for the chosen intervals")
+            for figure, kind in FIGURES.items():
+                value = getattr(row, figure)
+                if value is None or value <= 0:
+                    continue
+                owner = {"workload": row.scope, "pool": f"pool {pool}", "system": SYSTEM}
+                if kind.scope != "workload":
+                    if (owner[kind.scope], figure) in seen:
+                        continue
+                    seen.add((owner[kind.scope], figure))
+                out.append((s, w, figure, value))
+    if not any(FIGURES[figure].scope == "workload" for _, _, figure, _ in out):
+        raise InputError(
+            "calibration needs measured response times (response_ms, read_response_ms or "
+            "write_response_ms) for the chosen intervals"
+        )
     return out
+
+
+def _scope(scenario: Scenario, w: int, figure: str) -> str:
+    """What a figure of row `w` measures: the workload, its pool, or SYSTEM."""
+    kind = FIGURES[figure].scope
+    if kind == "workload":
+        return scenario.workloads[w].name
+    return scenario.workloads[w].pool if kind == "pool" else SYSTEM
 
 
 def pool_rank_utilization(point: OperatingPoint, pool: str) -> float:
@@ -136,6 +197,48 @@ def pool_rank_utilization(point: OperatingPoint, pool: str) -> float:
         point.utilization[info.station] for info in point.network.ranks if info.rank.pool == pool
     ]
     return float(np.mean(busy)) if busy else 0.0
+
+
+def pool_backend_iops(point: OperatingPoint, pool: str) -> float:
+    """Disk operations per second on the drives of the ranks in `pool` (reads, stages,
+    destage reads and writes, prefetches: what the drives themselves count)."""
+    net = point.network
+    return float(
+        sum(
+            point.arrival[info.station] * net.stations[info.station].drives
+            for info in net.ranks
+            if info.rank.pool == pool
+        )
+    )
+
+
+def mean_utilization(point: OperatingPoint, kind: str) -> float:
+    """Mean busy fraction of the system's stations of one kind (`device_adapter`: the DA
+    pairs; `host_adapter`: the host ports)."""
+    busy = [point.utilization[k] for k, st in enumerate(point.network.stations) if st.kind == kind]
+    return float(np.mean(busy)) if busy else 0.0
+
+
+def figure_value(
+    point: OperatingPoint, workload: WorkloadResult, pool: str, figure: str
+) -> float | None:
+    """The model's value of a measured figure (`FIGURES`) at an operating point: of
+    `workload` (its result at the point) or of its `pool`, or the system's."""
+    if figure == "response_ms":
+        return workload.response_time_ms
+    if figure == "read_response_ms":
+        return workload.read_response_time_ms
+    if figure == "write_response_ms":
+        return workload.write_response_time_ms
+    if figure == "rank_utilization":
+        return pool_rank_utilization(point, pool)
+    if figure == "backend_iops":
+        return pool_backend_iops(point, pool)
+    if figure == "da_utilization":
+        return mean_utilization(point, "device_adapter")
+    if figure == "host_port_utilization":
+        return mean_utilization(point, "host_adapter")
+    raise ValueError(f"unknown figure {figure!r}")
 
 
 def _at(
@@ -155,7 +258,11 @@ def _at(
         w["read_size_kib"] = row.read_kib
         w["write_size_kib"] = row.write_kib
     for value, (w, key) in zip(x, keys, strict=True):
-        if key == "skew.level":
+        if key == FRONT_END:
+            data["system"][FRONT_END] = float(value)
+        elif key == PIN_SHARE:
+            data["workloads"][w]["pin"]["io_share"] = float(value)
+        elif key == "skew.level":
             data["workloads"][w]["skew"] = {"level": float(value)}
         else:
             data["workloads"][w][key] = float(value)
@@ -178,13 +285,32 @@ def _unidentified(column: float, value: float, lo: float, hi: float, half_width:
     return ""
 
 
+def _covariance(jac: np.ndarray, span: np.ndarray, s2: float) -> np.ndarray:
+    """(J^T J)^-1 s^2 by the singular values of J with its columns scaled to each parameter's
+    range: a direction the data do not see (a singular value below 1e-9 of the largest, so
+    two parameters that move the figures alike) gets an unbounded variance rather than the
+    zero a pseudo-inverse would give it."""
+    scaled = jac * span
+    _, sv, vt = np.linalg.svd(scaled, full_matrices=False)
+    floor = max(float(sv.max(initial=0.0)), 1e-300) * 1e-9
+    inverse = np.where(sv > floor, 1.0 / np.maximum(sv, floor) ** 2, 1e30)
+    cov = (vt.T * inverse) @ vt
+    return cov * np.outer(span, span) * s2
+
+
+def _label(names: Sequence[str], key: tuple[int, str]) -> str:
+    w, name = key
+    return f"{SYSTEM if w < 0 else names[w]}.{name}"
+
+
 def calibrate(
     scenario: Scenario,
     selections: Sequence[Selection],
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
 ) -> Calibration:
-    """Fit each workload's destage ratio and skew level to the measured response times."""
+    """Fit each measured workload's destage ratio and skew level, and the system's front-end
+    latency, to the measured figures (module docstring)."""
     from scipy.optimize import least_squares  # deferred: only calibration needs it
     from scipy.stats import t as student
 
@@ -199,11 +325,21 @@ def calibrate(
         for i, w in enumerate(scenario.workloads)
         if isinstance(w.read_hit_ratio, tuple) and w.name not in measured_hits
     }
+    # The I/O share of a workload's pinned data (its allocation to the tier), given as a range.
+    share_ranges = {
+        i: w.pin.io_share
+        for i, w in enumerate(scenario.workloads)
+        if w.pin is not None and isinstance(w.pin.io_share, tuple)
+    }
+    # The front end's fixed time, given as a range, is fitted within it.
+    front = scenario.system.front_end_latency_us
     scenario = scenario.corner("central")
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)
-    measured_workloads = sorted({w for _, w, _, _ in targets})
+    measured_workloads = sorted(
+        {w for _, w, figure, _ in targets if FIGURES[figure].scope == "workload"}
+    )
     keys: list[tuple[int, str]] = []
     x0, lo, hi = [], [], []
     for w in measured_workloads:
@@ -212,22 +348,35 @@ def calibrate(
         x0.append(min(max(wl.destage_ratio, DESTAGE_BOUNDS[0]), DESTAGE_BOUNDS[1]))
         lo.append(DESTAGE_BOUNDS[0])
         hi.append(DESTAGE_BOUNDS[1])
-        keys.append((w, "skew.level"))
-        level = wl.skew.level_value if wl.skew is not None and wl.skew.level_value else 4.0
-        x0.append(min(max(float(level), SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1]))
-        lo.append(SKEW_BOUNDS[0])
-        hi.append(SKEW_BOUNDS[1])
+        # A skew given as points or a heat map is measured: it is kept, not replaced by a level.
+        if wl.skew is None or wl.skew.level is not None:
+            keys.append((w, "skew.level"))
+            level = wl.skew.level_value if wl.skew is not None and wl.skew.level_value else 4.0
+            x0.append(min(max(float(level), SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1]))
+            lo.append(SKEW_BOUNDS[0])
+            hi.append(SKEW_BOUNDS[1])
         if w in hit_ranges:
             low, high = hit_ranges[w]
             keys.append((w, "read_hit_ratio"))
             x0.append(0.5 * (low + high))
             lo.append(low)
             hi.append(high)
+        if w in share_ranges:
+            low, high = share_ranges[w]
+            keys.append((w, PIN_SHARE))
+            x0.append(0.5 * (low + high))
+            lo.append(low)
+            hi.append(high)
+    if isinstance(front, tuple):
+        keys.append((-1, FRONT_END))
+        x0.append(0.5 * (front[0] + front[1]))
+        lo.append(front[0])
+        hi.append(front[1])
     evaluations = [0]
 
-    def model_ms(x: np.ndarray) -> list[float]:
-        """Each figure's model value (a response in ms, a utilisation), or minus the overload
-        where the point saturates."""
+    def model_values(x: np.ndarray) -> list[float]:
+        """Each figure's model value (a response in ms, a utilisation, a rate), or minus the
+        overload where the point saturates."""
         evaluations[0] += 1
         out: list[float] = []
         for s, sel in enumerate(selections):
@@ -239,22 +388,19 @@ def calibrate(
             point = Solver(resolve(variant, catalog, base_dir)).planned_point()
             by_name = {r.name: r for r in results.workloads(point)}
             # Past saturation there is no response time: the overload (how far the load is
-            # beyond what the network placed for it carries) stands in, so the fit still has
-            # a slope to follow back.
+            # beyond what the network carries) stands in, so the fit still has a slope to
+            # follow back.
             headroom, _ = point.network.saturation_scale(point.rates)
             for w, figure in mine:
                 workload = scenario.workloads[w]
-                if figure == "rank_utilization":
-                    got: float | None = pool_rank_utilization(point, workload.pool)
-                else:
-                    got = by_name[workload.name].response_time_ms
+                got = figure_value(point, by_name[workload.name], workload.pool, figure)
                 out.append(-1.0 / max(headroom, 1e-6) if point.saturated or got is None else got)
         return out
 
     measured = np.array([value for _, _, _, value in targets])
 
     def residuals(x: np.ndarray) -> np.ndarray:
-        got = model_ms(x)
+        got = model_values(x)
         return np.array(
             [
                 g / m - 1.0 if g >= 0 else SATURATED_RESIDUAL * -g
@@ -276,7 +422,12 @@ def calibrate(
             grid.append(point)
     start = min(grid, key=lambda g: float(np.sum(residuals(g) ** 2)))
     fit = least_squares(
-        residuals, start, bounds=(np.array(lo), np.array(hi)), diff_step=1e-3, xtol=1e-8
+        residuals,
+        start,
+        bounds=(np.array(lo), np.array(hi)),
+        diff_step=1e-3,
+        xtol=1e-8,
+        x_scale=np.array(hi) - np.array(lo),
     )
     jac = np.asarray(fit.jac)
     dof = max(len(measured) - len(x0), 1)
@@ -284,24 +435,40 @@ def calibrate(
     # Student's t: the residual variance is itself estimated from few figures.
     z95 = float(student.ppf(0.975, dof))
     names = [w.name for w in scenario.workloads]
-    params = []
     column = np.linalg.norm(jac, axis=0)
-    try:
-        cov = np.linalg.pinv(jac.T @ jac) * s2
-    except np.linalg.LinAlgError:
-        cov = np.full((len(x0), len(x0)), np.inf)
-    for i, (w, key) in enumerate(keys):
+    span = np.array(hi) - np.array(lo)
+    cov = _covariance(jac, span, s2)
+    params = []
+    for i, param in enumerate(keys):
         value = float(fit.x[i])
-        se = math.sqrt(max(float(cov[i, i]), 0.0)) if np.isfinite(cov[i, i]) else math.inf
+        se = math.sqrt(max(float(cov[i, i]), 0.0))
         why = _unidentified(column[i], value, lo[i], hi[i], z95 * se)
+        if why and column[i] >= 1e-6:
+            # Name the parameter it cannot be told apart from, if one.
+            sd = np.sqrt(np.maximum(np.diag(cov), 1e-300))
+            corr = cov[i] / (sd[i] * sd)
+            corr[i] = 0.0
+            j = int(np.argmax(np.abs(corr)))
+            if abs(corr[j]) > 0.95 and column[j] >= 1e-6:
+                why += (
+                    f"; the data do not tell it apart from {_label(names, keys[j])} "
+                    f"(correlation {corr[j]:+.2f})"
+                )
+        workload = SYSTEM if param[0] < 0 else names[param[0]]
         if why:
-            params.append(Parameter(names[w], key, value, None, None, False, why))
+            params.append(Parameter(workload, param[1], value, None, None, False, why))
         else:
             low, high = max(lo[i], value - z95 * se), min(hi[i], value + z95 * se)
-            params.append(Parameter(names[w], key, value, low, high, True))
-    final = model_ms(fit.x)
+            params.append(Parameter(workload, param[1], value, low, high, True))
+    final = model_values(fit.x)
     resid = tuple(
-        Residual(selections[s].label, names[w], value, got if got >= 0 else None, figure)
+        Residual(
+            selections[s].label,
+            _scope(scenario, w, figure),
+            value,
+            got if got >= 0 else None,
+            figure,
+        )
         for (s, w, figure, value), got in zip(targets, final, strict=True)
     )
     errors = [r.error for r in resid if r.error is not None]
@@ -322,7 +489,11 @@ def calibrated_yaml(text: str, calibration: Calibration, provenance: str) -> str
     for p in calibration.parameters:
         if not p.identified:
             continue
-        if p.key == "skew.level":
+        if p.key == FRONT_END:
+            data["system"][FRONT_END] = round(p.value, 1)
+        elif p.key == PIN_SHARE:
+            index[p.workload]["pin"]["io_share"] = round(p.value, 4)
+        elif p.key == "skew.level":
             index[p.workload]["skew"] = {"level": round(p.value, 3)}
         else:
             index[p.workload][p.key] = round(p.value, 4)

@@ -15,9 +15,17 @@ order is free; unknown columns are ignored so an export can be read as it is):
 | `response_ms` | ms | no | measured mean response time |
 | `capacity_gb` | GB | no | the scope's data (else `--capacity-gb`) |
 | `rank_utilization` | 0 to 1 | no | the scope's pool's mean rank (drive) busy fraction |
+| `read_response_ms`, `write_response_ms` | ms | no | measured mean read and write response times |
+| `backend_iops` | disk operations per second | no | the scope's pool's drives' operations |
+| `da_utilization` | 0 to 1 | no | the system's mean device adapter (DA pair) busy fraction |
+| `host_port_utilization` | 0 to 1 | no | the system's mean host port busy fraction |
 
 `rank_utilization` is what a performance tool reports as the utilisation of the ranks holding
-the scope's data; calibration fits it beside the response time.
+the scope's data, and `backend_iops` the operations those ranks' drives did (stages, destage
+reads and writes, prefetches); both belong to the pool, so a pool's figure is read once per
+interval however many of its scopes carry it, and the DA and host-port utilisations once per
+interval for the system. Calibration fits every one of them it is given beside the response
+times (`diskmodel.measured.calibrate.FIGURES`).
 
 Tolerated, as spreadsheet exports write them: a byte-order mark, quoted numbers, thousands
 separators (`"12,500"`), a trailing `%` on a fraction column (`70%` is 0.70), blank rows and
@@ -44,6 +52,15 @@ MAX_FILE_BYTES = 64_000_000
 bytes at the outside; 64 MB bounds what is read."""
 
 REQUIRED = ("time", "io_rate", "read_fraction")
+MEASURED = (
+    "rank_utilization",
+    "read_response_ms",
+    "write_response_ms",
+    "backend_iops",
+    "da_utilization",
+    "host_port_utilization",
+)
+"""The optional measured figures beyond the response time (no default: None when absent)."""
 OPTIONAL = (
     "scope",
     "read_hit_ratio",
@@ -51,9 +68,17 @@ OPTIONAL = (
     "write_kib",
     "response_ms",
     "capacity_gb",
-    "rank_utilization",
+    *MEASURED,
 )
-FRACTIONS = frozenset({"read_fraction", "read_hit_ratio", "rank_utilization"})
+FRACTIONS = frozenset(
+    {
+        "read_fraction",
+        "read_hit_ratio",
+        "rank_utilization",
+        "da_utilization",
+        "host_port_utilization",
+    }
+)
 DEFAULT_KIB = 4.0
 _NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
 
@@ -71,7 +96,12 @@ class Interval:
     write_kib: float
     response_ms: float | None
     capacity_gb: float | None
-    rank_utilization: float | None = None  # None: not measured
+    rank_utilization: float | None = None  # None: not measured (so every field below)
+    read_response_ms: float | None = None
+    write_response_ms: float | None = None
+    backend_iops: float | None = None
+    da_utilization: float | None = None
+    host_port_utilization: float | None = None
 
     @property
     def mb_s(self) -> float:
@@ -170,7 +200,7 @@ def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval
         write_kib=value("write_kib", DEFAULT_KIB) or DEFAULT_KIB,
         response_ms=value("response_ms"),
         capacity_gb=value("capacity_gb"),
-        rank_utilization=value("rank_utilization"),
+        **{name: value(name) for name in MEASURED},
     )
 
 
@@ -207,7 +237,10 @@ def format_intervals(intervals: Iterable[Interval]) -> str:
                 repr(iv.write_kib),
                 "" if iv.response_ms is None else repr(iv.response_ms),
                 "" if iv.capacity_gb is None else repr(iv.capacity_gb),
-                "" if iv.rank_utilization is None else repr(iv.rank_utilization),
+                *(
+                    "" if getattr(iv, name) is None else repr(getattr(iv, name))
+                    for name in MEASURED
+                ),
             ]
         )
     return out.getvalue()

@@ -60,6 +60,9 @@ SKEW_PRESETS = PRESET_LEVELS
 """The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
 
 
+LatencyUs = Annotated[float, Field(ge=0, le=10000)]
+
+
 class SystemConfig(Model):
     """The storage system: catalog model and how it is configured."""
 
@@ -69,6 +72,19 @@ class SystemConfig(Model):
     host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
     host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
     da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+    front_end_latency_us: LatencyUs | tuple[LatencyUs, LatencyUs] | None = Field(
+        None,
+        description="fixed light-load front-end time of one I/O, us, measured or calibrated; "
+        "a range [low, high] when not known (diskmodel calibrate fits it within the range); "
+        "default: the catalog's front_end_latency_us",
+    )
+
+    @field_validator("front_end_latency_us")
+    @classmethod
+    def _latency_range(cls, value: Any) -> Any:
+        if isinstance(value, tuple) and not value[0] < value[1]:
+            raise problem("front_end_latency_us: a range is [low, high] with low < high")
+        return value
 
     @field_validator("model")
     @classmethod
@@ -320,11 +336,20 @@ class Pin(Model):
 
     tier: Tier = Field(description="the tier that holds the pinned data")
     capacity_gb: float = Field(gt=0, le=1e7, description="data pinned to the tier, GB")
-    io_share: Fraction | None = Field(
+    io_share: Fraction | tuple[Fraction, Fraction] | None = Field(
         None,
-        description="the pinned data's share of the workload's back-end I/O, 0 to 1; default: "
-        "the share its skew gives the hottest capacity_gb (the objects a DBA would choose)",
+        description="the pinned data's share of the workload's back-end I/O, 0 to 1, or a "
+        "range [low, high] when not known (diskmodel calibrate fits it within the range); "
+        "default: the share its skew gives the hottest capacity_gb (the objects a DBA would "
+        "choose)",
     )
+
+    @field_validator("io_share")
+    @classmethod
+    def _share_range(cls, value: Any) -> Any:
+        if isinstance(value, tuple) and not value[0] < value[1]:
+            raise problem("io_share: a range is [low, high] with low < high")
+        return value
 
 
 class Workload(Model):
@@ -921,6 +946,9 @@ class Scenario(Model):
     def ranges(self) -> list[tuple[str, float, float]]:
         """The inputs given as ranges: (dotted key with names, low, high)."""
         out = []
+        front = self.system.front_end_latency_us
+        if isinstance(front, tuple):
+            out.append(("system.front_end_latency_us", front[0], front[1]))
         for w in self.workloads:
             for key in RANGED_INPUTS:
                 value = getattr(w, key)
@@ -928,11 +956,14 @@ class Scenario(Model):
                     out.append((f"workloads.{w.name}.{key}", value[0], value[1]))
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 out.append((f"workloads.{w.name}.skew.level", *w.skew.level))
+            if w.pin is not None and isinstance(w.pin.io_share, tuple):
+                out.append((f"workloads.{w.name}.pin.io_share", *w.pin.io_share))
         return out
 
     def corner(self, which: Corner) -> Scenario:
         """The scenario with every range at one point: its middle (`central`), the end that
-        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low)
+        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low,
+        front-end latency high, a pinned share of the I/O low on SSD and high on a disk tier)
         or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
         point of a validated range is a valid value."""
 
@@ -952,8 +983,14 @@ class Scenario(Model):
             }
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 update["skew"] = w.skew.model_copy(update={"level": pick(w.skew.level, False)})
+            if w.pin is not None and isinstance(w.pin.io_share, tuple):
+                # Less of the I/O on a pinned SSD tier is slower; more on a pinned HDD tier.
+                share = pick(w.pin.io_share, w.pin.tier != "ssd")
+                update["pin"] = w.pin.model_copy(update={"io_share": share})
             workloads.append(w.model_copy(update=update))
-        return self.model_copy(update={"workloads": workloads})
+        front = pick(self.system.front_end_latency_us, True)  # a longer fixed time is slower
+        system = self.system.model_copy(update={"front_end_latency_us": front})
+        return self.model_copy(update={"workloads": workloads, "system": system})
 
     @property
     def model_workloads(self) -> tuple[Workload, ...]:

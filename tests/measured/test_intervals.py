@@ -171,6 +171,12 @@ def _intervals(draw: st.DrawFn) -> list[Interval]:
                     draw(st.floats(0.5, 16384)),
                     draw(st.none() | st.floats(0.001, 1e4)),
                     draw(st.none() | st.floats(0.001, 1e7)),
+                    rank_utilization=draw(st.none() | _FRACTIONS),
+                    read_response_ms=draw(st.none() | st.floats(0.001, 1e4)),
+                    write_response_ms=draw(st.none() | st.floats(0.001, 1e4)),
+                    backend_iops=draw(st.none() | _VALUES),
+                    da_utilization=draw(st.none() | _FRACTIONS),
+                    host_port_utilization=draw(st.none() | _FRACTIONS),
                 )
             )
     return out
@@ -212,3 +218,54 @@ def test_a_measured_rank_utilisation_is_read_as_a_fraction_and_written_back() ->
     assert parse_intervals(format_intervals(rows), "again.csv") == rows
     with pytest.raises(InputError, match="rank_utilization"):
         parse_intervals(text.replace("0.47", "1.7"), "bad.csv")
+
+
+MORE = (
+    "time,scope,io_rate,read_fraction,read_response_ms,write_response_ms,backend_iops,"
+    "da_utilization,host_port_utilization\n"
+    '2026-11-02 10:00,oltp,9000,0.7,1.9,0.21,"12,500",35%,0.12\n'
+    "2026-11-02 10:15,oltp,9500,0.7,,,,,\n"
+)
+
+
+def test_the_other_measured_figures_are_read_with_their_units_and_written_back() -> None:
+    """Read and write response times (ms), the back-end rate (disk operations per second,
+    thousands separators allowed) and the DA and host-port utilisations (fractions, `%`
+    allowed); an empty cell is not measured; the export gives them back."""
+    rows = parse_intervals(MORE, "m.csv")
+    first, second = rows
+    assert (first.read_response_ms, first.write_response_ms) == (1.9, 0.21)
+    assert first.backend_iops == 12500.0
+    assert first.da_utilization == pytest.approx(0.35)
+    assert first.host_port_utilization == 0.12
+    assert (second.read_response_ms, second.backend_iops, second.da_utilization) == (
+        None,
+        None,
+        None,
+    )
+    assert parse_intervals(format_intervals(rows), "again.csv") == rows
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("35%", "m.csv: row 3, column backend_iops: a percentage is only read for fractions"),
+        ("fast", "m.csv: row 3, column backend_iops: 'fast' is not a number"),
+    ],
+)
+def test_a_bad_back_end_rate_is_named_by_row_and_column(bad: str, message: str) -> None:
+    text = MORE.replace(
+        "2026-11-02 10:15,oltp,9500,0.7,,,,,", f"2026-11-02 10:15,oltp,9500,0.7,,,{bad},,"
+    )
+    with pytest.raises(InputError) as caught:
+        parse_intervals(text, "m.csv")
+    assert str(caught.value).startswith(message)
+
+
+def test_a_utilisation_above_one_is_named() -> None:
+    text = MORE.replace("35%", "85")
+    with pytest.raises(InputError) as caught:
+        parse_intervals(text, "m.csv")
+    assert str(caught.value) == (
+        "m.csv: row 2, column da_utilization: 85 is above 1 (did you mean 0.85?)"
+    )
