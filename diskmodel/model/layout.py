@@ -518,7 +518,8 @@ def _settled(
     the highest at which it is within its target with the data as placed for that ceiling: its
     spans, the slower tiers' share and the DA pairs' other work all follow the placement.
     Holding less small I/O never makes a tier busier (fewer, hotter extents on a shorter span),
-    so the ceiling is found by bisection, to 1e-4 of the load the tier would otherwise hold.
+    so the ceiling is bracketed and narrowed (Illinois on the headroom) to 1e-4 of the load the
+    tier would otherwise hold.
     """
     ceilings: dict[str, float] = {}
 
@@ -526,19 +527,36 @@ def _settled(
         placement = place_pool(pool.tiers({**ceilings, **extra}), demands, easy_tier=True)
         return placement, pool.split(placement, demands)
 
+    def excess(t: str, ceiling: float) -> float:
+        """The tier's headroom below 1 with its load held to `ceiling` (<= 0: within)."""
+        trial, trial_shares = placed({t: ceiling})
+        return 1.0 - pool.headroom(t, trial, trial_shares, background_da) * (1 + 1e-9)
+
     placement, shares = placed({})
     bound = []
     for t in pool.pool.tiers[:-1]:
         if pool.within_target(t, placement, shares, background_da):
             continue
+        # The bracket [lo within, hi not], narrowed by the Illinois method on the headroom
+        # (continuous in the ceiling: the data as placed follow it), halving where it gives
+        # no useful step; the same stopping rule as bisection, in a third of the placements.
         lo, hi = 0.0, placement.on(t).small_io_iops
+        f_lo, f_hi = -1.0, 1.0 - pool.headroom(t, placement, shares, background_da) * (1 + 1e-9)
+        side = 0
         while hi - lo > 1e-4 * max(hi, 1e-12):
-            mid = 0.5 * (lo + hi)
-            trial, trial_shares = placed({t: mid})
-            if pool.within_target(t, trial, trial_shares, background_da):
-                lo = mid
+            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo) if f_hi > 0 > f_lo else 0.5 * (lo + hi)
+            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+            f_mid = excess(t, mid)
+            if f_mid <= 0:
+                lo, f_lo = mid, f_mid
+                if side == +1:
+                    f_hi /= 2
+                side = +1
             else:
-                hi = mid
+                hi, f_hi = mid, f_mid
+                if side == -1:
+                    f_lo /= 2
+                side = -1
         ceilings[t] = lo
         bound.append(t)
         placement, shares = placed({})
