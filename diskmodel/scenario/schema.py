@@ -51,6 +51,7 @@ SCHEMA_VERSION = 1
 
 MAX_TRANSFER_KIB = 16384
 """One host I/O's transfer, at most (a workload's read_size_kib and write_size_kib)."""
+TransferKib = Annotated[float, Field(gt=0, le=MAX_TRANSFER_KIB)]
 
 HeatMapFile = Annotated[str, Field(max_length=MAX_PATH_CHARS), AfterValidator(file_reference)]
 
@@ -370,11 +371,11 @@ class Workload(Model):
     destage_ratio: Fraction | tuple[Fraction, Fraction] = Field(
         1.0, description="destages per host write, after write folding, or a range [low, high]"
     )
-    read_size_kib: float = Field(
-        4.0, gt=0, le=MAX_TRANSFER_KIB, description="mean read transfer, KiB"
+    read_size_kib: TransferKib | tuple[TransferKib, TransferKib] = Field(
+        4.0, description="mean read transfer, KiB, or a range [low, high]"
     )
-    write_size_kib: float = Field(
-        4.0, gt=0, le=MAX_TRANSFER_KIB, description="mean write transfer, KiB"
+    write_size_kib: TransferKib | tuple[TransferKib, TransferKib] = Field(
+        4.0, description="mean write transfer, KiB, or a range [low, high]"
     )
     backend_kib: float | None = Field(
         None,
@@ -422,7 +423,7 @@ class Workload(Model):
         "(its load then comes from the application's users)",
     )
 
-    @field_validator("read_hit_ratio", "destage_ratio")
+    @field_validator("read_hit_ratio", "destage_ratio", "read_size_kib", "write_size_kib")
     @classmethod
     def _input_range(
         cls, value: float | tuple[float, float], info: ValidationInfo
@@ -897,7 +898,12 @@ class Analyses(Model):
         return self
 
 
-RANGED_INPUTS = {"read_hit_ratio": False, "destage_ratio": True}
+RANGED_INPUTS = {
+    "read_hit_ratio": False,
+    "destage_ratio": True,
+    "read_size_kib": True,
+    "write_size_kib": True,
+}
 """Workload inputs that may be ranges, and whether their high end makes the system slower."""
 Corner = Literal["central", "pessimistic", "optimistic"]
 
@@ -962,10 +968,10 @@ class Scenario(Model):
 
     def corner(self, which: Corner) -> Scenario:
         """The scenario with every range at one point: its middle (`central`), the end that
-        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, skew low,
-        front-end latency high, a pinned share of the I/O low on SSD and high on a disk tier)
-        or faster (`optimistic`). Values that are not ranges stay. Not validated again: every
-        point of a validated range is a valid value."""
+        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, transfers
+        long, skew low, front-end latency high, a pinned share of the I/O low on SSD and high
+        on a disk tier) or faster (`optimistic`). Values that are not ranges stay. Not
+        validated again: every point of a validated range is a valid value."""
 
         def pick(value: Any, slower_high: bool) -> Any:
             if not isinstance(value, tuple):

@@ -88,6 +88,8 @@ def test_the_band_is_written_to_json_and_shaded_in_the_report() -> None:
         ({"read_hit_ratio": [0.5, 0.3]}, "read_hit_ratio: a range is [low, high] with low < high"),
         ({"destage_ratio": [0.2, 1.5]}, "less than or equal to 1"),
         ({"skew": {"level": [12, 6]}}, "a skew level range is [low, high]"),
+        ({"read_size_kib": [16, 8]}, "read_size_kib: a range is [low, high] with low < high"),
+        ({"write_size_kib": [0, 8]}, "greater than 0"),
     ],
 )
 def test_a_bad_range_gets_one_clear_message(change: dict[str, Any], message: str) -> None:
@@ -141,3 +143,36 @@ def test_every_alternative_gets_its_own_band_around_its_own_prediction() -> None
         "workloads.oltp.destage_ratio",
         "workloads.oltp.skew.level",
     ]
+
+
+def _sized(read: Any, write: Any) -> dict[str, Any]:
+    data = _tiered(0.4, 0.6, 9.0)
+    data["workloads"][0].update(read_size_kib=read, write_size_kib=write)
+    return data
+
+
+def test_transfer_sizes_as_ranges_bound_the_answer_and_widen_with_the_range() -> None:
+    """Longer transfers are more work at every station an I/O visits (ports, cards, DA pairs,
+    drives, the write copy), so the long ends are the pessimistic corner: the band holds the
+    prediction at the middle sizes and widens with the ranges."""
+    middle = predict_scenario(with_data(_sized(16.0, 12.0))).baseline
+    narrow = predict_scenario(with_data(_sized([12.0, 20.0], [8.0, 16.0]))).baseline
+    wide = predict_scenario(with_data(_sized([4.0, 28.0], [4.0, 20.0]))).baseline
+    assert narrow.response_time_ms == pytest.approx(middle.response_time_ms)
+    assert narrow.max_iops == pytest.approx(middle.max_iops)
+    n, w = narrow.band, wide.band
+    assert n is not None
+    assert w is not None
+    assert [key for key, _, _ in n.inputs] == [
+        "workloads.oltp.read_size_kib",
+        "workloads.oltp.write_size_kib",
+    ]
+    assert n.max_iops[0] < middle.max_iops < n.max_iops[1]
+    worst, best = n.response_time_ms
+    assert worst is not None
+    assert best is not None
+    assert middle.response_time_ms is not None
+    assert best < middle.response_time_ms < worst
+    assert w.max_iops[0] <= n.max_iops[0] <= n.max_iops[1] <= w.max_iops[1]
+    assert w.response_time_ms[1] <= n.response_time_ms[1]  # type: ignore[operator]
+    assert n.response_time_ms[0] <= w.response_time_ms[0]  # type: ignore[operator]
