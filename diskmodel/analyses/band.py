@@ -1,14 +1,15 @@
 """Uncertainty: the answer over the inputs given as ranges (issue 13 item 3).
 
 A scenario may give a workload's read hit ratio, destage ratio, read and write transfer sizes,
-skew level or pinned share of its I/O, or the system's front-end latency, as a range [low, high]. The prediction is made at the central point (every range at its middle); the band
-is the same configuration at the two corners that bound it for these inputs, every range at
-once at its pessimistic end (hit ratio low, destage ratio high, transfers long, skew low: more
-work per I/O at the ports, adapters and drives, less of it on the fast tier) and at its
-optimistic end. Each of these inputs moves the load on
-the back end one way only (monotone), so the corners bound every combination inside the ranges
-at a load where placement does not change character; they are a bound on the planner's
-uncertainty, not a confidence interval. The curve's band is at the central curve's loads.
+skew level (numbers or preset names) or pinned share of its I/O, or the system's front-end
+latency, as a range [low, high]. The prediction is made at the central point (every range at
+its middle); the band is the same configuration at the two corners that bound it for these
+inputs, every range at once at its pessimistic end (hit ratio low, destage ratio high,
+transfers long, skew low: more work per I/O at the ports, adapters and drives, less of it on
+the fast tier) and at its optimistic end. Each of these inputs moves the work one way only
+(monotone), so the corners bound every combination inside the ranges at a load where
+placement does not change character; they are a bound on the planner's uncertainty, not a
+confidence interval. The curve's band is at the central curve's loads.
 """
 
 from __future__ import annotations

@@ -245,9 +245,12 @@ class Skew(Model):
                 )
             return float(value)
         if isinstance(value, list | tuple) and len(value) == 2:
-            low, high = (cls._level_or_preset(v) for v in value)
+            # A named range, e.g. [intermediate, high], is the presets' numbers (7 to 14).
+            low, high = (PRESET_LEVELS.get(v, v) for v in map(cls._level_or_preset, value))
             if not (isinstance(low, float) and isinstance(high, float) and low < high):
-                raise problem("a skew level range is [low, high], two numbers with low < high")
+                raise problem(
+                    "a skew level range is [low, high], two numbers or preset names with low < high"
+                )
             return (low, high)
         if value is None:
             return value

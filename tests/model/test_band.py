@@ -176,3 +176,14 @@ def test_transfer_sizes_as_ranges_bound_the_answer_and_widen_with_the_range() ->
     assert w.max_iops[0] <= n.max_iops[0] <= n.max_iops[1] <= w.max_iops[1]
     assert w.response_time_ms[1] <= n.response_time_ms[1]  # type: ignore[operator]
     assert n.response_time_ms[0] <= w.response_time_ms[0]  # type: ignore[operator]
+
+
+def test_a_skew_range_may_name_presets() -> None:
+    """A named preset range: [intermediate, high] is the presets' 7 to 14."""
+    named = with_data(_tiered(0.4, 0.6, ["intermediate", "high"]))
+    assert named.workloads[0].skew is not None
+    assert named.workloads[0].skew.level == (7.0, 14.0)
+    data = _tiered(0.4, 0.6, ["high", "intermediate"])
+    with pytest.raises((ScenarioError, ValueError)) as caught:
+        with_data(data)
+    assert "two numbers or preset names with low < high" in str(caught.value)
