@@ -41,6 +41,7 @@ from diskmodel.scenario.values import (
     file_reference,
     known,
     number_slip,
+    ordered_range,
     printable_text,
     problem,
     unknown,
@@ -80,12 +81,7 @@ class SystemConfig(Model):
         "default: the catalog's front_end_latency_us",
     )
 
-    @field_validator("front_end_latency_us")
-    @classmethod
-    def _latency_range(cls, value: Any) -> Any:
-        if isinstance(value, tuple) and not value[0] < value[1]:
-            raise problem("front_end_latency_us: a range is [low, high] with low < high")
-        return value
+    _latency_range = field_validator("front_end_latency_us")(ordered_range)
 
     @field_validator("model")
     @classmethod
@@ -348,12 +344,7 @@ class Pin(Model):
         "choose)",
     )
 
-    @field_validator("io_share")
-    @classmethod
-    def _share_range(cls, value: Any) -> Any:
-        if isinstance(value, tuple) and not value[0] < value[1]:
-            raise problem("io_share: a range is [low, high] with low < high")
-        return value
+    _share_range = field_validator("io_share")(ordered_range)
 
 
 class Workload(Model):
@@ -426,14 +417,9 @@ class Workload(Model):
         "(its load then comes from the application's users)",
     )
 
-    @field_validator("read_hit_ratio", "destage_ratio", "read_size_kib", "write_size_kib")
-    @classmethod
-    def _input_range(
-        cls, value: float | tuple[float, float], info: ValidationInfo
-    ) -> float | tuple[float, float]:
-        if isinstance(value, tuple) and not value[0] < value[1]:
-            raise problem(f"{info.field_name}: a range is [low, high] with low < high")
-        return value
+    _input_range = field_validator(
+        "read_hit_ratio", "destage_ratio", "read_size_kib", "write_size_kib"
+    )(ordered_range)
 
     @field_validator("iops_range")
     @classmethod

@@ -42,6 +42,14 @@ def problem(message: str) -> PydanticCustomError:
     return PydanticCustomError("scenario_rule", "{text}", {"text": message})
 
 
+def ordered_range(value: Any, info: ValidationInfo) -> Any:
+    """A field validator: an input given as a range [low, high] needs low < high (a single
+    value passes as it is)."""
+    if isinstance(value, tuple) and not value[0] < value[1]:
+        raise problem(f"{info.field_name}: a range is [low, high] with low < high")
+    return value
+
+
 def clip(text: str, limit: int = 60) -> str:
     """Text from the file, shortened for a message (a 10,000-character name is not echoed)."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
