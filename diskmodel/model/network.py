@@ -148,15 +148,13 @@ class Network:
 
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
-        return self._kind_members.get(kind, _NONE)
+        return self._kind_members[KINDS.index(kind)] if kind in KINDS else _NONE
 
     @cached_property
-    def _kind_members(self) -> dict[str, NDArray[np.int64]]:
-        kinds = [s.kind for s in self.stations]
-        return {
-            kind: np.array([k for k, own in enumerate(kinds) if own == kind], dtype=np.int64)
-            for kind in set(kinds)
-        }
+    def _kind_members(self) -> list[NDArray[np.int64]]:
+        """Per component kind (in `KINDS` order), its stations (`times.kind_of_station`)."""
+        kinds = self.times.kind_of_station
+        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(KINDS))]
 
     @cached_property
     def tier_stations(self) -> dict[tuple[str, str], tuple[NDArray[np.int64], FloatArray]]:
