@@ -3,8 +3,9 @@
 A limit is a response-time target (mean over all host I/O, or over reads) or a utilisation
 ceiling for one component kind (the busiest component of that kind). Each is evaluated at an
 operating point; the highest total rate at which it is still met is found on the curve's
-points first, then by bisection between the last point that meets it and the first that does
-not, each probe an operating point of its own (placed for its load).
+points first, then between the last point that meets it and the first that does not
+(`model.bracket.highest_passing`), each probe an operating point of its own (placed for its
+load).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from diskmodel.configuration import COMPONENT_KINDS, ServiceLevel
+from diskmodel.model.bracket import highest_passing
 from diskmodel.model.open import class_rates
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LimitResult, ServiceLevelResult
@@ -137,28 +139,14 @@ def _crossing(
     hi: float,
     f_hi: float | None,
 ) -> float:
-    side = 0
-    for _ in range(_STEPS):
-        if hi - lo <= 1e-4 * hi:
-            break
-        if f_hi is None or f_hi <= 0 or f_lo >= 0:
-            mid = 0.5 * (lo + hi)
-        else:
-            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo)
-            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
-        point = at(mid)
+    def probe(x: float) -> tuple[bool, float | None]:
+        point = at(x)
         value = limit.value(point)
         if limit.met(point):
-            lo, f_lo = mid, (value if value is not None else 0.0) - limit.target
-            if side == +1 and f_hi is not None:
-                f_hi /= 2
-            side = +1
-        else:
-            hi, f_hi = mid, None if value is None else value - limit.target
-            if side == -1:
-                f_lo /= 2
-            side = -1
-    return lo
+            return True, (value if value is not None else 0.0) - limit.target
+        return False, None if value is None else value - limit.target
+
+    return highest_passing(probe, lo, f_lo, hi, f_hi, max_probes=_STEPS)
 
 
 def service_level_result(

@@ -31,6 +31,7 @@ Per pool (docs/model.md §5, docs/tiering.md):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
+from diskmodel.model.bracket import highest_passing
 from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
 from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
@@ -425,19 +427,20 @@ class _Pool:
         spans = {i: s.span_fraction for i, s in shares.items()}
         return self._da_loads(placement, shares, spans)[0]
 
-    def within_target(
+    def shortfall(
         self,
         tier: str,
         placement: PoolPlacement,
         shares: Mapping[int, RankShare],
         background_da: np.ndarray,
-    ) -> bool:
-        """Every station on `tier`'s path is at or under the pool's utilisation target at this
-        placement: each of its drives (its busy probability, from its small and sequential work
-        with its data on the span it actually has) and each DA pair its ranks hang on, where
-        moving the tier's I/O down would relieve that pair (what the tier sheds lands on the
-        slowest tier, whose ranks may hang on the same pair)."""
-        return self.headroom(tier, placement, shares, background_da) * (1 + 1e-9) >= 1.0
+    ) -> float:
+        """How far `tier`'s headroom falls short of 1 at this placement; <= 0 when every
+        station on its path is at or under the pool's utilisation target: each of its drives
+        (its busy probability, from its small and sequential work with its data on the span
+        it actually has) and each DA pair its ranks hang on, where moving the tier's I/O down
+        would relieve that pair (what the tier sheds lands on the slowest tier, whose ranks
+        may hang on the same pair)."""
+        return 1.0 - self.headroom(tier, placement, shares, background_da) * (1 + 1e-9)
 
     def headroom(
         self,
@@ -447,7 +450,7 @@ class _Pool:
         background_da: np.ndarray,
     ) -> float:
         """The factor by which every rate may grow before `tier`'s path passes the pool's
-        utilisation target at this placement, held fixed (`within_target`): each station's
+        utilisation target at this placement, held fixed (`shortfall`): each station's
         work grows in proportion to the rates (inf when the tier carries no load)."""
         target = self.pool.utilization_target
         spans = {i: s.span_fraction for i, s in shares.items()}
@@ -511,7 +514,7 @@ def _settled(
     pool: _Pool, demands: Sequence[WorkloadDemand], background_da: np.ndarray
 ) -> tuple[PoolPlacement, dict[int, RankShare], dict[str, float], tuple[str, ...]]:
     """Easy Tier's placement with every tier but the slowest at or under its utilisation
-    target (`_Pool.within_target`).
+    target (`_Pool.shortfall` <= 0).
 
     Tiers are settled fastest first. A tier that is within its target when filled to capacity
     keeps its capacity; otherwise its load ceiling (the back-end small-I/O rate it may hold) is
@@ -527,36 +530,20 @@ def _settled(
         placement = place_pool(pool.tiers({**ceilings, **extra}), demands, easy_tier=True)
         return placement, pool.split(placement, demands)
 
-    def excess(t: str, ceiling: float) -> float:
-        """The tier's headroom below 1 with its load held to `ceiling` (<= 0: within)."""
-        trial, trial_shares = placed({t: ceiling})
-        return 1.0 - pool.headroom(t, trial, trial_shares, background_da) * (1 + 1e-9)
+    def held_to(t: str, ceiling: float) -> tuple[bool, float]:
+        short = pool.shortfall(t, *placed({t: ceiling}), background_da)
+        return short <= 0, short
 
     placement, shares = placed({})
     bound = []
     for t in pool.pool.tiers[:-1]:
-        if pool.within_target(t, placement, shares, background_da):
+        over = pool.shortfall(t, placement, shares, background_da)
+        if over <= 0:
             continue
-        # The bracket [lo within, hi not], narrowed by the Illinois method on the headroom
-        # (continuous in the ceiling: the data as placed follow it), halving where it gives
-        # no useful step; the same stopping rule as bisection, in a third of the placements.
-        lo, hi = 0.0, placement.on(t).small_io_iops
-        f_lo, f_hi = -1.0, 1.0 - pool.headroom(t, placement, shares, background_da) * (1 + 1e-9)
-        side = 0
-        while hi - lo > 1e-4 * max(hi, 1e-12):
-            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo) if f_hi > 0 > f_lo else 0.5 * (lo + hi)
-            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
-            f_mid = excess(t, mid)
-            if f_mid <= 0:
-                lo, f_lo = mid, f_mid
-                if side == +1:
-                    f_hi /= 2
-                side = +1
-            else:
-                hi, f_hi = mid, f_mid
-                if side == -1:
-                    f_lo /= 2
-                side = -1
+        # From [no load: within, all it would hold: not], narrowed on the headroom (continuous
+        # in the ceiling: the data as placed follow it).
+        held = placement.on(t).small_io_iops
+        lo = highest_passing(functools.partial(held_to, t), 0.0, -1.0, held, over)
         ceilings[t] = lo
         bound.append(t)
         placement, shares = placed({})

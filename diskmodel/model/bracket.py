@@ -1,0 +1,52 @@
+"""The highest value that passes a test, from a bracket: `lo` passes and `hi` does not.
+
+Used where a load is searched for against a smooth figure that decides pass or fail (a tier's
+headroom under Easy Tier's utilisation target, a service-level limit): regula falsi on the
+figure with the Illinois modification (Dowell and Jarratt 1971), which halves the figure kept
+at an end that stays put twice so that both ends move, a probe kept at least 1e-3 of the
+bracket inside it, and plain halving where the figure is unknown (no steady state) or has the
+wrong sign. The bracket always holds: the answer is the last value that passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def highest_passing(
+    probe: Callable[[float], tuple[bool, float | None]],
+    lo: float,
+    f_lo: float,
+    hi: float,
+    f_hi: float | None,
+    *,
+    rel_tol: float = 1e-4,
+    max_probes: int | None = None,
+) -> float:
+    """Narrow [lo, hi] until it is within `rel_tol` of hi (or after `max_probes` probes) and
+    return its lower end. `probe(x)` says whether x passes and gives the figure there (<= 0
+    where it passes, > 0 where it fails; None where it is not known); f_lo and f_hi are the
+    figure at the ends."""
+    side = 0
+    probes = 0
+    while hi - lo > rel_tol * max(hi, 1e-12):
+        if max_probes is not None and probes >= max_probes:
+            break
+        probes += 1
+        if f_hi is None or f_hi <= 0 or f_lo >= 0:
+            mid = 0.5 * (lo + hi)
+        else:
+            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo)
+            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+        passes, f_mid = probe(mid)
+        if passes:
+            lo, f_lo = mid, f_mid if f_mid is not None else 0.0
+            if side == +1 and f_hi is not None:
+                f_hi /= 2
+            side = +1
+        else:
+            hi, f_hi = mid, f_mid
+            if side == -1:
+                f_lo /= 2
+            side = -1
+    return lo
