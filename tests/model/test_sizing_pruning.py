@@ -262,11 +262,9 @@ def test_a_wide_space_is_pruned_and_the_answers_are_the_same() -> None:
     _same_answers(pruned, exhaustive)
 
 
-def test_saturation_is_proved_without_solving() -> None:
-    """One host port at 40,000 IOPS of 8 KiB: the ports' exact utilisation is over 1, so the
-    configuration is skipped by the saturation bound, and the exhaustive search finds it
-    saturated."""
-    scenario = _scenario(
+def _one_port_at_40000() -> Scenario:
+    """40,000 IOPS of 8 KiB offered 1 or 8 host ports: one port alone is over 100% busy."""
+    return _scenario(
         iops=40000,
         read_fraction=0.7,
         skew="high",
@@ -278,6 +276,13 @@ def test_saturation_is_proved_without_solving() -> None:
         host_ports=[1, 8],
         prices=False,
     )
+
+
+def test_saturation_is_proved_without_solving() -> None:
+    """One host port at 40,000 IOPS of 8 KiB: the ports' exact utilisation is over 1, so the
+    configuration is skipped by the saturation bound, and the exhaustive search finds it
+    saturated."""
+    scenario = _one_port_at_40000()
     exhaustive = size_scenario(scenario, workers=1, prune=False)
     (one_port,) = [c for c in exhaustive.candidates if dict(c.choice)["host_ports"] == 1]
     assert one_port.response_time_ms is None
@@ -289,18 +294,7 @@ def test_saturation_is_proved_without_solving() -> None:
 
 
 def test_the_json_lists_what_was_skipped_and_by_which_bound() -> None:
-    scenario = _scenario(
-        iops=40000,
-        read_fraction=0.7,
-        skew="high",
-        easy_tier="auto",
-        target_ms=5.0,
-        ssd=[2],
-        hdd=[8],
-        da_pairs=[2],
-        host_ports=[1, 8],
-        prices=False,
-    )
+    scenario = _one_port_at_40000()
     data = json.loads(sizing_json(size_scenario(scenario, workers=1)))["sizing"]
     assert {"choice", "bound", "detail"} <= set(data["pruned"][0])
     assert data["method"].startswith("cheapest first with bounds")
