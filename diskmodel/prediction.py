@@ -584,15 +584,28 @@ class ScenarioPrediction:
 # --------------------------------------------------------------------------- sizing
 
 
+Choice = tuple[tuple[str, float | str], ...]
+"""A sizing configuration: (what was chosen, how many, or which model) for every choice."""
+
+
+def no_more(a: Choice, b: Choice) -> bool:
+    """Configuration `a` has no more of any choice than `b` (and the same model); models are
+    alternatives, not quantities, so only equal ones compare."""
+    return all(
+        x == y if isinstance(x, str) or isinstance(y, str) else x <= y
+        for (_, x), (_, y) in zip(a, b, strict=True)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class SizingCandidate:
     """One configuration the sizing search tried.
 
-    choice: (what was chosen, how many): rank groups as "pool: drive raid", "da_pairs",
-    "host_ports", "cache_gb". error: why it is not possible (the hardware or the data do not
-    fit), else None and the rest is meaningful. drives, power_w: installed drives of every
-    pool and their power (catalog figures); price: by the scenario's prices, None without
-    them.
+    choice: (what was chosen, how many): rank groups as "pool: drive raid", "model" (the
+    catalog name), "da_pairs", "host_ports", "processor_ways", "cache_gb". error: why it is
+    not possible (the hardware or the data do not fit), else None and the rest is meaningful.
+    drives, power_w: installed drives of every pool and their power (catalog figures); price:
+    by the scenario's prices, None without them.
     response_time_ms: at the planned load (None: saturated). meets: the service level met now
     and in every growth period; broken_in: the first period that breaks it ("now" or the growth
     label) and binding: the limit that breaks there. upgrade: it only adds to the current
@@ -603,7 +616,7 @@ class SizingCandidate:
     server; the RAID format added where a drive comes in two).
     """
 
-    choice: tuple[tuple[str, float], ...]
+    choice: Choice
     error: str | None
     drives: int = 0
     power_w: float = 0.0
@@ -625,7 +638,7 @@ class SizingPruned:
     queueing core that proved it can be neither on the front nor the answer, `detail` gives
     its figures (analyses/size_bounds.py)."""
 
-    choice: tuple[tuple[str, float], ...]
+    choice: Choice
     bound: str
     detail: str
 

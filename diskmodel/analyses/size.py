@@ -46,7 +46,7 @@ from diskmodel.configuration import (
 )
 from diskmodel.errors import InputError
 from diskmodel.model.operating import OperatingPoint, Solver
-from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult
+from diskmodel.prediction import Choice, SizingCandidate, SizingPruned, SizingResult, no_more
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
@@ -64,12 +64,12 @@ def _label(pool: str, drive: str, raid: str) -> str:
     return f"{pool}: {drive} {raid}"
 
 
-def _choices(scenario: Scenario) -> tuple[list[str], list[list[float]]]:
+def _choices(scenario: Scenario) -> tuple[list[str], list[list[float | str]]]:
     """What is chosen (names) and the options of each."""
     size = scenario.analyses.size
     assert size is not None
     names: list[str] = []
-    options: list[list[float]] = []
+    options: list[list[float | str]] = []
     for group in size.ranks:
         names.append(_label(group.pool, group.drive, group.raid))
         options.append(sorted(set(group.counts)))
@@ -79,19 +79,22 @@ def _choices(scenario: Scenario) -> tuple[list[str], list[list[float]]]:
     return names, options
 
 
-def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float]:
+def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float | str]:
     """The scenario's own value of every choice (0 for a rank kind it does not have)."""
-    out: dict[str, float] = {}
+    ranks: dict[str, int] = {}
     for pool in scenario.pools:
         for g in pool.ranks:
             key = _label(pool.name, g.drive, g.raid)
-            out[key] = out.get(key, 0) + g.count
+            ranks[key] = ranks.get(key, 0) + g.count
+    out: dict[str, float | str] = dict(ranks)
     for key in SYSTEM_CHOICES:
         out[key] = getattr(scenario.system, key)
     return {name: out.get(name, 0) for name in names}
 
 
-def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float]) -> dict[str, Any]:
+def _variant(
+    base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
+) -> dict[str, Any]:
     """The scenario's data with the chosen counts in place."""
     size = scenario.analyses.size
     assert size is not None
@@ -104,7 +107,7 @@ def _variant(base: dict[str, Any], scenario: Scenario, chosen: dict[str, float])
         ranks = [g for g in base["pools"][p]["ranks"] if (g["drive"], g["raid"]) not in kinds]
         for g in sized:
             count = chosen[_label(pool.name, g.drive, g.raid)]
-            if count > 0:
+            if not isinstance(count, str) and count > 0:
                 ranks.append({"drive": g.drive, "raid": g.raid, "count": count, "da_pair": None})
         settings[f"pools.{p}.ranks"] = ranks
     for key in SYSTEM_CHOICES:
@@ -137,6 +140,7 @@ def _cost(variant: Scenario, catalog: Catalog, prices: Prices | None) -> Cost:
     price += system.da_pairs * prices.da_pair + system.host_ports * prices.host_port
     price += system.cache_gb * prices.cache_gb
     price += prices.processor_ways.get(str(system.processor_ways), 0.0)
+    price += prices.model.get(system.model, 0.0)
     return drives, power, price
 
 
@@ -158,7 +162,7 @@ class _Job:
     choice, whether it only adds, and its cost (drives, power, price)."""
 
     data: dict[str, Any]
-    choice: tuple[tuple[str, float], ...]
+    choice: Choice
     upgrade: bool
     cost: Cost = (0, 0.0, None)
     variant: Scenario | None = None  # validated already (then `data` is not needed)
@@ -284,9 +288,8 @@ def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
         return no_worse and (better or smaller)
 
     def _fewer(j: int, i: int) -> bool:
-        a = [count for _, count in candidates[j].choice]
-        b = [count for _, count in candidates[i].choice]
-        return all(x <= y for x, y in zip(a, b, strict=True)) and a != b
+        a, b = candidates[j].choice, candidates[i].choice
+        return no_more(a, b) and a != b
 
     front = [i for i in ok if not any(beats(j, i) for j in ok if j != i)]
     return tuple(sorted(front, key=lambda i: (_cost_key(candidates[i]), i)))
@@ -303,7 +306,7 @@ def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> in
         meeting,
         key=lambda i: (
             _cost_key(candidates[i]),
-            sum(count for _, count in candidates[i].choice),
+            sum(count for _, count in candidates[i].choice if not isinstance(count, str)),
             candidates[i].response_time_ms,
         ),
     )
@@ -404,35 +407,47 @@ keep the processes busier."""
 
 
 def _screen(
-    scenario: Scenario,
-    context: _Context,
-    jobs: Sequence[_Job],
-    variants: Sequence[Scenario | str],
+    scenario: Scenario, context: _Context, variants: Sequence[Scenario | str]
 ) -> bounds.Screen:
-    """The bounds of every valid job (invalid ones get no bound: inf, nothing proved)."""
+    """The bounds of every valid configuration (an invalid one gets no bound: inf, nothing
+    proved). Each system model's configurations are bounded with that model's figures: the
+    same drive is packaged, and so performs, differently in each."""
+    n = len(variants)
+    response = np.full(n, np.inf)
+    saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    reason = [""] * n
+    utilization = np.zeros((len(COMPONENT_KINDS), n))
+    valid = [(i, v) for i, v in enumerate(variants) if not isinstance(v, str)]
+    for model in sorted({v.system.model for _, v in valid}):
+        rows = [i for i, v in valid if v.system.model == model]
+        part = _screen_model(
+            model, scenario, context, [v for _, v in valid if v.system.model == model]
+        )
+        response[rows] = part.response_lb_s
+        saturated[rows] = part.saturated
+        fails[rows] = part.fails
+        utilization[:, rows] = part.utilization_lb
+        for i, text in zip(rows, part.reason, strict=True):
+            reason[i] = text
+    return bounds.Screen(response, saturated, fails, tuple(reason), utilization)
+
+
+def _screen_model(
+    system: str, scenario: Scenario, context: _Context, variants: Sequence[Scenario]
+) -> bounds.Screen:
+    """The bounds of configurations of one system model."""
     catalog = context.catalog
-    system = scenario.system.model
-    kinds = sorted(
-        {
-            (p.name, g.drive, g.raid)
-            for v in variants
-            if not isinstance(v, str)
-            for p in v.pools
-            for g in p.ranks
-        }
-    )
+    kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
     figures = bounds.rank_kinds(catalog, system, kinds)
     index = {kind: k for k, kind in enumerate(kinds)}
     keys: dict[tuple[float, float], int] = {}
     profiles: list[bounds.Profile] = []
-    n = len(jobs)
-    profile = np.full(n, -1, dtype=np.int64)
+    n = len(variants)
+    profile = np.zeros(n, dtype=np.int64)
     ports, pairs = np.ones(n), np.ones(n)
     ranks = np.zeros((n, len(kinds)))
     workloads: list[tuple[str, float, Any]] = []
     for i, v in enumerate(variants):
-        if isinstance(v, str):
-            continue
         key = (float(v.system.processor_ways), float(v.system.cache_gb))
         if key not in keys:
             config = _configuration(v, context)
@@ -450,7 +465,7 @@ def _screen(
                 ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
     level = scenario.service_level
     growth = scenario.analyses.growth
-    screen = bounds.screen(
+    return bounds.screen(
         profiles,
         bounds.Space(profile, ports, pairs, ranks),
         figures,
@@ -464,14 +479,6 @@ def _screen(
             tuple(growth.multipliers) if growth else (),
             context.periods,
         ),
-    )
-    invalid = profile < 0
-    return bounds.Screen(
-        np.where(invalid, np.inf, screen.response_lb_s),
-        screen.saturated & ~invalid,
-        screen.fails & ~invalid,
-        screen.reason,
-        screen.utilization_lb,
     )
 
 
@@ -527,11 +534,12 @@ def size_scenario(
         combos.remove(current)
         combos.insert(0, current)
     context = _Context(scenario, catalog, base_dir, periods, factors)
+    here = tuple((k, current[k]) for k in names)
     jobs = [
         _Job(
             _variant(base, scenario, chosen),
-            tuple((k, chosen[k]) for k in names),
-            all(chosen[k] >= current[k] for k in names),
+            choice := tuple((k, chosen[k]) for k in names),
+            no_more(here, choice),
         )
         for chosen in combos
     ]
@@ -547,7 +555,7 @@ def size_scenario(
         if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None
         else ""
     )
-    screen = _screen(scenario, context, jobs, variants) if prune and not why_not else None
+    screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
     results: dict[int, SizingCandidate] = {}

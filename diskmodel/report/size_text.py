@@ -5,7 +5,7 @@ Reads the `SizingResult` only; numbers shown by the shared display rules.
 
 from __future__ import annotations
 
-from diskmodel.prediction import SizingCandidate, SizingResult
+from diskmodel.prediction import SizingCandidate, SizingResult, no_more
 from diskmodel.report import display
 from diskmodel.report.table import Output, TextTable, table, to_text
 
@@ -13,7 +13,9 @@ from diskmodel.report.table import Output, TextTable, table, to_text
 def choice_text(c: SizingCandidate) -> str:
     parts = []
     for name, count in c.choice:
-        if name == "da_pairs":
+        if isinstance(count, str):  # the system model
+            parts.append(count)
+        elif name == "da_pairs":
             parts.append(f"{count:g} DA pair{'' if count == 1 else 's'}")
         elif name == "host_ports":
             parts.append(f"{count:g} host port{'' if count == 1 else 's'}")
@@ -85,8 +87,7 @@ def answer_lines(r: SizingResult) -> list[str]:
 
 def _no_more(a: SizingCandidate, b: SizingCandidate) -> bool:
     """`a` has no more of any choice than `b`, and less of one."""
-    pairs = list(zip((n for _, n in a.choice), (n for _, n in b.choice), strict=True))
-    return all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
+    return no_more(a.choice, b.choice) and a.choice != b.choice
 
 
 def answer_sentence(r: SizingResult) -> str:
@@ -125,7 +126,7 @@ def _front(r: SizingResult) -> TextTable:
         mark = " *" if i == r.cheapest else (" (current)" if i == 0 else "")
         rows.append(
             [
-                *(f"{count:g}" for _, count in c.choice),
+                *(count if isinstance(count, str) else f"{count:g}" for _, count in c.choice),
                 f"{c.price:,.0f}" if c.price is not None else "-",
                 f"{c.drives:,}",
                 f"{c.power_w:,.0f}",

@@ -84,37 +84,44 @@ def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
 
 def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """The sizing search's pools exist, its drives are offered, and each rank kind is chosen
-    once; DA pair and port counts within what the system takes."""
+    once; DA pair and port counts within what the system takes. Where the search offers
+    several models, within what one of them takes: a configuration another cannot take is
+    tried and reported as not possible."""
     size = scenario.analyses.size
     if size is None:
         return
-    system = catalog.systems[scenario.system.model]
+    models = sorted({scenario.system.model, *size.model})
+    systems = [catalog.systems[name] for name in models]
+    named = " or ".join(s.name for s in systems)
+    offered = sorted({drive for s in systems for drive in s.drives})
     pools = [p.name for p in scenario.pools]
     seen: set[tuple[str, str, str]] = set()
     for i, group in enumerate(size.ranks):
         where = f"analyses.size.ranks[{i}]"
         if group.pool not in pools:
             yield f"{where}.pool: no pool named '{group.pool}' (pools: {listed(pools)})"
-        if group.drive not in system.drives:
+        if group.drive not in offered:
             yield (
-                f"{where}.drive: {group.drive} is not offered on {system.name} "
-                f"(offered: {listed(system.drives)})"
+                f"{where}.drive: {group.drive} is not offered on {named} "
+                f"(offered: {listed(offered)})"
             )
         key = (group.pool, group.drive, group.raid)
         if key in seen:
             yield f"{where}: {group.drive} {group.raid} in pool '{group.pool}' is chosen twice"
         seen.add(key)
+    max_da_pairs = max(s.max_da_pairs for s in systems)
+    max_host_ports = max(s.max_host_ports for s in systems)
     for count in size.da_pairs:
-        if count > system.max_da_pairs:
+        if count > max_da_pairs:
             yield (
-                f"analyses.size.da_pairs: {count} is more than the {system.max_da_pairs} DA pairs "
-                f"a {system.name} takes"
+                f"analyses.size.da_pairs: {count} is more than the {max_da_pairs} DA pairs "
+                f"a {named} takes"
             )
     for count in size.host_ports:
-        if count > system.max_host_ports:
+        if count > max_host_ports:
             yield (
-                f"analyses.size.host_ports: {count} is more than the {system.max_host_ports} "
-                f"host ports a {system.name} takes"
+                f"analyses.size.host_ports: {count} is more than the {max_host_ports} "
+                f"host ports a {named} takes"
             )
     if size.prices is not None:
         for ways in size.prices.processor_ways:
@@ -126,6 +133,12 @@ def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         for name in size.prices.drives:
             if name not in catalog.drives:
                 yield f"analyses.size.prices.drives: no drive named '{clip(name)}' in the catalog"
+        for name in size.prices.model:
+            if name not in catalog.systems:
+                yield (
+                    f"analyses.size.prices.model: no storage system named '{clip(name)}' in the "
+                    f"catalog (systems: {listed(sorted(catalog.systems))})"
+                )
 
 
 def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:

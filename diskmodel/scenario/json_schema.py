@@ -40,6 +40,7 @@ def scenario_json_schema(catalog: Catalog | None = None) -> dict[str, Any]:
     adapters = sorted({h.name for s in catalog.systems.values() for h in s.host_adapters})
     _allow(defs["SystemConfig"], "model", sorted(catalog.systems))
     _allow(defs["SystemConfig"], "host_adapter", adapters)
+    _allow(defs["Sizing"]["properties"]["model"], "items", sorted(catalog.systems))
     for section in ("RankGroup", "TierSweep"):
         _allow(defs[section], "drive", sorted(catalog.drives))
         _allow(defs[section], "raid", sorted(catalog.raid_formats))
@@ -57,8 +58,9 @@ def scenario_json_schema(catalog: Catalog | None = None) -> dict[str, Any]:
 
 
 def _allow(section: dict[str, Any], key: str, names: list[str]) -> None:
-    """Let `key` of `section` take only `names` (the catalog's), for completion."""
-    prop = section["properties"][key]
+    """Let `key` of `section` (a model's properties, or a list's `items`) take only `names`
+    (the catalog's), for completion."""
+    prop = section["properties"][key] if key != "items" else section[key]
     if "anyOf" in prop:  # optional: the names or null
         prop["anyOf"] = [{"enum": names}, {"type": "null"}]
     else:

@@ -744,9 +744,14 @@ class Prices(Model):
         default_factory=dict,
         description="price of the processor option by its ways, e.g. {'2': 0, '4': 60000}",
     )
+    model: dict[str, Annotated[float, Field(ge=0, le=1e9)]] = Field(
+        default_factory=dict,
+        description="price of the base system by catalog model, e.g. "
+        "{ds8700-941: 0, ds8800-951: 50000} (what the other prices do not count)",
+    )
 
 
-SYSTEM_CHOICES = ("da_pairs", "host_ports", "processor_ways", "cache_gb")
+SYSTEM_CHOICES = ("model", "da_pairs", "host_ports", "processor_ways", "cache_gb")
 """The system settings a sizing search may choose (`system.<key>`), in the order reported."""
 
 
@@ -755,6 +760,13 @@ class Sizing(Model):
 
     ranks: list[SizedRanks] = Field(
         default_factory=list, max_length=8, description="rank groups whose counts are searched"
+    )
+    model: list[Name] = Field(
+        default_factory=list,
+        max_length=8,
+        description="storage system models to try, by catalog name (e.g. [ds8700-941, "
+        "ds8800-951]): the same drives, adapters and cache in each, as that model packages "
+        "and runs them",
     )
     da_pairs: list[Annotated[int, Field(ge=1, le=16)]] = Field(
         default_factory=list, max_length=16, description="DA pair counts to try"
@@ -783,9 +795,15 @@ class Sizing(Model):
         "every one",
     )
 
-    def system_options(self) -> dict[str, list[float]]:
+    @field_validator("model")
+    @classmethod
+    def _known_models(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        systems = catalog_of(info).systems
+        return [known("storage system", name, systems) for name in value]
+
+    def system_options(self) -> dict[str, list[Any]]:
         """Each system setting offered (`SYSTEM_CHOICES`, in that order): its distinct options,
-        in increasing order."""
+        in increasing order (models by name)."""
         return {
             key: sorted(set(getattr(self, key))) for key in SYSTEM_CHOICES if getattr(self, key)
         }
@@ -804,8 +822,8 @@ class Sizing(Model):
     def _bounded(self) -> Self:
         if not (self.ranks or self.system_options()):
             raise problem(
-                "size: give at least one choice (ranks, da_pairs, host_ports, processor_ways or "
-                "cache_gb)"
+                "size: give at least one choice (ranks, model, da_pairs, host_ports, "
+                "processor_ways or cache_gb)"
             )
         if self.candidates > MAX_SIZING_CANDIDATES:
             raise problem(

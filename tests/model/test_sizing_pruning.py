@@ -31,7 +31,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.configuration import COMPONENT_KINDS
 from diskmodel.model.costs import drive_gain
 from diskmodel.model.operating import Solver
-from diskmodel.prediction import SizingResult
+from diskmodel.prediction import Choice, SizingResult
 from diskmodel.report.json_result import sizing_json
 from diskmodel.scenario import Scenario
 
@@ -93,6 +93,7 @@ def _scenario(
     batch: bool = False,
     ways: list[int] | None = None,
     cache_gb: list[int] | None = None,
+    models: list[str] | None = None,
 ) -> Scenario:
     data = copy.deepcopy(TIERED)
     w = data["workloads"][0]
@@ -125,6 +126,8 @@ def _scenario(
         size["processor_ways"] = ways
     if cache_gb:
         size["cache_gb"] = cache_gb
+    if models:
+        size["model"] = models
     if prices:
         size["prices"] = {
             "drives": {"ssd-300": 10000, "15k-300": 1000},
@@ -151,14 +154,15 @@ spaces = st.builds(
     batch=st.booleans(),
     ways=st.sampled_from([None, [2, 4]]),
     cache_gb=st.sampled_from([None, [128, 256]]),
+    models=st.sampled_from([None, ["ds8700-941", "ds8800-951"]]),
 )
 
 
-def _choice(r: SizingResult, index: int | None) -> tuple[tuple[str, float], ...] | None:
+def _choice(r: SizingResult, index: int | None) -> Choice | None:
     return None if index is None else r.candidates[index].choice
 
 
-def _same_answers(pruned: SizingResult, exhaustive: SizingResult) -> None:
+def same_answers(pruned: SizingResult, exhaustive: SizingResult) -> None:
     assert not exhaustive.pruned
     assert [_choice(pruned, i) for i in pruned.front] == [
         _choice(exhaustive, i) for i in exhaustive.front
@@ -185,7 +189,7 @@ def _same_answers(pruned: SizingResult, exhaustive: SizingResult) -> None:
 def test_the_pruned_search_gives_what_the_exhaustive_one_gives(scenario: Scenario) -> None:
     exhaustive = size_scenario(scenario, workers=1, prune=False)
     pruned = size_scenario(scenario, workers=1, prune=True)
-    _same_answers(pruned, exhaustive)
+    same_answers(pruned, exhaustive)
 
 
 def _screened(scenario: Scenario) -> tuple[list[Any], Any, list[Any]]:
@@ -207,7 +211,7 @@ def _screened(scenario: Scenario) -> tuple[list[Any], Any, list[Any]]:
         for c in combos
     ]
     variants = [size_module._validated(job, catalog) for job in jobs]
-    return jobs, size_module._screen(scenario, context, jobs, variants), variants
+    return jobs, size_module._screen(scenario, context, variants), variants
 
 
 @settings(max_examples=8)
@@ -240,10 +244,10 @@ def test_every_bound_holds_against_the_exact_solution(scenario: Scenario) -> Non
             assert not exact.meets, (job.choice, screen.reason[i])
 
 
-def test_a_wide_space_is_pruned_and_the_answers_are_the_same() -> None:
+def wide_space(models: list[str] | None = None) -> Scenario:
     """A space where many configurations are dearer and slower than ones already solved (all
-    HDD, or few SSD ranks on many 15K ranks): some are skipped, nothing reported changes."""
-    scenario = _scenario(
+    HDD, or few SSD ranks on many 15K ranks)."""
+    return _scenario(
         iops=14000,
         read_fraction=0.7,
         skew="high",
@@ -254,12 +258,18 @@ def test_a_wide_space_is_pruned_and_the_answers_are_the_same() -> None:
         da_pairs=[2, 4],
         host_ports=[4, 8],
         prices=True,
+        models=models,
     )
+
+
+def test_a_wide_space_is_pruned_and_the_answers_are_the_same() -> None:
+    """On the wide space some configurations are skipped, and nothing reported changes."""
+    scenario = wide_space()
     exhaustive = size_scenario(scenario, workers=1, prune=False)
     pruned = size_scenario(scenario, workers=1)
     assert pruned.pruned
     assert f"{len(pruned.pruned)} skipped" in pruned.method
-    _same_answers(pruned, exhaustive)
+    same_answers(pruned, exhaustive)
 
 
 def _one_port_at_40000() -> Scenario:
@@ -290,7 +300,7 @@ def test_saturation_is_proved_without_solving() -> None:
     saturated = [p for p in pruned.pruned if p.bound == "saturation"]
     assert [dict(p.choice)["host_ports"] for p in saturated] == [1]
     assert "host ports utilisation" in saturated[0].detail
-    _same_answers(pruned, exhaustive)
+    same_answers(pruned, exhaustive)
 
 
 def test_the_json_lists_what_was_skipped_and_by_which_bound() -> None:
