@@ -267,17 +267,19 @@ def test_closed_populations_are_bounded(tmp_path: Path) -> None:
     # Found: queue_depth 10,000 on a four-rank pool took 52 s and 3.2 GB, 100,000 (then the
     # bound) never finished: the exact closed solution grew with the population squared. It
     # no longer does (O(N) memory, the saddle point past the exact budget), so the bound is
-    # 65,536, and the work estimate bounds what a population costs on a large system.
+    # 131,072, and the work estimate bounds what a population costs on a large system.
     from diskmodel.scenario import MAX_POPULATION
 
     too_deep = VALID.replace("iops: 5000", f"queue_depth: {MAX_POPULATION + 1}")
-    with pytest.raises(UserError, match=r"fuzzed\.yaml:17: workloads\[0\]\.queue_depth: 65537"):
+    with pytest.raises(
+        UserError, match=rf"fuzzed\.yaml:17: workloads\[0\]\.queue_depth: {MAX_POPULATION + 1}"
+    ):
         load_scenario(write(tmp_path, too_deep))
     second = VALID.split("workloads:\n")[1].replace("name: oltp", "name: b")
-    two = VALID.replace("iops: 5000", "queue_depth: 40000") + second.replace(
-        "iops: 5000", "users: 40000"
+    two = VALID.replace("iops: 5000", "queue_depth: 70000") + second.replace(
+        "iops: 5000", "users: 70000"
     )
-    with pytest.raises(UserError, match=r"closed workloads hold 80,000 I/Os or users in all"):
+    with pytest.raises(UserError, match=r"closed workloads hold 140,000 I/Os or users in all"):
         load_scenario(write(tmp_path, two))
 
 
@@ -311,13 +313,13 @@ def test_tier_sweep_names_are_checked(tmp_path: Path, sweep: str, problem: str) 
 def test_growth_of_a_closed_population_is_bounded(tmp_path: Path) -> None:
     # Found: growth multiplies closed populations, so queue_depth 64 with factor 1000 asked the
     # exact closed solution for 64,000 customers (a 30 GB array, then a hang). The bound is
-    # 65,536 customers now (scenario.limits): queue depth 128 x 1000 is refused, x 64 solved.
-    text = VALID.replace("iops: 5000", "queue_depth: 128") + (
+    # 131,072 customers now (scenario.limits): queue depth 256 x 1000 is refused, x 32 solved.
+    text = VALID.replace("iops: 5000", "queue_depth: 256") + (
         "analyses:\n  growth: {factors: [0.5, 1000]}\n"
     )
     with pytest.raises(UserError, match=r"analyses\.growth\.factors: 1000 x the closed population"):
         load_scenario(write(tmp_path, text))
-    load_scenario(write(tmp_path, text.replace("1000]", "64]")))  # 8,192: still solved
+    load_scenario(write(tmp_path, text.replace("1000]", "32]")))  # 8,192: still solved
 
 
 def test_the_hang_guard_counts_cpu_time_not_wall_clock() -> None:
