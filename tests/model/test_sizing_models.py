@@ -71,6 +71,25 @@ def test_the_same_drives_draw_the_power_their_packaging_does(result: SizingResul
         assert c.power_w == pytest.approx(c.drives * drive.power_w)
 
 
+def test_the_ds8800_is_never_slower_than_the_ds8700_at_the_same_configuration(
+    result: SizingResult,
+) -> None:
+    """DOMAIN.md C3: with the same 15K drives, ports and cache the DS8800 does more (its
+    2.5-inch drives seek shorter, its adapters and processors are faster), so at the same load
+    its response is lower."""
+    response: dict[str, dict[tuple[Any, ...], float | None]] = {m: {} for m in MODELS}
+    for c in result.candidates:
+        rest = tuple(v for k, v in c.choice if k != "model")
+        response[str(dict(c.choice)["model"])][rest] = c.response_time_ms
+    assert len(response["ds8700-941"]) == 4
+    assert response["ds8700-941"].keys() == response["ds8800-951"].keys()
+    for rest, older in response["ds8700-941"].items():
+        newer = response["ds8800-951"][rest]
+        assert older is not None
+        assert newer is not None
+        assert newer < older
+
+
 def test_a_change_of_model_is_not_an_upgrade(result: SizingResult) -> None:
     for c in result.candidates:
         choice = dict(c.choice)
