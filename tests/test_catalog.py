@@ -6,6 +6,7 @@ describe; physics checks are invariants any real drive or RAID format satisfies.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 from ruamel.yaml import YAML
 
 from diskmodel.catalog import (
+    PARSED_FILE,
     Catalog,
     CatalogError,
     Drive,
@@ -27,6 +29,8 @@ from diskmodel.catalog import (
     iter_figures,
     load_catalog,
     parse_catalog_file,
+    parsed_catalog_files,
+    read_catalog_yaml,
     render_catalog_markdown,
 )
 
@@ -88,6 +92,35 @@ def test_catalog_has_both_systems_all_13_drives_and_6_raid_formats(catalog: Cata
 
 def test_load_catalog_is_cached() -> None:
     assert load_catalog() is load_catalog()
+
+
+def test_the_kept_parse_of_the_shipped_files_is_current_and_exact() -> None:
+    """`PARSED_FILE` is what the YAML parser gives for today's files (regenerate it with
+    `python -m diskmodel.catalog parsed > diskmodel/hardware_catalog/parsed.json`), and JSON
+    keeps every value as parsed (int and float alike), so reading it is reading the YAML."""
+    kept = json.loads((ROOT / "diskmodel" / "hardware_catalog" / PARSED_FILE).read_text("utf-8"))
+    assert kept == json.loads(json.dumps(parsed_catalog_files(FILES)))
+    for path, text in FILES:
+        data = read_catalog_yaml(text, path)
+        assert json.loads(json.dumps(data)) == data
+        assert _types(json.loads(json.dumps(data))) == _types(data)
+
+
+def _types(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _types(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_types(v) for v in node]
+    return type(node).__name__
+
+
+def test_an_edited_shipped_file_is_read_again() -> None:
+    """A shipped file whose text is not the one the kept parse was made from is parsed anew."""
+    path, text = next((p, t) for p, t in FILES if p.endswith("enterprise-15k.yaml"))
+    edited = text.replace("{value: 15000,", "{value: 15001,", 1)
+    assert edited != text
+    drives = parse_catalog_file(edited, path, shipped=True).drives
+    assert {d.rpm for d in drives} == {15001}
 
 
 def test_entries_are_frozen(catalog: Catalog) -> None:
