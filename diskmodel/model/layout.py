@@ -43,7 +43,13 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.bracket import highest_passing
 from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
-from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
+from diskmodel.tiering.placement import (
+    PoolPlacement,
+    PoolPlacer,
+    Tier,
+    WorkloadDemand,
+    place_pool,
+)
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
 from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
 from diskmodel.workload import IoMix
@@ -525,9 +531,10 @@ def _settled(
     tier would otherwise hold.
     """
     ceilings: dict[str, float] = {}
+    placer = PoolPlacer(demands, easy_tier=True)
 
     def placed(extra: Mapping[str, float]) -> tuple[PoolPlacement, dict[int, RankShare]]:
-        placement = place_pool(pool.tiers({**ceilings, **extra}), demands, easy_tier=True)
+        placement = placer.place(pool.tiers({**ceilings, **extra}))
         return placement, pool.split(placement, demands)
 
     def held_to(t: str, ceiling: float) -> tuple[bool, float]:

@@ -44,7 +44,7 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -354,40 +354,66 @@ def place_pool(
     Raises ValueError if tier names repeat, a pin names no tier of the pool, or the data do
     not fit (naming the workload or the shortfall in GB).
     """
-    preferred = [
-        w
-        for w in workloads
-        if w.preference is not None and w.preference.capacity_gb < w.capacity_gb * (1 - _REL_TOL)
-    ]
-    if not preferred:
-        return _place_pool(tiers, [_whole_pin(w) for w in workloads], easy_tier=easy_tier)
-    parts = {w.name: _preferred_parts(w) for w in preferred}
-    expanded: list[WorkloadDemand] = []
-    for w in workloads:
-        if w.name in parts:
-            expanded.extend(parts[w.name][:2])
-        else:
-            expanded.append(_whole_pin(w))
-    placed = _place_pool(tiers, expanded, easy_tier=easy_tier)
-    table: dict[str, list[tuple[float, float, float]]] = {}
-    for w in workloads:
-        if w.name not in parts:
-            table[w.name] = [
-                (s.capacity_used_gb, s.small_io_share, s.mb_share)
-                for s in placed.workload(w.name).tiers
-            ]
-            continue
-        head, tail, io, mb = parts[w.name]
-        h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
-        table[w.name] = [
-            (
-                a.capacity_used_gb + b.capacity_used_gb,
-                io * a.small_io_share + (1.0 - io) * b.small_io_share,
-                mb * a.mb_share + (1.0 - mb) * b.mb_share,
-            )
-            for a, b in zip(h, t, strict=True)
+    return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
+
+
+class PoolPlacer:
+    """`place_pool` for one pool's workloads on tiers given one setting at a time.
+
+    What does not depend on the tiers' capacities and ceilings is done once: the media
+    preferences' split and Easy Tier's ranking of the extents (a search for a tier's load
+    ceiling places the same workloads a dozen times, one ceiling after another).
+    """
+
+    def __init__(self, workloads: Sequence[WorkloadDemand], *, easy_tier: bool) -> None:
+        self._workloads = tuple(workloads)
+        self._easy_tier = easy_tier
+        preferred = [
+            w
+            for w in self._workloads
+            if w.preference is not None
+            and w.preference.capacity_gb < w.capacity_gb * (1 - _REL_TOL)
         ]
-    return _assemble(tiers, workloads, table, easy_tier)
+        self._parts = {w.name: _preferred_parts(w) for w in preferred}
+        expanded: list[WorkloadDemand] = []
+        for w in self._workloads:
+            if w.name in self._parts:
+                expanded.extend(self._parts[w.name][:2])
+            else:
+                expanded.append(_whole_pin(w))
+        self._expanded = tuple(expanded)
+        self._ranking: _Ranking | None = None
+
+    def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
+        """The placement on `tiers` (`place_pool`)."""
+        placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
+        if not self._parts:
+            return placed
+        table: dict[str, list[tuple[float, float, float]]] = {}
+        for w in self._workloads:
+            if w.name not in self._parts:
+                table[w.name] = [
+                    (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                    for s in placed.workload(w.name).tiers
+                ]
+                continue
+            head, tail, io, mb = self._parts[w.name]
+            h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
+            table[w.name] = [
+                (
+                    a.capacity_used_gb + b.capacity_used_gb,
+                    io * a.small_io_share + (1.0 - io) * b.small_io_share,
+                    mb * a.mb_share + (1.0 - mb) * b.mb_share,
+                )
+                for a, b in zip(h, t, strict=True)
+            ]
+        return _assemble(tiers, self._workloads, table, self._easy_tier)
+
+    def _ranked(self, floating: Sequence[WorkloadDemand]) -> _Ranking:
+        """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
+        if self._ranking is None:
+            self._ranking = _rank_pool(floating)
+        return self._ranking
 
 
 def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
@@ -399,9 +425,14 @@ def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
 
 
 def _place_pool(
-    tiers: Sequence[Tier], workloads: Sequence[WorkloadDemand], *, easy_tier: bool
+    tiers: Sequence[Tier],
+    workloads: Sequence[WorkloadDemand],
+    *,
+    easy_tier: bool,
+    ranking: Callable[[Sequence[WorkloadDemand]], _Ranking],
 ) -> PoolPlacement:
-    """`place_pool` for workloads without media preferences."""
+    """`place_pool` for workloads without media preferences; `ranking` ranks the unpinned
+    ones (`PoolPlacer` keeps the ranking of one set of workloads)."""
     if not tiers:
         raise ValueError("a pool needs at least one tier")
     names = [t.name for t in tiers]
@@ -447,10 +478,10 @@ def _place_pool(
             None if t.small_io_ceiling_iops is None else t.small_io_ceiling_iops - pinned_io[i]
             for i, t in enumerate(tiers)
         ]
-        ranking = _rank_pool(floating)
-        intervals = _easy_tier_intervals(ranking, free, ceilings)
+        ranked = ranking(floating)
+        intervals = _easy_tier_intervals(ranked, free, ceilings)
         boundaries = {x for held in intervals for interval in held for x in interval}
-        prefix = {x: ranking.workload_prefix(x) for x in boundaries}
+        prefix = {x: ranked.workload_prefix(x) for x in boundaries}
         # Every interval's ends on every workload's own curve: one vectorised share per curve.
         tier_of = np.array([t for t in range(n) for _ in intervals[t]], dtype=np.intp)
         ends_lo = np.array([prefix[lo] for held in intervals for lo, _ in held]).reshape(
