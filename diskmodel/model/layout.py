@@ -305,6 +305,9 @@ class _Pool:
     _by_rank: dict[tuple[int, float], _RankTimes] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _by_kind: dict[tuple[str, str], tuple[float, tuple[float, ...], tuple[float, ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @cached_property
     def _tier_ranks(self) -> dict[str, tuple[Rank, ...]]:
@@ -321,16 +324,34 @@ class _Pool:
         key = (rank.drive.name, rank.raid.name, round(span, 9))
         found = self._memo.get(key)
         if found is None:
-            seq = [_sequential_times_s(self.costs, w, wl, rank, span) for w, wl, _ in self.members]
+            small_da_s, seq_drive_s, seq_da_s = self._span_free(rank, span)
             found = _RankTimes(
                 small_io_drive_time_s(self.costs, rank, span, self.members),
-                _small_io_da_time_s(self.costs, rank, span, self.members),
-                tuple(d for d, _ in seq),
-                tuple(a for _, a in seq),
+                small_da_s,
+                seq_drive_s,
+                seq_da_s,
                 drive_work_at(self.pool.utilization_target, drive_gain(rank, span)),
             )
             self._memo[key] = found
         self._by_rank[(rank.index, span)] = found
+        return found
+
+    def _span_free(
+        self, rank: Rank, span: float
+    ) -> tuple[float, tuple[float, ...], tuple[float, ...]]:
+        """The times of `_RankTimes` that do not depend on the span (the DA pair's, and the
+        sequential work's on the drive: only a random operation's seek is short-stroked),
+        kept per rank kind: a ceiling search asks for one kind at a dozen spans."""
+        key = (rank.drive.name, rank.raid.name)
+        found = self._by_kind.get(key)
+        if found is None:
+            seq = [_sequential_times_s(self.costs, w, wl, rank, span) for w, wl, _ in self.members]
+            found = (
+                _small_io_da_time_s(self.costs, rank, span, self.members),
+                tuple(d for d, _ in seq),
+                tuple(a for _, a in seq),
+            )
+            self._by_kind[key] = found
         return found
 
     def demands(self) -> list[WorkloadDemand]:
