@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -203,11 +204,12 @@ class _Ranking:
 
     def io_at(self, x: float) -> float:
         """Small-I/O rate of the hottest x GB of the pool's ranking."""
+        # Scalars clipped with min and max: np.clip on a scalar costs more than the rest.
         last = self.owner.size - 1
-        i = int(np.clip(np.searchsorted(self.x_edges, x, side="right") - 1, 0, last))
+        i = min(max(int(np.searchsorted(self.x_edges, x, side="right")) - 1, 0), last)
         w = self.workloads[int(self.owner[i])]
         c = self.c_lo[i] + (x - self.x_edges[i]) / w.capacity_gb
-        c = float(np.clip(c, self.c_lo[i], self.c_hi[i]))
+        c = float(min(max(c, self.c_lo[i]), self.c_hi[i]))
         inside = w.small_io_iops * float(w.skew.io_share(self.c_lo[i], c))
         return float(self.y_edges[i]) + inside
 
@@ -216,14 +218,21 @@ class _Ranking:
         if y >= self.y_edges[-1]:
             return self.total_gb
         last = self.owner.size - 1
-        i = int(np.clip(np.searchsorted(self.y_edges, y, side="right") - 1, 0, last))
+        i = min(max(int(np.searchsorted(self.y_edges, y, side="right")) - 1, 0), last)
         w = self.workloads[int(self.owner[i])]
         if w.small_io_iops <= 0.0:
             return float(self.x_edges[i + 1])
         f_lo = float(w.skew.share(self.c_lo[i]))
         f_target = f_lo + (y - float(self.y_edges[i])) / w.small_io_iops
-        c = float(np.clip(w.skew.capacity_for_share(f_target), self.c_lo[i], self.c_hi[i]))
+        c = float(min(max(float(w.skew.capacity_for_share(f_target)), self.c_lo[i]), self.c_hi[i]))
         return float(self.x_edges[i]) + (c - float(self.c_lo[i])) * w.capacity_gb
+
+    @cached_property
+    def _widths(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each piece's width along the ranking (GB), that width where it is > 0 and 1 where
+        not (a divisor), and the piece's range on its workload's curve."""
+        widths = np.diff(self.x_edges)
+        return widths, np.where(widths > 0.0, widths, 1.0), self.c_hi - self.c_lo
 
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
@@ -231,10 +240,10 @@ class _Ranking:
         Each workload's pieces appear in its own hotness order (its curve is concave and the
         sort is stable), so that fraction is a prefix [0, c] of its own curve.
         """
-        widths = np.diff(self.x_edges)
+        widths, divisor, c_range = self._widths
         inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
-        fraction = np.where(widths > 0.0, inside / np.where(widths > 0.0, widths, 1.0), 0.0)
-        c_at = self.c_lo + fraction * (self.c_hi - self.c_lo)
+        fraction = np.where(widths > 0.0, inside / divisor, 0.0)
+        c_at = self.c_lo + fraction * c_range
         prefix = np.zeros(len(self.workloads))
         reached = inside > 0.0
         np.maximum.at(prefix, self.owner[reached], c_at[reached])
