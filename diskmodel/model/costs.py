@@ -37,11 +37,11 @@ class OpCost:
 
 
 @dataclass(frozen=True, slots=True)
-class _OpShape:
+class OpShape:
     """One operation of `OpCost` before the span of the rank's data is known: everything but
     a random operation's drive service (its seek is short-stroked to the span). `drive` is the
-    service of a sequential operation, which does not depend on the span; `pending` the
-    destages an ordered destage sorts over (random destages only)."""
+    service of a sequential operation, which does not depend on the span (None for a random
+    one); `pending` the destages an ordered destage sorts over (random destages only)."""
 
     io_class: IoClass
     count: float
@@ -68,7 +68,7 @@ class OpCosts:
         self._nvs_bytes = cache.nvs_bytes(hw.system, hw.cache_gb)
         self._drives = max(sum(r.active_drives for r in config.ranks), 1)
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
-        self._shapes: dict[tuple[int, str, str], tuple[_OpShape, ...]] = {}
+        self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
@@ -76,7 +76,7 @@ class OpCosts:
         key = (w, rank.drive.name, rank.raid.name, round(span, 9))
         found = self._cache.get(key)
         if found is None:
-            found = tuple(self._at_span(op, rank, span) for op in self._shapes_of(w, mix, rank))
+            found = tuple(self._at_span(op, rank, span) for op in self.span_free(w, mix, rank))
             self._cache[key] = found
         return found
 
@@ -90,7 +90,9 @@ class OpCosts:
             max(round(rank.raid.random_write_writes), 1),
         )
 
-    def _shapes_of(self, w: int, mix: IoMix, rank: Rank) -> tuple[_OpShape, ...]:
+    def span_free(self, w: int, mix: IoMix, rank: Rank) -> tuple[OpShape, ...]:
+        """Every back-end operation of workload `w`'s classes on `rank` as far as it does not
+        depend on the span of the rank's data (`of`, in the same order)."""
         key = (w, rank.drive.name, rank.raid.name)
         found = self._shapes.get(key)
         if found is None:
@@ -98,7 +100,7 @@ class OpCosts:
             self._shapes[key] = found
         return found
 
-    def _shapes_built(self, mix: IoMix, rank: Rank) -> list[_OpShape]:
+    def _shapes_built(self, mix: IoMix, rank: Rank) -> list[OpShape]:
         out = []
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
@@ -109,7 +111,7 @@ class OpCosts:
                     continue
                 sequential = op.pattern != "random"
                 out.append(
-                    _OpShape(
+                    OpShape(
                         io_class,
                         op.count * coalesced,
                         op.size_bytes,
@@ -126,7 +128,7 @@ class OpCosts:
                 )
         return out
 
-    def _at_span(self, op: _OpShape, rank: Rank, span: float) -> OpCost:
+    def _at_span(self, op: OpShape, rank: Rank, span: float) -> OpCost:
         moments = op.drive
         if moments is None and op.pending is not None:
             # Destages are ordered (IWC): each stop of the sweep seeks to the nearest pending
