@@ -197,6 +197,9 @@ class _Ranking:
     c_hi: np.ndarray
     x_edges: np.ndarray  # cumulative GB along the ranking, len n + 1
     y_edges: np.ndarray  # cumulative small-I/O rate along the ranking, len n + 1
+    # workload_prefix by position: a ceiling search places one ranking again and again, and
+    # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
+    _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total_gb(self) -> float:
@@ -238,8 +241,17 @@ class _Ranking:
         """For each workload, the fraction of its capacity inside the hottest x GB.
 
         Each workload's pieces appear in its own hotness order (its curve is concave and the
-        sort is stable), so that fraction is a prefix [0, c] of its own curve.
+        sort is stable), so that fraction is a prefix [0, c] of its own curve. Read-only:
+        kept for the next placement of this ranking.
         """
+        found = self._prefixes.get(x)
+        if found is None:
+            found = self._prefix_at(x)
+            found.setflags(write=False)
+            self._prefixes[x] = found
+        return found
+
+    def _prefix_at(self, x: float) -> np.ndarray:
         widths, divisor, c_range = self._widths
         inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
         fraction = np.where(widths > 0.0, inside / divisor, 0.0)
