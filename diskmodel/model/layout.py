@@ -591,10 +591,16 @@ def _settled(
     """
     ceilings: dict[str, float] = {}
     placer = PoolPlacer(demands, easy_tier=True)
+    # By ceilings: the placement at a tier's ceiling was the search's last passing probe.
+    tried: dict[tuple[tuple[str, float], ...], tuple[PoolPlacement, dict[int, RankShare]]] = {}
 
     def placed(extra: Mapping[str, float]) -> tuple[PoolPlacement, dict[int, RankShare]]:
-        placement = placer.place(pool.tiers({**ceilings, **extra}))
-        return placement, pool.split(placement, demands)
+        given = {**ceilings, **extra}
+        key = tuple(sorted(given.items()))
+        if key not in tried:
+            placement = placer.place(pool.tiers(given))
+            tried[key] = placement, pool.split(placement, demands)
+        return tried[key]
 
     def held_to(t: str, ceiling: float) -> tuple[bool, float]:
         short = pool.shortfall(t, *placed({t: ceiling}), background_da)
