@@ -36,9 +36,28 @@ class OpCost:
     da: ServiceMoments
 
 
+@dataclass(frozen=True, slots=True)
+class OpShape:
+    """One operation of `OpCost` before the span of the rank's data is known: everything but
+    a random operation's drive service (its seek is short-stroked to the span). `drive` is the
+    service of a sequential operation, which does not depend on the span (None for a random
+    one); `pending` the destages an ordered destage sorts over (random destages only)."""
+
+    io_class: IoClass
+    count: float
+    size_bytes: float
+    write: bool
+    sequential: bool
+    da: ServiceMoments
+    drive: ServiceMoments | None
+    pending: float | None
+
+
 class OpCosts:
     """Per-rank operation costs, memoised: the network and the placement's tier ceilings ask
-    for the same (mix, rank, span) many times (one call each would repeat the drive physics)."""
+    for the same (mix, rank, span) many times (one call each would repeat the drive physics),
+    and a ceiling search asks for one rank kind at many spans (what does not depend on the
+    span is kept per rank kind)."""
 
     def __init__(self, config: Configuration) -> None:
         hw = config.hardware
@@ -49,6 +68,7 @@ class OpCosts:
         self._nvs_bytes = cache.nvs_bytes(hw.system, hw.cache_gb)
         self._drives = max(sum(r.active_drives for r in config.ranks), 1)
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
+        self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
@@ -56,7 +76,7 @@ class OpCosts:
         key = (w, rank.drive.name, rank.raid.name, round(span, 9))
         found = self._cache.get(key)
         if found is None:
-            found = tuple(self._build(mix, rank, span))
+            found = tuple(self._at_span(op, rank, span) for op in self.span_free(w, mix, rank))
             self._cache[key] = found
         return found
 
@@ -70,7 +90,17 @@ class OpCosts:
             max(round(rank.raid.random_write_writes), 1),
         )
 
-    def _build(self, mix: IoMix, rank: Rank, span: float) -> list[OpCost]:
+    def span_free(self, w: int, mix: IoMix, rank: Rank) -> tuple[OpShape, ...]:
+        """Every back-end operation of workload `w`'s classes on `rank` as far as it does not
+        depend on the span of the rank's data (`of`, in the same order)."""
+        key = (w, rank.drive.name, rank.raid.name)
+        found = self._shapes.get(key)
+        if found is None:
+            found = tuple(self._shapes_built(mix, rank))
+            self._shapes[key] = found
+        return found
+
+    def _shapes_built(self, mix: IoMix, rank: Rank) -> list[OpShape]:
         out = []
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
@@ -80,32 +110,35 @@ class OpCosts:
                 if op.count <= 0:
                     continue
                 sequential = op.pattern != "random"
-                if sequential:
-                    moments = drive.sequential_op(rank.drive, op.size_bytes, op.write)
-                elif io_class == "random_write":
-                    # Destages are ordered (IWC): each stop of the sweep seeks to the nearest
-                    # pending destage of its drive (components.destage, DOMAIN.md C12).
-                    moments = destage.ordered_destage_op(
-                        rank.drive,
-                        op.size_bytes,
-                        span,
-                        self.pending_destages(rank, op.size_bytes),
-                        op.write,
-                    )
-                else:
-                    moments = drive.random_op(rank.drive, op.size_bytes, span, op.write)
                 out.append(
-                    OpCost(
+                    OpShape(
                         io_class,
                         op.count * coalesced,
                         op.size_bytes,
                         op.write,
                         sequential,
-                        moments,
                         device_adapter.da_op_service(self._da, op.size_bytes),
+                        drive.sequential_op(rank.drive, op.size_bytes, op.write)
+                        if sequential
+                        else None,
+                        self.pending_destages(rank, op.size_bytes)
+                        if not sequential and io_class == "random_write"
+                        else None,
                     )
                 )
         return out
+
+    def _at_span(self, op: OpShape, rank: Rank, span: float) -> OpCost:
+        moments = op.drive
+        if moments is None and op.pending is not None:
+            # Destages are ordered (IWC): each stop of the sweep seeks to the nearest pending
+            # destage of its drive (components.destage, DOMAIN.md C12).
+            moments = destage.ordered_destage_op(
+                rank.drive, op.size_bytes, span, op.pending, op.write
+            )
+        elif moments is None:
+            moments = drive.random_op(rank.drive, op.size_bytes, span, op.write)
+        return OpCost(op.io_class, op.count, op.size_bytes, op.write, op.sequential, moments, op.da)
 
 
 def _backend_ops(

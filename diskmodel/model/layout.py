@@ -43,7 +43,13 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.bracket import highest_passing
 from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
-from diskmodel.tiering.placement import PoolPlacement, Tier, WorkloadDemand, place_pool
+from diskmodel.tiering.placement import (
+    PoolPlacement,
+    PoolPlacer,
+    Tier,
+    WorkloadDemand,
+    place_pool,
+)
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
 from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
 from diskmodel.workload import IoMix
@@ -115,9 +121,10 @@ def small_io_drive_time_s(
 
 
 def _small_io_da_time_s(
-    costs: OpCosts, rank: Rank, span: float, members: Sequence[tuple[int, WorkloadConfig, float]]
+    costs: OpCosts, rank: Rank, members: Sequence[tuple[int, WorkloadConfig, float]]
 ) -> float:
-    """Busy time of the rank's DA pair per back-end small I/O routed to the rank."""
+    """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same on
+    any span of its data)."""
     busy = small = 0.0
     weighted = any(rate > 0 for _, _, rate in members)
     for w, workload, rate in members:
@@ -128,7 +135,7 @@ def _small_io_da_time_s(
         fractions = workload.mix.fractions
         busy += weight * sum(
             fractions[op.io_class] * op.count * op.da.mean_s
-            for op in costs.of(w, workload.mix, rank, span)
+            for op in costs.span_free(w, workload.mix, rank)
             if not op.sequential
         )
         small += weight * per_host
@@ -136,13 +143,18 @@ def _small_io_da_time_s(
 
 
 def _sequential_times_s(
-    costs: OpCosts, w: int, workload: WorkloadConfig, rank: Rank, span: float
+    costs: OpCosts, w: int, workload: WorkloadConfig, rank: Rank
 ) -> tuple[float, float]:
     """(drive, DA) busy seconds per host I/O of `workload` if all its sequential work
-    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair."""
+    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair (the same
+    on any span of its data)."""
     fractions = workload.mix.fractions
-    ops = [op for op in costs.of(w, workload.mix, rank, span) if op.sequential]
-    on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)
+    ops = [op for op in costs.span_free(w, workload.mix, rank) if op.sequential]
+    on_drive = sum(
+        fractions[op.io_class] * op.count * op.drive.mean_s
+        for op in ops
+        if op.drive is not None  # every sequential operation's: it does not need the span
+    )
     on_da = sum(fractions[op.io_class] * op.count * op.da.mean_s for op in ops)
     return on_drive / rank.active_drives, on_da
 
@@ -175,6 +187,31 @@ def _data_before(ranks: Sequence[Rank], used_gb: float) -> list[float]:
     return data
 
 
+def _by_capacity(ranks: Sequence[Rank], used_gb: float) -> dict[int, RankShare]:
+    """Each rank's share when the tier's I/O and data follow capacity, on the tier's occupied
+    fraction (one share per capacity: tiers of many alike ranks are split at every probe of a
+    ceiling search)."""
+    capacity = sum(r.capacity_gb for r in ranks)
+    span = _span(used_gb, capacity)
+    made: dict[float, RankShare] = {}
+    for r in ranks:
+        if r.capacity_gb not in made:
+            made[r.capacity_gb] = RankShare(
+                r.capacity_gb / capacity, r.capacity_gb / capacity, span
+            )
+    return {r.index: made[r.capacity_gb] for r in ranks}
+
+
+def _spread_by_capacity(ranks: Sequence[Rank], *, rebalanced: bool) -> bool:
+    """True when the tier ends as capacity spreads it whatever its data: no auto-rebalance,
+    one rank, or identical ranks none of which was added (with the same data they are
+    equally busy already)."""
+    identical = len({(r.drive.name, r.raid.name) for r in ranks}) == 1 and not any(
+        r.added for r in ranks
+    )
+    return not rebalanced or identical or len(ranks) == 1
+
+
 def split_tier(
     ranks: Sequence[Rank],
     used_gb: float,
@@ -188,24 +225,12 @@ def split_tier(
     service(rank, span): busy time of one of its drives per small I/O (the rebalance target).
     """
     capacity = sum(r.capacity_gb for r in ranks)
-
-    def by_capacity() -> dict[int, RankShare]:
-        span = _span(used_gb, capacity)
-        return {
-            r.index: RankShare(r.capacity_gb / capacity, r.capacity_gb / capacity, span)
-            for r in ranks
-        }
-
-    identical = len({(r.drive.name, r.raid.name) for r in ranks}) == 1 and not any(
-        r.added for r in ranks
-    )
-    # A tier holding (to rounding) no data has nothing to rebalance; identical ranks with the
-    # same data are equally busy already.
-    if not rebalanced or identical or used_gb <= _NO_DATA * capacity or len(ranks) == 1:
-        return by_capacity()
+    # A tier holding (to rounding) no data has nothing to rebalance.
+    if _spread_by_capacity(ranks, rebalanced=rebalanced) or used_gb <= _NO_DATA * capacity:
+        return _by_capacity(ranks, used_gb)
     data_before = _data_before(ranks, used_gb)
     if sum(data_before) <= _NO_DATA * capacity:
-        return by_capacity()
+        return _by_capacity(ranks, used_gb)
 
     # Ranks of one kind holding the same data end alike (the rebalance is symmetric in them),
     # so each such group is rebalanced as one rank of m times the capacity, data and I/O whose
@@ -267,60 +292,88 @@ def _tier_skew(
 
 
 @dataclass(frozen=True)
-class _RankTimes:
+class _DriveTimes:
     """One rank (a drive type and RAID format) with its data on one span, timed for the pool's
-    mix: one drive's and the DA pair's busy seconds per back-end small I/O routed to it, per
-    host I/O of each member workload's sequential work if it all landed there, and the offered
+    mix: one drive's busy seconds per back-end small I/O routed to the rank, and the offered
     work at which one of its drives reaches the utilisation target."""
 
     small_drive_s: float
-    small_da_s: float
-    seq_drive_s: tuple[float, ...]
-    seq_da_s: tuple[float, ...]
     target_work: float
+
+
+@dataclass(frozen=True)
+class _TierTimes:
+    """A tier's ranks timed for the pool's mix where the span of their data does not matter
+    (the DA pair's work, and the sequential work on a drive: only a random operation's seek is
+    short-stroked), as arrays in rank order: each rank's DA pair, the DA pair's busy seconds
+    per back-end small I/O routed to it, and per host I/O of each member workload (columns)
+    the sequential work if it all landed on the rank, per drive and at the DA pair."""
+
+    ranks: tuple[Rank, ...]
+    da_pair: np.ndarray
+    small_da_s: np.ndarray
+    seq_drive_s: np.ndarray
+    seq_da_s: np.ndarray
 
 
 @dataclass(frozen=True)
 class _Pool:
     """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
-    rate) and the shared operation costs; per-rank times memoised (ranks of a kind on one span
-    share them, and a placement search asks for them many times)."""
+    rate) and the shared operation costs; per-rank drive times memoised (ranks of a kind on one
+    span share them, and a placement search asks for them many times)."""
 
     pool: PoolConfig
     ranks: tuple[Rank, ...]
     members: tuple[tuple[int, WorkloadConfig, float], ...]
     costs: OpCosts
     da_pairs: int
-    _memo: dict[tuple[str, str, float], _RankTimes] = field(
+    _memo: dict[tuple[str, str, float], _DriveTimes] = field(
         default_factory=dict, compare=False, repr=False
     )
     # The same (rank, span) asked again and again in a placement search: found without
     # rounding or building the kind key (that lookup dominated the search's time).
-    _by_rank: dict[tuple[int, float], _RankTimes] = field(
+    _by_rank: dict[tuple[int, float], _DriveTimes] = field(
         default_factory=dict, compare=False, repr=False
     )
 
     @cached_property
-    def _tier_ranks(self) -> dict[str, tuple[Rank, ...]]:
-        """The pool's ranks by tier, in rank order."""
-        out: dict[str, list[Rank]] = {}
+    def _tier_times(self) -> dict[str, _TierTimes]:
+        """The pool's ranks by tier (those with ranks), timed where the span does not matter,
+        once per rank kind."""
+        by_kind: dict[tuple[str, str], tuple[float, list[float], list[float]]] = {}
         for r in self.ranks:
-            out.setdefault(r.tier, []).append(r)
-        return {t: tuple(rs) for t, rs in out.items()}
+            key = (r.drive.name, r.raid.name)
+            if key not in by_kind:
+                seq = [_sequential_times_s(self.costs, w, wl, r) for w, wl, _ in self.members]
+                by_kind[key] = (
+                    _small_io_da_time_s(self.costs, r, self.members),
+                    [d for d, _ in seq],
+                    [a for _, a in seq],
+                )
+        tiers: dict[str, list[Rank]] = {}
+        for r in self.ranks:
+            tiers.setdefault(r.tier, []).append(r)
+        out = {}
+        for t, ranks in tiers.items():
+            kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
+            out[t] = _TierTimes(
+                tuple(ranks),
+                np.array([r.da_pair for r in ranks]),
+                np.array([k[0] for k in kinds]),
+                np.array([k[1] for k in kinds]),
+                np.array([k[2] for k in kinds]),
+            )
+        return out
 
-    def times(self, rank: Rank, span: float) -> _RankTimes:
+    def drive_times(self, rank: Rank, span: float) -> _DriveTimes:
         fast = self._by_rank.get((rank.index, span))
         if fast is not None:
             return fast
         key = (rank.drive.name, rank.raid.name, round(span, 9))
         found = self._memo.get(key)
         if found is None:
-            seq = [_sequential_times_s(self.costs, w, wl, rank, span) for w, wl, _ in self.members]
-            found = _RankTimes(
+            found = _DriveTimes(
                 small_io_drive_time_s(self.costs, rank, span, self.members),
-                _small_io_da_time_s(self.costs, rank, span, self.members),
-                tuple(d for d, _ in seq),
-                tuple(a for _, a in seq),
                 drive_work_at(self.pool.utilization_target, drive_gain(rank, span)),
             )
             self._memo[key] = found
@@ -353,23 +406,37 @@ class _Pool:
         return out
 
     def service(self, rank: Rank, span: float) -> float:
-        return self.times(rank, span).small_drive_s
+        return self.drive_times(rank, span).small_drive_s
 
     def split(
         self, placement: PoolPlacement, demands: Sequence[WorkloadDemand]
     ) -> dict[int, RankShare]:
         shares: dict[int, RankShare] = {}
         for t in self.pool.tiers:
+            ranks = self._tier_times[t].ranks
+            used_gb = placement.on(t).capacity_used_gb
+            if t in self._by_capacity_tiers:  # split_tier's answer, without the tier's skew
+                shares.update(_by_capacity(ranks, used_gb))
+                continue
             shares.update(
                 split_tier(
-                    [r for r in self.ranks if r.tier == t],
-                    placement.on(t).capacity_used_gb,
+                    ranks,
+                    used_gb,
                     _tier_skew(placement, self.pool.tiers, t, demands),
                     self.service,
                     rebalanced=self.pool.rebalanced,
                 )
             )
         return shares
+
+    @cached_property
+    def _by_capacity_tiers(self) -> frozenset[str]:
+        """The tiers whose ranks split by capacity whatever their data (`_spread_by_capacity`)."""
+        return frozenset(
+            t
+            for t, times in self._tier_times.items()
+            if _spread_by_capacity(times.ranks, rebalanced=self.pool.rebalanced)
+        )
 
     def free_placement(
         self, demands: Sequence[WorkloadDemand]
@@ -391,7 +458,7 @@ class _Pool:
         ]
 
     def _da_loads(
-        self, placement: PoolPlacement, shares: Mapping[int, RankShare], spans: Mapping[int, float]
+        self, placement: PoolPlacement, shares: Mapping[int, RankShare]
     ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[int, float]]:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
         per unit of the tier's small-I/O rate; per rank the offered work (busy seconds per
@@ -401,31 +468,29 @@ class _Pool:
         per_tier: dict[str, np.ndarray] = {}
         seq_drive: dict[int, float] = {}
         for t in self.pool.tiers:
-            ranks = self._tier_ranks.get(t, ())
-            if not ranks:
+            times = self._tier_times.get(t)
+            if times is None:
                 per_tier[t] = np.zeros(self.da_pairs)
                 continue
             mb = np.array(
                 [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
             )
-            times = [self.times(r, spans[r.index]) for r in ranks]
-            da = np.array([r.da_pair for r in ranks])
-            small = np.array([shares[r.index].small_io_share for r in ranks])
-            data = np.array([shares[r.index].data_share for r in ranks])
-            small_da = np.array([x.small_da_s for x in times])
-            seq_d = data * (np.array([x.seq_drive_s for x in times]) @ mb)
-            seq_a = data * (np.array([x.seq_da_s for x in times]) @ mb)
-            per_x = np.bincount(da, weights=small * small_da, minlength=self.da_pairs)
-            da_busy += np.bincount(da, weights=seq_a, minlength=self.da_pairs)
-            seq_drive.update(zip((r.index for r in ranks), seq_d.tolist(), strict=True))
+            small = np.array([shares[r.index].small_io_share for r in times.ranks])
+            data = np.array([shares[r.index].data_share for r in times.ranks])
+            seq_d = data * (times.seq_drive_s @ mb)
+            seq_a = data * (times.seq_da_s @ mb)
+            per_x = np.bincount(
+                times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
+            )
+            da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
+            seq_drive.update(zip((r.index for r in times.ranks), seq_d.tolist(), strict=True))
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
 
     def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
         """The busy fraction of each DA pair this pool's work causes at a placement."""
-        spans = {i: s.span_fraction for i, s in shares.items()}
-        return self._da_loads(placement, shares, spans)[0]
+        return self._da_loads(placement, shares)[0]
 
     def shortfall(
         self,
@@ -453,12 +518,12 @@ class _Pool:
         utilisation target at this placement, held fixed (`shortfall`): each station's
         work grows in proportion to the rates (inf when the tier carries no load)."""
         target = self.pool.utilization_target
-        spans = {i: s.span_fraction for i, s in shares.items()}
-        mine, per_tier, seq_drive = self._da_loads(placement, shares, spans)
+        mine, per_tier, seq_drive = self._da_loads(placement, shares)
         x = placement.on(tier).small_io_iops
         out = math.inf
-        for r in self._tier_ranks.get(tier, ()):
-            times = self.times(r, spans[r.index])
+        held = self._tier_times.get(tier)
+        for r in held.ranks if held is not None else ():
+            times = self.drive_times(r, shares[r.index].span_fraction)
             work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
             if work > 0:
                 out = min(out, times.target_work / work)
@@ -525,10 +590,17 @@ def _settled(
     tier would otherwise hold.
     """
     ceilings: dict[str, float] = {}
+    placer = PoolPlacer(demands, easy_tier=True)
+    # By ceilings: the placement at a tier's ceiling was the search's last passing probe.
+    tried: dict[tuple[tuple[str, float], ...], tuple[PoolPlacement, dict[int, RankShare]]] = {}
 
     def placed(extra: Mapping[str, float]) -> tuple[PoolPlacement, dict[int, RankShare]]:
-        placement = place_pool(pool.tiers({**ceilings, **extra}), demands, easy_tier=True)
-        return placement, pool.split(placement, demands)
+        given = {**ceilings, **extra}
+        key = tuple(sorted(given.items()))
+        if key not in tried:
+            placement = placer.place(pool.tiers(given))
+            tried[key] = placement, pool.split(placement, demands)
+        return tried[key]
 
     def held_to(t: str, ceiling: float) -> tuple[bool, float]:
         short = pool.shortfall(t, *placed({t: ceiling}), background_da)

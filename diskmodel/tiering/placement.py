@@ -44,8 +44,9 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -196,6 +197,9 @@ class _Ranking:
     c_hi: np.ndarray
     x_edges: np.ndarray  # cumulative GB along the ranking, len n + 1
     y_edges: np.ndarray  # cumulative small-I/O rate along the ranking, len n + 1
+    # workload_prefix by position: a ceiling search places one ranking again and again, and
+    # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
+    _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total_gb(self) -> float:
@@ -203,11 +207,12 @@ class _Ranking:
 
     def io_at(self, x: float) -> float:
         """Small-I/O rate of the hottest x GB of the pool's ranking."""
+        # Scalars clipped with min and max: np.clip on a scalar costs more than the rest.
         last = self.owner.size - 1
-        i = int(np.clip(np.searchsorted(self.x_edges, x, side="right") - 1, 0, last))
+        i = min(max(int(np.searchsorted(self.x_edges, x, side="right")) - 1, 0), last)
         w = self.workloads[int(self.owner[i])]
         c = self.c_lo[i] + (x - self.x_edges[i]) / w.capacity_gb
-        c = float(np.clip(c, self.c_lo[i], self.c_hi[i]))
+        c = float(min(max(c, self.c_lo[i]), self.c_hi[i]))
         inside = w.small_io_iops * float(w.skew.io_share(self.c_lo[i], c))
         return float(self.y_edges[i]) + inside
 
@@ -216,25 +221,41 @@ class _Ranking:
         if y >= self.y_edges[-1]:
             return self.total_gb
         last = self.owner.size - 1
-        i = int(np.clip(np.searchsorted(self.y_edges, y, side="right") - 1, 0, last))
+        i = min(max(int(np.searchsorted(self.y_edges, y, side="right")) - 1, 0), last)
         w = self.workloads[int(self.owner[i])]
         if w.small_io_iops <= 0.0:
             return float(self.x_edges[i + 1])
         f_lo = float(w.skew.share(self.c_lo[i]))
         f_target = f_lo + (y - float(self.y_edges[i])) / w.small_io_iops
-        c = float(np.clip(w.skew.capacity_for_share(f_target), self.c_lo[i], self.c_hi[i]))
+        c = float(min(max(float(w.skew.capacity_for_share(f_target)), self.c_lo[i]), self.c_hi[i]))
         return float(self.x_edges[i]) + (c - float(self.c_lo[i])) * w.capacity_gb
+
+    @cached_property
+    def _widths(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each piece's width along the ranking (GB), that width where it is > 0 and 1 where
+        not (a divisor), and the piece's range on its workload's curve."""
+        widths = np.diff(self.x_edges)
+        return widths, np.where(widths > 0.0, widths, 1.0), self.c_hi - self.c_lo
 
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
 
         Each workload's pieces appear in its own hotness order (its curve is concave and the
-        sort is stable), so that fraction is a prefix [0, c] of its own curve.
+        sort is stable), so that fraction is a prefix [0, c] of its own curve. Read-only:
+        kept for the next placement of this ranking.
         """
-        widths = np.diff(self.x_edges)
+        found = self._prefixes.get(x)
+        if found is None:
+            found = self._prefix_at(x)
+            found.setflags(write=False)
+            self._prefixes[x] = found
+        return found
+
+    def _prefix_at(self, x: float) -> np.ndarray:
+        widths, divisor, c_range = self._widths
         inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
-        fraction = np.where(widths > 0.0, inside / np.where(widths > 0.0, widths, 1.0), 0.0)
-        c_at = self.c_lo + fraction * (self.c_hi - self.c_lo)
+        fraction = np.where(widths > 0.0, inside / divisor, 0.0)
+        c_at = self.c_lo + fraction * c_range
         prefix = np.zeros(len(self.workloads))
         reached = inside > 0.0
         np.maximum.at(prefix, self.owner[reached], c_at[reached])
@@ -354,40 +375,66 @@ def place_pool(
     Raises ValueError if tier names repeat, a pin names no tier of the pool, or the data do
     not fit (naming the workload or the shortfall in GB).
     """
-    preferred = [
-        w
-        for w in workloads
-        if w.preference is not None and w.preference.capacity_gb < w.capacity_gb * (1 - _REL_TOL)
-    ]
-    if not preferred:
-        return _place_pool(tiers, [_whole_pin(w) for w in workloads], easy_tier=easy_tier)
-    parts = {w.name: _preferred_parts(w) for w in preferred}
-    expanded: list[WorkloadDemand] = []
-    for w in workloads:
-        if w.name in parts:
-            expanded.extend(parts[w.name][:2])
-        else:
-            expanded.append(_whole_pin(w))
-    placed = _place_pool(tiers, expanded, easy_tier=easy_tier)
-    table: dict[str, list[tuple[float, float, float]]] = {}
-    for w in workloads:
-        if w.name not in parts:
-            table[w.name] = [
-                (s.capacity_used_gb, s.small_io_share, s.mb_share)
-                for s in placed.workload(w.name).tiers
-            ]
-            continue
-        head, tail, io, mb = parts[w.name]
-        h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
-        table[w.name] = [
-            (
-                a.capacity_used_gb + b.capacity_used_gb,
-                io * a.small_io_share + (1.0 - io) * b.small_io_share,
-                mb * a.mb_share + (1.0 - mb) * b.mb_share,
-            )
-            for a, b in zip(h, t, strict=True)
+    return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
+
+
+class PoolPlacer:
+    """`place_pool` for one pool's workloads on tiers given one setting at a time.
+
+    What does not depend on the tiers' capacities and ceilings is done once: the media
+    preferences' split and Easy Tier's ranking of the extents (a search for a tier's load
+    ceiling places the same workloads a dozen times, one ceiling after another).
+    """
+
+    def __init__(self, workloads: Sequence[WorkloadDemand], *, easy_tier: bool) -> None:
+        self._workloads = tuple(workloads)
+        self._easy_tier = easy_tier
+        preferred = [
+            w
+            for w in self._workloads
+            if w.preference is not None
+            and w.preference.capacity_gb < w.capacity_gb * (1 - _REL_TOL)
         ]
-    return _assemble(tiers, workloads, table, easy_tier)
+        self._parts = {w.name: _preferred_parts(w) for w in preferred}
+        expanded: list[WorkloadDemand] = []
+        for w in self._workloads:
+            if w.name in self._parts:
+                expanded.extend(self._parts[w.name][:2])
+            else:
+                expanded.append(_whole_pin(w))
+        self._expanded = tuple(expanded)
+        self._ranking: _Ranking | None = None
+
+    def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
+        """The placement on `tiers` (`place_pool`)."""
+        placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
+        if not self._parts:
+            return placed
+        table: dict[str, list[tuple[float, float, float]]] = {}
+        for w in self._workloads:
+            if w.name not in self._parts:
+                table[w.name] = [
+                    (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                    for s in placed.workload(w.name).tiers
+                ]
+                continue
+            head, tail, io, mb = self._parts[w.name]
+            h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
+            table[w.name] = [
+                (
+                    a.capacity_used_gb + b.capacity_used_gb,
+                    io * a.small_io_share + (1.0 - io) * b.small_io_share,
+                    mb * a.mb_share + (1.0 - mb) * b.mb_share,
+                )
+                for a, b in zip(h, t, strict=True)
+            ]
+        return _assemble(tiers, self._workloads, table, self._easy_tier)
+
+    def _ranked(self, floating: Sequence[WorkloadDemand]) -> _Ranking:
+        """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
+        if self._ranking is None:
+            self._ranking = _rank_pool(floating)
+        return self._ranking
 
 
 def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
@@ -399,9 +446,14 @@ def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
 
 
 def _place_pool(
-    tiers: Sequence[Tier], workloads: Sequence[WorkloadDemand], *, easy_tier: bool
+    tiers: Sequence[Tier],
+    workloads: Sequence[WorkloadDemand],
+    *,
+    easy_tier: bool,
+    ranking: Callable[[Sequence[WorkloadDemand]], _Ranking],
 ) -> PoolPlacement:
-    """`place_pool` for workloads without media preferences."""
+    """`place_pool` for workloads without media preferences; `ranking` ranks the unpinned
+    ones (`PoolPlacer` keeps the ranking of one set of workloads)."""
     if not tiers:
         raise ValueError("a pool needs at least one tier")
     names = [t.name for t in tiers]
@@ -447,10 +499,10 @@ def _place_pool(
             None if t.small_io_ceiling_iops is None else t.small_io_ceiling_iops - pinned_io[i]
             for i, t in enumerate(tiers)
         ]
-        ranking = _rank_pool(floating)
-        intervals = _easy_tier_intervals(ranking, free, ceilings)
+        ranked = ranking(floating)
+        intervals = _easy_tier_intervals(ranked, free, ceilings)
         boundaries = {x for held in intervals for interval in held for x in interval}
-        prefix = {x: ranking.workload_prefix(x) for x in boundaries}
+        prefix = {x: ranked.workload_prefix(x) for x in boundaries}
         # Every interval's ends on every workload's own curve: one vectorised share per curve.
         tier_of = np.array([t for t in range(n) for _ in intervals[t]], dtype=np.intp)
         ends_lo = np.array([prefix[lo] for held in intervals for lo, _ in held]).reshape(

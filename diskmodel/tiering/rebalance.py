@@ -23,8 +23,9 @@ extents, with no regard to heat), so rank r carries X * data_r / D of the I/O.
   moved heat (a fraction phi_r of the moved GB and of the moved I/O), just enough to reach U,
   unless it runs out of capacity first (then it ends below U).
 
-U solves sum(phi_r(U)) = 1 (brentq); each phi_r(U) and q_r(U) are found in closed form or by
-brentq on monotone functions. The result gives each rank's data, span, I/O and utilisation.
+U solves sum(phi_r(U)) = 1 (Brent's method, `tiering.roots`); each phi_r(U) and q_r(U) are
+found in closed form or by Brent's method on monotone functions. The result gives each rank's
+data, span, I/O and utilisation.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from diskmodel.tiering.roots import brent_root
 from diskmodel.tiering.skew import SkewCurve
 
 ServiceTime = Callable[[float], float]
@@ -147,9 +149,7 @@ def rebalance(ranks: Sequence[RankBefore], small_io_iops: float, skew: SkewCurve
             return room  # full before it reaches u
         if gap(0.0) >= 0.0:
             return 0.0
-        from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
-
-        return float(brentq(gap, 0.0, room, xtol=1e-14, rtol=1e-12))
+        return brent_root(gap, 0.0, room, xtol=1e-14, rtol=1e-12)
 
     def excess(u: float) -> float:
         _, _, moved_gb, moved_io = moved_at(u)
@@ -168,9 +168,7 @@ def rebalance(ranks: Sequence[RankBefore], small_io_iops: float, skew: SkewCurve
     if excess(u_top) < 0.0:
         # Even a sliver moved cannot be absorbed (receivers are full): nothing can move.
         return _result(ranks, [r.data_gb for r in ranks], io0, span0, small_io_iops, 0.0, 0.0)
-    from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
-
-    u = float(brentq(excess, u_lo, u_top, xtol=1e-15, rtol=1e-12))
+    u = brent_root(excess, u_lo, u_top, xtol=1e-15, rtol=1e-12)
 
     kept_gb, kept_io, moved_gb, moved_io = moved_at(u)
     final_gb, final_io, final_span = [], [], []
@@ -232,7 +230,7 @@ def spread_by_rotation(total_gb: float, capacities_gb: Sequence[float]) -> list[
         return [0.0] * caps.size
     if total_gb > caps.sum() * (1.0 + 1e-9):
         raise ValueError(f"{total_gb:g} GB does not fit in {caps.sum():g} GB of ranks")
-    from scipy.optimize import brentq  # deferred: ~0.3 s to import, only rebalancing needs it
-
-    level = float(brentq(lambda h: float(np.minimum(caps, h).sum()) - total_gb, 0.0, caps.max()))
+    level = brent_root(
+        lambda h: float(np.minimum(caps, h).sum()) - total_gb, 0.0, float(caps.max())
+    )
     return [float(v) for v in np.minimum(caps, level)]

@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.tiering.presets import PRESET_LEVELS
+from diskmodel.tiering.roots import brent_root
 
 FloatArray = NDArray[np.float64]
 
@@ -445,9 +446,7 @@ def level_for_share(capacity_fraction: float, io_fraction: float) -> float:
         raise ValueError(
             f"{io_fraction:.0%} on {capacity_fraction:.0%} needs a level above {MAX_LEVEL:g}"
         )
-    from scipy.optimize import brentq  # deferred: importing scipy.optimize costs ~0.3 s
-
-    return float(brentq(gap, 1.0, MAX_LEVEL, xtol=1e-10))
+    return brent_root(gap, 1.0, MAX_LEVEL, xtol=1e-10)
 
 
 def derived_mb_curve(small_io: SkewCurve, sequential_level: float | None = None) -> SkewCurve:

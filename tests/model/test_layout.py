@@ -9,6 +9,7 @@ import pytest
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import Rank, resolve
+from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import EMPTY_FRACTION, _data_before, split_tier
 from diskmodel.tiering.rebalance import RankBefore, rebalance
 from diskmodel.tiering.skew import LevelSkew
@@ -56,3 +57,26 @@ def test_grouped_rebalance_equals_the_rank_by_rank_one() -> None:
         assert share.data_share == pytest.approx(load.data_gb / total_gb, rel=1e-7, abs=1e-12)
         assert share.span_fraction == pytest.approx(load.span_fraction, rel=1e-7)
     assert len({round(grouped[r.index].small_io_share, 12) for r in ranks}) == 3
+
+
+def test_only_a_random_operations_drive_service_depends_on_the_span() -> None:
+    # The placement keeps a rank kind's DA and sequential times across the spans a ceiling
+    # search tries, and OpCosts keeps every operation but its random drive service: that
+    # holds only while the span moves nothing else.
+    data = copy.deepcopy(BASE)
+    data["workloads"][0].update(read_sequential_fraction=0.4, write_sequential_fraction=0.3)
+    config = resolve(with_data(data), load_catalog())
+    rank, mix = config.ranks[0], config.workloads[0].mix
+    short, long = OpCosts(config).of(0, mix, rank, 0.2), OpCosts(config).of(0, mix, rank, 0.9)
+    assert {op.sequential for op in short} == {True, False}
+    for near, far in zip(short, long, strict=True):
+        assert (near.io_class, near.count, near.size_bytes, near.da) == (
+            far.io_class,
+            far.count,
+            far.size_bytes,
+            far.da,
+        )
+        if near.sequential:
+            assert near.drive == far.drive
+        else:
+            assert near.drive.mean_s < far.drive.mean_s  # a shorter seek on the shorter span

@@ -9,6 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from diskmodel.tiering.placement import (
+    PoolPlacer,
+    Preference,
     Tier,
     WorkloadDemand,
     WorkloadPlacement,
@@ -339,3 +341,35 @@ def test_shared_pool_shares_sum_to_one_and_respect_capacity(
         assert total.capacity_used_gb <= tier.capacity_gb * (1 + 1e-9) + 1e-9
     assert sum(t.small_io_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
     assert sum(t.mb_share for t in placement.tiers) == pytest.approx(1.0, abs=1e-9)
+
+
+@settings(max_examples=60)
+@given(shared_pools(), st.lists(st.lists(ceilings, min_size=3, max_size=3), min_size=2, max_size=4))
+def test_one_placer_over_many_ceilings_places_as_place_pool_does(
+    pool: tuple[list[Tier], list[WorkloadDemand], bool], tried: list[list[float | None]]
+) -> None:
+    # A ceiling search places one pool's workloads again and again with the ranking kept: each
+    # placement must be exactly the one a fresh place_pool gives.
+    tiers, workloads, easy_tier = pool
+    placer = PoolPlacer(workloads, easy_tier=easy_tier)
+    for limits in tried:
+        given_tiers = [Tier(t.name, t.capacity_gb, c) for t, c in zip(tiers, limits, strict=False)]
+        assert placer.place(given_tiers) == place_pool(given_tiers, workloads, easy_tier=easy_tier)
+
+
+def test_one_placer_with_a_media_preference_places_as_place_pool_does() -> None:
+    workloads = [
+        WorkloadDemand(
+            "db",
+            4_000.0,
+            small_io_iops=9_000.0,
+            mb_s=40.0,
+            skew=LevelSkew(12.0),
+            preference=Preference("ssd", 300.0),
+        ),
+        WorkloadDemand("batch", 6_000.0, small_io_iops=2_000.0, mb_s=300.0, skew=LevelSkew(3.0)),
+    ]
+    placer = PoolPlacer(workloads, easy_tier=True)
+    for ceiling in (None, 5_000.0, 2_500.0, 8_000.0):
+        tiers = [Tier("ssd", 800.0, ceiling), Tier("enterprise", 12_000.0)]
+        assert placer.place(tiers) == place_pool(tiers, workloads, easy_tier=True)

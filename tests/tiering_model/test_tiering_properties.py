@@ -127,7 +127,7 @@ def test_shares_sum_to_one_and_fit_the_tiers(p: dict[str, Any]) -> None:
 def test_one_tier_easy_tier_changes_nothing(p: dict[str, Any]) -> None:
     auto = _predict({**p, "ssd_ranks": 0})
     off = _predict({**p, "ssd_ranks": 0, "easy_tier": "off"})
-    # Equal up to the rounding of the rotate-extents water-filling (brentq).
+    # Equal up to the rounding of the rotate-extents water-filling (a root found by Brent's method).
     assert math.isclose(auto.max_iops, off.max_iops, rel_tol=1e-9)
     assert auto.response_time_ms is not None
     assert off.response_time_ms is not None
