@@ -289,15 +289,24 @@ def _mean_slope(log_g: FloatArray) -> float:
     return float(log_g[last] - log_g[first]) / (last - first)
 
 
+def _first_tilt(net: Network, length: int) -> float:
+    """A first guess at the mean slope of log G(0..N) (log G(0) = 0): log G(N) / N with
+    theta X(n) at its bound min(1, n / A), A the demand of a cycle alone (theta units)."""
+    cycle = net.delay_total + float(net.base_queue.sum())
+    cycle += sum(u.members * u.demand / float(u.alpha[0]) for u in net.units)
+    n = np.arange(1, length, dtype=np.float64)
+    return float(np.maximum(np.log(cycle / n), 0.0).sum()) / max(length - 1, 1)
+
+
 def _leave_one_out(
-    log_base: FloatArray, units: Sequence[Unit]
+    log_base: FloatArray, units: Sequence[Unit], tilt: float = 0.0
 ) -> tuple[FloatArray, list[FloatArray]]:
     """log G and, per unit, log G of the network without one of its members: in linear
-    space where every value is exact there (`_leave_one_out_linear`: untilted, then once more
-    tilted by the mean slope of log G that try gave, `_mean_slope`), else in log space."""
+    space where every value is exact there (`_leave_one_out_linear`: tilted by `tilt`, then
+    once more by the mean slope of log G that try gave, `_mean_slope`), else in log space."""
     if units and len(units) <= _LINEAR_UNITS and log_base.size <= _LINEAR_LENGTH:
         with np.errstate(divide="ignore", under="ignore", invalid="ignore", over="ignore"):
-            logs, exact = _leave_one_out_linear(log_base, units, 0.0)
+            logs, exact = _leave_one_out_linear(log_base, units, tilt)
             if not exact:
                 slope = _mean_slope(logs[-1])
                 if np.isfinite(slope):
@@ -452,7 +461,7 @@ def _solve(net: Network, wanted: IntArray, n_exact: int) -> ClosedNetworkResult:
     else:
         if n_exact >= 1:
             log_base = _log_base(net, n_exact + 1)
-            log_g, minus = _leave_one_out(log_base, net.units)
+            log_g, minus = _leave_one_out(log_base, net.units, _first_tilt(net, n_exact + 1))
             X_exact = np.exp(log_g[:-1] - log_g[1:]) / theta  # X(n), n = 1..n_exact
             low = wanted <= n_exact
             curve[low] = X_exact[wanted[low] - 1]
@@ -596,7 +605,7 @@ def queue_length_distribution(
         p[0] = 1.0
         return sealed(p)
     log_base = _log_base(net, L)
-    log_g, _ = _leave_one_out(log_base, net.units)
+    log_g, _ = _leave_one_out(log_base, net.units, _first_tilt(net, L))
     index = [i for i, u in enumerate(net.units) if u.station == station]
     if not index:  # an ordinary queue (a group of ordinary queues is several base queues)
         d = net.base_queue[net.base_station == station]
