@@ -211,6 +211,31 @@ and the error that carries through its convolutions (at most L-fold per convolut
 dozen deep) stays below e^-580 of that scale, so such a value is exact to rounding."""
 
 
+# Cost of the two leave-one-out routes, measured on a model-like network (bench_queueing.py's
+# 8 or 64 drives, two 8-core servers; N = 64-2,000; shared 2-core machine): a linear-space
+# convolution about 1 ns per product (L^2 a convolution); a log-space member step about
+# 60 us + 400 ns per output (less where the range is narrow). Measured: at N = 256, linear
+# 0.4-0.5 ms, log 1.1-49 ms; at N = 1,024, 8 drives linear 16 ms, log 1.8 ms, 64 drives
+# linear 20 ms, log 109 ms; at N = 2,000, 8 drives 58 and 20 ms, 64 drives 73 and 172 ms.
+_PRODUCT_NS = 1.0
+_MEMBER_STEP_NS = 60_000.0
+_MEMBER_OUTPUT_NS = 400.0
+
+
+def _linear_is_cheaper(units: Sequence[Unit], length: int) -> bool:
+    """Whether the linear-space route's convolutions (binary powers of each unit, and each
+    unit applied to every row) cost less than the log-space route's member steps (each
+    member applied about log2(U) + 1 times)."""
+    count = len(units)
+    convolutions = sum(
+        2 * math.ceil(math.log2(max(u.members - 1, 1))) + 2 * count + 1 for u in units
+    )
+    depth = math.ceil(math.log2(count)) + 1 if count > 1 else 1
+    steps = depth * sum(u.members for u in units)
+    linear_ns = convolutions * _PRODUCT_NS * length * length
+    return linear_ns < steps * (_MEMBER_STEP_NS + _MEMBER_OUTPUT_NS * length)
+
+
 def _scaled_factor(unit: Unit, length: int, tilt: float) -> tuple[FloatArray, float]:
     """One member's factor f(j) e^(-tilt j), j = 0..length-1, divided by its largest value,
     and the log of that value."""
@@ -302,9 +327,16 @@ def _leave_one_out(
     log_base: FloatArray, units: Sequence[Unit], tilt: float = 0.0
 ) -> tuple[FloatArray, list[FloatArray]]:
     """log G and, per unit, log G of the network without one of its members: in linear
-    space where every value is exact there (`_leave_one_out_linear`: tilted by `tilt`, then
-    once more by the mean slope of log G that try gave, `_mean_slope`), else in log space."""
-    if units and len(units) <= _LINEAR_UNITS and log_base.size <= _LINEAR_LENGTH:
+    space where that is the cheaper route and every value is exact there
+    (`_leave_one_out_linear`: tilted by `tilt`, then once more by the mean slope of log G
+    that try gave, `_mean_slope`), else in log space."""
+    L = log_base.size
+    if (
+        units
+        and len(units) <= _LINEAR_UNITS
+        and L <= _LINEAR_LENGTH
+        and _linear_is_cheaper(units, L)
+    ):
         with np.errstate(divide="ignore", under="ignore", invalid="ignore", over="ignore"):
             logs, exact = _leave_one_out_linear(log_base, units, tilt)
             if not exact:

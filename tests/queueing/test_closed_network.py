@@ -32,6 +32,7 @@ from diskmodel.queueing._network_spec import Unit, network
 from diskmodel.queueing.closed_network import (
     _leave_one_out_linear,
     _leave_one_out_log,
+    _linear_is_cheaper,
     _log_base,
 )
 
@@ -405,3 +406,16 @@ def test_linear_leave_one_out_declines_a_range_it_cannot_hold_exactly() -> None:
         with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
             _, exact = _leave_one_out_linear(log_base, units, tilt)
         assert not exact
+
+
+def test_the_leave_one_out_route_follows_the_measured_crossover() -> None:
+    # bench_queueing's model-like network: 8 drives stay in log space from N = 1,024 (a few
+    # dozen member steps), 64 drives and the model's 56 + 64 go linear (hundreds of steps).
+    def units(drives: list[int]) -> tuple[Unit, ...]:
+        ld = [Unit(0, 1, 0.1, np.arange(1.0, 9.0), True)] * 2
+        return (*ld, *(Unit(1, m, 0.5, GAINS, False) for m in drives))
+
+    assert _linear_is_cheaper(units([8]), 257)
+    assert not _linear_is_cheaper(units([8]), 1025)
+    assert _linear_is_cheaper(units([64]), 1025)
+    assert _linear_is_cheaper(units([56, 64]), 1025)
