@@ -19,13 +19,13 @@ a load-dependent station is empty with probability f(0) G_-member(N) / G(N) and 
 sum_j j f(j) G_-member(N-j) / G(N). Cost about N (K + sum over load-dependent stations of
 members x n0 x (log2 L + 2)) log-sum-exp terms; memory O(N log L).
 
-At the model's sizes (up to 8 load-dependent stations, N < 2048) the leave-one-out constants
-are first formed in linear space, each sequence scaled to its largest value and tilted by
-e^(-t n) to level log G: a few compiled convolutions per station (binary powers of a member's
-factor) instead of one log-space call per member, 5-10x faster there. They are kept only
-where every value is at least e^-400 of its sequence's largest (exact to rounding, see
-`_LINEAR_FLOOR`; they agree with the log-space route to 1e-13); otherwise the log-space
-route above is used.
+At the model's sizes (up to 8 load-dependent stations, N < 2048, where `_linear_is_cheaper`
+finds it so: many members) the leave-one-out constants are first formed in linear space,
+each sequence scaled to its largest value and tilted by e^(-t n) to level log G: a few
+compiled convolutions per station (binary powers of a member's factor) instead of one
+log-space call per member, 5-10x faster there. They are kept only where every value is at
+least e^-400 of its sequence's largest (exact to rounding, see `_LINEAR_FLOOR`; they agree
+with the log-space route to 1e-13); otherwise the log-space route above is used.
 
 Method ("saddle point", `diskmodel.queueing.saddle`): when the exact cost exceeds
 `exact_budget_s`, the populations above the largest affordable N_e are solved by the
