@@ -1,4 +1,7 @@
-"""The highest value that passes a test, from a bracket: `lo` passes and `hi` does not.
+"""Bracket searches by regula falsi with the Illinois modification.
+
+`highest_passing`: the highest value that passes a test, from a bracket: `lo` passes and `hi`
+does not. `fixed_point_between`: x = g(x) inside a bracket where h(x) = g(x) - x changes sign.
 
 Used where a load is searched for against a smooth figure that decides pass or fail (a tier's
 headroom under Easy Tier's utilisation target, a service-level limit): regula falsi on the
@@ -11,6 +14,9 @@ wrong sign. The bracket always holds: the answer is the last value that passed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
+
+Solution = TypeVar("Solution")
 
 
 def highest_passing(
@@ -50,3 +56,41 @@ def highest_passing(
                 f_lo /= 2
             side = -1
     return lo
+
+
+def fixed_point_between(
+    solve: Callable[[float], tuple[Solution, float]],
+    lo: float,
+    h_lo: float,
+    hi: float,
+    h_hi: float,
+    last: Solution,
+    *,
+    rel_tol: float,
+    max_probes: int,
+) -> Solution:
+    """x = g(x) from a bracket with h = g - x positive at lo (h_lo) and negative at hi (h_hi),
+    by regula falsi on h with the Illinois modification. `solve(x)` gives a solution at x and
+    g(x). Stops when a probe has |h| <= rel_tol x, when the bracket is within rel_tol of hi,
+    when h_hi >= 0 (hi itself is taken) or after `max_probes` probes, and returns the last
+    solution probed (`last`, the caller's solution at hi, when there was none)."""
+    side = 0
+    for _ in range(max_probes):
+        if h_hi >= 0 or hi - lo <= rel_tol * hi:
+            break
+        x = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+        last, g_x = solve(x)
+        h_x = g_x - x
+        if abs(h_x) <= rel_tol * x:
+            break
+        if h_x > 0:
+            lo, h_lo = x, h_x
+            if side == +1:
+                h_hi /= 2
+            side = +1
+        else:
+            hi, h_hi = x, h_x
+            if side == -1:
+                h_lo /= 2
+            side = -1
+    return last

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.model.bracket import fixed_point_between
 from diskmodel.model.network import Network
 from diskmodel.queueing.closed_network import ClosedNetworkResult, closed_network
 from diskmodel.queueing.station import load_dependent
@@ -186,30 +187,17 @@ def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _
     if not np.isfinite(x_cap):
         return solution  # no asynchronous work: g does not depend on x
     g_zero = solution.throughput
-    lo, h_lo = 0.0, g_zero
     hi = min(g_zero, x_cap)
     solution = throughput_at(hi)
-    h_hi = solution.throughput - hi
-    side = 0
-    for _ in range(40):
-        if h_hi >= 0 or hi - lo <= _X_TOL * hi:
-            break  # at the cap (NVS full), or bracketed tightly enough
-        x_try = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-        solution = throughput_at(x_try)
-        h_x = solution.throughput - x_try
-        if abs(h_x) <= _X_TOL * x_try:
-            break
-        if h_x > 0:
-            lo, h_lo = x_try, h_x
-            if side == +1:
-                h_hi /= 2
-            side = +1
-        else:
-            hi, h_hi = x_try, h_x
-            if side == -1:
-                h_lo /= 2
-            side = -1
-    return solution
+
+    def solve(x: float) -> tuple[_Solution, float]:
+        probe = throughput_at(x)
+        return probe, probe.throughput
+
+    # h_hi >= 0: at the cap (NVS full), the solution at hi stands.
+    return fixed_point_between(
+        solve, 0.0, g_zero, hi, solution.throughput - hi, solution, rel_tol=_X_TOL, max_probes=40
+    )
 
 
 @dataclass(frozen=True)

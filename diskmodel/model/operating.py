@@ -24,6 +24,7 @@ from diskmodel.components import cache
 from diskmodel.components.host import customers
 from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, application_loop, transactions
+from diskmodel.model.bracket import fixed_point_between
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout
@@ -259,6 +260,10 @@ class Solver:
             net = self.network(open_rates + weights * x)
             return net, solve_closed(net, weights, population, think_s, open_rates, host)
 
+        def solve(x: float) -> tuple[tuple[Network, ClosedState], float]:
+            placed, solved = settle(x)
+            return (placed, solved), solved.throughput
+
         net, state = settle(0.0)
         following = self.follows_load or open_rates.sum() > 0
         if following and state.throughput > 0:
@@ -273,25 +278,16 @@ class Solver:
                 hi = max(state.throughput, hi * 1.5)
                 net, state = settle(hi)
                 h_hi = state.throughput - hi
-            side = 0
-            for _ in range(_CLOSED_ROUNDS):
-                if h_hi >= 0 or hi - lo <= _CLOSED_TOL * hi:
-                    break
-                x = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
-                net, state = settle(x)
-                h_x = state.throughput - x
-                if abs(h_x) <= _CLOSED_TOL * x:
-                    break
-                if h_x > 0:
-                    lo, h_lo = x, h_x
-                    if side == +1:
-                        h_hi /= 2
-                    side = +1
-                else:
-                    hi, h_hi = x, h_x
-                    if side == -1:
-                        h_lo /= 2
-                    side = -1
+            net, state = fixed_point_between(
+                solve,
+                lo,
+                h_lo,
+                hi,
+                h_hi,
+                (net, state),
+                rel_tol=_CLOSED_TOL,
+                max_probes=_CLOSED_ROUNDS,
+            )
         rates = open_rates + weights * state.throughput
         arrival = net.arrival.T @ rates
         open_only = station_states(net, open_rates)

@@ -30,6 +30,7 @@ product-form networks).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -56,23 +57,30 @@ def _geometric(log_y: FloatArray) -> FloatArray:
     return out
 
 
-def _members(units: list[Unit], t: FloatArray) -> FloatArray:
-    """Cumulant function and cumulants 1..5 [U, 6, T] of one member of each unit (all with
-    the same number n0 of rate multipliers) tilted by e^t: a mixture of its head (j < n0,
-    summed directly) and a shifted geometric tail (j >= n0, closed form)."""
-    n0 = units[0].alpha.size
-    lf = np.stack([log_station_factor(u.demand, u.alpha, n0 + 1) for u in units])  # [U, n0+1]
+def _members(units: Sequence[Unit], t: FloatArray) -> FloatArray:
+    """Cumulant function and cumulants 1..5 [U, 6, T] of one member of each unit tilted by
+    e^t: a mixture of its head (j < n0, its number of rate multipliers, summed directly) and
+    a shifted geometric tail (j >= n0, closed form). The heads are padded with zero terms to
+    the longest, so that every unit is computed in the same array operations."""
+    n0 = np.array([u.alpha.size for u in units], dtype=np.float64)
+    width = max(u.alpha.size for u in units)
+    lf = np.full((len(units), width), -np.inf)  # log f(j), j < n0 (padding: a zero term)
+    lf_n0 = np.empty(len(units))
+    for i, u in enumerate(units):
+        factor = log_station_factor(u.demand, u.alpha, u.alpha.size + 1)
+        lf[i, : u.alpha.size] = factor[:-1]
+        lf_n0[i] = factor[-1]
     log_r = np.array([math.log(u.demand) - math.log(float(u.alpha[-1])) for u in units])
-    j = np.arange(n0, dtype=np.float64)
-    head = lf[:, :n0, None] + j[None, :, None] * t[None, None, :]  # [U, n0, T]
+    j = np.arange(width, dtype=np.float64)
+    head = lf[:, :, None] + j[None, :, None] * t[None, None, :]  # [U, width, T]
     log_y = t[None, :] + log_r[:, None]  # [U, T]
     geo = _geometric(log_y)  # [6, U, T]
-    log_tail = lf[:, n0, None] + n0 * t[None, :] + geo[0]  # f(n0) e^{n0 t} / (1 - y)
+    log_tail = lf_n0[:, None] + n0[:, None] * t[None, :] + geo[0]  # f(n0) e^{n0 t} / (1 - y)
     peak = np.maximum(head.max(axis=1), log_tail)
     log_w = peak + np.log(np.exp(head - peak[:, None, :]).sum(axis=1) + np.exp(log_tail - peak))
     p = np.exp(head - log_w[:, None, :])  # head probabilities
     p_tail = np.exp(log_tail - log_w)
-    tail_mean = n0 + geo[1]
+    tail_mean = n0[:, None] + geo[1]
     mean = (j[None, :, None] * p).sum(axis=1) + p_tail * tail_mean
     dev = j[None, :, None] - mean[:, None, :]
     delta = tail_mean - mean
@@ -114,12 +122,7 @@ def _parts(net: Network, t: FloatArray) -> _Parts:
         if d.size
         else np.zeros((0, _ORDERS, t.size))
     )
-    units = np.zeros((len(net.units), _ORDERS, t.size))
-    by_length: dict[int, list[int]] = {}
-    for i, u in enumerate(net.units):
-        by_length.setdefault(u.alpha.size, []).append(i)
-    for members in by_length.values():
-        units[members] = _members([net.units[i] for i in members], t)
+    units = _members(net.units, t) if net.units else np.zeros((0, _ORDERS, t.size))
     return _Parts(
         base=base,
         base_count=count.astype(np.float64),

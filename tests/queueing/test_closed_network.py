@@ -28,6 +28,13 @@ from diskmodel.queueing import (
     mva_load_dependent,
     queue_length_distribution,
 )
+from diskmodel.queueing._network_spec import Unit, network
+from diskmodel.queueing.closed_network import (
+    _leave_one_out_linear,
+    _leave_one_out_log,
+    _linear_is_cheaper,
+    _log_base,
+)
 
 from . import product_form
 
@@ -362,3 +369,53 @@ def test_many_stations_and_few_customers(K: int, N: int) -> None:
     reference = mva(D, N, 0.01, servers=servers)
     np.testing.assert_allclose(result.curve_throughput, reference.throughput, rtol=1e-12)
     np.testing.assert_allclose(result.queue_length, reference.queue_length[:, -1], rtol=1e-11)
+
+
+def _model_like(think_time: float, N: int) -> tuple[np.ndarray, tuple[Unit, ...]]:
+    """A model-shaped network (closed_network's description): two 4-core servers, two
+    groups of 56 and 64 drives with command queueing, a port; its log G_base and units."""
+    net = network(
+        [0.8e-3, 0.8e-3, 0.25, 0.3, 0.2e-3],
+        N,
+        think_time,
+        servers=[4, 4, 1, 1, 1],
+        alpha=[None, None, GAINS[:3], GAINS[:3], None],
+        members=[1, 1, 56, 64, 1],
+    )
+    return _log_base(net, N + 1), net.units
+
+
+@pytest.mark.parametrize(("think_time", "N"), [(0.0, 256), (5e-3, 256), (0.05, 1024)])
+def test_linear_leave_one_out_equals_the_log_space_route(think_time: float, N: int) -> None:
+    log_base, units = _model_like(think_time, N)
+    log_g, minus = _leave_one_out_log(log_base, units)
+    slope = float(log_g[-1] - log_g[0]) / N
+    for tilt in (0.0, slope):
+        with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
+            logs, exact = _leave_one_out_linear(log_base, units, tilt)
+        assert exact == (tilt != 0.0 or N < 1000)  # the tilt is what holds 1,024 customers
+        if exact:
+            np.testing.assert_allclose(logs, [*minus, log_g], rtol=1e-13, atol=1e-11)
+
+
+def test_linear_leave_one_out_declines_a_range_it_cannot_hold_exactly() -> None:
+    # A long think time over 2,000 customers: log G spans 1,100 nats, 500 even tilted.
+    log_base, units = _model_like(2.0, 2000)
+    log_g, _ = _leave_one_out_log(log_base, units)
+    for tilt in (0.0, float(log_g[-1] - log_g[0]) / 2000):
+        with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
+            _, exact = _leave_one_out_linear(log_base, units, tilt)
+        assert not exact
+
+
+def test_the_leave_one_out_route_follows_the_measured_crossover() -> None:
+    # bench_queueing's model-like network: 8 drives stay in log space from N = 1,024 (a few
+    # dozen member steps), 64 drives and the model's 56 + 64 go linear (hundreds of steps).
+    def units(drives: list[int]) -> tuple[Unit, ...]:
+        ld = [Unit(0, 1, 0.1, np.arange(1.0, 9.0), True)] * 2
+        return (*ld, *(Unit(1, m, 0.5, GAINS, False) for m in drives))
+
+    assert _linear_is_cheaper(units([8]), 257)
+    assert not _linear_is_cheaper(units([8]), 1025)
+    assert _linear_is_cheaper(units([64]), 1025)
+    assert _linear_is_cheaper(units([56, 64]), 1025)
