@@ -115,7 +115,8 @@ def highest_load_meeting(
     at: Callable[[float], OperatingPoint],
 ) -> float | None:
     """The highest total rate at which `limit` holds: None where it holds at every point of
-    the curve `points` (ascending total rate, up to saturation); 0 where it fails at once.
+    the curve `points` (ascending total rate, up to saturation; a saturated point where its
+    value is within the target holds it); 0 where it fails at once.
 
     Between the last curve point that meets it and the first that does not, the crossing of
     value - target is found by regula falsi (Illinois), falling back to halving where the
@@ -124,6 +125,11 @@ def highest_load_meeting(
     for x, point in points:
         value = limit.value(point)
         if not limit.met(point):
+            if point.saturated and value is not None and value <= limit.target:
+                # Saturated elsewhere with this ceiling still met: the load it can carry ends
+                # at saturation before the ceiling is reached, so the ceiling never binds (a
+                # crossing searched here would report saturation as the ceiling's load).
+                return None
             return _crossing(
                 limit, at, lo, f_lo, x, None if value is None else value - limit.target
             )
