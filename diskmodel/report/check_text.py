@@ -119,9 +119,9 @@ def render_check(
         [
             w.name,
             w.pool,
-            f"{w.iops:,.0f}" if w.iops is not None else "-",
+            _rate(w.iops) if w.iops is not None else "-",
             w.queue_depth if w.queue_depth is not None else (w.users or "-"),
-            f"{w.read_fraction:.0%}",
+            _percent(w.read_fraction),
             _percent(w.read_hit_ratio),
             f"{w.capacity_gb:,.0f}",
         ]
@@ -149,6 +149,13 @@ def render_check(
             "at its optimistic end."
         )
     return to_text(parts, output)
+
+
+def _rate(value: float | tuple[float, float]) -> str:
+    """An I/O rate, or a range of them."""
+    if isinstance(value, tuple):
+        return f"{value[0]:,.0f}-{value[1]:,.0f}"
+    return f"{value:,.0f}"
 
 
 def _percent(value: float | tuple[float, float]) -> str:
