@@ -143,10 +143,17 @@ def render_check(
         parts.append(dataclasses.replace(listed, unwrapped=(0,), narrow=(1,)))
     if scenario.ranges:
         given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
+        how = (
+            "the report adds the band: the read and sequential fractions sampled (they move "
+            "the answer either way), each sample with the other ranges at their pessimistic "
+            "and at their optimistic end (the JSON's band.method says how many)."
+            if scenario.sampled_ranges
+            else "the report adds the band from every range at its pessimistic end to every "
+            "range at its optimistic end."
+        )
         parts.append(
             f"Inputs given as ranges: {given}. The prediction is at the middle of every range; "
-            "the report adds the band from every range at its pessimistic end to every range "
-            "at its optimistic end."
+            + how
         )
     return to_text(parts, output)
 

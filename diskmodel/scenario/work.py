@@ -138,6 +138,18 @@ def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) 
     return seconds
 
 
+def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
+    """One configuration's band, at each of its two ends: a whole prediction and a curve (at
+    most two of them where ranges are sampled), and each sample's planned point and maximum,
+    counted as a configuration without its curve."""
+    from diskmodel.analyses.band import sample_count  # deferred: the model is not loaded here
+
+    samples = sample_count(scenario)
+    whole = min(samples, 2) * _configuration_s(scenario, catalog, 2 * points, ())
+    screens = _configuration_s(scenario, catalog, 0, ()) * samples if samples > 1 else 0.0
+    return 2 * (whole + screens)
+
+
 def _stations(scenario: Scenario) -> int:
     """Stations of the network: host ports, the two servers, DA pairs and ranks."""
     system = scenario.system
@@ -154,8 +166,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     configurations = [s for _, s in scenario.alternatives(catalog)]
     seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
     if scenario.ranges:
-        # The band: every configuration at its two corners, each a whole prediction and a curve.
-        seconds += 2 * len(configurations) * _configuration_s(scenario, catalog, 2 * points, ())
+        seconds += len(configurations) * _band_s(scenario, catalog, points)
     sweep = analyses.tier_sweep
     if sweep is not None:
         # Each count is the baseline with ranks added, solved with a short curve, no growth.

@@ -11,6 +11,7 @@ import pytest
 
 from diskmodel.analyses import predict_scenario
 from diskmodel.catalog import load_catalog
+from diskmodel.prediction import Prediction
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import ScenarioError
 
@@ -42,7 +43,14 @@ def test_the_prediction_is_at_the_middle_of_every_range() -> None:
 
 
 def test_the_band_holds_the_central_prediction() -> None:
-    p = predict_scenario(with_data(_tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0]))).baseline
+    assert_band_holds(
+        predict_scenario(with_data(_tiered([0.3, 0.5], [0.4, 0.8], [6.0, 12.0]))).baseline
+    )
+
+
+def assert_band_holds(p: Prediction) -> None:
+    """The prediction (at the middle of every range) lies inside its band: response time,
+    maximum, planning maximum and every curve point."""
     band = p.band
     assert band is not None
     worst, best = band.response_time_ms
