@@ -103,9 +103,9 @@ def _method(scenario: Scenario) -> str:
         f"ranges (the middle{corners} and a Latin hypercube of {HYPERCUBE_POINTS} points, "
         f"numpy seed {HYPERCUBE_SEED}), each with the others at either end. The band is the "
         "envelope over the samples of the response time at the planned load and of the "
-        "maximum; the curve and the planning maximum are from the samples with the extreme "
-        "response time and maximum. An inner estimate: the true range may reach past the "
-        "samples. The prediction is at the middle of every range"
+        "maximum; the curve and the planning maximum are from the middle sample and the "
+        "samples with the extreme response time and maximum. An inner estimate: the true "
+        "range may reach past the samples. The prediction is at the middle of every range"
     )
 
 
@@ -186,15 +186,19 @@ def _end(
 ) -> _End:
     """The envelope of the samples at one end: the response time at the planned load and the
     maximum over every sample; the planning maximum (a whole prediction, its limits searched)
-    and the curve over the samples with the extreme response time and the extreme maximum."""
+    and the curve over the middle sample (the first: so the band holds the prediction, which
+    is at the middle of every range) and the samples with the extreme response time and the
+    extreme maximum."""
     indices = range(len(screened))
     if pessimistic:
         chosen = {
+            0,
             max(indices, key=lambda i: screened[i].slowness),
             min(indices, key=lambda i: screened[i].max_iops),
         }
     else:
         chosen = {
+            0,
             min(indices, key=lambda i: screened[i].slowness),
             max(indices, key=lambda i: screened[i].max_iops),
         }
