@@ -138,16 +138,25 @@ def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) 
     return seconds
 
 
+SATURATION_POINTS = 12
+"""Placements of one saturation search, at most (measured: up to 9 over the shipped
+scenarios' configurations)."""
+
+
 def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
-    """One configuration's band, at each of its two ends: a whole prediction and a curve (at
-    most two of them where ranges are sampled), and each sample's planned point and maximum,
-    counted as a configuration without its curve."""
+    """One configuration's band, at each of its two ends: whole predictions, each with a curve
+    at the central curve's loads (one where every range moves the work one way; where some are
+    sampled, at most three: the middle sample and the two extremes), and each sample's planned
+    point (as a sizing candidate's) and saturation search."""
     from diskmodel.analyses.band import sample_count  # deferred: the model is not loaded here
 
     samples = sample_count(scenario)
-    whole = min(samples, 2) * _configuration_s(scenario, catalog, 2 * points, ())
-    screens = _configuration_s(scenario, catalog, 0, ()) * samples if samples > 1 else 0.0
-    return 2 * (whole + screens)
+    whole = min(samples, 3) * _configuration_s(scenario, catalog, 2 * points, ())
+    if samples == 1:
+        return 2 * whole
+    point_s, _ = _point_s(scenario, catalog)
+    screen = _sizing_s(scenario, catalog, ()) + SATURATION_POINTS * point_s
+    return 2 * (whole + samples * screen)
 
 
 def _stations(scenario: Scenario) -> int:
