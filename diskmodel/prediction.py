@@ -483,15 +483,21 @@ class BandPoint:
     optimistic_ms: float | None
 
 
+SAMPLED_METHOD = "corners and a sample"
+"""How `BandResult.method` begins when some ranges were sampled."""
+
+
 @dataclass(frozen=True, slots=True)
 class BandResult:
     """What the inputs given as ranges do to the answer (the baseline's).
 
     inputs: (dotted key, low, high) of every range. method: how the band was found. The
     prediction itself is at the central point (every range at its middle); each pair here is
-    (pessimistic, optimistic): every range at its end that makes the system slower (read hit
-    ratio low, destage ratio high, skew low), or faster, all together. Response times are None
-    where the corner saturates at the planned load.
+    (pessimistic, optimistic): every range at its end that makes the system slower (planned
+    rate high, read hit ratio low, destage ratio high, skew low), or faster, all together;
+    where some ranges move the answer either way (read and sequential fractions), the slowest
+    and the fastest over a sample of them (`sampled`). Response times are None where the
+    corner saturates at the planned load.
     """
 
     inputs: tuple[tuple[str, float, float], ...]
@@ -500,6 +506,12 @@ class BandResult:
     max_iops: tuple[float, float]
     planning_max_iops: tuple[float, float]
     curve: tuple[BandPoint, ...]
+
+    @property
+    def sampled(self) -> bool:
+        """Whether some ranges were sampled (the band is a sample's envelope, an inner
+        estimate), not only taken at their two ends."""
+        return self.method.startswith(SAMPLED_METHOD)
 
 
 @dataclass(frozen=True, slots=True)

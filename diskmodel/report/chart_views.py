@@ -101,8 +101,14 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
     if band is not None:
         parts.append(
             f"The shaded band around {configs[0].name} is its range over the inputs given as "
-            "ranges, from every range at its optimistic end to every range at its pessimistic "
-            "end."
+            + (
+                "ranges: the fastest and the slowest over a sample of the read and sequential "
+                "fractions, the other ranges at their optimistic and pessimistic ends (an "
+                "inner estimate; the JSON's band.method says how)."
+                if shade is not None and shade.sampled
+                else "ranges, from every range at its optimistic end to every range at its "
+                "pessimistic end."
+            )
         )
     if planned_iops is not None:
         parts.append(

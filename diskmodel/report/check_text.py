@@ -119,9 +119,9 @@ def render_check(
         [
             w.name,
             w.pool,
-            f"{w.iops:,.0f}" if w.iops is not None else "-",
+            _rate(w.iops) if w.iops is not None else "-",
             w.queue_depth if w.queue_depth is not None else (w.users or "-"),
-            f"{w.read_fraction:.0%}",
+            _percent(w.read_fraction),
             _percent(w.read_hit_ratio),
             f"{w.capacity_gb:,.0f}",
         ]
@@ -143,12 +143,26 @@ def render_check(
         parts.append(dataclasses.replace(listed, unwrapped=(0,), narrow=(1,)))
     if scenario.ranges:
         given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
+        how = (
+            "the report adds the band: the read and sequential fractions sampled (they move "
+            "the answer either way), each sample with the other ranges at their pessimistic "
+            "and at their optimistic end (the JSON's band.method says how many)."
+            if scenario.sampled_ranges
+            else "the report adds the band from every range at its pessimistic end to every "
+            "range at its optimistic end."
+        )
         parts.append(
             f"Inputs given as ranges: {given}. The prediction is at the middle of every range; "
-            "the report adds the band from every range at its pessimistic end to every range "
-            "at its optimistic end."
+            + how
         )
     return to_text(parts, output)
+
+
+def _rate(value: float | tuple[float, float]) -> str:
+    """An I/O rate, or a range of them."""
+    if isinstance(value, tuple):
+        return f"{value[0]:,.0f}-{value[1]:,.0f}"
+    return f"{value:,.0f}"
 
 
 def _percent(value: float | tuple[float, float]) -> str:

@@ -168,8 +168,9 @@ def band_sentence(band: BandResult) -> str:
         f"input ranges ({given}): response {response}, maximum "
         f"{display.rate_3sf(band.max_iops[0])} to {display.rate_3sf(band.max_iops[1])} IOPS, "
         f"planning maximum {display.rate_3sf(band.planning_max_iops[0])} to "
-        f"{display.rate_3sf(band.planning_max_iops[1])} IOPS (pessimistic to optimistic; the "
-        "figures above are at the middle of every range)"
+        f"{display.rate_3sf(band.planning_max_iops[1])} IOPS (pessimistic to optimistic"
+        + (", over a sample: an inner estimate" if band.sampled else "")
+        + "; the figures above are at the middle of every range)"
     )
 
 

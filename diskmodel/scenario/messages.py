@@ -23,7 +23,7 @@ MAX_PROBLEMS = 12
 
 def format_errors(exc: ValidationError, located: Located, prefix: Sequence[str | int] = ()) -> str:
     lines = []
-    errors = exc.errors(include_url=False)
+    errors = [e for e in exc.errors(include_url=False) if not _other_shape(e)]
     seen: set[str] = set()
     for error in errors[:MAX_PROBLEMS]:
         loc = _input_loc(error["loc"], located.data if not prefix else None)
@@ -74,9 +74,25 @@ def _input_loc(loc: Sequence[str | int], data: Any) -> list[str | int]:
     return out
 
 
+def _other_shape(error: Any) -> bool:
+    """An error from the member of a union (a number, or a range [low, high] of them) that
+    the value's shape rules out: a list read as a number, or a number read as a list. The
+    member of its shape reports what is wrong with it, once."""
+    loc = error["loc"]
+    if not loc or not _is_union_tag(loc[-1]):
+        return False
+    value = error.get("input")
+    if error["type"] in {"float_type", "int_type"}:
+        return isinstance(value, list | tuple)
+    if error["type"] in {"tuple_type", "list_type"}:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return False
+
+
 def _is_union_tag(part: str | int) -> bool:
     return isinstance(part, str) and (
-        part.startswith(("function-", "literal[", "tuple[")) or part in {"float", "int", "str"}
+        part.startswith(("function-", "literal[", "tuple[", "constrained-"))
+        or part in {"float", "int", "str"}
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -53,6 +54,8 @@ SCHEMA_VERSION = 1
 MAX_TRANSFER_KIB = 16384
 """One host I/O's transfer, at most (a workload's read_size_kib and write_size_kib)."""
 TransferKib = Annotated[float, Field(gt=0, le=MAX_TRANSFER_KIB)]
+PlannedRate = Annotated[float, Field(gt=0, le=1e9)]
+"""A workload's planned host I/O rate, I/O/s."""
 
 HeatMapFile = Annotated[str, Field(max_length=MAX_PATH_CHARS), AfterValidator(file_reference)]
 
@@ -352,13 +355,21 @@ class Workload(Model):
 
     name: Name = Field(description="the workload's name in reports; unique in the file")
     pool: Name = Field(description="the pool holding its data")
-    iops: float | None = Field(
-        None, gt=0, le=1e9, description="planned host I/O rate, I/O/s (an open workload)"
+    iops: PlannedRate | tuple[PlannedRate, PlannedRate] | None = Field(
+        None,
+        description="planned host I/O rate, I/O/s (an open workload), or a range [low, high] "
+        "of it when not known (the prediction is at its middle; the band's pessimistic end is "
+        "the high rate); not the curve's span, which is iops_range",
     )
     iops_range: tuple[float, float] | None = Field(
-        None, description="I/O rates for the curve, [low, high]"
+        None,
+        description="the curve's span of I/O rates, [low, high] (not a range of the planned "
+        "rate: give that as iops: [low, high])",
     )
-    read_fraction: Fraction = Field(description="reads as a fraction of all I/O, 0 to 1")
+    read_fraction: Fraction | tuple[Fraction, Fraction] = Field(
+        description="reads as a fraction of all I/O, 0 to 1, or a range [low, high] (sampled "
+        "for the band: more reads may mean more or less work)"
+    )
     read_hit_ratio: Fraction | tuple[Fraction, Fraction] = Field(
         description="fraction of reads answered from cache, 0 to 1, or a range [low, high]"
     )
@@ -379,11 +390,15 @@ class Workload(Model):
         "KiB, where the host coalesces its I/O into larger disk operations (or splits it); "
         "default: the host transfer size",
     )
-    read_sequential_fraction: Fraction = Field(
-        0.0, description="fraction of reads that are sequential, 0 to 1"
+    read_sequential_fraction: Fraction | tuple[Fraction, Fraction] = Field(
+        0.0,
+        description="fraction of reads that are sequential, 0 to 1, or a range [low, high] "
+        "(sampled for the band)",
     )
-    write_sequential_fraction: Fraction = Field(
-        0.0, description="fraction of writes that are sequential, 0 to 1"
+    write_sequential_fraction: Fraction | tuple[Fraction, Fraction] = Field(
+        0.0,
+        description="fraction of writes that are sequential, 0 to 1, or a range [low, high] "
+        "(sampled for the band)",
     )
     capacity_gb: float = Field(gt=0, le=1e7, description="data the workload occupies, GB")
     skew: Skew | None = Field(
@@ -418,14 +433,24 @@ class Workload(Model):
     )
 
     _input_range = field_validator(
-        "read_hit_ratio", "destage_ratio", "read_size_kib", "write_size_kib"
+        "iops",
+        "read_fraction",
+        "read_hit_ratio",
+        "destage_ratio",
+        "read_size_kib",
+        "write_size_kib",
+        "read_sequential_fraction",
+        "write_sequential_fraction",
     )(ordered_range)
 
     @field_validator("iops_range")
     @classmethod
     def _range_ordered(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
         if value is not None and not 0 < value[0] < value[1] <= 1e9:
-            raise problem("iops_range must be [low, high] with 0 < low < high <= 1e9")
+            raise problem(
+                "iops_range (the curve's span, not a range of the planned rate: give that as "
+                "iops: [low, high]) must be [low, high] with 0 < low < high <= 1e9"
+            )
         return value
 
     @model_validator(mode="after")
@@ -906,13 +931,28 @@ class Analyses(Model):
 
 
 RANGED_INPUTS = {
+    "iops": True,
     "read_hit_ratio": False,
     "destage_ratio": True,
     "read_size_kib": True,
     "write_size_kib": True,
 }
 """Workload inputs that may be ranges, and whether their high end makes the system slower."""
+SAMPLED_INPUTS = ("read_fraction", "read_sequential_fraction", "write_sequential_fraction")
+"""Workload inputs that may be ranges but move the answer either way (more reads are less
+work per I/O where reads hit and writes destage, more where they miss), so the band samples
+them (analyses.band)."""
 Corner = Literal["central", "pessimistic", "optimistic"]
+
+
+def _workload_ranges(w: Workload, keys: Iterable[str]) -> list[tuple[str, float, float]]:
+    """(dotted key with the workload's name, low, high) of each of `keys` it gives as a range."""
+    out = []
+    for key in keys:
+        value = getattr(w, key)
+        if isinstance(value, tuple):
+            out.append((f"workloads.{w.name}.{key}", value[0], value[1]))
+    return out
 
 
 class Scenario(Model):
@@ -963,22 +1003,27 @@ class Scenario(Model):
         if isinstance(front, tuple):
             out.append(("system.front_end_latency_us", front[0], front[1]))
         for w in self.workloads:
-            for key in RANGED_INPUTS:
-                value = getattr(w, key)
-                if isinstance(value, tuple):
-                    out.append((f"workloads.{w.name}.{key}", value[0], value[1]))
+            out += _workload_ranges(w, RANGED_INPUTS)
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 out.append((f"workloads.{w.name}.skew.level", *w.skew.level))
             if w.pin is not None and isinstance(w.pin.io_share, tuple):
                 out.append((f"workloads.{w.name}.pin.io_share", *w.pin.io_share))
+            out += _workload_ranges(w, SAMPLED_INPUTS)
         return out
 
-    def corner(self, which: Corner) -> Scenario:
+    @property
+    def sampled_ranges(self) -> list[tuple[str, float, float]]:
+        """The ranges of inputs that move the answer either way (`SAMPLED_INPUTS`)."""
+        return [r for w in self.workloads for r in _workload_ranges(w, SAMPLED_INPUTS)]
+
+    def corner(self, which: Corner, sample: Mapping[str, float] | None = None) -> Scenario:
         """The scenario with every range at one point: its middle (`central`), the end that
-        makes the system slower (`pessimistic`: hit ratio low, destage ratio high, transfers
-        long, skew low, front-end latency high, a pinned share of the I/O low on SSD and high
-        on a disk tier) or faster (`optimistic`). Values that are not ranges stay. Not
-        validated again: every point of a validated range is a valid value."""
+        makes the system slower (`pessimistic`: planned rate high, hit ratio low, destage
+        ratio high, transfers long, skew low, front-end latency high, a pinned share of the
+        I/O low on SSD and high on a disk tier) or faster (`optimistic`). The inputs that move
+        the answer either way (`SAMPLED_INPUTS`) are at their middle, or at the value `sample`
+        gives for their key in `ranges`. Values that are not ranges stay. Not validated again:
+        every point of a validated range is a valid value."""
 
         def pick(value: Any, slower_high: bool) -> Any:
             if not isinstance(value, tuple):
@@ -990,10 +1035,15 @@ class Scenario(Model):
 
         workloads = []
         for w in self.workloads:
+            # Only the ranges are replaced: a key in the update counts as given, and an input
+            # left out must stay listed among the defaults used.
             update: dict[str, Any] = {
                 key: pick(getattr(w, key), slower_high)
                 for key, slower_high in RANGED_INPUTS.items()
+                if isinstance(getattr(w, key), tuple)
             }
+            for key, low, high in _workload_ranges(w, SAMPLED_INPUTS):
+                update[key.rsplit(".", 1)[1]] = (sample or {}).get(key, 0.5 * (low + high))
             if w.skew is not None and isinstance(w.skew.level, tuple):
                 update["skew"] = w.skew.model_copy(update={"level": pick(w.skew.level, False)})
             if w.pin is not None and isinstance(w.pin.io_share, tuple):

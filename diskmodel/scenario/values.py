@@ -42,11 +42,17 @@ def problem(message: str) -> PydanticCustomError:
     return PydanticCustomError("scenario_rule", "{text}", {"text": message})
 
 
+_RANGE_OF = {"iops": (" of the planned rate", " (the curve's span is iops_range)")}
+"""What a range means, and the hint, where a neighbouring key could be mistaken for it."""
+
+
 def ordered_range(value: Any, info: ValidationInfo) -> Any:
     """A field validator: an input given as a range [low, high] needs low < high (a single
     value passes as it is)."""
     if isinstance(value, tuple) and not value[0] < value[1]:
-        raise problem(f"{info.field_name}: a range is [low, high] with low < high")
+        meaning, hint = _RANGE_OF.get(info.field_name or "", ("", ""))
+        # The message follows the key's path (scenario.messages), so it does not repeat it.
+        raise problem(f"a range{meaning} is [low, high] with low < high{hint}")
     return value
 
 
@@ -219,7 +225,14 @@ def number_slip(annotation: Any, value: Any) -> str | None:
     if origin is Annotated:
         return number_slip(args[0], value)
     if origin in (Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
+        # A number or a range of them (`read_fraction: 0.7` or `[0.6, 0.8]`): the member of
+        # the value's shape.
+        listed = isinstance(value, list | tuple)
+        inner = [
+            a
+            for a in args
+            if a is not type(None) and (_sequence(a) if listed else _numeric(a) is not None)
+        ]
         if len(inner) == 1:
             return number_slip(inner[0], value)
         return None
@@ -231,6 +244,11 @@ def number_slip(annotation: Any, value: Any) -> str | None:
             (s for a, v in zip(items, value, strict=False) if (s := number_slip(a, v))), None
         )
     return None
+
+
+def _sequence(annotation: Any) -> bool:
+    """Whether `annotation` takes a list or tuple."""
+    return get_origin(annotation) in (list, tuple)
 
 
 def _scalar_slip(kind: str, value: Any) -> str | None:

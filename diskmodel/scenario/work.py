@@ -138,6 +138,27 @@ def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) 
     return seconds
 
 
+SATURATION_POINTS = 12
+"""Placements of one saturation search, at most (measured: up to 9 over the shipped
+scenarios' configurations)."""
+
+
+def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
+    """One configuration's band, at each of its two ends: whole predictions, each with a curve
+    at the central curve's loads (one where every range moves the work one way; where some are
+    sampled, at most three: the middle sample and the two extremes), and each sample's planned
+    point (as a sizing candidate's) and saturation search."""
+    from diskmodel.analyses.band import sample_count  # deferred: the model is not loaded here
+
+    samples = sample_count(scenario)
+    whole = min(samples, 3) * _configuration_s(scenario, catalog, 2 * points, ())
+    if samples == 1:
+        return 2 * whole
+    point_s, _ = _point_s(scenario, catalog)
+    screen = _sizing_s(scenario, catalog, ()) + SATURATION_POINTS * point_s
+    return 2 * (whole + samples * screen)
+
+
 def _stations(scenario: Scenario) -> int:
     """Stations of the network: host ports, the two servers, DA pairs and ranks."""
     system = scenario.system
@@ -154,8 +175,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     configurations = [s for _, s in scenario.alternatives(catalog)]
     seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
     if scenario.ranges:
-        # The band: every configuration at its two corners, each a whole prediction and a curve.
-        seconds += 2 * len(configurations) * _configuration_s(scenario, catalog, 2 * points, ())
+        seconds += len(configurations) * _band_s(scenario, catalog, points)
     sweep = analyses.tier_sweep
     if sweep is not None:
         # Each count is the baseline with ranks added, solved with a short curve, no growth.
