@@ -14,9 +14,39 @@ wrong sign. The bracket always holds: the answer is the last value that passed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 Solution = TypeVar("Solution")
+Figure = TypeVar("Figure", float, float | None)
+
+
+@dataclass
+class Illinois(Generic[Figure]):
+    """A bracket [lo, hi] of a crossing and the figure at each end (at hi None where it is
+    not known), narrowed one probe at a time by the Illinois rule: when the same end moves
+    twice running, the figure kept at the other end is halved, so that regula falsi moves
+    both ends (Dowell and Jarratt 1971). The three searches of the model share it."""
+
+    lo: float
+    f_lo: float
+    hi: float
+    f_hi: Figure
+    side: int = 0  # +1: lo moved last; -1: hi moved last
+
+    def passed(self, x: float, f_x: float) -> None:
+        """x is on lo's side: it becomes lo."""
+        self.lo, self.f_lo = x, f_x
+        if self.side == +1 and self.f_hi is not None:
+            self.f_hi /= 2
+        self.side = +1
+
+    def failed(self, x: float, f_x: Figure) -> None:
+        """x is on hi's side: it becomes hi."""
+        self.hi, self.f_hi = x, f_x
+        if self.side == -1:
+            self.f_lo /= 2
+        self.side = -1
 
 
 def highest_passing(
@@ -33,29 +63,24 @@ def highest_passing(
     return its lower end. `probe(x)` says whether x passes and gives the figure there (<= 0
     where it passes, > 0 where it fails; None where it is not known); f_lo and f_hi are the
     figure at the ends."""
-    side = 0
+    b: Illinois[float | None] = Illinois(lo, f_lo, hi, f_hi)
     probes = 0
-    while hi - lo > rel_tol * max(hi, 1e-12):
+    while b.hi - b.lo > rel_tol * max(b.hi, 1e-12):
         if max_probes is not None and probes >= max_probes:
             break
         probes += 1
-        if f_hi is None or f_hi <= 0 or f_lo >= 0:
+        lo, hi = b.lo, b.hi
+        if b.f_hi is None or b.f_hi <= 0 or b.f_lo >= 0:
             mid = 0.5 * (lo + hi)
         else:
-            mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo)
+            mid = (lo * b.f_hi - hi * b.f_lo) / (b.f_hi - b.f_lo)
             mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
         passes, f_mid = probe(mid)
         if passes:
-            lo, f_lo = mid, f_mid if f_mid is not None else 0.0
-            if side == +1 and f_hi is not None:
-                f_hi /= 2
-            side = +1
+            b.passed(mid, f_mid if f_mid is not None else 0.0)
         else:
-            hi, f_hi = mid, f_mid
-            if side == -1:
-                f_lo /= 2
-            side = -1
-    return lo
+            b.failed(mid, f_mid)
+    return b.lo
 
 
 def fixed_point_between(
@@ -74,23 +99,17 @@ def fixed_point_between(
     g(x). Stops when a probe has |h| <= rel_tol x, when the bracket is within rel_tol of hi,
     when h_hi >= 0 (hi itself is taken) or after `max_probes` probes, and returns the last
     solution probed (`last`, the caller's solution at hi, when there was none)."""
-    side = 0
+    b: Illinois[float] = Illinois(lo, h_lo, hi, h_hi)
     for _ in range(max_probes):
-        if h_hi >= 0 or hi - lo <= rel_tol * hi:
+        if b.f_hi >= 0 or b.hi - b.lo <= rel_tol * b.hi:
             break
-        x = (lo * h_hi - hi * h_lo) / (h_hi - h_lo)
+        x = (b.lo * b.f_hi - b.hi * b.f_lo) / (b.f_hi - b.f_lo)
         last, g_x = solve(x)
         h_x = g_x - x
         if abs(h_x) <= rel_tol * x:
             break
         if h_x > 0:
-            lo, h_lo = x, h_x
-            if side == +1:
-                h_hi /= 2
-            side = +1
+            b.passed(x, h_x)
         else:
-            hi, h_hi = x, h_x
-            if side == -1:
-                h_lo /= 2
-            side = -1
+            b.failed(x, h_x)
     return last

@@ -24,7 +24,7 @@ from diskmodel.components import cache
 from diskmodel.components.host import customers
 from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, application_loop, transactions
-from diskmodel.model.bracket import fixed_point_between
+from diskmodel.model.bracket import Illinois, fixed_point_between
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout
@@ -373,25 +373,19 @@ class Solver:
             cap_hi, k_hi = capacity(hi)
         if cap_hi >= hi * (1 - SATURATION_TOL):
             return hi, k_hi  # converged from below: the placement for hi just carries hi
-        f_lo, f_hi = np.log(cap_lo / lo), np.log(cap_hi / hi)
-        side = 0
+        b: Illinois[float] = Illinois(lo, np.log(cap_lo / lo), hi, np.log(cap_hi / hi))
         for _ in range(40):
-            if hi / lo - 1 <= SATURATION_TOL:
+            if b.hi / b.lo - 1 <= SATURATION_TOL:
                 break
-            x = float(np.exp((np.log(lo) * f_hi - np.log(hi) * f_lo) / (f_hi - f_lo)))
+            x = float(np.exp((np.log(b.lo) * b.f_hi - np.log(b.hi) * b.f_lo) / (b.f_hi - b.f_lo)))
             cap_x, k_x = capacity(x)
             f_x = np.log(cap_x / x)
             if f_x >= 0:
-                lo, f_lo, k_lo = x, f_x, k_x
-                if side == +1:
-                    f_hi /= 2
-                side = +1
+                b.passed(x, f_x)
+                k_lo = k_x
             else:
-                hi, f_hi = x, f_x
-                if side == -1:
-                    f_lo /= 2
-                side = -1
-        return lo, k_lo
+                b.failed(x, f_x)
+        return b.lo, k_lo
 
     def _probe(self, unit: FloatArray) -> float:
         """A load at which to start looking for the maximum: the capacity of the placement
