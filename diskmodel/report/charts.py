@@ -461,14 +461,12 @@ def sweep_chart(
     for i, (name, values) in enumerate(lines):
         ax.plot(list(added), list(values), _style(i, marker_size=4.5), label=_wrap(name))
     if planned_iops is not None:
-        ax.axhline(planned_iops, _PLANNED_LINE)
-        ax.annotate(
+        _labelled_hline(
+            ax,
+            planned_iops,
+            _PLANNED_LINE,
             f"planned load {display.rate(planned_iops)} IOPS",
-            (0.0, planned_iops),
-            (4, 3),
-            coords=("axes", "data"),
-            size=NOTE_PT,
-            colour=NOTE_COLOUR,
+            NOTE_COLOUR,
         )
     ax.set_xticks(list(added), lambda v: f"+{v:g}")
     _thousands(ax, "y")
@@ -546,15 +544,15 @@ _TARGET_LINE = LineStyle(TARGET_COLOUR, width=0.9, dash=(1.8, 1.8))
 
 def _target(ax: Axes, target_ms: float) -> None:
     """The service level's response-time target: a dotted horizontal line, labelled."""
-    ax.axhline(target_ms, _TARGET_LINE)
-    ax.annotate(
-        f"target {display.number(target_ms)} ms",
-        (0.0, target_ms),
-        (4, 3),
-        coords=("axes", "data"),
-        size=NOTE_PT,
-        colour=TARGET_COLOUR,
+    _labelled_hline(
+        ax, target_ms, _TARGET_LINE, f"target {display.number(target_ms)} ms", TARGET_COLOUR
     )
+
+
+def _labelled_hline(ax: Axes, y: float, style: LineStyle, text: str, colour: str) -> None:
+    """A horizontal line across the plot at y, its label just above it at the left edge."""
+    ax.axhline(y, style)
+    ax.annotate(text, (0.0, y), (4, 3), coords=("axes", "data"), size=NOTE_PT, colour=colour)
 
 
 def _planned_vertical(ax: Axes, planned_iops: float) -> None:
