@@ -417,12 +417,13 @@ def _screen(
     saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     reason = [""] * n
     utilization = np.zeros((len(COMPONENT_KINDS), n))
-    valid = [(i, v) for i, v in enumerate(variants) if not isinstance(v, str)]
-    for model in sorted({v.system.model for _, v in valid}):
-        rows = [i for i, v in valid if v.system.model == model]
-        part = _screen_model(
-            model, scenario, context, [v for _, v in valid if v.system.model == model]
-        )
+    by_model: dict[str, list[tuple[int, Scenario]]] = {}
+    for i, v in enumerate(variants):
+        if not isinstance(v, str):
+            by_model.setdefault(v.system.model, []).append((i, v))
+    for model, members in sorted(by_model.items()):
+        rows = [i for i, _ in members]
+        part = _screen_model(model, scenario, context, [v for _, v in members])
         response[rows] = part.response_lb_s
         saturated[rows] = part.saturated
         fails[rows] = part.fails
