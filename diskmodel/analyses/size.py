@@ -104,11 +104,20 @@ def _variant(
         if not sized:
             continue
         kinds = {(g.drive, g.raid) for g in sized}
-        ranks = [g for g in base["pools"][p]["ranks"] if (g["drive"], g["raid"]) not in kinds]
-        for g in sized:
-            count = chosen[_label(pool.name, g.drive, g.raid)]
-            if not isinstance(count, str) and count > 0:
-                ranks.append({"drive": g.drive, "raid": g.raid, "count": count, "da_pair": None})
+        # A sized kind keeps the place of its first group in the file, so that the current
+        # configuration is the file's own (the same ranks in the same order: its results are
+        # those `run` gives to the last bit); kinds the file does not have come after.
+        ranks, done = [], set()
+        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
+        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
+            if kind not in kinds:
+                ranks.append(group)
+            elif kind not in done:
+                done.add(kind)
+                count = chosen[_label(pool.name, *kind)]
+                if not isinstance(count, str) and count > 0:
+                    drive, raid = kind
+                    ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
         settings[f"pools.{p}.ranks"] = ranks
     for key in SYSTEM_CHOICES:
         if key in chosen:
