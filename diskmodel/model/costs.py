@@ -73,7 +73,11 @@ class OpCosts:
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
         `span` of each drive (short-stroking)."""
-        key = (w, rank.drive.name, rank.raid.name, round(span, 9))
+        # The costs are those of the span rounded to the key's 9 digits: computed at the exact
+        # span, whichever span within 5e-10 came first would set them for the others, and a
+        # result would depend on the order the placement search asked in.
+        span = round(span, 9)
+        key = (w, rank.drive.name, rank.raid.name, span)
         found = self._cache.get(key)
         if found is None:
             found = tuple(self._at_span(op, rank, span) for op in self.span_free(w, mix, rank))

@@ -369,12 +369,16 @@ class _Pool:
         fast = self._by_rank.get((rank.index, span))
         if fast is not None:
             return fast
-        key = (rank.drive.name, rank.raid.name, round(span, 9))
+        # Timed at the span rounded to the key's 9 digits: timed at the exact span, whichever
+        # span within 5e-10 came first would set the times for the others, and a result would
+        # depend on the order the placement search asked in.
+        rounded = round(span, 9)
+        key = (rank.drive.name, rank.raid.name, rounded)
         found = self._memo.get(key)
         if found is None:
             found = _DriveTimes(
-                small_io_drive_time_s(self.costs, rank, span, self.members),
-                drive_work_at(self.pool.utilization_target, drive_gain(rank, span)),
+                small_io_drive_time_s(self.costs, rank, rounded, self.members),
+                drive_work_at(self.pool.utilization_target, drive_gain(rank, rounded)),
             )
             self._memo[key] = found
         self._by_rank[(rank.index, span)] = found

@@ -80,3 +80,18 @@ def test_only_a_random_operations_drive_service_depends_on_the_span() -> None:
             assert near.drive == far.drive
         else:
             assert near.drive.mean_s < far.drive.mean_s  # a shorter seek on the shorter span
+
+
+def test_op_costs_do_not_depend_on_the_order_spans_are_asked_in() -> None:
+    # Spans within 5e-10 share one memo entry; the costs are those of the rounded span, so
+    # the first caller's exact span does not decide them for the others (a faster placement
+    # search that asked in another order once changed results in the 11th digit).
+    config = resolve(with_data(copy.deepcopy(BASE)), load_catalog())
+    rank, mix = config.ranks[0], config.workloads[0].mix
+    low, high = 0.3 + 1e-11, 0.3 + 4e-10
+    up, down = OpCosts(config), OpCosts(config)
+    first_up = up.of(0, mix, rank, low)
+    assert up.of(0, mix, rank, high) is first_up  # one memo entry
+    down.of(0, mix, rank, high)
+    assert down.of(0, mix, rank, low) == first_up
+    assert first_up == OpCosts(config).of(0, mix, rank, 0.3)
