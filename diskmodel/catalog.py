@@ -46,6 +46,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from diskmodel.errors import InputError
+from diskmodel.vocabulary import TierName
 
 SCHEMA_VERSION = 1
 """The `schema_version` every catalog file declares."""
@@ -212,7 +213,7 @@ class Drive(Sourced):
 
     name: str
     kind: Literal["hdd", "ssd"]
-    tier: Literal["ssd", "enterprise", "nearline"]
+    tier: TierName
     capacity_gb: float = Field(gt=0)
     rpm: float = Field(ge=0)
     avg_seek_read_ms: float = Field(ge=0)

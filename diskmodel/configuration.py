@@ -52,10 +52,10 @@ from diskmodel.tiering.skew import (
     derived_mb_curve,
     skew_from_level,
 )
+from diskmodel.units import GB, MS
+from diskmodel.vocabulary import TIERS
 from diskmodel.workload import IoMix
 
-TIER_ORDER = ("ssd", "enterprise", "nearline")
-"""Tiers fastest first, the order Easy Tier fills them."""
 COMPONENT_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
 """Component kinds: the stations of the model and the breakdown of a response time."""
 
@@ -394,8 +394,8 @@ def _application(scenario: Scenario) -> ApplicationConfig | None:
     return ApplicationConfig(
         name=app.name,
         users=app.users,
-        think_time_s=app.think_time_ms * 1e-3,
-        cpu_s=app.cpu_ms_per_transaction * 1e-3,
+        think_time_s=app.think_time_ms * MS,
+        cpu_s=app.cpu_ms_per_transaction * MS,
         cpus=app.cpus,
         parallel_ios=app.parallel_ios,
         ios_per_transaction=sum(w.ios_per_transaction or 0.0 for w in scenario.workloads),
@@ -469,7 +469,7 @@ def _pool(
     generation: int = 2,
 ) -> PoolConfig:
     mine = [r for r in ranks if r.pool == name]
-    tiers = tuple(t for t in TIER_ORDER if any(r.tier == t for r in mine))
+    tiers = tuple(t for t in TIERS if any(r.tier == t for r in mine))
     return PoolConfig(
         name=name,
         easy_tier=mode == "auto",
@@ -545,7 +545,7 @@ def _workload(
         iops=None if w.is_closed or w.iops is None else _point(w.iops),
         population=population,
         population_kind=kind,
-        think_time_s=w.think_time_ms * 1e-3,
+        think_time_s=w.think_time_ms * MS,
         mix=IoMix.of(
             read_fraction=_point(w.read_fraction),
             read_hit_ratio=hit_ratio,
@@ -588,7 +588,7 @@ def _system_input(h: Hardware) -> SystemInput:
         processor_ways=h.processor.ways,
         clock_ghz=h.processor.clock_ghz,
         cache_gb=h.cache_gb,
-        nvs_gb=h.nvs_bytes / cache.GB,
+        nvs_gb=h.nvs_bytes / GB,
         host_ports=h.host_ports,
         host_adapter=h.host_adapter.name,
         port_gbps=h.host_adapter.port_gbps,

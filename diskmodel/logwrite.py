@@ -57,9 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-KIB = 1024.0
-MB = 1e6
-US = 1e-6
+from diskmodel.units import KIB, MB, US
 
 
 @dataclass(frozen=True)

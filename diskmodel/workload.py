@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from diskmodel.components.cache import KIB
+from diskmodel.units import KIB
 
 IoClass = Literal["read_hit", "read_miss", "sequential_read", "random_write", "sequential_write"]
 IO_CLASSES: tuple[IoClass, ...] = (

@@ -20,8 +20,8 @@ from diskmodel.model.bracket import highest_passing
 from diskmodel.model.open import class_rates
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LimitResult, ServiceLevelResult
+from diskmodel.units import MS
 
-MS = 1e-3
 # Steps of the search between two curve points (it stops at 1e-4 of the load first).
 _STEPS = 30
 

@@ -18,6 +18,7 @@ from diskmodel.logwrite import SEARCH_PAGES, Contention, expected_commit_us
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LogResult, LogStripingRow
 from diskmodel.queueing import erlang_c
+from diskmodel.units import KIB, MB, US
 
 STRIPE_COUNTS = (1, 2, 4, 8)
 """Stripe counts every log is tabulated for (issue 15), with its own added."""
@@ -25,9 +26,6 @@ TABLE_PAGES = (1, 2, 4, 8, 16, 32, 64, 128)
 """Pages per commit in every log's table, with its own page counts added."""
 FRONT_END = ("host_adapter", "processor")
 """Station kinds on a log write's synchronous path."""
-KIB = 1024.0
-MB = 1e6
-US = 1e-6
 
 
 def front_end_contention(point: OperatingPoint, log: str) -> tuple[Contention | None, str]:

@@ -50,8 +50,8 @@ from diskmodel.prediction import Choice, SizingCandidate, SizingPruned, SizingRe
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
+from diskmodel.units import MS
 
-MS = 1e-3
 PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
 the processes costs more than it saves)."""

@@ -26,9 +26,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.catalog import StorageSystem
+from diskmodel.units import GB, KIB
 
-KIB = 1024
-GB = 1e9
 CACHE_PAGE_BYTES = 4 * KIB
 """DS8000 cache segment (page): 4 KiB (SG24-8886, cache management)."""
 TRACK_BYTES = 64 * KIB

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from diskmodel.catalog import DeviceAdapterType
 from diskmodel.components.drive import ServiceMoments
-
-US = 1e-6
-MB = 1e6
+from diskmodel.units import MB, US
 
 
 def da_op_service(adapter: DeviceAdapterType, size_bytes: float) -> ServiceMoments:

@@ -51,11 +51,8 @@ from numpy.typing import NDArray
 from diskmodel.catalog import Drive
 from diskmodel.components import sptf
 from diskmodel.components.seek import SeekCurve, fraction
+from diskmodel.units import MB, MS
 
-MS = 1e-3
-"""Seconds per millisecond."""
-MB = 1e6
-"""Bytes per (decimal) megabyte: drive media rates are quoted in MB/s."""
 SSD_RATED_BYTES = 4096
 """The request size the catalog's SSD service times are quoted for (4 KiB)."""
 

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 from diskmodel.catalog import HostAdapterType, StorageSystem
 from diskmodel.components.drive import ServiceMoments
-
-US = 1e-6
-MB = 1e6
+from diskmodel.units import MB, US
 
 
 def port_service(adapter: HostAdapterType, size_bytes: float) -> ServiceMoments:

@@ -13,8 +13,7 @@ from typing import Literal
 
 from diskmodel.catalog import ProcessorCosts
 from diskmodel.components.drive import ServiceMoments
-
-US = 1e-6
+from diskmodel.units import US
 
 ProcessorWork = Literal["read_hit", "read_miss", "write", "sequential_read", "destage"]
 

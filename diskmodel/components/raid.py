@@ -26,6 +26,7 @@ from typing import Literal
 from diskmodel.catalog import Drive, RaidFormat
 from diskmodel.components.cache import TRACK_BYTES, prefetch_ops_per_read, staged_bytes
 from diskmodel.components.drive import sequential_op
+from diskmodel.units import MB
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ def sequential_read_mb_s(
     the previous one ended, no positioning)."""
     op_bytes = tracks_per_op * TRACK_BYTES
     service_s = sequential_op(drive, op_bytes, False, contiguous).mean_s
-    per_drive_mb_s = op_bytes / service_s / 1e6
+    per_drive_mb_s = op_bytes / service_s / MB
     useful = 1.0 if raid.level == 10 else raid.data_drives / active_drives(raid)
     return active_drives(raid) * per_drive_mb_s * useful
 

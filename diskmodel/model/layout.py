@@ -52,6 +52,7 @@ from diskmodel.tiering.placement import (
 )
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
 from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
+from diskmodel.units import MB
 from diskmodel.workload import IoMix
 
 # Occupied fraction used for a rank that holds no data (it receives no I/O either; any valid
@@ -398,7 +399,7 @@ class _Pool:
                     name=w.name,
                     capacity_gb=w.capacity_gb,
                     small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
-                    mb_s=rate * mb_per_io / 1e6,
+                    mb_s=rate * mb_per_io / MB,
                     skew=w.skew,
                     mb_skew=w.mb_skew,
                     pin_tier=w.pin_tier,

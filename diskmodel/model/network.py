@@ -29,6 +29,7 @@ from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import COMPONENT_KINDS, Configuration, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, drive_gain
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
+from diskmodel.units import KIB, MB, US
 from diskmodel.workload import IO_CLASSES, IoClass
 
 FloatArray = NDArray[np.float64]
@@ -475,7 +476,7 @@ def front_end_delay_s(
     system = config.hardware.system
     delay = host_adapter.front_end_delay_s(system, counted_s)
     if io_class in ("random_write", "sequential_write"):
-        delay += system.write_copy_us_per_kib * 1e-6 * size_bytes / cache.KIB
+        delay += system.write_copy_us_per_kib * US * size_bytes / KIB
     return delay
 
 
@@ -495,7 +496,7 @@ def _class_times(
         service[g, f.station] += f.visits * f.moments.mean_s
     kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
     front = np.isin(kind_idx, [KINDS.index("host_adapter"), KINDS.index("processor")])
-    port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * 1e6
+    port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
     delay = np.zeros(len(keys))
     for g, (w, io_class) in enumerate(keys):
         size = config.workloads[w].mix.size_bytes(io_class)

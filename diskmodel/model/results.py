@@ -18,8 +18,7 @@ from diskmodel.prediction import (
     TierResult,
     WorkloadResult,
 )
-
-MS = 1e-3
+from diskmodel.units import MS
 
 
 def _ms(seconds: float) -> float | None:

@@ -24,8 +24,8 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import charts, display
 from diskmodel.report.view import Chart
+from diskmodel.vocabulary import TIERS
 
-TIER_ORDER = ("ssd", "enterprise", "nearline")
 """Fastest first: Easy Tier fills the tiers with the hottest data in this order."""
 
 GROUP_ABOVE = 6
@@ -326,7 +326,7 @@ def _tiering_charts(index: int, p: Prediction) -> list[Chart]:
             continue
         tiers = sorted(
             (t for t in p.tiers if t.pool == pool.name and t.used_gb > 0),
-            key=lambda t: TIER_ORDER.index(t.tier) if t.tier in TIER_ORDER else 99,
+            key=lambda t: TIERS.index(t.tier) if t.tier in TIERS else 99,
         )
         key = f"chart-skew-{index}-{len(out)}"
         if len(tiers) >= 2:
@@ -387,7 +387,7 @@ def _placement_chart(key: str, p: Prediction, pool: str) -> Chart | None:
     tiers: list[str] = []
     for pt in points:
         tiers.extend(t.tier for t in pt.tiers if t.pool == pool and t.tier not in tiers)
-    tiers.sort(key=lambda t: TIER_ORDER.index(t) if t in TIER_ORDER else 99)
+    tiers.sort(key=lambda t: TIERS.index(t) if t in TIERS else 99)
     shares = [
         (
             tier,

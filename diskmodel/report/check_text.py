@@ -16,8 +16,7 @@ from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.prediction import DefaultUsed
 from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.scenario import Scenario, expand_ranks
-
-TIERS = ("ssd", "enterprise", "nearline")
+from diskmodel.vocabulary import TIERS
 
 
 def render_check(

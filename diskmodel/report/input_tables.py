@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from diskmodel.prediction import Inputs, Prediction, WorkloadInput
 from diskmodel.report import display
 from diskmodel.report.view import Cell, CellKind, Row, SourceNote, Table
+from diskmodel.vocabulary import TIERS
 
-TIERS = ("ssd", "enterprise", "nearline")
 KIND_WORD = {
     "host_adapter": "host adapters (ports and cards)",
     "processor": "processors",

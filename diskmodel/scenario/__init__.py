@@ -41,7 +41,7 @@ from diskmodel.scenario.schema import (
     UtilizationLimits,
     Workload,
 )
-from diskmodel.scenario.values import Fraction, Name, ScenarioError, Tier
+from diskmodel.scenario.values import Fraction, Name, ScenarioError
 
 __all__ = [
     "EASY_TIER_UTILIZATION_TARGET",
@@ -71,7 +71,6 @@ __all__ = [
     "ServiceLevel",
     "Skew",
     "SystemConfig",
-    "Tier",
     "TierSweep",
     "UtilizationLimits",
     "Workload",

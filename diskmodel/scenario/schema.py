@@ -35,7 +35,6 @@ from diskmodel.scenario.values import (
     Fraction,
     Model,
     Name,
-    Tier,
     catalog_of,
     character_name,
     clip,
@@ -48,6 +47,7 @@ from diskmodel.scenario.values import (
     unknown,
 )
 from diskmodel.tiering.presets import PRESET_LEVELS
+from diskmodel.vocabulary import TierName
 
 SCHEMA_VERSION = 1
 
@@ -337,7 +337,7 @@ class Pin(Model):
     """Media preference: a stated capacity of a workload held on one tier (a database's
     chosen objects on SSD), the rest placed by the pool's Easy Tier setting."""
 
-    tier: Tier = Field(description="the tier that holds the pinned data")
+    tier: TierName = Field(description="the tier that holds the pinned data")
     capacity_gb: float = Field(gt=0, le=1e7, description="data pinned to the tier, GB")
     io_share: Fraction | tuple[Fraction, Fraction] | None = Field(
         None,
@@ -420,7 +420,7 @@ class Workload(Model):
     think_time_ms: float = Field(
         0.0, ge=0, le=3.6e6, description="each user's pause between I/Os, ms"
     )
-    pin_tier: Tier | None = Field(None, description="place the whole workload on one tier")
+    pin_tier: TierName | None = Field(None, description="place the whole workload on one tier")
     pin: Pin | None = Field(
         None, description="place part of the workload on one tier: {tier, capacity_gb, io_share}"
     )
@@ -558,7 +558,7 @@ class Log(Model):
         128, ge=1, le=MAX_LOG_PAGES, description="pages of one large asynchronous log write"
     )
     capacity_gb: float = Field(10.0, gt=0, le=1e6, description="the log data sets' capacity, GB")
-    pin_tier: Tier | None = Field(None, description="place the log on one tier")
+    pin_tier: TierName | None = Field(None, description="place the log on one tier")
 
     @field_validator("pages_per_commit")
     @classmethod

@@ -29,8 +29,6 @@ from diskmodel.errors import InputError
 
 MAX_NAME_CHARS = 80
 
-Tier = Literal["ssd", "enterprise", "nearline"]
-
 
 class ScenarioError(InputError):
     """A scenario file that does not validate; the message lists every problem found."""

@@ -22,9 +22,19 @@ def _imports(path: Path) -> set[str]:
     return {name for name in found if name.startswith("diskmodel")}
 
 
+# Units and the domain's names: every layer may use them, since they import nothing of ours.
+LEAVES = ("diskmodel.units", "diskmodel.vocabulary")
+
+
+@pytest.mark.parametrize("leaf", LEAVES)
+def test_the_shared_vocabulary_imports_nothing_of_ours(leaf: str) -> None:
+    path = PACKAGE / f"{leaf.removeprefix('diskmodel.')}.py"
+    assert _imports(path) == set()
+
+
 @pytest.mark.parametrize("path", sorted((PACKAGE / "components").glob("*.py")), ids=str)
 def test_components_import_only_the_catalog_and_each_other(path: Path) -> None:
-    allowed = ("diskmodel.catalog", "diskmodel.components")
+    allowed = ("diskmodel.catalog", "diskmodel.components", *LEAVES)
     assert all(name.startswith(allowed) for name in _imports(path)), _imports(path)
 
 
