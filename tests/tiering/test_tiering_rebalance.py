@@ -7,10 +7,10 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tiering_hdd_sketch import average_seek_ms, busy_time_s, seek_constants
 
 from diskmodel.tiering.rebalance import RankBefore, rebalance, spread_by_rotation
 from diskmodel.tiering.skew import UNIFORM, LevelSkew
+from tests.tiering.tiering_hdd_sketch import average_seek_ms, busy_time_s, seek_constants
 
 
 def flat(seconds: float) -> Callable[[float], float]:
