@@ -55,5 +55,12 @@ def sizing_table(r: SizingResult) -> Table:
             "uneven placement",
         ),
         rows=tuple(rows),
-        note=" ".join(answer_lines(r)),
+        note=" ".join(_sentence(line) for line in answer_lines(r)),
     )
+
+
+def _sentence(line: str) -> str:
+    """A terminal line of the answer as a sentence of the table's note (the terminal prints
+    each on its own line, without a capital or a full stop)."""
+    line = line.strip()
+    return line[:1].upper() + line[1:] + ("" if line.endswith(".") else ".")

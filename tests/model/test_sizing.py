@@ -258,3 +258,16 @@ def test_a_scheduler_that_does_not_answer_is_one_message(monkeypatch: pytest.Mon
         size_scenario(
             load_scenario(SHIPPED), load_catalog(), SHIPPED.parent, scheduler="tcp://127.0.0.1:9"
         )
+
+
+def test_the_report_notes_answer_lines_as_sentences(shipped: SizingResult) -> None:
+    """The terminal prints the answer a line each; the report's table note joins them, each a
+    sentence (it once read "...; meets cheapest meeting it: ...")."""
+    from diskmodel.report.size_tables import sizing_table
+    from diskmodel.report.size_text import answer_lines
+
+    note = sizing_table(shipped).note
+    assert note is not None
+    for line in answer_lines(shipped):
+        sentence = line[:1].upper() + line[1:].rstrip(".") + "."
+        assert sentence in note
