@@ -153,6 +153,18 @@ _CLIPPED_TEXT = """
 """
 
 
+# A headline figure (e.g. "72,800 IOPS", never wrapped) wider than its tile runs into the next
+# one, or past the card's edge.
+_CROWDED_FIGURES = """
+() => [...document.querySelectorAll('.answer .figures .value')]
+  .filter(v => v.scrollWidth > v.parentElement.clientWidth + 0.5 ||
+               v.getBoundingClientRect().right > v.closest('.answer').getBoundingClientRect().right)
+  .map(v => v.textContent)
+"""
+# Screen widths the figures are checked at: a desktop, a half-screen window, a phone.
+_WIDTHS = (1280, 800, 420)
+
+
 def _pdf_pages(page: Any) -> int:
     pdf = page.pdf(format="A4", prefer_css_page_size=True)
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
@@ -174,14 +186,21 @@ def _check_report(
         box = answer.bounding_box()
         assert box is not None
         assert box["y"] + box["height"] < 900
+        for width in _WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            assert page.evaluate(_CROWDED_FIGURES) == [], f"figures crowded at {width} px"
+        page.set_viewport_size({"width": 1280, "height": 900})
         shot = screenshot_dir / f"{stem}.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
 
         page.emulate_media(media="print")
+        # Laid out at the printed page's width: A4 less the @page margins (188 mm at 96 dpi).
+        page.set_viewport_size({"width": 710, "height": 1000})
         printed = _chart_sizes(page)
         assert all(width > 100 and height > 100 for _, width, height in printed), printed
         assert page.evaluate(_CLIPPED_TEXT) == [], "chart text outside its frame (print)"
+        assert page.evaluate(_CROWDED_FIGURES) == [], "figures crowded (print)"
         style = "([s, p]) => getComputedStyle(document.querySelector(s))[p]"
         assert page.evaluate(style, ["nav", "display"]) == "none"
         assert page.evaluate(style, ["figure.chart", "breakInside"]) == "avoid"
