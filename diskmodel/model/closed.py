@@ -237,6 +237,7 @@ def solve_closed(
     think_time_s: float,
     open_rates: FloatArray,
     host: HostCpu | None = None,
+    solved: dict[tuple[object, ...], ClosedNetworkResult] | None = None,
 ) -> ClosedState:
     """Exact (or, for very large populations, saddle-point) solution of the closed workloads
     (one class mixed by `weights`, summing to 1) at `population`, the asynchronous work and the
@@ -244,7 +245,13 @@ def solve_closed(
     multipliers exactly (`drive_alpha`), and at ports, servers and DA pairs by the D / (1 - rho)
     reduction. Identical ranks form one station of all their drives (`queueing.closed_network`
     merges them by Norton's theorem). A `host` CPU is one more multi-server station the closed
-    class visits (an application's transactions)."""
+    class visits (an application's transactions).
+
+    `solved` keeps the network solutions by their inputs (demands, rate multipliers, servers,
+    population, think time), for a caller that solves networks which differ only where the
+    solution does not look: two placements whose shares are equal (the placement for a
+    vanishing load and the one for a load at which no Easy Tier ceiling binds) give the same
+    inputs, so the same solution, and it is solved once."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
     destaging = weights @ net.destage_work > 0  # the stations on the NVS's destage path
@@ -287,16 +294,28 @@ def solve_closed(
                 demands[j] /= 1 - rho[k]
                 alphas.append(None)
         alphas.extend([None] * (len(demands) - len(members)))
-        solved = closed_network(
-            demands,
+        key = (
             N,
             think_time_s + delay_s,
-            servers=servers,
-            alpha=alphas,
-            members=drives,
-            points=[N],
+            demands.tobytes(),
+            servers.tobytes(),
+            drives.tobytes(),
+            tuple(None if a is None else a.tobytes() for a in alphas),
         )
-        return _Solution(float(solved.throughput), hit_limit, solved, open_work)
+        result = None if solved is None else solved.get(key)
+        if result is None:
+            result = closed_network(
+                demands,
+                N,
+                think_time_s + delay_s,
+                servers=servers,
+                alpha=alphas,
+                members=drives,
+                points=[N],
+            )
+            if solved is not None:
+                solved[key] = result
+        return _Solution(float(result.throughput), hit_limit, result, open_work)
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it.

@@ -31,6 +31,7 @@ from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout
 from diskmodel.model.network import Network, build_network
 from diskmodel.model.open import class_rates, class_responses, station_states
+from diskmodel.queueing.closed_network import ClosedNetworkResult
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -107,6 +108,8 @@ class Solver:
         self.config = config
         self.costs = OpCosts(config)
         self._networks: dict[tuple[object, ...], Network] = {}
+        # The closed networks solved (`solve_closed`), by their inputs.
+        self._closed_solved: dict[tuple[object, ...], ClosedNetworkResult] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
         self.follows_load = any(
@@ -292,7 +295,12 @@ class Solver:
         # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
         def settle(x: float) -> tuple[Network, ClosedState]:
             net = self.network(open_rates + weights * x)
-            return net, solve_closed(net, weights, population, think_s, open_rates, host)
+            if len(self._closed_solved) > _CACHE_SIZE:
+                self._closed_solved.clear()
+            state = solve_closed(
+                net, weights, population, think_s, open_rates, host, self._closed_solved
+            )
+            return net, state
 
         def solve(x: float) -> tuple[tuple[Network, ClosedState], float]:
             placed, solved = settle(x)
