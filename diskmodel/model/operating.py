@@ -108,8 +108,6 @@ class Solver:
         self.config = config
         self.costs = OpCosts(config)
         self._networks: dict[tuple[object, ...], Network] = {}
-        # The closed networks solved (`solve_closed`), by their inputs.
-        self._closed_solved: dict[tuple[object, ...], ClosedNetworkResult] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
         self.follows_load = any(
@@ -293,18 +291,18 @@ class Solver:
         # x (a higher rate moves data to slower tiers, which relieves a fast tier that was the
         # bottleneck), so h(x) = g(x) - x is positive at 0 and negative far enough out: bracket
         # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
+        # The closed networks solved on the way, by their inputs: the first two placements (for
+        # no load, then for the rate it settles at) are often the same under two cache keys.
+        solved: dict[bytes, ClosedNetworkResult] = {}
+
         def settle(x: float) -> tuple[Network, ClosedState]:
             net = self.network(open_rates + weights * x)
-            if len(self._closed_solved) > _CACHE_SIZE:
-                self._closed_solved.clear()
-            state = solve_closed(
-                net, weights, population, think_s, open_rates, host, self._closed_solved
-            )
+            state = solve_closed(net, weights, population, think_s, open_rates, host, solved)
             return net, state
 
         def solve(x: float) -> tuple[tuple[Network, ClosedState], float]:
-            placed, solved = settle(x)
-            return (placed, solved), solved.throughput
+            placed, settled = settle(x)
+            return (placed, settled), settled.throughput
 
         net, state = settle(0.0)
         following = self.follows_load or open_rates.sum() > 0

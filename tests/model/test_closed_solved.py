@@ -1,4 +1,4 @@
-"""A solver solves each closed network once (`solve_closed`'s `solved`): at an application's
+"""A closed point solves each closed network once (`solve_closed`'s `solved`): at an application's
 planned users, the placement for a vanishing load and the one for the rate the users settle at
 (no Easy Tier ceiling binds) give the same network inputs; the second solve is the first's."""
 
@@ -44,7 +44,7 @@ def test_each_closed_network_is_solved_once_and_as_without_the_memo(
     assert state is not None
     # Both placements were settled, each with its search for the asynchronous stream's rate;
     # the second searched the same inputs as the first, so solved nothing new.
-    assert len(solved) == len(set(solved)) == len(solver._closed_solved)
+    assert len(solved) == len(set(solved))
     _, host = application_loop(app, customers(app.users, app.parallel_ios) / app.users)
     alone = solve_closed(
         point.network,
