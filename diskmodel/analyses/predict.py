@@ -271,7 +271,7 @@ def planning_max_iops(begun: Begun) -> float:
         if not failing:
             continue
         found = [highest_load_meeting(limit, walked, loads.at) for limit in failing]
-        binding = [x for x in found if x is not None]
+        binding = [highest for highest in found if highest is not None]
         if binding:
             return min(binding)
         waiting = [limit for limit in waiting if limit not in failing]
