@@ -50,6 +50,7 @@ e.g. DOMAIN.md C6 for a DS8800 with 8 Gb/s FICON: 1 page about 170 us, 128 pages
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -197,10 +198,20 @@ def expected_commit_us(
     # E[max] = top + (1 / rate) * integral over z in (0, 1) of (1 - prod_j (1 - c_j z)) / z,
     # a polynomial of degree k - 1 in z: Gauss-Legendre with k // 2 + 1 nodes is exact.
     c = q * np.exp(-rate * (top - a))
-    nodes, weights = np.polynomial.legendre.leggauss(len(a) // 2 + 1)
+    nodes, weights = _gauss_legendre(len(a) // 2 + 1)
     z = 0.5 * (nodes + 1.0)
     gap = -np.expm1(np.log1p(-np.outer(z, c)).sum(axis=1))  # 1 - prod, without cancellation
     return top + float(0.5 * weights @ (gap / z)) / rate
+
+
+@functools.cache
+def _gauss_legendre(n: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """numpy's n-point Gauss-Legendre nodes and weights, computed once per n (an eigenvalue
+    problem: most of a commit time's cost, and a log's commit sizes ask for a few n only)."""
+    nodes, weights = np.polynomial.legendre.leggauss(n)
+    nodes.setflags(write=False)
+    weights.setflags(write=False)
+    return nodes, weights
 
 
 def commit_time_us(

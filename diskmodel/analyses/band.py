@@ -19,9 +19,10 @@ more where they cost less), so no corner bounds them: the band samples their box
 (`sample_points`: its middle, its corners when there are at most `BOX_CORNERS_UP_TO` such
 ranges, and a seeded Latin hypercube), each sample with the monotone ranges at their
 pessimistic and at their optimistic end, and takes the envelope. Every sample is screened by
-the cheap calls a whole prediction starts with (the planned point and the saturation search);
-the curve and a whole prediction, for the planning maximum (its limits searched: most of a
-prediction's cost), only at the samples with the extreme response time and maximum. A
+the cheap calls a whole prediction begins with (the planned point and the saturation search);
+the curve and the planning maximum (the prediction continued only as far as that figure needs:
+the curve up to the first limit that fails and that limit's search), only at the samples with
+the extreme response time and maximum. A
 sample's envelope is an inner estimate of the true range: it holds every point evaluated and
 may miss an extreme between them. On the cases tests/model/test_band_sampled.py tries against
 a grid, the extremes lay on the box's corners, which the sample holds.
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from diskmodel.analyses.predict import predict_configuration
+from diskmodel.analyses.predict import Begun, begin, planning_max_iops
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
 from diskmodel.model.operating import OperatingPoint, Solver
@@ -125,10 +126,12 @@ def _planned_ms(point: OperatingPoint) -> float | None:
 
 @dataclass(frozen=True)
 class _Screened:
-    """One sample at one end, by the cheap calls a whole prediction starts with: the response
-    time at the planned load (None where saturated) and the maximum."""
+    """One sample at one end, by the cheap calls a whole prediction begins with (kept, so
+    that its planning maximum continues from them): the response time at the planned load
+    (None where saturated) and the maximum."""
 
     config: Configuration
+    begun: Begun
     response_ms: float | None
     max_iops: float
 
@@ -138,12 +141,8 @@ class _Screened:
 
 
 def _screen(config: Configuration) -> _Screened:
-    solver = Solver(config)
-    planned = solver.planned_point()
-    total = planned.total_iops
-    unit = planned.rates / total if total > 0 else solver.closed_weights()
-    maximum, _ = solver.saturation(unit)
-    return _Screened(config, _planned_ms(planned), float(maximum))
+    begun = begin(config)
+    return _Screened(config, begun, _planned_ms(begun.planned), begun.maximum)
 
 
 def _curve(config: Configuration, loads: Sequence[float], closed: bool) -> list[float | None]:
@@ -185,10 +184,10 @@ def _end(
     screened: Sequence[_Screened], loads: Sequence[float], closed: bool, pessimistic: bool
 ) -> _End:
     """The envelope of the samples at one end: the response time at the planned load and the
-    maximum over every sample; the planning maximum (a whole prediction, its limits searched)
-    and the curve over the middle sample (the first: so the band holds the prediction, which
-    is at the middle of every range) and the samples with the extreme response time and the
-    extreme maximum."""
+    maximum over every sample; the planning maximum (`planning_max_iops`: what a whole
+    prediction would report, with none of the rest of it) and the curve over the middle
+    sample (the first: so the band holds the prediction, which is at the middle of every
+    range) and the samples with the extreme response time and the extreme maximum."""
     indices = range(len(screened))
     if pessimistic:
         chosen = {
@@ -202,9 +201,8 @@ def _end(
             min(indices, key=lambda i: screened[i].slowness),
             max(indices, key=lambda i: screened[i].max_iops),
         }
-    configs = [screened[i].config for i in sorted(chosen)]
-    planning = [predict_configuration(c).service_level.max_iops for c in configs]
-    curves = [_curve(c, loads, closed) for c in configs]
+    planning = [planning_max_iops(screened[i].begun) for i in sorted(chosen)]
+    curves = [_curve(screened[i].config, loads, closed) for i in sorted(chosen)]
     envelope = _slowest if pessimistic else _fastest
     extreme = min if pessimistic else max
     return _End(

@@ -12,18 +12,25 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from diskmodel.analyses.application import application_result
-from diskmodel.analyses.limits import Limit, first_broken, limits, service_level_result
+from diskmodel.analyses.limits import (
+    Limit,
+    first_broken,
+    highest_load_meeting,
+    limits,
+    service_level_result,
+)
 from diskmodel.analyses.logs import log_results
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import Configuration, resolve, resolve_scenario
 from diskmodel.model import results
-from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import (
     ClosedPoint,
     ClosedSystemResult,
@@ -63,6 +70,23 @@ class _Loads:
             for x, point in zip(missing, points, strict=True):
                 self.remember(x, point)
         return [(x, self._points[float(f"{x:.12g}")]) for x in totals]
+
+    def solve_in_order(self, totals: Sequence[float]) -> Iterator[tuple[float, OperatingPoint]]:
+        """`solve` one ascending rate at a time (`Solver.open_points_in_order`): the same
+        points, none placed past the one the caller stops at."""
+        missing = [x for x in totals if float(f"{x:.12g}") not in self._points]
+        fresh = zip(
+            missing,
+            self.solver.open_points_in_order(self.unit[:, None] * np.asarray(missing)[None, :]),
+            strict=True,
+        )
+        pending = {float(f"{x:.12g}") for x in missing}
+        for x in totals:
+            key = float(f"{x:.12g}")
+            if key in pending:
+                pending.discard(key)
+                self.remember(*next(fresh))
+            yield x, self._points[key]
 
     def at(self, total_iops: float) -> OperatingPoint:
         key = float(f"{total_iops:.12g}")
@@ -203,17 +227,74 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Begun:
+    """The calls a whole prediction of a configuration begins with, on a solver of its own:
+    the planned point, the mix (the planned rates' shares, or the closed workloads' weights)
+    and the total rate at which it saturates, with the station that saturates."""
+
+    solver: Solver
+    planned: OperatingPoint
+    unit: FloatArray
+    maximum: float
+    neck: int
+
+
+def begin(config: Configuration) -> Begun:
+    """A whole prediction's first calls (`Begun`), which `planning_max_iops` continues."""
+    solver = Solver(config)
+    planned = solver.planned_point()
+    total = planned.total_iops
+    unit = planned.rates / total if total > 0 else solver.closed_weights()
+    maximum, neck = solver.saturation(unit)
+    return Begun(solver, planned, unit, float(maximum), neck)
+
+
+def planning_max_iops(begun: Begun) -> float:
+    """The planning maximum (`ServiceLevelResult.max_iops`) of the whole prediction `begun`
+    begins, and nothing else of it: the curve's points from light load up to the first at
+    which a limit fails, and only the limits failing there searched. A limit that first fails
+    further out meets its target up to the point before that one, at or past where the
+    earlier one failed, so it cannot be the lowest; a limit the search finds never binds
+    (saturated first) is set aside and the walk goes on. The same points and the same
+    searches as the whole prediction's, so the same figure."""
+    config = begun.solver.config
+    loads = _Loads(begun.solver, begun.unit)
+    open_planned = None if config.has_closed else begun.planned.total_iops
+    if open_planned is not None:
+        loads.remember(open_planned, begun.planned)
+    waiting = list(limits(config.service_level))
+    walked: list[tuple[float, OperatingPoint]] = []
+    for x, point in loads.solve_in_order(_curve_loads(config, begun.maximum, open_planned)):
+        walked.append((x, point))
+        failing = [limit for limit in waiting if not limit.met(point)]
+        if not failing:
+            continue
+        found = [highest_load_meeting(limit, walked, loads.at) for limit in failing]
+        binding = [highest for highest in found if highest is not None]
+        if binding:
+            return min(binding)
+        waiting = [limit for limit in waiting if limit not in failing]
+        if not waiting:
+            break
+    return begun.maximum
+
+
 def predict_configuration(
     config: Configuration, growth: Sequence[float] = (), labels: Sequence[str] = ()
 ) -> Prediction:
     """Everything the reports show for one configuration (module docstring); `labels` name
     the growth factors (default: the factor)."""
     names = list(labels) or [f"\u00d7 {f:.3g}" for f in growth]
-    solver = Solver(config)
-    planned = solver.planned_point()
+    begun = begin(config)
+    solver, planned, unit, maximum, neck = (
+        begun.solver,
+        begun.planned,
+        begun.unit,
+        begun.maximum,
+        begun.neck,
+    )
     total = planned.total_iops
-    unit = planned.rates / total if total > 0 else solver.closed_weights()
-    maximum, neck = solver.saturation(unit)
     at_max = solver.network(unit * maximum) if np.isfinite(maximum) else planned.network
     loads = _Loads(solver, unit)
     open_planned = None if config.has_closed else total

@@ -9,6 +9,7 @@ command queue, so that at equal throughput the two solutions see the same hardwa
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -237,6 +238,7 @@ def solve_closed(
     think_time_s: float,
     open_rates: FloatArray,
     host: HostCpu | None = None,
+    solved: dict[bytes, ClosedNetworkResult] | None = None,
 ) -> ClosedState:
     """Exact (or, for very large populations, saddle-point) solution of the closed workloads
     (one class mixed by `weights`, summing to 1) at `population`, the asynchronous work and the
@@ -244,7 +246,14 @@ def solve_closed(
     multipliers exactly (`drive_alpha`), and at ports, servers and DA pairs by the D / (1 - rho)
     reduction. Identical ranks form one station of all their drives (`queueing.closed_network`
     merges them by Norton's theorem). A `host` CPU is one more multi-server station the closed
-    class visits (an application's transactions)."""
+    class visits (an application's transactions).
+
+    `solved` keeps the network solutions by a digest of their inputs (demands, rate
+    multipliers, servers, population, think time), for a caller that solves networks which
+    differ only where the
+    solution does not look: two placements whose shares are equal (the placement for a
+    vanishing load and the one for a load at which no Easy Tier ceiling binds) give the same
+    inputs, so the same solution, and it is solved once."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
     destaging = weights @ net.destage_work > 0  # the stations on the NVS's destage path
@@ -287,16 +296,25 @@ def solve_closed(
                 demands[j] /= 1 - rho[k]
                 alphas.append(None)
         alphas.extend([None] * (len(demands) - len(members)))
-        solved = closed_network(
-            demands,
-            N,
-            think_time_s + delay_s,
-            servers=servers,
-            alpha=alphas,
-            members=drives,
-            points=[N],
-        )
-        return _Solution(float(solved.throughput), hit_limit, solved, open_work)
+        # A digest, not the inputs themselves: a drive's multipliers run to the population.
+        digest = hashlib.blake2b(f"{N} {think_time_s + delay_s!r}".encode(), digest_size=32)
+        for part in (demands, servers, drives, *alphas):
+            digest.update(b"-" if part is None else part.tobytes())
+        key = digest.digest()
+        result = None if solved is None else solved.get(key)
+        if result is None:
+            result = closed_network(
+                demands,
+                N,
+                think_time_s + delay_s,
+                servers=servers,
+                alpha=alphas,
+                members=drives,
+                points=[N],
+            )
+            if solved is not None:
+                solved[key] = result
+        return _Solution(float(result.throughput), hit_limit, result, open_work)
 
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it.

@@ -15,6 +15,7 @@ once a tier's load ceiling binds; below that, one network serves every load with
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,7 @@ from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout
 from diskmodel.model.network import Network, build_network
 from diskmodel.model.open import class_rates, class_responses, station_states
+from diskmodel.queueing.closed_network import ClosedNetworkResult
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -118,21 +120,28 @@ class Solver:
 
     def network(self, rates: ArrayLike) -> Network:
         """The network with the data placed for the host `rates` (one per workload)."""
+        return self._placed(rates)[0]
+
+    def _placed(self, rates: ArrayLike) -> tuple[Network, bool]:
+        """The network placed for `rates`, and whether other loads may share it (the placement
+        that ignores the load: every load of a mix where placement does not follow the load,
+        and where it does, every load below the first Easy Tier ceiling); a placement made for
+        one load where a ceiling binds is that load's alone."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
         ratios = tuple(np.round(r / total, 12)) if total > 0 else tuple(r)
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
-            return self._networks[free_key]
+            return self._networks[free_key], True
         if self.follows_load:
             # Below the rate at which the first Easy Tier ceiling binds, every load of this
             # mix shares the placement that ignores the load: no placement search needed.
             free = self._free_up_to.get(ratios)
             if free is not None and total <= free and ("free", ratios) in self._networks:
-                return self._networks[("free", ratios)]
+                return self._networks[("free", ratios)], True
         key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
         if key in self._networks:
-            return self._networks[key]
+            return self._networks[key], False
         if not self.follows_load:
             key = free_key
         placed = layout(self.config, r, self.costs)
@@ -145,12 +154,12 @@ class Solver:
                     total * free_headroom(self.config, r, self.costs) * (1 - _FREE_MARGIN)
                 )
             if key in self._networks:
-                return self._networks[key]
+                return self._networks[key], True
         net = build_network(self.config, placed, self.costs)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
         self._networks[key] = net
-        return net
+        return net, key[0] != "rates"
 
     # ----------------------------------------------------------------------- loads
 
@@ -193,6 +202,32 @@ class Solver:
             for p, point in zip(columns, self._solve_open(net, r[:, columns]), strict=True):
                 out[p] = point
         return [p for p in out if p is not None]
+
+    def open_points_in_order(self, rates: ArrayLike) -> Iterator[OperatingPoint]:
+        """`open_points` one load at a time, in order, rates [W, P] with the loads ascending
+        along one mix: a caller that stops early places no load past the one it stopped at
+        (placing a load past Easy Tier's first ceiling is most of its cost). Each load gives
+        the figures `open_points` gives it: the loads that share the placement which ignores
+        the load lie below every load with a placement of its own, so they are all known, and
+        solved together as `open_points` solves them, before the first of those."""
+        r = np.asarray(rates, dtype=np.float64)
+        shared: dict[int, tuple[Network, list[int]]] = {}
+
+        def solve_shared() -> Iterator[OperatingPoint]:
+            solved: dict[int, OperatingPoint] = {}
+            for net, columns in shared.values():
+                solved.update(zip(columns, self._solve_open(net, r[:, columns]), strict=True))
+            shared.clear()
+            yield from (solved[p] for p in sorted(solved))
+
+        for p in range(r.shape[1]):
+            net, is_shared = self._placed(r[:, p])
+            if is_shared:
+                shared.setdefault(id(net), (net, []))[1].append(p)
+                continue
+            yield from solve_shared()
+            yield self._solve_open(net, r[:, [p]])[0]
+        yield from solve_shared()
 
     def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
         states = station_states(net, r)
@@ -256,13 +291,18 @@ class Solver:
         # x (a higher rate moves data to slower tiers, which relieves a fast tier that was the
         # bottleneck), so h(x) = g(x) - x is positive at 0 and negative far enough out: bracket
         # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
+        # The closed networks solved on the way, by their inputs: the first two placements (for
+        # no load, then for the rate it settles at) are often the same under two cache keys.
+        solved: dict[bytes, ClosedNetworkResult] = {}
+
         def settle(x: float) -> tuple[Network, ClosedState]:
             net = self.network(open_rates + weights * x)
-            return net, solve_closed(net, weights, population, think_s, open_rates, host)
+            state = solve_closed(net, weights, population, think_s, open_rates, host, solved)
+            return net, state
 
         def solve(x: float) -> tuple[tuple[Network, ClosedState], float]:
-            placed, solved = settle(x)
-            return (placed, solved), solved.throughput
+            placed, settled = settle(x)
+            return (placed, settled), settled.throughput
 
         net, state = settle(0.0)
         following = self.follows_load or open_rates.sum() > 0
