@@ -21,8 +21,7 @@ from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import ApplicationResult, TransactionPoint
 from diskmodel.scenario.limits import MAX_POPULATION
 from diskmodel.scenario.work import APPLICATION_REACH, APPLICATION_SWEEP
-
-MS = 1e-3
+from diskmodel.units import MS
 
 
 def _point(t: TransactionState) -> TransactionPoint:

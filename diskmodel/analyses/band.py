@@ -44,8 +44,8 @@ from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import SAMPLED_METHOD, BandPoint, BandResult, Prediction
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.schema import Corner
+from diskmodel.units import MS
 
-MS = 1e-3
 _PESSIMISTIC_ENDS = (
     "read hit ratio low, destage ratio high, transfers long, skew low, front-end latency high"
 )

@@ -42,8 +42,8 @@ from diskmodel.prediction import (
 )
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
+from diskmodel.units import MS
 
-MS = 1e-3
 # Points of a closed system's population sweep (each solved on its own), at most.
 _CLOSED_SWEEP_POINTS = 12
 # Points sampled along a skew curve for the report.
