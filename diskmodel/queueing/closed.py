@@ -490,13 +490,14 @@ def _log_base(
 ) -> tuple[FloatArray, FloatArray]:
     """log G_base(0..N) of the queue and delay stations plus think time, and X_base(1..N).
 
-    From the stable ordinary recursion: log G_base(n) = -sum_{i<=n} log X_base(i).
+    From the stable single-class solution (`mva_final`, its cheapest exact route):
+    log G_base(n) = -sum_{i<=n} log X_base(i).
     """
     base = load_independent | is_delay
     log_g = np.zeros(N + 1)
     X_base = np.zeros(N)
     if np.any(base & (d > 0)) or z > 0:
-        X_base, _ = _mva_sweep(np.where(base, d, 0.0), np.where(load_independent, d, 0.0), N, z)
+        X_base, _ = mva_final(np.where(base, d, 0.0), np.where(load_independent, d, 0.0), N, z)
         with np.errstate(divide="ignore"):
             log_g[1:] = -np.cumsum(np.log(X_base))
     else:
