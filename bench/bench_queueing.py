@@ -7,7 +7,7 @@ of the same run): compare those multiples across runs, not milliseconds.
 
 Sections (each row states its target and whether this run met it):
 1. line-solver: the reference networks of tests/data and a single-class grid (K = 10, 100,
-   1,000 stations x N = 64, 1,000, 10,000) solved by both libraries in the same run when
+   1,000 stations x N = 64, 1,000, 10,000, 100,000) solved by both libraries in the same run when
    line-solver is importable (a scratch venv: `python -m venv /tmp/ls && /tmp/ls/bin/pip
    install line-solver -e .[test]`, then run this with /tmp/ls/bin/python); otherwise its
    times recorded with the reference file (tests/data/README.md) and the stored answers.
@@ -19,6 +19,9 @@ Sections (each row states its target and whether this run met it):
 4. The largest population each method solves within 5 x `import numpy` and 100 MB.
 5. BLAS threads under load: the hot paths with OpenBLAS's default threads against one
    thread, both while two busy processes load the machine.
+6. Multi-server accuracy with larger classes: Seidmann's reduction and the multi-server
+   Linearizer against exact multi-class MVA on 40 random networks near their knee (the
+   generator of tests/queueing/test_multiserver_multiclass.py's `knee_networks`).
 
 Timing: one warm-up call, then repeated calls for about `budget` seconds (at least 3); the
 median per call is reported. Against line-solver the two are called alternately, so that
@@ -51,6 +54,7 @@ from diskmodel.queueing import (
     mva_load_dependent,
     mva_multiclass,
     schweitzer,
+    seidmann_transform,
 )
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "line_solver_reference.json"
@@ -248,7 +252,7 @@ def grid_cases() -> list[Case]:
     cases = []
     for K in (10, 100, 1000):
         D = rng.uniform(0.001, 0.010, K)
-        for N in (64, 1000, 10_000):
+        for N in (64, 1000, 10_000, 100_000):
             cases.append(
                 Case(
                     f"closed_network (point), K={K}, N={N}",
@@ -486,6 +490,59 @@ def blas_threads() -> list[Row]:
     ]
 
 
+# --- 6. multi-server accuracy --------------------------------------------------------------
+
+
+def knee_networks() -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """tests/queueing/test_multiserver_multiclass.py's `knee_networks` (same generator)."""
+    rng = np.random.default_rng(16)
+    out = []
+    for _ in range(40):
+        K, R = int(rng.integers(3, 7)), int(rng.integers(2, 4))
+        D = rng.uniform(0.001, 0.01, (K, R))
+        c = rng.choice([1, 2, 4, 8, 16], K).astype(float)
+        c[0] = rng.choice([4, 8, 16])
+        side = {2: 400, 3: 60}[R]
+        N = rng.integers(side // 4, side, R)
+        Z = rng.choice([0.0, 1.0]) * N * (D / c[:, None]).max(axis=0) * rng.uniform(0.5, 1.5)
+        out.append((D, N, Z, c))
+    return out
+
+
+def multiserver_accuracy() -> list[Row]:
+    """Worst relative throughput error of the Linearizer where Seidmann's exceeds 0.1%,
+    over the knee networks exact MVA solves stably (it refuses the others)."""
+    seidmann_errors, linearizer_errors, refused, linearizer_s = [], [], 0, 0.0
+    for D, N, Z, c in knee_networks():
+        try:
+            exact = mva_multiclass(D, N, Z, servers=c).throughput
+        except ValueError:
+            refused += 1
+            continue
+        t0 = time.perf_counter()
+        approx = linearizer(D, N, Z, servers=c).throughput
+        linearizer_s += time.perf_counter() - t0
+        queue_part, delay_part = seidmann_transform(D, c)
+        split = np.concatenate([np.ones(c.size), np.full(c.size, np.inf)])
+        seid = mva_multiclass(np.vstack([queue_part, delay_part]), N, Z, servers=split)
+        seidmann_errors.append(float(np.max(np.abs(seid.throughput / exact - 1))))
+        linearizer_errors.append(float(np.max(np.abs(approx / exact - 1))))
+    seid_a, lin_a = np.array(seidmann_errors), np.array(linearizer_errors)
+    shows = seid_a > 1e-3
+    worst = float(lin_a[shows].max())
+    return [
+        Row(
+            "Linearizer where Seidmann errs > 0.1%, knee nets",
+            linearizer_s / max(len(lin_a), 1),
+            "<= 0.1% throughput error",
+            worst <= 1e-3,
+            f"worst {worst:.2%} on {int(shows.sum())} networks (Seidmann up to "
+            f"{seid_a.max():.1%}); within 0.1% on {int((lin_a[shows] <= 1e-3).sum())}; "
+            f"exact refused {refused} of 40 as unstable",
+        )
+    ]
+
+
 def main() -> None:
     numpy_s = import_numpy_s()
     print(f"Queueing core benchmark: `import numpy` takes {numpy_s * 1e3:.0f} ms in this run")
@@ -498,6 +555,7 @@ def main() -> None:
         ("3. Station scaling", station_scaling(numpy_s)),
         ("4. Largest population within the time and memory targets", largest_population(numpy_s)),
         ("5. BLAS threads on a loaded host", blas_threads()),
+        ("6. Multi-server accuracy, larger classes near the knee", multiserver_accuracy()),
     ]
     missed = 0
     for title, rows in sections:

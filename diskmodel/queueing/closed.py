@@ -189,20 +189,14 @@ def mva_final(
     D: FloatArray, D_queue: FloatArray, N: int, Z: float
 ) -> tuple[FloatArray, FloatArray]:
     """X(n), n = 1..N, and the queue lengths Q[K] at N only, by the cheapest exact route for
-    this station count and population (`_route`); memory O(K + N) except the
-    normalising-constant route's O(K N)."""
+    this station count and population (`_route`); memory O(K + N)."""
     K = D.shape[0]
     K_queue = int(np.count_nonzero(D_queue))
-    fixed = Z + float((D - D_queue).sum())
     route = _route(K, K_queue, N)
-    if route == "python constants" and not _constants_may_overflow(D, D_queue, N, Z):
-        X_list, q_list = _constants_python(D.tolist(), D_queue.tolist(), N, Z)
-        return np.array(X_list), np.array(q_list)
-    if route == "constants" and not _constants_may_overflow(D, D_queue, N, Z):
-        fast = _normalising_constant_sweep(D, D_queue, N, Z)
-        if fast is not None:
-            return fast[0], np.ascontiguousarray(fast[1][:, -1])
-    if K <= _PYTHON_STATIONS:
+    if route == "power sums":
+        return _power_sum_final(D, D_queue, N, Z)
+    fixed = Z + float((D - D_queue).sum())
+    if route == "python recursion":
         X_list, q_list = _recursion_python(D_queue.tolist(), N, fixed)
         X, q = np.array(X_list), np.array(q_list)
     else:
@@ -221,20 +215,39 @@ def mva_final(
     return X, q
 
 
+# Cost model of the three exact routes to X(1..N) and Q(N), seconds, measured on a shared
+# 2-core machine (interleaved medians, K = 1..1,000, N = 2..256 around the crossover): the
+# recursion on Python floats (per population a loop over the stations), with numpy (per
+# population a few calls, whose overheads dominate up to thousands of stations), and
+# Newton's identities in blocks (a fixed cost, the sort of the demands, the b x b block
+# matrix, then a little per population and per station-population term).
+_PYTHON_STEP_S = 8e-7
+_PYTHON_TERM_S = 1e-7
+_NUMPY_STEP_S = 2e-6
+_NUMPY_TERM_S = 1e-9
+_NEWTON_FIXED_S = 5e-5
+_NEWTON_STATION_S = 3e-8
+_NEWTON_SQUARE_S = 3e-9
+_NEWTON_POPULATION_S = 1e-7
+_NEWTON_TERM_S = 1e-9
+
+
 def _route(K: int, K_queue: int, N: int) -> str:
-    """The cheapest exact route to X(1..N) and Q(N) by a cost model measured on a shared
-    2-core machine (bench/bench_queueing.py; seconds): the recursion on Python floats up to
-    24 stations, else with numpy (one step a population); Buzen's constants on Python floats
-    or in compiled passes (two per station). (A power-sum form of the recursion, one dot
-    product a population whatever K, measured no faster than the numpy recursion.)"""
+    """The cheapest exact route to X(1..N) and Q(N) by the cost model above: the recursion
+    on Python floats (up to 24 stations) or with numpy, one step a population, or Newton's
+    identities in blocks (`_power_sum_final`) once the population pays for its fixed cost
+    (from about N = 30; N = 150 for a single station)."""
     if K_queue == 0:
         return "recursion"
     costs = {
-        "recursion": K * N * 3e-7 if K <= _PYTHON_STATIONS else _recursion_s(K, N),
-        "constants": _constants_s(K_queue, N),
+        "recursion": N * (_NUMPY_STEP_S + _NUMPY_TERM_S * K),
+        "power sums": _NEWTON_FIXED_S
+        + _NEWTON_STATION_S * K
+        + _NEWTON_SQUARE_S * _block(K_queue, N) ** 2
+        + N * (_NEWTON_POPULATION_S + _NEWTON_TERM_S * K),
     }
-    if K * N <= _PYTHON_TERMS:
-        costs["python constants"] = 2.0 * K * N * 1e-7
+    if K <= _PYTHON_STATIONS:
+        costs["python recursion"] = N * (_PYTHON_STEP_S + _PYTHON_TERM_S * K)
     return min(costs, key=costs.__getitem__)
 
 
@@ -242,33 +255,113 @@ _PYTHON_STATIONS = 24
 """Up to this many stations the recursion runs on Python floats: a numpy call costs more
 than a step over a few stations (measured in bench/bench_queueing.py)."""
 
-_PYTHON_TERMS = 20_000
-"""Up to this many station-population terms the normalising constants may be summed on
-Python floats (two multiply-adds a term), when `_route` finds that cheapest."""
+_BLOCK = 128
+"""Most populations one block of `_power_sum_final` solves at once (`_block`)."""
 
 
-def _constants_python(
-    D: list[float], D_queue: list[float], N: int, Z: float
-) -> tuple[list[float], list[float]]:
-    """X(n), n = 1..N, and Q at N from Buzen's constants on Python floats (scaled by the
-    largest queue demand; the caller has checked they cannot overflow)."""
-    theta = max(D_queue)
-    z = (Z + sum(D) - sum(D_queue)) / theta
-    g = [1.0] * (N + 1)
-    for n in range(1, N + 1):
-        g[n] = g[n - 1] * z / n
-    queues = [(k, dq / theta) for k, dq in enumerate(D_queue) if dq > 0]
-    for _, d in queues:
-        for n in range(1, N + 1):
-            g[n] += d * g[n - 1]
-    X = [g[n - 1] / g[n] / theta for n in range(1, N + 1)]
-    q = [X[-1] * dk for dk in D]  # delays: Q = X D; queues overwritten below
-    for k, d in queues:
-        acc = 0.0  # Horner: sum_{i=1..N} d^i g(N-i) = d (g(N-1) + d (g(N-2) + ...))
-        for i in range(N):
-            acc = d * (g[i] + acc)
-        q[k] = acc / g[N]
-    return X, q
+def _block(K: int, N: int) -> int:
+    """Block length for K distinct demands and population N: each block costs about 20 us
+    of calls, and the [b, K] powers about 0.02 us an element to allocate and touch (page
+    faults dominate on a sandboxed host); b = sqrt(1000 N / K) balances the two, within
+    16..`_BLOCK` (a triangular solve of b^2 / 2 terms stays cheap). Measured in
+    bench/bench_queueing.py for K = 100..3,000 and N = 32..10,000."""
+    return max(1, min(N, _BLOCK, max(16, int(math.sqrt(1000.0 * N / K)))))
+
+
+_LOG_BLOCK_GROWTH = 575.0
+"""ln(1e250): the most the normalising constant may grow within one block (G < 1e250
+times its value at the block's start, far from overflow)."""
+
+
+def _power_sum_final(
+    D: FloatArray, D_queue: FloatArray, N: int, Z: float
+) -> tuple[FloatArray, FloatArray]:
+    """X(n), n = 1..N, and Q[K] at N, exactly, from Newton's identities for the normalising
+    constants, one triangular solve per block of populations.
+
+    In units of theta = max D_queue (d_k = D_k / theta <= 1, z = (Z + delay demands) /
+    theta) the generating function of G is e^(z x) prod_k 1 / (1 - d_k x); its logarithmic
+    derivative z + sum_{i>=1} P_i x^(i-1), with the power sums P_i = sum_k d_k^i, gives
+    Newton's identity
+
+        n G(n) = z G(n-1) + sum_{i=1..n} P_i G(n-i),
+
+    every term positive (no cancellation, unlike the elementary symmetric recurrence). The
+    history before a block's first population n0 enters through K numbers,
+    H_k(n0) = sum_{i>=1} d_k^i G(n0-i) = Q_k(n0) G(n0): for j >= 1,
+    sum_{i>=j} P_i G(n0+j-i) = sum_k d_k^j H_k(n0). So a block of b populations is a gemv
+    (b x K), a lower-triangular solve of order b (forward substitution: sums of positive
+    terms over the diagonal n0+j) and a gemv carrying H to n0+b: about a dozen compiled
+    calls for b = `_BLOCK` populations instead of a numpy step for each. Stations with
+    equal demands share one H (their count weights P and H). G is rescaled to 1 at each
+    block's start and a block is shortened where G could pass 1e250 within it
+    (G(n)/G(n-1) <= 1 + (z + P_1)/n); the bottleneck has d = 1, so G never decreases and
+    nothing underflows that is not negligible. Then X(n) = G(n-1) / (theta G(n)) and
+    Q_k(N) = H_k(N) / G(N). Against MVA in 40-digit arithmetic at N = 100,000 (1 to 30
+    stations): X within 1e-14, Q within 4e-14 relative.
+    Source: Newton's identity for the complete homogeneous symmetric polynomials
+    (Macdonald, Symmetric Functions and Hall Polynomials, 1995, I.2), which G(n) is
+    (Buzen, CACM 16(9), 1973).
+    """
+    from scipy.linalg.blas import dtrsv  # deferred: importing scipy costs ~0.6 s
+
+    queue = D_queue > 0
+    theta = float(D_queue.max())
+    d = D_queue[queue] / theta
+    ordered = np.sort(d)
+    member_of: IntArray = np.arange(d.size)
+    members: FloatArray = np.ones(d.size)
+    if np.any(ordered[1:] == ordered[:-1]):  # sorting costs far less than np.unique's inverse
+        d, member_of, counts = np.unique(d, return_inverse=True, return_counts=True)
+        members = counts.astype(np.float64)
+    z = (Z + float((D - D_queue).sum())) / theta
+    b = _block(d.size, N)
+    powers = _powers(d, b)  # powers[i-1] = d^i
+    weighted = powers * members
+    c = weighted.sum(axis=1)  # c[i-1] = P_i
+    growth_rate = z + float(c[0])
+    c[0] += z  # z G(n-1) joins P_1 G(n-1)
+    # T[j, i] = -c[j-i-1] below the diagonal (a lower Toeplitz matrix, row j a window of
+    # `band`); the diagonal, n0+1..n0+b, is set per block.
+    band = np.concatenate((-c[b - 2 :: -1] if b > 1 else [], [0.0], np.zeros(b - 1)))
+    T = np.array(np.lib.stride_tricks.sliding_window_view(band, b)[::-1], order="F")
+    diagonal = T.reshape(-1, order="F")[:: b + 1]  # a view: T is Fortran-contiguous
+    W = np.zeros(d.size)  # members_k H_k(n0) / G(n0)
+    y = np.empty(N)  # theta X(n)
+    g = np.empty(b + 1)  # G(n0 + j) / G(n0), j = 0..b
+    n0 = 0
+    while n0 < N:
+        affordable = int(_LOG_BLOCK_GROWTH / math.log1p(growth_rate / (n0 + 1)))
+        bl = min(b, N - n0, max(1, affordable))
+        diagonal[:] = np.arange(n0 + 1.0, n0 + b + 1.0)
+        g[0] = 1.0
+        rhs = np.dot(powers[:bl], W)  # the history's share: sum_k d_k^j W_k
+        rhs += c[:bl]  # times G(n0) = 1
+        g[1 : bl + 1] = dtrsv(T if bl == b else T[:bl, :bl], rhs, lower=1, overwrite_x=1)
+        np.divide(g[:bl], g[1 : bl + 1], out=y[n0 : n0 + bl])
+        # H(n0+bl) = sum_{i=1..bl} d^i G(n0+bl-i) + d^bl H(n0), rescaled to G(n0+bl) = 1
+        carried = np.dot(g[bl - 1 :: -1], weighted[:bl])
+        W *= powers[bl - 1]
+        W += carried
+        W /= g[bl]
+        n0 += bl
+    X = y / theta
+    Q = X[-1] * D  # delay stations: Little's law; queues overwritten
+    Q[queue] = (W / members)[member_of]
+    return X, Q
+
+
+def _powers(d: FloatArray, b: int) -> FloatArray:
+    """[b, K] d^i, i = 1..b, by doubling (log2 b compiled products; d^i carries at most
+    about log2 i roundings)."""
+    powers = np.empty((b, d.size))
+    powers[0] = d
+    filled = 1
+    while filled < b:
+        step = min(filled, b - filled)
+        np.multiply(powers[:step], powers[filled - 1], out=powers[filled : filled + step])
+        filled += step
+    return powers
 
 
 def _recursion_python(d: list[float], N: int, fixed: float) -> tuple[list[float], list[float]]:
@@ -397,13 +490,14 @@ def _log_base(
 ) -> tuple[FloatArray, FloatArray]:
     """log G_base(0..N) of the queue and delay stations plus think time, and X_base(1..N).
 
-    From the stable ordinary recursion: log G_base(n) = -sum_{i<=n} log X_base(i).
+    From the stable single-class solution (`mva_final`, its cheapest exact route):
+    log G_base(n) = -sum_{i<=n} log X_base(i).
     """
     base = load_independent | is_delay
     log_g = np.zeros(N + 1)
     X_base = np.zeros(N)
     if np.any(base & (d > 0)) or z > 0:
-        X_base, _ = _mva_sweep(np.where(base, d, 0.0), np.where(load_independent, d, 0.0), N, z)
+        X_base, _ = mva_final(np.where(base, d, 0.0), np.where(load_independent, d, 0.0), N, z)
         with np.errstate(divide="ignore"):
             log_g[1:] = -np.cumsum(np.log(X_base))
     else:

@@ -7,11 +7,13 @@ serve at rate min(j, c) with j customers) or delays (`servers` entry `np.inf`).
 
 All three solvers return a `MulticlassResult` at the population vector N. With multi-server
 stations: `mva_multiclass` is exact (it carries each station's queue-length law for j < c
-along the lattice); `linearizer` is the multi-server Linearizer (within 1.1% over random
-small networks, 0.07-0.27% for classes of 10-30 customers); `schweitzer` its uncorrected
-core (up to 12% off for classes of one or two). Seidmann's reduction (`seidmann_transform`)
-is no longer needed and is up to 11% off on the same networks
-(tests/queueing/test_multiserver_multiclass.py).
+along the lattice) until a busy multi-server station makes that recursion unstable (then
+it raises, or for one class uses the stable single-class solution); `linearizer` is the
+multi-server Linearizer (within 1.1% over random small networks, 0.07-0.27% for classes of
+10-30 customers; on random networks with classes of 15-400 near their knee within 0.1% on
+27 of 32, 0.17-0.99% on the rest); `schweitzer` its uncorrected core (up to 12% off for
+classes of one or two). Seidmann's reduction (`seidmann_transform`) is up to 11% off on
+the small networks and 3.1% on the larger ones (tests/queueing/test_multiserver_multiclass.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ from diskmodel.queueing._arrays import FloatArray, IntArray, frozen, frozen_int
 
 EXACT_LATTICE_LIMIT = 5_000_000
 """Largest population lattice prod(N_r + 1) `mva_multiclass` accepts (memory ~ 4 bytes each)."""
+
+UNSTABLE = 1e-11
+"""Largest estimated relative throughput error (`mva_multiclass`'s carried rounding of the
+multi-server queue-length laws) accepted from exact multi-class MVA; where the error grows,
+the error measured against the stable single-class solution is 1-5 times the estimate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +141,17 @@ def mva_multiclass(
     with its queue-length law for j < c carried along the lattice:
     p_k(j | n) = (1/j) sum_r D_kr X_r(n) p_k(j-1 | n - e_r), j = 1..c-1, and
     p_k(0 | n) = 1 - (A + sum_{j=1}^{c-1} (c - j) p_k(j | n)) / c, A = sum_r D_kr X_r(n)
-    (the utilisation law). Exact; the subtraction in p_k(0 | n) loses relative precision only
-    when a multi-server station is nearly always full, far beyond the lattices this solver
-    accepts. The lattice is swept one total population at a time, all vectors of a level at
-    once (they depend only on the level below), so the cost is O(K R c prod(N_r + 1)) in a
-    few hundred vector operations; memory holds two levels plus one index per lattice point.
+    (the utilisation law). Exact in exact arithmetic, but the subtraction in p_k(0 | n) is
+    unstable once a multi-server station is nearly always full: the rounding it adds grows
+    like c^c / c! every c levels (one class, c = 4 and 2 tied at the bottleneck: 1e-13 at
+    N = 40, 2e-7 at 80, 170% at 160). So a signed first-order copy of that rounding is
+    carried along the lattice with p, and where it implies a relative throughput error
+    above `UNSTABLE` one class is solved by `closed.mva_load_dependent` (stable, log
+    space) and several raise ValueError (use `linearizer`); the estimate is within a factor
+    of 5 of the error where it grows, and costs a second pass over the laws. The lattice is
+    swept one total population at a time, all vectors of a level at once (they depend only
+    on the level below), so the cost is O(K R c prod(N_r + 1)) in a few hundred vector
+    operations; memory holds two levels plus one index per lattice point.
     Source: Reiser & Lavenberg, JACM 27(2), 1980; Lazowska et al., Quantitative System
     Performance, 1984, §8.3 (the multi-server form).
     """
@@ -171,6 +184,15 @@ def mva_multiclass(
     X = np.zeros(R)
     Rk = D / c[:, None]
     p_last = p_prev[0]
+    # A first-order bound on the absolute rounding error of each p_k(j | n), carried along
+    # the lattice with p (every coefficient positive, so the bound cannot cancel): the
+    # subtraction that forms p_k(0 | n) adds about eps, and the recursion for j >= 1 passes
+    # the errors of the level below on, multiplied by D X / j. Near a full multi-server
+    # station this grows like (c^c / c!) every c levels; `instability` is the largest
+    # relative throughput error it implies at any population vector.
+    err_prev = np.zeros((1, K, cmax))
+    instability = 0.0
+    eps = float(np.finfo(np.float64).eps)
     for t in range(1, int(level.max()) + 1):
         dense = order[bounds[t] : bounds[t + 1]]
         n = points[dense]  # [m, R]
@@ -182,6 +204,16 @@ def mva_multiclass(
         idle = np.einsum("mrkj,kj->mrk", seen_p, weight)
         Rk_level = (D.T[None, :, :] + Dq.T[None, :, :] * (seen + idle)) / c[None, None, :]
         X_level = np.where(has, n / (Z[None, :] + Rk_level.sum(axis=2)), 0.0)  # [m, R]
+        if cmax > 1:
+            seen_err = err_prev[prev_rows]  # [m, R, K, cmax]
+            idle_err = np.einsum("mrkj,kj->mrk", seen_err, weight) * has[:, :, None]
+            shift = (Dq.T[None, :, :] / c[None, None, :] * idle_err).sum(axis=2)
+            cycle = Z[None, :] + Rk_level.sum(axis=2)
+            worst = float(np.max(np.abs(shift) / np.abs(cycle)))
+            # NaN, or a negative time: the rounding has already swamped the answer
+            instability = max(instability, worst if worst == worst else np.inf)
+            if np.any(Rk_level < 0):
+                instability = np.inf
         q_prev = np.einsum("mr,mrk->mk", X_level, Rk_level)
         if cmax > 1:
             a = X_level[:, :, None] * D.T[None, :, :]  # [m, R, K]: D_kr X_r(n)
@@ -199,16 +231,48 @@ def mva_multiclass(
                 / c[None, :]
             )
             p_new *= j_axis[None, None, :] < c[None, :, None]
+            err_new = np.zeros_like(p_new)
+            for j in range(1, cmax):
+                err_new[:, :, j] = np.einsum("mrk,mrk->mk", a, seen_err[:, :, :, j - 1]) / j
+            err_new *= j_axis[None, None, :] < c[None, :, None]
+            terms = busy + np.einsum("mkj,kj->mk", p_new, c[:, None] - j_axis) + c[None, :]
+            err_new[:, :, 0] = (
+                eps * terms - np.einsum("mkj,kj->mk", err_new, c[:, None] - j_axis)
+            ) / c[None, :]
             p_prev = p_new
+            err_prev = err_new
         else:
             p_prev = np.ones((dense.size, K, 1))
         if t == level.max():
             X = X_level[0]
             Rk = Rk_level[0].T
             p_last = p_prev[0]
+    if instability > UNSTABLE:
+        if R == 1:  # one class: the log-space load-dependent solution is exact and stable
+            return _one_class_load_dependent(D, N_i, Z, queueing, c)
+        raise ValueError(
+            f"exact multi-class MVA is numerically unstable here: a multi-server station is "
+            f"nearly always full, and rounding in its empty-station probability grows to a "
+            f"relative throughput error of about {instability:.1e}; use linearizer"
+        )
     Q = X[None, :] * Rk
     idle_last = (p_last * weight).sum(axis=1)
     return _result(D, N_i, X, Q, queueing, 0, c, idle_last)
+
+
+def _one_class_load_dependent(
+    D: FloatArray, N_i: IntArray, Z: FloatArray, queueing: FloatArray, c: FloatArray
+) -> MulticlassResult:
+    """One class with multi-server stations by `closed.mva_load_dependent` (normalising
+    constants in log space: no subtraction, exact at any population)."""
+    from diskmodel.queueing.closed import multiserver_alpha, mva_load_dependent
+
+    N = int(N_i[0])
+    servers = np.where(queueing > 0, c, np.inf)
+    solved = mva_load_dependent(D[:, 0], N, float(Z[0]), multiserver_alpha(servers, N))
+    X = np.array([solved.throughput[-1]])
+    Q = np.asarray(solved.queue_length)[:, -1:]
+    return _result(D, N_i, X, Q, queueing, 0, c, None)
 
 
 def _core_state(
