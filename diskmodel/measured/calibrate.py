@@ -23,26 +23,36 @@ see the back-end work directly (they pin the destage ratio that response times l
 and a write's response (a fast write is front end only) pins the front-end latency that, at
 light load, moves every response by a constant just as the skew does.
 
+The fit starts from the best point of a coarse grid of destage ratio and skew level, walked
+for every workload at once and then for each alone, and takes finite differences at a relative
+step of 1e-6 (`profile.DIFF_STEP`: the model is smooth to rounding between the small steps an
+Easy Tier pool shared by two workloads makes, which a step of 1e-3 straddled).
+
 Identifiability: from the Jacobian J at the fit and the residual variance s^2, each
-parameter's standard error is sqrt(diag((J^T J)^-1) s^2), and its 95% interval that times
-Student's t at the residual's degrees of freedom (figures minus parameters). A parameter is
-reported as *not identified* when the data do not move the fit (its column of J is ~0: e.g.
-skew in a pool of one tier, where placement does not depend on it), or when its 95% interval
-covers more than half its allowed range, or when the fit ran to a bound (where the linearised
-interval means nothing); otherwise as the value with its 95% interval. (J^T J)^-1 is taken by
-the singular values of J with each column scaled to its parameter's range, a direction the
-data do not see getting an unbounded variance, and a parameter not identified is said to be
-confounded with another where their correlation is above 0.95. The
-interval is the linearised (Gauss-Newton) one: over 40 seeded synthetic studies (six loads,
-2% noise) it held the true destage ratio 23 times of the 26 it was identified and the true
-skew level 37 of 40 (tests/measured/test_calibrate.py checks the rate on fewer seeds).
+parameter's standard error is sqrt(diag((J^T J)^-1) s^2), and its linearised 95% interval that
+times Student's t at the residual's degrees of freedom (figures minus parameters). Where that
+interval cannot be trusted (it reaches a bound, or the sum of squares at its ends, with the
+others moved as the linearised fit moves them, misses the threshold it predicts there by more
+than a quarter of the rise: `_suspect`, two model evaluations), the parameter's profile is
+walked (`diskmodel.measured.profile`: it held at values, the others refitted, the interval
+where the sum of squares stays within s^2 F(1, n - p; 0.95) of the fit's), which follows the
+model's curvature and may be one-sided at a bound; `intervals="profile"` walks every
+parameter's, `"linear"` none. A parameter is reported as *not identified* when the data do not
+move the fit (its column of J is ~0: e.g. skew in a pool of one tier, where placement does not
+depend on it), or when its 95% interval covers more than half its allowed range, or when the
+linearised fit ran to a bound and no profile was walked, or its profile reaches below the fit;
+otherwise as the value with its 95% interval. (J^T J)^-1 is taken by the singular values of J
+with each column scaled to its parameter's range, a direction the data do not see getting an
+unbounded variance, and a parameter not identified is said to be confounded with another where
+their correlation is above 0.95 (or, from a profile, where the other follows it by a quarter of
+its range). Coverage over seeded synthetic studies: docs/measured.md.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +63,7 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.errors import InputError
 from diskmodel.measured.peaks import Selection
+from diskmodel.measured.profile import Profile, bounded_least_squares, profile
 from diskmodel.model import results
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import WorkloadResult
@@ -76,6 +87,9 @@ PIN_SHARE = "pin.io_share"
 """A workload's allocation: the share of its back-end I/O its data pinned to a tier carries."""
 SYSTEM = "system"
 """The `workload` of a parameter or figure that belongs to the whole system."""
+GRID_DESTAGE = (0.2, 0.5, 1.0)
+GRID_LEVEL = (1.5, 3.0, 6.0, 12.0, 24.0)
+"""The coarse grid the fit starts from the best point of (destage ratio by skew level)."""
 SATURATED_RESIDUAL = 5.0
 """The relative residual of a figure the model cannot reach (its point saturates), times the
 overload (load over what the network carries)."""
@@ -263,17 +277,33 @@ def _at(
         elif key == PIN_SHARE:
             data["workloads"][w]["pin"]["io_share"] = float(value)
         elif key == "skew.level":
-            data["workloads"][w]["skew"] = {"level": float(value)}
+            # A level of exactly 1 (no skew at all) is not one the scenario takes: the bound a
+            # profile walks to is approached, not reached.
+            level = max(float(value), SKEW_BOUNDS[0] + 1e-6)
+            data["workloads"][w]["skew"] = {"level": level}
         else:
             data["workloads"][w][key] = float(value)
     data["analyses"] = {}
     return data
 
 
+INTERVALS = ("auto", "profile", "linear")
+"""How a parameter's 95% interval is found (`calibrate`'s `intervals`)."""
+NONLINEAR = 0.25
+"""A linearised interval is suspect where the sum of squares at either of its ends (along the
+linearised profile trace) misses the 95% threshold by more than this fraction of the rise: its
+end is then misplaced by about a tenth of its half-width or more."""
+RESTARTS = 1
+"""How many times the fit is made again from a better point a profile found."""
+NOT_SEEN = 1e-6
+"""A Jacobian column (relative residuals per unit of the parameter) below this: the figures
+do not move with the parameter at the fit."""
+
+
 def _unidentified(column: float, value: float, lo: float, hi: float, half_width: float) -> str:
-    """Why a fitted parameter is not identified (module docstring), or "" if it is."""
+    """Why a fitted parameter is not identified by its linearised interval, or "" if it is."""
     span = hi - lo
-    if column < 1e-6:
+    if column < NOT_SEEN:
         return "the data do not depend on it"
     if min(value - lo, hi - value) <= 1e-3 * span:
         return (
@@ -282,6 +312,18 @@ def _unidentified(column: float, value: float, lo: float, hi: float, half_width:
         )
     if 2 * half_width > span / 2:
         return f"its 95% interval (+-{half_width:.3g}) covers more than half its range"
+    return ""
+
+
+def _unidentified_by_profile(walked: Profile, lo: float, hi: float) -> str:
+    """Why a fitted parameter is not identified by its profile, or "" if it is."""
+    if walked.better is not None:
+        return "its profile reaches below the fit: the sum of squares has more than one minimum"
+    if walked.high - walked.low > (hi - lo) / 2:
+        return (
+            f"its profile is flat: within the 95% threshold from {walked.low:.4g} to "
+            f"{walked.high:.4g}, more than half its range"
+        )
     return ""
 
 
@@ -298,6 +340,150 @@ def _covariance(jac: np.ndarray, span: np.ndarray, s2: float) -> np.ndarray:
     return cov * np.outer(span, span) * s2
 
 
+def _follow(x: np.ndarray, jac: np.ndarray, i: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """How the other parameters follow parameter `i` in the linearised fit (the Gauss-Newton
+    profile trace): C[:, i] / C[i, i], C the covariance over the parameters free to move
+    (neither at a bound nor unseen); 0 for the rest."""
+    span = hi - lo
+    at_bound = np.minimum(x - lo, hi - x) <= 1e-3 * span
+    free = ~at_bound & (np.linalg.norm(jac, axis=0) >= NOT_SEEN)
+    free[i] = True
+    cov = _covariance(jac[:, free], span[free], 1.0)
+    k = int(np.count_nonzero(free[:i]))
+    follow = np.zeros_like(x)
+    follow[free] = cov[:, k] / cov[k, k]
+    return follow
+
+
+def _suspect(
+    residuals: Callable[[np.ndarray], np.ndarray],
+    x: np.ndarray,
+    follow: np.ndarray,
+    i: int,
+    half_width: float,
+    least: float,
+    rise: float,
+    lo: np.ndarray,
+    hi: np.ndarray,
+) -> bool:
+    """Whether parameter `i`'s linearised interval (x[i] +- `half_width`) cannot be trusted:
+    it reaches a bound (a linearised interval means nothing at a bound), or the model is not
+    linear over it. The latter is measured at each end of the interval, at the point the
+    linearised fit moves the others to (`follow`, `_follow`): for a linear model its sum of
+    squares is exactly the threshold, `least` + `rise`. Two model evaluations."""
+    value = float(x[i])
+    if value - half_width <= lo[i] or value + half_width >= hi[i]:
+        return True
+    for offset in (-half_width, half_width):
+        end = x + follow * offset
+        if np.any(end < lo) or np.any(end > hi):
+            return True
+        r = residuals(end)
+        if abs(float(r @ r) - least - rise) > NONLINEAR * rise:
+            return True
+    return False
+
+
+def _parameters(
+    residuals: Callable[[np.ndarray], np.ndarray],
+    fit: Any,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    names: Sequence[str],
+    keys: Sequence[tuple[int, str]],
+    intervals: str,
+) -> tuple[list[Parameter], np.ndarray | None]:
+    """Each fitted parameter with its 95% interval, or why it is not identified (module
+    docstring): linearised, or its profile where `intervals` asks (or, "auto", where the
+    linearised interval is suspect); and the best point a profile found below the fit, if
+    one."""
+    from scipy.stats import f as fisher  # deferred: only calibration needs it
+
+    x = np.asarray(fit.x)
+    jac = np.asarray(fit.jac)
+    least = float(fit.fun @ fit.fun)
+    dof = max(len(fit.fun) - len(x), 1)
+    s2 = max(least / dof, 1e-12)
+    # F(1, dof) = t(dof)^2: the linearised interval (Student's t, as s^2 is itself estimated
+    # from few figures) and the profile's threshold are the same where the model is linear.
+    rise = s2 * float(fisher.ppf(0.95, 1, dof))
+    column = np.linalg.norm(jac, axis=0)
+    span = hi - lo
+    cov = _covariance(jac, span, s2)
+    params = []
+    better: tuple[float, np.ndarray] | None = None
+    for i, (w, key) in enumerate(keys):
+        workload = SYSTEM if w < 0 else names[w]
+        value = float(x[i])
+        half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
+        follow = _follow(x, jac, i, lo, hi) if column[i] >= NOT_SEEN else np.zeros_like(x)
+        walk = column[i] >= NOT_SEEN and (
+            intervals == "profile"
+            or (
+                intervals == "auto"
+                and _suspect(residuals, x, follow, i, half_width, least, rise, lo, hi)
+            )
+        )
+        if walk:
+            walked = profile(residuals, x, least, rise, lo, hi, i, follow, half_width)
+            if walked.better is not None and (better is None or walked.better[0] < better[0]):
+                better = walked.better
+            why = _unidentified_by_profile(walked, float(lo[i]), float(hi[i]))
+            if not why:
+                params.append(Parameter(workload, key, value, walked.low, walked.high, True))
+                continue
+            params.append(
+                Parameter(
+                    workload,
+                    key,
+                    value,
+                    None,
+                    None,
+                    False,
+                    why + _trace_partner(names, keys, i, walked, span),
+                )
+            )
+            continue
+        why = _unidentified(column[i], value, float(lo[i]), float(hi[i]), half_width)
+        if why and column[i] >= NOT_SEEN:
+            # Name the parameter it cannot be told apart from, if one.
+            sd = np.sqrt(np.maximum(np.diag(cov), 1e-300))
+            corr = cov[i] / (sd[i] * sd)
+            corr[i] = 0.0
+            j = int(np.argmax(np.abs(corr)))
+            if abs(corr[j]) > 0.95 and column[j] >= NOT_SEEN:
+                why += (
+                    f"; the data do not tell it apart from {_label(names, keys[j])} "
+                    f"(correlation {corr[j]:+.2f})"
+                )
+        if why:
+            params.append(Parameter(workload, key, value, None, None, False, why))
+        else:
+            low, high = max(lo[i], value - half_width), min(hi[i], value + half_width)
+            params.append(Parameter(workload, key, value, float(low), float(high), True))
+    return params, None if better is None else better[1]
+
+
+def _trace_partner(
+    names: Sequence[str],
+    keys: Sequence[tuple[int, str]],
+    i: int,
+    walked: Profile,
+    span: np.ndarray,
+) -> str:
+    """The parameters that follow parameter `i` along its profile by a quarter of their range
+    or more, furthest first: those the data do not tell it apart from; or ""."""
+    low, high = walked.trace
+    moved = np.abs(high - low) / span
+    moved[i] = 0.0
+    partners = [
+        f"{_label(names, keys[j])} (from {low[j]:.4g} to {high[j]:.4g} along its profile)"
+        for j in np.argsort(-moved)
+        if moved[j] >= 0.25
+    ]
+    return f"; the data do not tell it apart from {' or '.join(partners)}" if partners else ""
+
+
 def _label(names: Sequence[str], key: tuple[int, str]) -> str:
     w, name = key
     return f"{SYSTEM if w < 0 else names[w]}.{name}"
@@ -308,12 +494,14 @@ def calibrate(
     selections: Sequence[Selection],
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
+    intervals: str = "auto",
 ) -> Calibration:
     """Fit each measured workload's destage ratio and skew level, and the system's front-end
-    latency, to the measured figures (module docstring)."""
-    from scipy.optimize import least_squares  # deferred: only calibration needs it
-    from scipy.stats import t as student
-
+    latency, to the measured figures (module docstring). `intervals`: "auto" walks the profile
+    of each parameter whose linearised interval is suspect, "profile" of every one, "linear" of
+    none."""
+    if intervals not in INTERVALS:
+        raise ValueError(f"intervals must be one of {', '.join(INTERVALS)}, got {intervals!r}")
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     # A read hit ratio given as a range and measured in none of the chosen intervals is fitted
     # within that range; every other range starts at its middle.
@@ -409,57 +597,44 @@ def calibrate(
         )
 
     # Start from the best point of a coarse grid: the response is flat in a parameter where
-    # the load saturates, and a local fit started there would stay.
-    grid = [np.array(x0)]
-    for destage in (0.2, 0.5, 1.0):
-        for level in (1.5, 3.0, 6.0, 12.0, 24.0):
-            point = np.array(x0)
-            for i, (_, key) in enumerate(keys):
-                if key == "destage_ratio":
-                    point[i] = destage
-                elif key == "skew.level":
-                    point[i] = level
-            grid.append(point)
-    start = min(grid, key=lambda g: float(np.sum(residuals(g) ** 2)))
-    fit = least_squares(
-        residuals,
-        start,
-        bounds=(np.array(lo), np.array(hi)),
-        diff_step=1e-3,
-        xtol=1e-8,
-        x_scale=np.array(hi) - np.array(lo),
-    )
-    jac = np.asarray(fit.jac)
-    dof = max(len(measured) - len(x0), 1)
-    s2 = max(float(fit.fun @ fit.fun) / dof, 1e-12)
-    # Student's t: the residual variance is itself estimated from few figures.
-    z95 = float(student.ppf(0.975, dof))
+    # the load saturates, and a local fit started there would stay. The grid is walked jointly
+    # (every workload's destage ratio and skew level at once), then once more for each
+    # workload alone, the others held at the best so far: workloads in one pool need not share
+    # a skew (an OLTP workload's 9 put on a sequential batch lifts its extents onto the SSDs,
+    # which a local fit does not climb back from: the batch's figures are flat in its level
+    # wherever none of its data reach the SSDs).
+    def sum_of_squares(x: np.ndarray) -> float:
+        return float(np.sum(residuals(x) ** 2))
+
+    def grid(point: np.ndarray, workloads: set[int]) -> list[np.ndarray]:
+        out = []
+        for destage in GRID_DESTAGE:
+            for level in GRID_LEVEL:
+                x = point.copy()
+                for i, (w, key) in enumerate(keys):
+                    if w in workloads and key == "destage_ratio":
+                        x[i] = destage
+                    elif w in workloads and key == "skew.level":
+                        x[i] = level
+                out.append(x)
+        return out
+
+    x_start = np.array(x0)
+    best = min([x_start, *grid(x_start, set(measured_workloads))], key=sum_of_squares)
+    if len(measured_workloads) > 1:
+        for w in measured_workloads:
+            best = min([best, *grid(best, {w})], key=sum_of_squares)
+    lower, upper = np.array(lo), np.array(hi)
+    fit = bounded_least_squares(residuals, best, lower, upper)
     names = [w.name for w in scenario.workloads]
-    column = np.linalg.norm(jac, axis=0)
-    span = np.array(hi) - np.array(lo)
-    cov = _covariance(jac, span, s2)
-    params = []
-    for i, param in enumerate(keys):
-        value = float(fit.x[i])
-        se = math.sqrt(max(float(cov[i, i]), 0.0))
-        why = _unidentified(column[i], value, lo[i], hi[i], z95 * se)
-        if why and column[i] >= 1e-6:
-            # Name the parameter it cannot be told apart from, if one.
-            sd = np.sqrt(np.maximum(np.diag(cov), 1e-300))
-            corr = cov[i] / (sd[i] * sd)
-            corr[i] = 0.0
-            j = int(np.argmax(np.abs(corr)))
-            if abs(corr[j]) > 0.95 and column[j] >= 1e-6:
-                why += (
-                    f"; the data do not tell it apart from {_label(names, keys[j])} "
-                    f"(correlation {corr[j]:+.2f})"
-                )
-        workload = SYSTEM if param[0] < 0 else names[param[0]]
-        if why:
-            params.append(Parameter(workload, param[1], value, None, None, False, why))
-        else:
-            low, high = max(lo[i], value - z95 * se), min(hi[i], value + z95 * se)
-            params.append(Parameter(workload, param[1], value, low, high, True))
+    params, better = _parameters(residuals, fit, lower, upper, names, keys, intervals)
+    for _ in range(RESTARTS):
+        if better is None:
+            break
+        # A profile found a lower sum of squares than the fit: the fit stopped in a local
+        # minimum (or short of its least on a placement step). Fit again from there.
+        fit = bounded_least_squares(residuals, better, lower, upper)
+        params, better = _parameters(residuals, fit, lower, upper, names, keys, intervals)
     final = model_values(fit.x)
     resid = tuple(
         Residual(

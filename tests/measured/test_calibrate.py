@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
 from typing import Any
 
 import numpy as np
 import pytest
 from ruamel.yaml import YAML
+from scipy.stats import binom
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
@@ -116,24 +118,37 @@ def test_noise_free_measurements_give_back_the_parameters() -> None:
     assert fit.rms_error < 1e-6
 
 
-def test_reported_intervals_hold_the_truth_at_about_their_rate() -> None:
-    """Six loads, 2% noise, 12 seeds: the linearised 95% intervals are checked to hold the
-    true value in at least 80% of the fits that identify it (measured over 40 seeds: 88% for
-    the destage ratio, identified in 26, and 92.5% for the skew level, identified in all)."""
+COVERAGE_SEEDS = int(os.environ.get("DISKMODEL_COVERAGE_SEEDS", "12"))
+"""Seeded studies the coverage test runs (docs/measured.md gives the figures over 40:
+`DISKMODEL_COVERAGE_SEEDS=40 pytest tests/measured/test_calibrate.py -k nominal`)."""
+
+
+def _at_the_nominal_rate(inside: int, identified: int) -> bool:
+    """Whether `inside` of `identified` 95% intervals holding the truth is within sampling
+    error of 95%: at least the count a true 95% interval falls below only 2.5% of the time
+    (binomial; 10 of 12, 35 of 40)."""
+    return inside >= binom.ppf(0.025, identified, 0.95)
+
+
+def test_reported_intervals_hold_the_truth_at_the_nominal_rate() -> None:
+    """Six loads, 2% noise: the intervals of the identified parameters (linearised, or the
+    profile where the linearised one is suspect) hold the truth at 95% within sampling error,
+    and the skew level is identified in nearly every study (figures over 40 seeds in
+    docs/measured.md)."""
     data = _data(destage_ratio=TRUE["destage_ratio"], skew={"level": TRUE["skew.level"]})
     start = _start(data)
     held = {key: [0, 0] for key in TRUE}
-    for seed in range(12):
+    for seed in range(COVERAGE_SEEDS):
         for p in calibrate(start, _measured(data, 0.02, seed)).parameters:
             if p.identified:
                 assert p.low is not None
                 assert p.high is not None
                 held[p.key][1] += 1
                 held[p.key][0] += p.low <= TRUE[p.key] <= p.high
-    assert held["skew.level"][1] >= 10
+    assert held["skew.level"][1] >= 0.8 * COVERAGE_SEEDS
     for key, (inside, identified) in held.items():
         if identified:
-            assert inside / identified >= 0.8, (key, inside, identified)
+            assert _at_the_nominal_rate(inside, identified), (key, inside, identified)
 
 
 def test_skew_in_a_pool_of_one_tier_is_not_identified() -> None:
@@ -257,6 +272,31 @@ def test_front_end_latency_from_light_load_responses_alone_is_not_identified() -
     assert front.low <= TRUE["front_end_latency_us"] <= front.high
     assert front.high - front.low < 0.1 * TRUE["front_end_latency_us"]
     assert any(r.figure == "write_response_ms" for r in fit.residuals)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: seed 17's fit absorbs the noise (0.22% rms against 2% put in; s^2 on 3 "
+    "degrees of freedom), so its intervals are narrow and wrong: front end 470.8 us, 95% 440.4 "
+    "to 500 (its profile), true 220",
+)
+def test_front_end_from_one_workloads_response_alone_is_not_reported_confidently() -> None:
+    """Issue 13: with the front end free and only one workload's overall response times (six
+    loads, 2% noise), seed 17's fit (destage ratio 0.927, skew level 12.7, front end 470.8 us)
+    reports all three identified and wrong. The linearised intervals are suspect (the front
+    end's reaches its bound), and the profile walked is no wider: every interval built from
+    s^2 estimated on 3 degrees of freedom has this tail. A known gap (docs/measured.md)."""
+    data = _data(
+        TRUE["front_end_latency_us"],
+        destage_ratio=TRUE["destage_ratio"],
+        skew={"level": TRUE["skew.level"]},
+    )
+    fit = calibrate(_start(data, front_end=True), _measured(data, 0.02, 17))
+    (front,) = [p for p in fit.parameters if p.key == "front_end_latency_us"]
+    if front.identified:
+        assert front.low is not None
+        assert front.high is not None
+        assert front.low <= TRUE["front_end_latency_us"] <= front.high
 
 
 def test_noise_free_write_responses_give_back_the_front_end_latency() -> None:
@@ -512,19 +552,25 @@ def _easy_tier_pinned(skew: Any, seed: int) -> tuple[Scenario, list[Selection]]:
     return Scenario.model_validate(guess, context={"catalog": catalog}), selections
 
 
-def test_a_pinned_share_under_easy_tier_is_not_told_apart_from_the_skew() -> None:
+def test_a_pinned_share_under_easy_tier_is_identified_where_the_skew_is_not() -> None:
     """With Easy Tier auto placing the rest of the workload beside its pinned data, the pinned
     share and the skew (how much of the rest Easy Tier puts on the SSD left over) both move
-    the SSD's share of the I/O: the fit must report neither as a number, and say which they
-    are confounded with. A measured skew curve (kept, not fitted) separates them: the share
-    is then identified and its interval holds the truth (3 of 3 seeds when measured)."""
+    the SSD's share of the I/O, and the linearised fit saw them as one (correlation -1.00) and
+    reported neither. Their profiles tell them apart: the skew's is flat over its whole range
+    (the share refitted follows it), not identified; the share's is bounded whatever the skew
+    (the SSD left over is small beside the pinned 3,000 GB), and its interval holds the true
+    0.5 (6 of 6 seeds: 0.33 to 0.65 at the widest). A measured skew curve (kept, not fitted)
+    identifies the share too."""
     fit = calibrate(*_easy_tier_pinned(None, 0))
     share = next(p for p in fit.parameters if p.key == "pin.io_share")
     skew = next(p for p in fit.parameters if p.key == "skew.level")
-    for p in (share, skew):
-        assert not p.identified, p.key
-        assert p.low is None
-    assert "tell it apart from oltp." in share.why
+    assert not skew.identified
+    assert skew.low is None
+    assert "flat" in skew.why
+    assert share.identified
+    assert share.low is not None
+    assert share.high is not None
+    assert share.low <= SHARE <= share.high
     points = [[0.0, 0.0], [0.1, 0.6], [0.3, 0.85], [1.0, 1.0]]
     fit = calibrate(*_easy_tier_pinned({"points": points}, 0))
     (share,) = [p for p in fit.parameters if p.key == "pin.io_share"]
@@ -532,3 +578,29 @@ def test_a_pinned_share_under_easy_tier_is_not_told_apart_from_the_skew() -> Non
     assert share.low is not None
     assert share.high is not None
     assert share.low <= SHARE <= share.high
+
+
+def test_the_shipped_example_is_fitted_to_its_least() -> None:
+    """The shipped week (two workloads in one Easy Tier pool, 3% noise, made with OLTP destage
+    ratio 0.55 and skew 9, batch destage ratio 1 and no batch skew) fitted as docs/measured.md
+    shows: the fit reaches 2.14% rms (a finite-difference step of 1e-3 straddled the pool's
+    placement steps and stopped it at 3.45%, with the batch's skew at 11 from a grid that gave
+    both workloads one level), and the destage ratios' intervals hold the truth (the batch's
+    one-sided at its bound, from its profile)."""
+    from diskmodel.measured import load_intervals, select
+
+    measured = ROOT / "scenarios" / "measured"
+    scenario = load_scenario(measured / "ds8800-measured-base.yaml")
+    peaks = ["io", "mbs", "2026-11-04 10:00", "2026-11-07 14:00", "2026-11-05 20:00"]
+    chosen = select(
+        load_intervals(measured / "ds8800-week.csv"), [*peaks, "2026-11-06 12:00"], "week"
+    )
+    fit = calibrate(scenario, chosen, base_dir=measured)
+    assert fit.rms_error < 0.022
+    found = {f"{p.workload}.{p.key}": p for p in fit.parameters}
+    for name, true in (("oltp.destage_ratio", 0.55), ("batch.destage_ratio", 1.0)):
+        p = found[name]
+        assert p.identified, name
+        assert p.low is not None
+        assert p.high is not None
+        assert p.low <= true <= p.high, name
