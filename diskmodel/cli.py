@@ -19,6 +19,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
+
+
+class Intervals(StrEnum):
+    """`calibrate --intervals` (measured.calibrate.INTERVALS, written out here so that the
+    command line does not import the fit and scipy before it is asked to fit)."""
+
+    auto = "auto"
+    profile = "profile"
+    linear = "linear"
 
 
 def say(text: str, *, err: bool = False) -> None:
@@ -457,6 +467,13 @@ def calibrate(
         ),
     ] = None,
     catalog: CatalogFiles = None,
+    intervals: Annotated[
+        Intervals,
+        typer.Option(
+            help="95% intervals: auto (a parameter's profile likelihood where its linearised "
+            "interval is suspect), profile (every parameter's; slower) or linear",
+        ),
+    ] = Intervals.auto,
 ) -> None:
     """Fit each measured workload's destage ratio and skew level, and the system's front-end
     latency, to the measured response times and utilisations: the fit goes to standard error,
@@ -471,7 +488,9 @@ def calibrate(
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
-    result = fit_scenario(loaded, chosen, entries, base_dir=scenario.parent)
+    result = fit_scenario(
+        loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
+    )
     lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
     for p in result.parameters:
         if p.identified:

@@ -146,6 +146,20 @@ def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
     assert "schema_version: 1" in result.stdout
 
 
+def test_calibrate_offers_exactly_the_fits_interval_methods_and_refuses_others() -> None:
+    from diskmodel.cli import Intervals
+    from diskmodel.measured.calibrate import INTERVALS
+
+    assert tuple(m.value for m in Intervals) == INTERVALS
+    base = ROOT / "scenarios" / "measured" / "ds8800-measured-base.yaml"
+    refused = CliRunner().invoke(
+        app, ["calibrate", str(base), "--measured", str(WEEK), "--intervals", "exact"]
+    )
+    assert refused.exit_code != 0
+    assert "'exact' is not one of 'auto', 'profile', 'linear'" in refused.output
+    assert "Traceback" not in refused.output
+
+
 _VALUES = st.floats(0.0, 1e7, allow_nan=False, allow_infinity=False)
 _FRACTIONS = st.floats(0.0, 1.0, allow_nan=False)
 _SCOPES = st.text(
