@@ -44,6 +44,7 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -201,34 +202,56 @@ class _Ranking:
     # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
     _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
+    # io_at by position: the hot end of a tier whose ceiling is searched is the same at
+    # every probe of the search.
+    _io_at: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
+
     @property
     def total_gb(self) -> float:
         return float(self.x_edges[-1])
 
+    @cached_property
+    def _lists(self) -> tuple[list[float], list[float], list[int], list[float], list[float]]:
+        """x_edges, y_edges, owner, c_lo and c_hi as lists: the scalar look-ups of `io_at` and
+        `x_at_io` without numpy's per-call cost (the same numbers)."""
+        return (
+            self.x_edges.tolist(),
+            self.y_edges.tolist(),
+            self.owner.tolist(),
+            self.c_lo.tolist(),
+            self.c_hi.tolist(),
+        )
+
     def io_at(self, x: float) -> float:
         """Small-I/O rate of the hottest x GB of the pool's ranking."""
-        # Scalars clipped with min and max: np.clip on a scalar costs more than the rest.
-        last = self.owner.size - 1
-        i = min(max(int(np.searchsorted(self.x_edges, x, side="right")) - 1, 0), last)
-        w = self.workloads[int(self.owner[i])]
-        c = self.c_lo[i] + (x - self.x_edges[i]) / w.capacity_gb
-        c = float(min(max(c, self.c_lo[i]), self.c_hi[i]))
-        inside = w.small_io_iops * float(w.skew.io_share(self.c_lo[i], c))
-        return float(self.y_edges[i]) + inside
+        found = self._io_at.get(x)
+        if found is None:
+            found = self._io_at[x] = self._io_at_computed(x)
+        return found
+
+    def _io_at_computed(self, x: float) -> float:
+        x_edges, y_edges, owner, c_lo, c_hi = self._lists
+        # bisect_right is searchsorted(side="right") on the sorted edges.
+        i = min(max(bisect.bisect_right(x_edges, x) - 1, 0), len(owner) - 1)
+        w = self.workloads[owner[i]]
+        c = c_lo[i] + (x - x_edges[i]) / w.capacity_gb
+        c = min(max(c, c_lo[i]), c_hi[i])
+        inside = w.small_io_iops * float(w.skew.io_share(c_lo[i], c))
+        return y_edges[i] + inside
 
     def x_at_io(self, y: float) -> float:
         """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        if y >= self.y_edges[-1]:
+        x_edges, y_edges, owner, c_lo, c_hi = self._lists
+        if y >= y_edges[-1]:
             return self.total_gb
-        last = self.owner.size - 1
-        i = min(max(int(np.searchsorted(self.y_edges, y, side="right")) - 1, 0), last)
-        w = self.workloads[int(self.owner[i])]
+        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), len(owner) - 1)
+        w = self.workloads[owner[i]]
         if w.small_io_iops <= 0.0:
-            return float(self.x_edges[i + 1])
-        f_lo = float(w.skew.share(self.c_lo[i]))
-        f_target = f_lo + (y - float(self.y_edges[i])) / w.small_io_iops
-        c = float(min(max(float(w.skew.capacity_for_share(f_target)), self.c_lo[i]), self.c_hi[i]))
-        return float(self.x_edges[i]) + (c - float(self.c_lo[i])) * w.capacity_gb
+            return x_edges[i + 1]
+        f_lo = float(w.skew.share(c_lo[i]))
+        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
+        c = min(max(float(w.skew.capacity_for_share(f_target)), c_lo[i]), c_hi[i])
+        return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
 
     @cached_property
     def _widths(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -514,9 +537,9 @@ def _place_pool(
         for k, w in enumerate(floating):
             c_lo, c_hi = ends_lo[:, k], ends_hi[:, k]
             cap = np.bincount(tier_of, (c_hi - c_lo) * w.capacity_gb, minlength=n)
-            io = np.bincount(tier_of, w.skew.io_share(c_lo, c_hi), minlength=n)
-            mb = np.bincount(tier_of, w.mb_curve.io_share(c_lo, c_hi), minlength=n)
-            table[w.name] = [(float(cap[t]), float(io[t]), float(mb[t])) for t in range(n)]
+            io = np.bincount(tier_of, _io_share(w.skew, c_lo, c_hi), minlength=n)
+            mb = np.bincount(tier_of, _io_share(w.mb_curve, c_lo, c_hi), minlength=n)
+            table[w.name] = list(zip(cap.tolist(), io.tolist(), mb.tolist(), strict=True))
     elif floating:
         total_free = sum(free)
         for w in floating:
@@ -524,6 +547,14 @@ def _place_pool(
             table[w.name] = [(w.capacity_gb * f, f, f) for f in fractions]
 
     return _assemble(tiers, workloads, table, easy_tier)
+
+
+def _io_share(curve: SkewCurve, c_lo: np.ndarray, c_hi: np.ndarray) -> np.ndarray:
+    """`curve.io_share(c_lo, c_hi)` for arrays of ends, the curve evaluated once at both
+    (its share is elementwise: the same figures, half the calls; a ceiling search places a
+    pool a dozen times per load)."""
+    f = curve.share(np.concatenate([c_hi, c_lo]))
+    return np.maximum(f[: c_hi.size] - f[c_hi.size :], 0.0)
 
 
 def _assemble(
@@ -534,7 +565,11 @@ def _assemble(
 ) -> PoolPlacement:
     """Turn the per-workload table into frozen results with pool totals and ceiling flags."""
     n = len(tiers)
-    tier_iops = [sum(table[w.name][t][1] * w.small_io_iops for w in workloads) for t in range(n)]
+    rows = [table[w.name] for w in workloads]
+    tier_iops = [
+        sum(row[t][1] * w.small_io_iops for row, w in zip(rows, workloads, strict=True))
+        for t in range(n)
+    ]
     over = [
         t.small_io_ceiling_iops is not None
         and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
@@ -546,16 +581,16 @@ def _assemble(
             tiers=tuple(
                 TierShare(
                     tier=tiers[t].name,
-                    capacity_used_gb=table[w.name][t][0],
-                    small_io_share=table[w.name][t][1],
-                    mb_share=table[w.name][t][2],
-                    small_io_iops=table[w.name][t][1] * w.small_io_iops,
+                    capacity_used_gb=row[t][0],
+                    small_io_share=row[t][1],
+                    mb_share=row[t][2],
+                    small_io_iops=row[t][1] * w.small_io_iops,
                     over_ceiling=over[t],
                 )
                 for t in range(n)
             ),
         )
-        for w in workloads
+        for row, w in zip(rows, workloads, strict=True)
     )
     # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
     io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
@@ -564,18 +599,14 @@ def _assemble(
     mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
     if mb_weights.sum() <= 0.0:
         mb_weights = io_weights
-    io_weights = io_weights / io_weights.sum() if workloads else io_weights
-    mb_weights = mb_weights / mb_weights.sum() if workloads else mb_weights
+    io_weight = (io_weights / io_weights.sum()).tolist() if workloads else []
+    mb_weight = (mb_weights / mb_weights.sum()).tolist() if workloads else []
     totals = tuple(
         TierShare(
             tier=tiers[t].name,
-            capacity_used_gb=sum(table[w.name][t][0] for w in workloads),
-            small_io_share=float(
-                sum(io_weights[k] * table[w.name][t][1] for k, w in enumerate(workloads))
-            ),
-            mb_share=float(
-                sum(mb_weights[k] * table[w.name][t][2] for k, w in enumerate(workloads))
-            ),
+            capacity_used_gb=sum(row[t][0] for row in rows),
+            small_io_share=float(sum(io_weight[k] * row[t][1] for k, row in enumerate(rows))),
+            mb_share=float(sum(mb_weight[k] * row[t][2] for k, row in enumerate(rows))),
             small_io_iops=tier_iops[t],
             over_ceiling=over[t],
         )
