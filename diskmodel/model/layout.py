@@ -188,19 +188,34 @@ def _data_before(ranks: Sequence[Rank], used_gb: float) -> list[float]:
     return data
 
 
+@dataclass(frozen=True)
+class _Capacities:
+    """A tier's ranks as (index, usable GB) in rank order, and their sum: what a split by
+    capacity needs (kept per pool: a ceiling search splits its tiers at every probe)."""
+
+    ranks: tuple[tuple[int, float], ...]
+    total_gb: float
+
+    @classmethod
+    def of(cls, ranks: Sequence[Rank]) -> _Capacities:
+        caps = tuple((r.index, r.capacity_gb) for r in ranks)
+        return cls(caps, sum(gb for _, gb in caps))
+
+    def shares(self, used_gb: float) -> dict[int, RankShare]:
+        """Each rank's share when the tier's I/O and data follow capacity, on the tier's
+        occupied fraction (one share per capacity)."""
+        capacity = self.total_gb
+        span = _span(used_gb, capacity)
+        made: dict[float, RankShare] = {}
+        for _, gb in self.ranks:
+            if gb not in made:
+                made[gb] = RankShare(gb / capacity, gb / capacity, span)
+        return {i: made[gb] for i, gb in self.ranks}
+
+
 def _by_capacity(ranks: Sequence[Rank], used_gb: float) -> dict[int, RankShare]:
-    """Each rank's share when the tier's I/O and data follow capacity, on the tier's occupied
-    fraction (one share per capacity: tiers of many alike ranks are split at every probe of a
-    ceiling search)."""
-    capacity = sum(r.capacity_gb for r in ranks)
-    span = _span(used_gb, capacity)
-    made: dict[float, RankShare] = {}
-    for r in ranks:
-        if r.capacity_gb not in made:
-            made[r.capacity_gb] = RankShare(
-                r.capacity_gb / capacity, r.capacity_gb / capacity, span
-            )
-    return {r.index: made[r.capacity_gb] for r in ranks}
+    """Each rank's share when the tier's I/O and data follow capacity (`_Capacities`)."""
+    return _Capacities.of(ranks).shares(used_gb)
 
 
 def _spread_by_capacity(ranks: Sequence[Rank], *, rebalanced: bool) -> bool:
@@ -420,8 +435,9 @@ class _Pool:
         for t in self.pool.tiers:
             ranks = self._tier_times[t].ranks
             used_gb = placement.on(t).capacity_used_gb
-            if t in self._by_capacity_tiers:  # split_tier's answer, without the tier's skew
-                shares.update(_by_capacity(ranks, used_gb))
+            by_capacity = self._by_capacity_tiers.get(t)
+            if by_capacity is not None:  # split_tier's answer, without the tier's skew
+                shares.update(by_capacity.shares(used_gb))
                 continue
             shares.update(
                 split_tier(
@@ -435,13 +451,14 @@ class _Pool:
         return shares
 
     @cached_property
-    def _by_capacity_tiers(self) -> frozenset[str]:
-        """The tiers whose ranks split by capacity whatever their data (`_spread_by_capacity`)."""
-        return frozenset(
-            t
+    def _by_capacity_tiers(self) -> dict[str, _Capacities]:
+        """The tiers whose ranks split by capacity whatever their data (`_spread_by_capacity`),
+        with their capacities."""
+        return {
+            t: _Capacities.of(times.ranks)
             for t, times in self._tier_times.items()
             if _spread_by_capacity(times.ranks, rebalanced=self.pool.rebalanced)
-        )
+        }
 
     def free_placement(
         self, demands: Sequence[WorkloadDemand]

@@ -524,22 +524,27 @@ def _place_pool(
         ]
         ranked = ranking(floating)
         intervals = _easy_tier_intervals(ranked, free, ceilings)
-        boundaries = {x for held in intervals for interval in held for x in interval}
-        prefix = {x: ranked.workload_prefix(x) for x in boundaries}
+        tier_of = [t for t in range(n) for _ in intervals[t]]
+
+        def by_tier(values: list[float]) -> list[float]:
+            """Per tier, the sum of its intervals' values, in interval order."""
+            out = [0.0] * n
+            for t, value in zip(tier_of, values, strict=True):
+                out[t] += value
+            return out
+
         # Every interval's ends on every workload's own curve: one vectorised share per curve.
-        tier_of = np.array([t for t in range(n) for _ in intervals[t]], dtype=np.intp)
-        ends_lo = np.array([prefix[lo] for held in intervals for lo, _ in held]).reshape(
-            -1, len(floating)
-        )
-        ends_hi = np.array([prefix[hi] for held in intervals for _, hi in held]).reshape(
-            -1, len(floating)
-        )
+        ends = np.array(
+            [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
+        ).reshape(-1, 2, len(floating))
+        ends_lo, ends_hi = ends[:, 0], ends[:, 1]
+        capacity_gb = np.array([w.capacity_gb for w in floating])
+        cap = ((ends_hi - ends_lo) * capacity_gb).T.tolist()
         for k, w in enumerate(floating):
             c_lo, c_hi = ends_lo[:, k], ends_hi[:, k]
-            cap = np.bincount(tier_of, (c_hi - c_lo) * w.capacity_gb, minlength=n)
-            io = np.bincount(tier_of, _io_share(w.skew, c_lo, c_hi), minlength=n)
-            mb = np.bincount(tier_of, _io_share(w.mb_curve, c_lo, c_hi), minlength=n)
-            table[w.name] = list(zip(cap.tolist(), io.tolist(), mb.tolist(), strict=True))
+            io = _io_share(w.skew, c_lo, c_hi).tolist()
+            mb = _io_share(w.mb_curve, c_lo, c_hi).tolist()
+            table[w.name] = list(zip(by_tier(cap[k]), by_tier(io), by_tier(mb), strict=True))
     elif floating:
         total_free = sum(free)
         for w in floating:

@@ -74,8 +74,12 @@ _MAX_EXACT_KNOTS = 4 * _RANKING_BINS + 1
 
 
 def _as_fractions(c: ArrayLike) -> FloatArray:
-    """Clip capacity or I/O fractions to [0, 1] as a float array (0-d for a scalar)."""
-    return np.clip(np.asarray(c, dtype=np.float64), 0.0, 1.0)
+    """Clip capacity or I/O fractions to [0, 1] as a float array (0-d for a scalar).
+
+    np.clip's figures (-0 to +0, NaN kept: `maximum` keeps its first argument where neither
+    is greater) without its dispatch, which cost more than the curve on the scalars and
+    short arrays of a placement search."""
+    return np.minimum(1.0, np.maximum(0.0, np.asarray(c, dtype=np.float64)))
 
 
 class SkewCurve(ABC):
