@@ -254,11 +254,18 @@ class _Ranking:
         return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
 
     @cached_property
-    def _widths(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each piece's width along the ranking (GB), that width where it is > 0 and 1 where
-        not (a divisor), and the piece's range on its workload's curve."""
+    def _reach(self) -> tuple[list[float], list[float], list[float], np.ndarray]:
+        """What `_prefix_at` reads: each piece's start and width along the ranking (GB) and
+        its range on its workload's curve, as lists; and per number m of pieces, each
+        workload's furthest point on its own curve within the first m pieces (of width > 0,
+        each whole: its start plus its range), [n + 1, W], 0 where none."""
         widths = np.diff(self.x_edges)
-        return widths, np.where(widths > 0.0, widths, 1.0), self.c_hi - self.c_lo
+        c_range = self.c_hi - self.c_lo
+        whole = np.zeros((self.owner.size, len(self.workloads)))
+        held = np.flatnonzero(widths > 0.0)
+        whole[held, self.owner[held]] = (self.c_lo + c_range)[held]
+        furthest = np.maximum.accumulate(np.vstack([np.zeros(len(self.workloads)), whole]))
+        return self.x_edges[:-1].tolist(), widths.tolist(), c_range.tolist(), furthest
 
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
@@ -275,13 +282,20 @@ class _Ranking:
         return found
 
     def _prefix_at(self, x: float) -> np.ndarray:
-        widths, divisor, c_range = self._widths
-        inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
-        fraction = np.where(widths > 0.0, inside / divisor, 0.0)
-        c_at = self.c_lo + fraction * c_range
-        prefix = np.zeros(len(self.workloads))
-        reached = inside > 0.0
-        np.maximum.at(prefix, self.owner[reached], c_at[reached])
+        """The furthest point on each workload's curve among the pieces that start before x:
+        all of them whole but the last, which x may cut (the last piece's end or its part up
+        to x, interpolated on its range)."""
+        starts, widths, c_range, furthest = self._reach
+        reached = bisect.bisect_left(starts, x)  # the pieces that start before x
+        if reached == 0:
+            return np.zeros(len(self.workloads))
+        prefix = furthest[reached - 1].copy()
+        last = reached - 1
+        width = widths[last]
+        if width > 0.0:
+            inside = min(x - starts[last], width)
+            k = self.owner[last]
+            prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * c_range[last])
         return prefix
 
 
