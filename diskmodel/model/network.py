@@ -542,7 +542,7 @@ def _class_times(
     visits_gk = _summed(cell, visits, G, K)
     service = _summed(cell, visits * mean_s, G, K)
     kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
-    front = np.isin(kind_idx, [KINDS.index("host_adapter"), KINDS.index("processor")])
+    front = (kind_idx == KINDS.index("host_adapter")) | (kind_idx == KINDS.index("processor"))
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
     delay = np.zeros(G)
     for g, (wl, c) in enumerate(keys):

@@ -45,6 +45,7 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -70,7 +71,8 @@ class Tier:
     small_io_ceiling_iops: float | None = None
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
+        # math, not numpy: a ceiling search makes a dozen tiers per load.
+        if not (math.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
             raise ValueError(
                 f"tier {self.name!r}: capacity_gb must be >= 0, got {self.capacity_gb}"
             )
@@ -131,7 +133,7 @@ class WorkloadDemand:
                 "(extents ranked hottest first)"
             )
 
-    @property
+    @cached_property
     def mb_curve(self) -> SkewCurve:
         return self.mb_skew if self.mb_skew is not None else derived_mb_curve(self.skew)
 
