@@ -52,7 +52,13 @@ from functools import cached_property
 
 import numpy as np
 
-from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve, derived_mb_curve
+from diskmodel.tiering.skew import (
+    UNIFORM,
+    MixtureSkew,
+    SegmentSkew,
+    SkewCurve,
+    derived_mb_curve,
+)
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
@@ -557,9 +563,7 @@ def _place_pool(
         capacity_gb = np.array([w.capacity_gb for w in floating])
         cap = ((ends_hi - ends_lo) * capacity_gb).T.tolist()
         for k, w in enumerate(floating):
-            c_lo, c_hi = ends_lo[:, k], ends_hi[:, k]
-            io = _io_share(w.skew, c_lo, c_hi).tolist()
-            mb = _io_share(w.mb_curve, c_lo, c_hi).tolist()
+            io, mb = _io_and_mb_shares(w, ends_lo[:, k], ends_hi[:, k])
             table[w.name] = list(zip(by_tier(cap[k]), by_tier(io), by_tier(mb), strict=True))
     elif floating:
         total_free = sum(free)
@@ -570,12 +574,26 @@ def _place_pool(
     return _assemble(tiers, workloads, table, easy_tier)
 
 
-def _io_share(curve: SkewCurve, c_lo: np.ndarray, c_hi: np.ndarray) -> np.ndarray:
-    """`curve.io_share(c_lo, c_hi)` for arrays of ends, the curve evaluated once at both
-    (its share is elementwise: the same figures, half the calls; a ceiling search places a
-    pool a dozen times per load)."""
-    f = curve.share(np.concatenate([c_hi, c_lo]))
-    return np.maximum(f[: c_hi.size] - f[c_hi.size :], 0.0)
+def _io_and_mb_shares(
+    w: WorkloadDemand, c_lo: np.ndarray, c_hi: np.ndarray
+) -> tuple[list[float], list[float]]:
+    """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` for arrays of ends:
+    each curve evaluated once at both ends (its share is elementwise), and an MB curve that
+    follows the small-I/O curve (`MixtureSkew`, the derived one) from that curve's shares.
+    The same figures with a quarter of the curve evaluations: a ceiling search places a pool
+    a dozen times per load."""
+    ends = np.concatenate([c_hi, c_lo])
+    m = c_hi.size
+    io = w.skew.share(ends)
+    mb_curve = w.mb_curve
+    if isinstance(mb_curve, MixtureSkew) and mb_curve.follows is w.skew:
+        mb = mb_curve.share_following(ends, io)
+    else:
+        mb = mb_curve.share(ends)
+    return (
+        np.maximum(io[:m] - io[m:], 0.0).tolist(),
+        np.maximum(mb[:m] - mb[m:], 0.0).tolist(),
+    )
 
 
 def _assemble(

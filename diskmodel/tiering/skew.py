@@ -368,7 +368,13 @@ class MixtureSkew(SkewCurve):
 
     def share(self, c: ArrayLike) -> FloatArray:
         cc = _as_fractions(c)
-        return np.asarray(self.weight * self.follows.share(cc) + (1.0 - self.weight) * cc)
+        return self.share_following(cc, self.follows.share(cc))
+
+    def share_following(self, c: ArrayLike, followed: FloatArray) -> FloatArray:
+        """F(c) given G(c) (`followed`, the followed curve's share at c): for a caller that
+        has G(c) already (a placement evaluates a workload's small-I/O curve and its MB curve,
+        which follows it, at the same points)."""
+        return np.asarray(self.weight * followed + (1.0 - self.weight) * _as_fractions(c))
 
 
 @dataclass(frozen=True)
