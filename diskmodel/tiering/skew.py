@@ -65,6 +65,7 @@ MB_FOLLOWS_SMALL_IO_SHARE = (C4_MB_SHARE - C4_TOP_CAPACITY_FRACTION) / (
 #: at c = 0 to plotting accuracy; no published curve comes near.
 MAX_LEVEL = 1000.0
 
+_TINY = np.finfo(np.float64).tiny
 # Slack when checking monotone/concave input given as decimal fractions.
 _SLOPE_TOLERANCE = 1e-12
 # Number of ranking bins a smooth curve offers the placement (per half, see ranking_edges).
@@ -225,9 +226,14 @@ class LevelSkew(SkewCurve):
         # 1 - exp(-k c) = p (1 - exp(-k))  =>  c = -log((1 - p) + p exp(-k)) / k; written so
         # that no log of 0 occurs (exp(-k) underflows for large levels); F(c) < 1 for c < 1,
         # so p = 1 needs all of the capacity.
-        inner = np.maximum((1.0 - pp) + pp * np.exp(-k), np.finfo(np.float64).tiny)
+        inner = np.maximum((1.0 - pp) + pp * self._tail, _TINY)
         c = np.where(pp >= 1.0, 1.0, -np.log(inner) / k)
-        return np.asarray(np.clip(c, 0.0, 1.0), dtype=np.float64)
+        return np.asarray(_as_fractions(c), dtype=np.float64)
+
+    @cached_property
+    def _tail(self) -> np.float64:
+        """exp(-k), kept: a placement search inverts the curve at every probe."""
+        return np.float64(np.exp(-self.decay))
 
 
 @dataclass(frozen=True)
