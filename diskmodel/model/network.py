@@ -281,16 +281,27 @@ class _Flows:
         self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
         self._arrays: list[tuple[np.ndarray, ...]] = []
 
-    def add(self, w: int, io_class: IoClass, stations: Sequence[int], **columns: object) -> None:
-        """Flows of workload `w`'s `io_class` at `stations`; each column (rate, visits,
-        mean_s, visible, destage, size_bytes) one value for all or one per station."""
+    def add(
+        self,
+        w: int,
+        io_class: IoClass,
+        stations: Sequence[int],
+        *,
+        rate: float | list[float],
+        visits: float | list[float],
+        mean_s: float | list[float],
+        visible: bool | list[bool],
+        destage: bool,
+        size_bytes: float,
+    ) -> None:
+        """Flows of workload `w`'s `io_class` at `stations`; each column one value for all
+        or one per station."""
         n = len(stations)
         lists = self._lists
         lists[0].extend([w] * n)
         lists[1].extend([IO_CLASSES.index(io_class)] * n)
         lists[2].extend(stations)
-        for k, name in enumerate(_FLOW_COLUMNS, start=3):
-            value = columns[name]
+        for k, value in enumerate((rate, visits, mean_s, visible, destage, size_bytes), start=3):
             lists[k].extend(value if isinstance(value, list) else [value] * n)
 
     def add_arrays(self, *columns: np.ndarray) -> None:
@@ -299,16 +310,14 @@ class _Flows:
 
     def columns(self) -> tuple[np.ndarray, ...]:
         """(workload, class index, station, rate, visits, mean_s, visible, destage,
-        size_bytes), every flow in the order added (the lists first)."""
+        size_bytes): the flows given as lists, then those given as arrays, each in the order
+        added."""
         types = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
         listed = [np.array(col, dtype=t) for col, t in zip(self._lists, types, strict=True)]
         return tuple(
             np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
             for k, t in enumerate(types)
         )
-
-
-_FLOW_COLUMNS = ("rate", "visits", "mean_s", "visible", "destage", "size_bytes")
 
 
 def _rank_flows(
