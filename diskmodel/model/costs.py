@@ -69,6 +69,7 @@ class OpCosts:
         self._drives = max(sum(r.active_drives for r in config.ranks), 1)
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
+        self._tables: dict[tuple[int, str, str, float], FloatArray] = {}
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
@@ -82,6 +83,34 @@ class OpCosts:
         if found is None:
             found = tuple(self._at_span(op, rank, span) for op in self.span_free(w, mix, rank))
             self._cache[key] = found
+        return found
+
+    def op_table(self, w: int, mix: IoMix, rank: Rank, span: float) -> FloatArray:
+        """`of` as one row per operation, for the network's flows: the class's index in
+        `IO_CLASSES`, its share of the workload's I/O, the count, whether it is sequential,
+        host-visible (a read miss) and destage work (a write) as 0 or 1, the size, and the
+        mean service on a drive and through the DA pair. Read-only: shared between callers."""
+        span = round(span, 9)
+        key = (w, rank.drive.name, rank.raid.name, span)
+        found = self._tables.get(key)
+        if found is None:
+            rows = [
+                (
+                    IO_CLASSES.index(op.io_class),
+                    mix.fractions[op.io_class],
+                    op.count,
+                    op.sequential,
+                    op.io_class == "read_miss",
+                    op.io_class.endswith("write"),
+                    op.size_bytes,
+                    op.drive.mean_s,
+                    op.da.mean_s,
+                )
+                for op in self.of(w, mix, rank, span)
+            ]
+            found = np.array(rows, dtype=np.float64).reshape(len(rows), 9)
+            found.setflags(write=False)
+            self._tables[key] = found
         return found
 
     def pending_destages(self, rank: Rank, destage_bytes: float) -> float:

@@ -188,19 +188,34 @@ def _data_before(ranks: Sequence[Rank], used_gb: float) -> list[float]:
     return data
 
 
+@dataclass(frozen=True)
+class _Capacities:
+    """A tier's ranks as (index, usable GB) in rank order, and their sum: what a split by
+    capacity needs (kept per pool: a ceiling search splits its tiers at every probe)."""
+
+    ranks: tuple[tuple[int, float], ...]
+    total_gb: float
+
+    @classmethod
+    def of(cls, ranks: Sequence[Rank]) -> _Capacities:
+        caps = tuple((r.index, r.capacity_gb) for r in ranks)
+        return cls(caps, sum(gb for _, gb in caps))
+
+    def shares(self, used_gb: float) -> dict[int, RankShare]:
+        """Each rank's share when the tier's I/O and data follow capacity, on the tier's
+        occupied fraction (one share per capacity)."""
+        capacity = self.total_gb
+        span = _span(used_gb, capacity)
+        made: dict[float, RankShare] = {}
+        for _, gb in self.ranks:
+            if gb not in made:
+                made[gb] = RankShare(gb / capacity, gb / capacity, span)
+        return {i: made[gb] for i, gb in self.ranks}
+
+
 def _by_capacity(ranks: Sequence[Rank], used_gb: float) -> dict[int, RankShare]:
-    """Each rank's share when the tier's I/O and data follow capacity, on the tier's occupied
-    fraction (one share per capacity: tiers of many alike ranks are split at every probe of a
-    ceiling search)."""
-    capacity = sum(r.capacity_gb for r in ranks)
-    span = _span(used_gb, capacity)
-    made: dict[float, RankShare] = {}
-    for r in ranks:
-        if r.capacity_gb not in made:
-            made[r.capacity_gb] = RankShare(
-                r.capacity_gb / capacity, r.capacity_gb / capacity, span
-            )
-    return {r.index: made[r.capacity_gb] for r in ranks}
+    """Each rank's share when the tier's I/O and data follow capacity (`_Capacities`)."""
+    return _Capacities.of(ranks).shares(used_gb)
 
 
 def _spread_by_capacity(ranks: Sequence[Rank], *, rebalanced: bool) -> bool:
@@ -306,11 +321,13 @@ class _DriveTimes:
 class _TierTimes:
     """A tier's ranks timed for the pool's mix where the span of their data does not matter
     (the DA pair's work, and the sequential work on a drive: only a random operation's seek is
-    short-stroked), as arrays in rank order: each rank's DA pair, the DA pair's busy seconds
+    short-stroked), in rank order: the ranks and their indices, and as arrays each rank's DA
+    pair, the DA pair's busy seconds
     per back-end small I/O routed to it, and per host I/O of each member workload (columns)
     the sequential work if it all landed on the rank, per drive and at the DA pair."""
 
     ranks: tuple[Rank, ...]
+    indices: tuple[int, ...]
     da_pair: np.ndarray
     small_da_s: np.ndarray
     seq_drive_s: np.ndarray
@@ -359,6 +376,7 @@ class _Pool:
             kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
             out[t] = _TierTimes(
                 tuple(ranks),
+                tuple(r.index for r in ranks),
                 np.array([r.da_pair for r in ranks]),
                 np.array([k[0] for k in kinds]),
                 np.array([k[1] for k in kinds]),
@@ -420,8 +438,9 @@ class _Pool:
         for t in self.pool.tiers:
             ranks = self._tier_times[t].ranks
             used_gb = placement.on(t).capacity_used_gb
-            if t in self._by_capacity_tiers:  # split_tier's answer, without the tier's skew
-                shares.update(_by_capacity(ranks, used_gb))
+            by_capacity = self._by_capacity_tiers.get(t)
+            if by_capacity is not None:  # split_tier's answer, without the tier's skew
+                shares.update(by_capacity.shares(used_gb))
                 continue
             shares.update(
                 split_tier(
@@ -435,13 +454,14 @@ class _Pool:
         return shares
 
     @cached_property
-    def _by_capacity_tiers(self) -> frozenset[str]:
-        """The tiers whose ranks split by capacity whatever their data (`_spread_by_capacity`)."""
-        return frozenset(
-            t
+    def _by_capacity_tiers(self) -> dict[str, _Capacities]:
+        """The tiers whose ranks split by capacity whatever their data (`_spread_by_capacity`),
+        with their capacities."""
+        return {
+            t: _Capacities.of(times.ranks)
             for t, times in self._tier_times.items()
             if _spread_by_capacity(times.ranks, rebalanced=self.pool.rebalanced)
-        )
+        }
 
     def free_placement(
         self, demands: Sequence[WorkloadDemand]
@@ -464,14 +484,14 @@ class _Pool:
 
     def _da_loads(
         self, placement: PoolPlacement, shares: Mapping[int, RankShare]
-    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[int, float]]:
+    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
-        per unit of the tier's small-I/O rate; per rank the offered work (busy seconds per
-        second at queue length one) of one drive from sequential work (prefetch, full-stripe
-        destage)."""
+        per unit of the tier's small-I/O rate; per tier, for each of its ranks in order, the
+        offered work (busy seconds per second at queue length one) of one drive from
+        sequential work (prefetch, full-stripe destage)."""
         da_busy = np.zeros(self.da_pairs)
         per_tier: dict[str, np.ndarray] = {}
-        seq_drive: dict[int, float] = {}
+        seq_drive: dict[str, list[float]] = {}
         for t in self.pool.tiers:
             times = self._tier_times.get(t)
             if times is None:
@@ -480,15 +500,15 @@ class _Pool:
             mb = np.array(
                 [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
             )
-            small = np.array([shares[r.index].small_io_share for r in times.ranks])
-            data = np.array([shares[r.index].data_share for r in times.ranks])
-            seq_d = data * (times.seq_drive_s @ mb)
+            held = [shares[i] for i in times.indices]
+            small = np.array([share.small_io_share for share in held])
+            data = np.array([share.data_share for share in held])
             seq_a = data * (times.seq_da_s @ mb)
             per_x = np.bincount(
                 times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
             )
             da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
-            seq_drive.update(zip((r.index for r in times.ranks), seq_d.tolist(), strict=True))
+            seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
@@ -527,18 +547,21 @@ class _Pool:
         x = placement.on(tier).small_io_iops
         out = math.inf
         held = self._tier_times.get(tier)
-        for r in held.ranks if held is not None else ():
-            times = self.drive_times(r, shares[r.index].span_fraction)
-            work = x * shares[r.index].small_io_share * times.small_drive_s + seq_drive[r.index]
-            if work > 0:
-                out = min(out, times.target_work / work)
+        if held is not None:
+            for r, seq in zip(held.ranks, seq_drive[tier], strict=True):
+                share = shares[r.index]
+                times = self.drive_times(r, share.span_fraction)
+                work = x * share.small_io_share * times.small_drive_s + seq
+                if work > 0:
+                    out = min(out, times.target_work / work)
+        # Per DA pair, in Python floats (a handful of pairs: numpy's per-call cost dominated).
         slowest = self.pool.tiers[-1]
-        net = per_tier[tier] - per_tier[slowest]
-        # Rounding must not make a tier that moves no DA work look as if it did.
-        relieves = net > 1e-9 * np.maximum(per_tier[tier], per_tier[slowest])
-        da_busy = background_da + mine
-        for k in np.flatnonzero(relieves & (da_busy > 0)).tolist():
-            out = min(out, target / float(da_busy[k]))
+        here, there = per_tier[tier].tolist(), per_tier[slowest].tolist()
+        da_busy = (background_da + mine).tolist()
+        for a, b, busy in zip(here, there, da_busy, strict=True):
+            # Rounding must not make a tier that moves no DA work look as if it did.
+            if a - b > 1e-9 * max(a, b) and busy > 0:
+                out = min(out, target / busy)
         return out
 
 

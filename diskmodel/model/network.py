@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,7 +31,7 @@ from diskmodel.configuration import COMPONENT_KINDS, Configuration, Rank, Worklo
 from diskmodel.model.costs import OpCosts, drive_gain
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
 from diskmodel.units import KIB, MB, US
-from diskmodel.workload import IO_CLASSES, IoClass
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 FloatArray = NDArray[np.float64]
 _NONE = np.zeros(0, dtype=np.int64)
@@ -53,26 +54,6 @@ class Station:
     kind: str
     servers: int
     drives: int
-
-
-@dataclass(frozen=True, slots=True)
-class Flow:
-    """Work of one workload's I/O class (or its asynchronous back-end work) at one station.
-
-    rate: arrivals at one server of the station (a rank: one drive) per host I/O of the
-    workload. visits: visits per host I/O *of the class* (host-visible flows only; a rank
-    visit is to one of its drives). size_bytes: bytes moved per operation.
-    """
-
-    workload: int
-    io_class: IoClass
-    station: int
-    rate: float
-    visits: float
-    moments: ServiceMoments
-    visible: bool
-    destage: bool
-    size_bytes: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +94,6 @@ class Network:
 
     config: Configuration
     stations: tuple[Station, ...]
-    flows: tuple[Flow, ...]
     ranks: tuple[RankInfo, ...]
     layout: Mapping[str, PoolLayout]
     # per workload [W, K]: arrivals at one server (drive) per host I/O of that workload, and
@@ -281,6 +261,115 @@ def _workload_shares(
     return _Shares(small, mb, split)
 
 
+class _Flows:
+    """The network's flows as columns, in the order they are added: each flow is the work of
+    one workload's I/O class (or its asynchronous back-end work) at one station.
+
+    rate: arrivals at one server of the station (a rank: one drive) per host I/O of the
+    workload. visits: visits per host I/O *of the class* (host-visible flows only; a rank
+    visit is to one of its drives). mean_s: the mean service of one arrival. size_bytes: bytes
+    moved per operation. visible: the host waits for it; destage: destage work.
+
+    Columns, not one object per flow: a run builds a network per placement, a hundred or more,
+    each of some 850 flows. The front end's flows are few per class and kept in lists; a
+    pool's rank flows arrive as arrays (`_rank_flows`). The two kinds never meet at a station,
+    and each keeps its order, so summing them per (workload, station) (`np.bincount` adds in
+    index order) gives, to the last bit, the sums of a loop over the flows in the order added.
+    """
+
+    def __init__(self) -> None:
+        self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
+        self._arrays: list[tuple[np.ndarray, ...]] = []
+
+    def add(
+        self,
+        w: int,
+        io_class: IoClass,
+        stations: Sequence[int],
+        *,
+        rate: float | list[float],
+        visits: float | list[float],
+        mean_s: float | list[float],
+        visible: bool | list[bool],
+        destage: bool,
+        size_bytes: float,
+    ) -> None:
+        """Flows of workload `w`'s `io_class` at `stations`; each column one value for all
+        or one per station."""
+        n = len(stations)
+        lists = self._lists
+        lists[0].extend([w] * n)
+        lists[1].extend([IO_CLASSES.index(io_class)] * n)
+        lists[2].extend(stations)
+        for k, value in enumerate((rate, visits, mean_s, visible, destage, size_bytes), start=3):
+            lists[k].extend(value if isinstance(value, list) else [value] * n)
+
+    def add_arrays(self, *columns: np.ndarray) -> None:
+        """Flows given as arrays: workload, class index, station and the columns of `add`."""
+        self._arrays.append(columns)
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """(workload, class index, station, rate, visits, mean_s, visible, destage,
+        size_bytes): the flows given as lists, then those given as arrays, each in the order
+        added."""
+        types = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
+        listed = [np.array(col, dtype=t) for col, t in zip(self._lists, types, strict=True)]
+        return tuple(
+            np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
+            for k, t in enumerate(types)
+        )
+
+
+def _rank_flows(
+    costs: OpCosts,
+    w: int,
+    mix: IoMix,
+    pool_ranks: Sequence[RankInfo],
+    shares: _Shares,
+    da_index: Sequence[int],
+) -> tuple[np.ndarray, ...]:
+    """Workload `w`'s flows at its pool's ranks and their DA pairs, as `_Flows` columns: per
+    rank, per back-end operation (`OpCosts.op_table`) with a positive share, the flow at one
+    of the rank's drives and then the one at its DA pair. The random operations take the
+    rank's share of the small I/O, the sequential ones its share of the MB."""
+    tables = [costs.op_table(w, mix, info.rank, info.span) for info in pool_ranks]
+    counts = [len(t) for t in tables]
+    table = np.concatenate(tables)
+
+    def per_op(values: list[float]) -> np.ndarray:
+        return np.repeat(np.array(values, dtype=np.float64), counts)
+
+    small = per_op([shares.small[info.station] for info in pool_ranks])
+    mb = per_op([shares.mb[info.station] for info in pool_ranks])
+    n_drives = per_op([info.rank.active_drives for info in pool_ranks])
+    rank_station = per_op([info.station for info in pool_ranks])
+    da_station = per_op([da_index[info.rank.da_pair] for info in pool_ranks])
+    io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s = table.T
+    share = np.where(sequential > 0, mb, small)
+    keep = share > 0
+    rank_ops = fraction * share * count
+    visits = np.where(visible > 0, share * count, 0.0)
+
+    def both(at_drive: np.ndarray, at_da: np.ndarray) -> np.ndarray:
+        return np.stack([at_drive[keep], at_da[keep]], axis=1).ravel()
+
+    def twice(values: np.ndarray) -> np.ndarray:
+        return np.repeat(values[keep], 2)
+
+    n = 2 * int(np.count_nonzero(keep))
+    return (
+        np.full(n, w, dtype=np.int64),
+        twice(io_class).astype(np.int64),
+        both(rank_station, da_station).astype(np.int64),
+        both(rank_ops / n_drives, rank_ops),
+        twice(visits),
+        both(drive_s, da_s),
+        twice(visible > 0),
+        twice(destage > 0),
+        twice(size),
+    )
+
+
 def build_network(
     config: Configuration, layout: Mapping[str, PoolLayout], costs: OpCosts | None = None
 ) -> Network:
@@ -290,9 +379,10 @@ def build_network(
     stations = _front_end_stations(config)
     n_ports, n_servers = hw.host_ports, hw.system.servers
     n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
-    ports = range(n_ports)
-    # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O.
-    card_of = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports]
+    ports = list(range(n_ports))
+    # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
+    # each port's I/O there is two flows, its command and its link transfer.
+    cards = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports for _ in (0, 1)]
     server_index = [n_ports + n_cards + s for s in range(n_servers)]
     da_index = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
     infos: list[RankInfo] = []
@@ -308,8 +398,8 @@ def build_network(
         stations.append(_rank_station(rank))
 
     port_time: dict[float, ServiceMoments] = {}
-    card_command = host_adapter.card_command(hw.host_adapter)
-    flows: list[Flow] = []
+    card_command = host_adapter.card_command(hw.host_adapter).mean_s
+    flows = _Flows()
     costs_of = hw.system.processor_costs
     for w, workload in enumerate(config.workloads):
         pool_layout = layout.get(workload.pool)
@@ -325,29 +415,26 @@ def build_network(
             size = mix.size_bytes(io_class)
             if size not in port_time:
                 port_time[size] = host_adapter.port_service(hw.host_adapter, size)
-            flows += [
-                Flow(w, io_class, k, p / n_ports, 1 / n_ports, port_time[size], True, False, size)
-                for k in ports
-            ]
+            at_port = p / n_ports
+            flows.add(
+                w, io_class, ports, rate=at_port, visits=1 / n_ports,
+                mean_s=port_time[size].mean_s, visible=True, destage=False, size_bytes=size,
+            )  # fmt: skip
             # The card: its command is host-visible; its link transfer is pipelined with the
             # port's (host_adapter.card_transfer), so it loads the card and is not waited for.
-            card_link = host_adapter.card_transfer(hw.host_adapter, size)
-            for k in ports:
-                card = card_of[k]
-                flows.append(
-                    Flow(
-                        w, io_class, card, p / n_ports, 1 / n_ports, card_command, True, False, size
-                    )
-                )
-                flows.append(
-                    Flow(w, io_class, card, p / n_ports, 0.0, card_link, False, False, size)
-                )
-            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class])
-            flows += [
-                Flow(w, io_class, k, p * share, share, core, True, False, size)
-                for share, k in zip(shares.servers, server_index, strict=True)
-                if share > 0
-            ]
+            card_link = host_adapter.card_transfer(hw.host_adapter, size).mean_s
+            flows.add(
+                w, io_class, cards, rate=at_port, visits=[1 / n_ports, 0.0] * n_ports,
+                mean_s=[card_command, card_link] * n_ports, visible=[True, False] * n_ports,
+                destage=False, size_bytes=size,
+            )  # fmt: skip
+            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
+            owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
+            flows.add(
+                w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
+                visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
+                size_bytes=size,
+            )  # fmt: skip
             if io_class in ("random_write", "sequential_write"):
                 # One destage per destaged write (random) or per destaged track (sequential).
                 per_write = mix.destage_ratio * (
@@ -355,84 +442,42 @@ def build_network(
                     if io_class == "random_write"
                     else size / cache.TRACK_BYTES
                 )
-                destage_core = processor.core_time(costs_of, "destage")
-                flows += [
-                    Flow(
-                        w, io_class, k, p * per_write * share, 0.0, destage_core, False, True, size
-                    )
-                    for share, k in zip(shares.servers, server_index, strict=True)
-                    if share > 0 and per_write > 0
-                ]
-        for info in pool_ranks:
-            small, mb = shares.small[info.station], shares.mb[info.station]
-            if small <= 0 and mb <= 0:
-                continue
-            n_drives = info.rank.active_drives
-            for op in costs.of(w, mix, info.rank, info.span):
-                share = mb if op.sequential else small
-                if share <= 0:
-                    continue
-                p = mix.fractions[op.io_class]
-                rank_ops = p * share * op.count
-                visible = op.io_class == "read_miss"
-                visits = share * op.count if visible else 0.0
-                destage = op.io_class.endswith("write")
-                flows.append(
-                    Flow(
-                        w,
-                        op.io_class,
-                        info.station,
-                        rank_ops / n_drives,
-                        visits,
-                        op.drive,
-                        visible,
-                        destage,
-                        op.size_bytes,
-                    )
-                )
-                flows.append(
-                    Flow(
-                        w,
-                        op.io_class,
-                        da_index[info.rank.da_pair],
-                        rank_ops,
-                        visits,
-                        op.da,
-                        visible,
-                        destage,
-                        op.size_bytes,
-                    )
-                )
+                if per_write > 0:
+                    flows.add(
+                        w, io_class, [k for _, k in owned],
+                        rate=[p * per_write * s for s, _ in owned], visits=0.0,
+                        mean_s=processor.core_time(costs_of, "destage").mean_s, visible=False,
+                        destage=True, size_bytes=size,
+                    )  # fmt: skip
+        if pool_ranks:
+            flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index))
     return _assemble(config, stations, flows, infos, layout)
+
+
+def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
+    """[rows, K]: the weights added per cell (row x K + station), in their order."""
+    out = np.bincount(cell, weights=weights, minlength=rows * K)
+    return np.asarray(out, dtype=np.float64).reshape(rows, K)
 
 
 def _assemble(
     config: Configuration,
     stations: list[Station],
-    flows: list[Flow],
+    flows: _Flows,
     infos: list[RankInfo],
     layout: Mapping[str, PoolLayout],
 ) -> Network:
     W, K = len(config.workloads), len(stations)
-    arrival = np.zeros((W, K))
-    visible_arrival = np.zeros((W, K))
-    work = np.zeros((W, K))
-    destage = np.zeros((W, K))
-    asynchronous = np.zeros((W, K))
-    destage_bytes = np.zeros((W, K))
-    destage_byte_seconds = np.zeros((W, K))
-    for f in flows:
-        arrival[f.workload, f.station] += f.rate
-        busy = f.rate * f.moments.mean_s
-        work[f.workload, f.station] += busy
-        if f.destage:
-            destage[f.workload, f.station] += busy
-            destage_bytes[f.workload, f.station] += f.rate * f.size_bytes
-            destage_byte_seconds[f.workload, f.station] += busy * f.size_bytes
-        if f.visible:
-            visible_arrival[f.workload, f.station] += f.rate
-        else:
-            asynchronous[f.workload, f.station] += busy
+    w, io_class, station, rate, visits, mean_s, visible, destage, size = flows.columns()
+    cell = w * K + station
+
+    def summed(where: np.ndarray | None, weights: np.ndarray) -> FloatArray:
+        """Per (workload, station) [W, K], the weights of the flows `where` is true, added
+        in flow order (as a loop over the flows would)."""
+        at, by = (cell, weights) if where is None else (cell[where], weights[where])
+        return _summed(at, by, W, K)
+
+    busy = rate * mean_s
     gains: list[FloatArray | None] = [None] * K
     capacity = np.ones(K)
     for k, st in enumerate(stations):
@@ -445,19 +490,26 @@ def _assemble(
     return Network(
         config=config,
         stations=tuple(stations),
-        flows=tuple(flows),
         ranks=tuple(infos),
         layout=layout,
-        arrival=arrival,
-        visible_arrival=visible_arrival,
-        work=work,
-        destage_work=destage,
-        async_work=asynchronous,
-        destage_bytes=destage_bytes,
-        destage_byte_seconds=destage_byte_seconds,
+        arrival=summed(None, rate),
+        visible_arrival=summed(visible, rate),
+        work=summed(None, busy),
+        destage_work=summed(destage, busy),
+        async_work=summed(~visible, busy),
+        destage_bytes=summed(destage, rate * size),
+        destage_byte_seconds=summed(destage, busy * size),
         gains=tuple(gains),
         capacity=capacity,
-        times=_class_times(config, stations, flows),
+        times=_class_times(
+            config,
+            stations,
+            w[visible],
+            io_class[visible],
+            station[visible],
+            visits[visible],
+            mean_s[visible],
+        ),
     )
 
 
@@ -481,25 +533,29 @@ def front_end_delay_s(
 
 
 def _class_times(
-    config: Configuration, stations: Sequence[Station], flows: Sequence[Flow]
+    config: Configuration,
+    stations: Sequence[Station],
+    w: NDArray[np.int64],
+    io_class: NDArray[np.int64],
+    station: NDArray[np.int64],
+    visits: FloatArray,
+    mean_s: FloatArray,
 ) -> ClassTimes:
-    keys = sorted({(f.workload, f.io_class) for f in flows if f.visible})
-    index = {k: i for i, k in enumerate(keys)}
+    """From the host-visible flows (columns, in flow order)."""
+    pairs = list(zip(w.tolist(), io_class.tolist(), strict=True))
+    keys = sorted({(wl, IO_CLASSES[c]) for wl, c in set(pairs)})
+    index = {(wl, IO_CLASSES.index(c)): g for g, (wl, c) in enumerate(keys)}
     K = len(stations)
-    visits = np.zeros((len(keys), K))
-    service = np.zeros((len(keys), K))
-    for f in flows:
-        if not f.visible:
-            continue
-        g = index[(f.workload, f.io_class)]
-        visits[g, f.station] += f.visits
-        service[g, f.station] += f.visits * f.moments.mean_s
+    G = len(keys)
+    cell = np.array([index[pair] for pair in pairs], dtype=np.int64) * K + station
+    visits_gk = _summed(cell, visits, G, K)
+    service = _summed(cell, visits * mean_s, G, K)
     kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
-    front = np.isin(kind_idx, [KINDS.index("host_adapter"), KINDS.index("processor")])
+    front = (kind_idx == KINDS.index("host_adapter")) | (kind_idx == KINDS.index("processor"))
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
-    delay = np.zeros(len(keys))
-    for g, (w, io_class) in enumerate(keys):
-        size = config.workloads[w].mix.size_bytes(io_class)
+    delay = np.zeros(G)
+    for g, (wl, c) in enumerate(keys):
+        size = config.workloads[wl].mix.size_bytes(c)
         counted = float(service[g, front].sum()) - size / port_bytes_per_s
-        delay[g] = front_end_delay_s(config, io_class, size, max(counted, 0.0))
-    return ClassTimes(tuple(keys), visits, service, kind_idx, delay)
+        delay[g] = front_end_delay_s(config, c, size, max(counted, 0.0))
+    return ClassTimes(tuple(keys), visits_gk, service, kind_idx, delay)

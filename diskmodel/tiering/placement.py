@@ -44,13 +44,21 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
-from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve, derived_mb_curve
+from diskmodel.tiering.skew import (
+    UNIFORM,
+    MixtureSkew,
+    SegmentSkew,
+    SkewCurve,
+    derived_mb_curve,
+)
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
@@ -69,7 +77,8 @@ class Tier:
     small_io_ceiling_iops: float | None = None
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
+        # math, not numpy: a ceiling search makes a dozen tiers per load.
+        if not (math.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
             raise ValueError(
                 f"tier {self.name!r}: capacity_gb must be >= 0, got {self.capacity_gb}"
             )
@@ -130,7 +139,7 @@ class WorkloadDemand:
                 "(extents ranked hottest first)"
             )
 
-    @property
+    @cached_property
     def mb_curve(self) -> SkewCurve:
         return self.mb_skew if self.mb_skew is not None else derived_mb_curve(self.skew)
 
@@ -201,41 +210,70 @@ class _Ranking:
     # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
     _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
+    # io_at by position: the hot end of a tier whose ceiling is searched is the same at
+    # every probe of the search.
+    _io_at: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
+
     @property
     def total_gb(self) -> float:
         return float(self.x_edges[-1])
 
+    @cached_property
+    def _lists(self) -> tuple[list[float], list[float], list[int], list[float], list[float]]:
+        """x_edges, y_edges, owner, c_lo and c_hi as lists: the scalar look-ups of `io_at` and
+        `x_at_io` without numpy's per-call cost (the same numbers)."""
+        return (
+            self.x_edges.tolist(),
+            self.y_edges.tolist(),
+            self.owner.tolist(),
+            self.c_lo.tolist(),
+            self.c_hi.tolist(),
+        )
+
     def io_at(self, x: float) -> float:
         """Small-I/O rate of the hottest x GB of the pool's ranking."""
-        # Scalars clipped with min and max: np.clip on a scalar costs more than the rest.
-        last = self.owner.size - 1
-        i = min(max(int(np.searchsorted(self.x_edges, x, side="right")) - 1, 0), last)
-        w = self.workloads[int(self.owner[i])]
-        c = self.c_lo[i] + (x - self.x_edges[i]) / w.capacity_gb
-        c = float(min(max(c, self.c_lo[i]), self.c_hi[i]))
-        inside = w.small_io_iops * float(w.skew.io_share(self.c_lo[i], c))
-        return float(self.y_edges[i]) + inside
+        found = self._io_at.get(x)
+        if found is None:
+            found = self._io_at[x] = self._io_at_computed(x)
+        return found
+
+    def _io_at_computed(self, x: float) -> float:
+        x_edges, y_edges, owner, c_lo, c_hi = self._lists
+        # bisect_right is searchsorted(side="right") on the sorted edges.
+        i = min(max(bisect.bisect_right(x_edges, x) - 1, 0), len(owner) - 1)
+        w = self.workloads[owner[i]]
+        c = c_lo[i] + (x - x_edges[i]) / w.capacity_gb
+        c = min(max(c, c_lo[i]), c_hi[i])
+        inside = w.small_io_iops * float(w.skew.io_share(c_lo[i], c))
+        return y_edges[i] + inside
 
     def x_at_io(self, y: float) -> float:
         """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        if y >= self.y_edges[-1]:
+        x_edges, y_edges, owner, c_lo, c_hi = self._lists
+        if y >= y_edges[-1]:
             return self.total_gb
-        last = self.owner.size - 1
-        i = min(max(int(np.searchsorted(self.y_edges, y, side="right")) - 1, 0), last)
-        w = self.workloads[int(self.owner[i])]
+        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), len(owner) - 1)
+        w = self.workloads[owner[i]]
         if w.small_io_iops <= 0.0:
-            return float(self.x_edges[i + 1])
-        f_lo = float(w.skew.share(self.c_lo[i]))
-        f_target = f_lo + (y - float(self.y_edges[i])) / w.small_io_iops
-        c = float(min(max(float(w.skew.capacity_for_share(f_target)), self.c_lo[i]), self.c_hi[i]))
-        return float(self.x_edges[i]) + (c - float(self.c_lo[i])) * w.capacity_gb
+            return x_edges[i + 1]
+        f_lo = float(w.skew.share(c_lo[i]))
+        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
+        c = min(max(float(w.skew.capacity_for_share(f_target)), c_lo[i]), c_hi[i])
+        return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
 
     @cached_property
-    def _widths(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each piece's width along the ranking (GB), that width where it is > 0 and 1 where
-        not (a divisor), and the piece's range on its workload's curve."""
+    def _reach(self) -> tuple[list[float], list[float], list[float], np.ndarray]:
+        """What `_prefix_at` reads: each piece's start and width along the ranking (GB) and
+        its range on its workload's curve, as lists; and per number m of pieces, each
+        workload's furthest point on its own curve within the first m pieces (of width > 0,
+        each whole: its start plus its range), [n + 1, W], 0 where none."""
         widths = np.diff(self.x_edges)
-        return widths, np.where(widths > 0.0, widths, 1.0), self.c_hi - self.c_lo
+        c_range = self.c_hi - self.c_lo
+        whole = np.zeros((self.owner.size, len(self.workloads)))
+        held = np.flatnonzero(widths > 0.0)
+        whole[held, self.owner[held]] = (self.c_lo + c_range)[held]
+        furthest = np.maximum.accumulate(np.vstack([np.zeros(len(self.workloads)), whole]))
+        return self.x_edges[:-1].tolist(), widths.tolist(), c_range.tolist(), furthest
 
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
@@ -252,13 +290,20 @@ class _Ranking:
         return found
 
     def _prefix_at(self, x: float) -> np.ndarray:
-        widths, divisor, c_range = self._widths
-        inside = np.clip(x - self.x_edges[:-1], 0.0, widths)
-        fraction = np.where(widths > 0.0, inside / divisor, 0.0)
-        c_at = self.c_lo + fraction * c_range
-        prefix = np.zeros(len(self.workloads))
-        reached = inside > 0.0
-        np.maximum.at(prefix, self.owner[reached], c_at[reached])
+        """The furthest point on each workload's curve among the pieces that start before x:
+        all of them whole but the last, which x may cut (the last piece's end or its part up
+        to x, interpolated on its range)."""
+        starts, widths, c_range, furthest = self._reach
+        reached = bisect.bisect_left(starts, x)  # the pieces that start before x
+        if reached == 0:
+            return np.zeros(len(self.workloads))
+        prefix = furthest[reached - 1].copy()
+        last = reached - 1
+        width = widths[last]
+        if width > 0.0:
+            inside = min(x - starts[last], width)
+            k = self.owner[last]
+            prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * c_range[last])
         return prefix
 
 
@@ -501,22 +546,25 @@ def _place_pool(
         ]
         ranked = ranking(floating)
         intervals = _easy_tier_intervals(ranked, free, ceilings)
-        boundaries = {x for held in intervals for interval in held for x in interval}
-        prefix = {x: ranked.workload_prefix(x) for x in boundaries}
+        tier_of = [t for t in range(n) for _ in intervals[t]]
+
+        def by_tier(values: list[float]) -> list[float]:
+            """Per tier, the sum of its intervals' values, in interval order."""
+            out = [0.0] * n
+            for t, value in zip(tier_of, values, strict=True):
+                out[t] += value
+            return out
+
         # Every interval's ends on every workload's own curve: one vectorised share per curve.
-        tier_of = np.array([t for t in range(n) for _ in intervals[t]], dtype=np.intp)
-        ends_lo = np.array([prefix[lo] for held in intervals for lo, _ in held]).reshape(
-            -1, len(floating)
-        )
-        ends_hi = np.array([prefix[hi] for held in intervals for _, hi in held]).reshape(
-            -1, len(floating)
-        )
+        ends = np.array(
+            [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
+        ).reshape(-1, 2, len(floating))
+        ends_lo, ends_hi = ends[:, 0], ends[:, 1]
+        capacity_gb = np.array([w.capacity_gb for w in floating])
+        cap = ((ends_hi - ends_lo) * capacity_gb).T.tolist()
         for k, w in enumerate(floating):
-            c_lo, c_hi = ends_lo[:, k], ends_hi[:, k]
-            cap = np.bincount(tier_of, (c_hi - c_lo) * w.capacity_gb, minlength=n)
-            io = np.bincount(tier_of, w.skew.io_share(c_lo, c_hi), minlength=n)
-            mb = np.bincount(tier_of, w.mb_curve.io_share(c_lo, c_hi), minlength=n)
-            table[w.name] = [(float(cap[t]), float(io[t]), float(mb[t])) for t in range(n)]
+            io, mb = _io_and_mb_shares(w, ends_lo[:, k], ends_hi[:, k])
+            table[w.name] = list(zip(by_tier(cap[k]), by_tier(io), by_tier(mb), strict=True))
     elif floating:
         total_free = sum(free)
         for w in floating:
@@ -524,6 +572,28 @@ def _place_pool(
             table[w.name] = [(w.capacity_gb * f, f, f) for f in fractions]
 
     return _assemble(tiers, workloads, table, easy_tier)
+
+
+def _io_and_mb_shares(
+    w: WorkloadDemand, c_lo: np.ndarray, c_hi: np.ndarray
+) -> tuple[list[float], list[float]]:
+    """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` for arrays of ends:
+    each curve evaluated once at both ends (its share is elementwise), and an MB curve that
+    follows the small-I/O curve (`MixtureSkew`, the derived one) from that curve's shares.
+    The same figures with a quarter of the curve evaluations: a ceiling search places a pool
+    a dozen times per load."""
+    ends = np.concatenate([c_hi, c_lo])
+    m = c_hi.size
+    io = w.skew.share(ends)
+    mb_curve = w.mb_curve
+    if isinstance(mb_curve, MixtureSkew) and mb_curve.follows is w.skew:
+        mb = mb_curve.share_following(ends, io)
+    else:
+        mb = mb_curve.share(ends)
+    return (
+        np.maximum(io[:m] - io[m:], 0.0).tolist(),
+        np.maximum(mb[:m] - mb[m:], 0.0).tolist(),
+    )
 
 
 def _assemble(
@@ -534,7 +604,11 @@ def _assemble(
 ) -> PoolPlacement:
     """Turn the per-workload table into frozen results with pool totals and ceiling flags."""
     n = len(tiers)
-    tier_iops = [sum(table[w.name][t][1] * w.small_io_iops for w in workloads) for t in range(n)]
+    rows = [table[w.name] for w in workloads]
+    tier_iops = [
+        sum(row[t][1] * w.small_io_iops for row, w in zip(rows, workloads, strict=True))
+        for t in range(n)
+    ]
     over = [
         t.small_io_ceiling_iops is not None
         and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
@@ -546,16 +620,16 @@ def _assemble(
             tiers=tuple(
                 TierShare(
                     tier=tiers[t].name,
-                    capacity_used_gb=table[w.name][t][0],
-                    small_io_share=table[w.name][t][1],
-                    mb_share=table[w.name][t][2],
-                    small_io_iops=table[w.name][t][1] * w.small_io_iops,
+                    capacity_used_gb=row[t][0],
+                    small_io_share=row[t][1],
+                    mb_share=row[t][2],
+                    small_io_iops=row[t][1] * w.small_io_iops,
                     over_ceiling=over[t],
                 )
                 for t in range(n)
             ),
         )
-        for w in workloads
+        for row, w in zip(rows, workloads, strict=True)
     )
     # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
     io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
@@ -564,18 +638,14 @@ def _assemble(
     mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
     if mb_weights.sum() <= 0.0:
         mb_weights = io_weights
-    io_weights = io_weights / io_weights.sum() if workloads else io_weights
-    mb_weights = mb_weights / mb_weights.sum() if workloads else mb_weights
+    io_weight = (io_weights / io_weights.sum()).tolist() if workloads else []
+    mb_weight = (mb_weights / mb_weights.sum()).tolist() if workloads else []
     totals = tuple(
         TierShare(
             tier=tiers[t].name,
-            capacity_used_gb=sum(table[w.name][t][0] for w in workloads),
-            small_io_share=float(
-                sum(io_weights[k] * table[w.name][t][1] for k, w in enumerate(workloads))
-            ),
-            mb_share=float(
-                sum(mb_weights[k] * table[w.name][t][2] for k, w in enumerate(workloads))
-            ),
+            capacity_used_gb=sum(row[t][0] for row in rows),
+            small_io_share=float(sum(io_weight[k] * row[t][1] for k, row in enumerate(rows))),
+            mb_share=float(sum(mb_weight[k] * row[t][2] for k, row in enumerate(rows))),
             small_io_iops=tier_iops[t],
             over_ceiling=over[t],
         )

@@ -65,6 +65,7 @@ MB_FOLLOWS_SMALL_IO_SHARE = (C4_MB_SHARE - C4_TOP_CAPACITY_FRACTION) / (
 #: at c = 0 to plotting accuracy; no published curve comes near.
 MAX_LEVEL = 1000.0
 
+_TINY = np.finfo(np.float64).tiny
 # Slack when checking monotone/concave input given as decimal fractions.
 _SLOPE_TOLERANCE = 1e-12
 # Number of ranking bins a smooth curve offers the placement (per half, see ranking_edges).
@@ -74,8 +75,12 @@ _MAX_EXACT_KNOTS = 4 * _RANKING_BINS + 1
 
 
 def _as_fractions(c: ArrayLike) -> FloatArray:
-    """Clip capacity or I/O fractions to [0, 1] as a float array (0-d for a scalar)."""
-    return np.clip(np.asarray(c, dtype=np.float64), 0.0, 1.0)
+    """Clip capacity or I/O fractions to [0, 1] as a float array (0-d for a scalar).
+
+    np.clip's figures (-0 to +0, NaN kept: `maximum` keeps its first argument where neither
+    is greater) without its dispatch, which cost more than the curve on the scalars and
+    short arrays of a placement search."""
+    return np.minimum(1.0, np.maximum(0.0, np.asarray(c, dtype=np.float64)))
 
 
 class SkewCurve(ABC):
@@ -221,9 +226,14 @@ class LevelSkew(SkewCurve):
         # 1 - exp(-k c) = p (1 - exp(-k))  =>  c = -log((1 - p) + p exp(-k)) / k; written so
         # that no log of 0 occurs (exp(-k) underflows for large levels); F(c) < 1 for c < 1,
         # so p = 1 needs all of the capacity.
-        inner = np.maximum((1.0 - pp) + pp * np.exp(-k), np.finfo(np.float64).tiny)
+        inner = np.maximum((1.0 - pp) + pp * self._tail, _TINY)
         c = np.where(pp >= 1.0, 1.0, -np.log(inner) / k)
-        return np.asarray(np.clip(c, 0.0, 1.0), dtype=np.float64)
+        return np.asarray(_as_fractions(c), dtype=np.float64)
+
+    @cached_property
+    def _tail(self) -> np.float64:
+        """exp(-k), kept: a placement search inverts the curve at every probe."""
+        return np.float64(np.exp(-self.decay))
 
 
 @dataclass(frozen=True)
@@ -364,7 +374,13 @@ class MixtureSkew(SkewCurve):
 
     def share(self, c: ArrayLike) -> FloatArray:
         cc = _as_fractions(c)
-        return np.asarray(self.weight * self.follows.share(cc) + (1.0 - self.weight) * cc)
+        return self.share_following(cc, self.follows.share(cc))
+
+    def share_following(self, c: ArrayLike, followed: FloatArray) -> FloatArray:
+        """F(c) given G(c) (`followed`, the followed curve's share at c): for a caller that
+        has G(c) already (a placement evaluates a workload's small-I/O curve and its MB curve,
+        which follows it, at the same points)."""
+        return np.asarray(self.weight * followed + (1.0 - self.weight) * _as_fractions(c))
 
 
 @dataclass(frozen=True)

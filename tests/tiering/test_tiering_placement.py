@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,8 @@ from diskmodel.tiering.placement import (
     Tier,
     WorkloadDemand,
     WorkloadPlacement,
+    _rank_pool,
+    _Ranking,
     place_capacity_proportional,
     place_easy_tier,
     place_pinned,
@@ -373,3 +376,48 @@ def test_one_placer_with_a_media_preference_places_as_place_pool_does() -> None:
     for ceiling in (None, 5_000.0, 2_500.0, 8_000.0):
         tiers = [Tier("ssd", 800.0, ceiling), Tier("enterprise", 12_000.0)]
         assert placer.place(tiers) == place_pool(tiers, workloads, easy_tier=True)
+
+
+def _prefix_by_definition(ranking: _Ranking, x: float) -> np.ndarray:
+    """Each workload's furthest point on its own curve among the parts of its pieces inside
+    the hottest x GB (a piece's part interpolated on its range), computed over every piece."""
+    widths = np.diff(ranking.x_edges)
+    inside = np.clip(x - ranking.x_edges[:-1], 0.0, widths)
+    fraction = np.where(widths > 0.0, inside / np.where(widths > 0.0, widths, 1.0), 0.0)
+    c_at = ranking.c_lo + fraction * (ranking.c_hi - ranking.c_lo)
+    prefix = np.zeros(len(ranking.workloads))
+    reached = inside > 0.0
+    np.maximum.at(prefix, ranking.owner[reached], c_at[reached])
+    return prefix
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            capacities,
+            st.floats(min_value=0.0, max_value=30_000.0),
+            st.one_of(levels.map(LevelSkew), st.just(UNIFORM)),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.lists(st.floats(min_value=-0.1, max_value=1.1), min_size=1, max_size=8),
+)
+def test_workload_prefix_is_every_pieces_part_inside(
+    workloads: list[tuple[float, float, LevelSkew]], at: list[float]
+) -> None:
+    """The prefix read from the running furthest point of whole pieces and the one piece x
+    cuts is, to the last bit, the one found over every piece: at arbitrary points and at
+    the pieces' own edges (where a piece is exactly whole or exactly not reached)."""
+    ranking = _rank_pool(
+        [
+            WorkloadDemand(f"w{k}", capacity_gb=gb, small_io_iops=iops, skew=skew)
+            for k, (gb, iops, skew) in enumerate(workloads)
+        ]
+    )
+    edges = ranking.x_edges.tolist()
+    points = [f * ranking.total_gb for f in at] + edges[:: max(len(edges) // 16, 1)]
+    points += [float(np.nextafter(e, np.inf)) for e in edges[:8]]
+    for x in points:
+        assert np.array_equal(ranking.workload_prefix(x), _prefix_by_definition(ranking, x))

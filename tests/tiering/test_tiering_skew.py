@@ -17,6 +17,7 @@ from diskmodel.tiering.skew import (
     MixtureSkew,
     PiecewiseSkew,
     SegmentSkew,
+    _as_fractions,
     derived_mb_curve,
     level_for_share,
     positive_root,
@@ -277,3 +278,14 @@ def test_the_decay_is_the_positive_root_of_the_level_equation(level: float) -> N
     assert k == pytest.approx(level * -math.expm1(-k), rel=1e-13)
     if level >= 1.5:
         assert k == pytest.approx(level + lambertw(-level * math.exp(-level), 0).real, rel=1e-13)
+
+
+@pytest.mark.parametrize("size", [0, 1, 3, 17])
+def test_fractions_are_clipped_as_np_clip_clips(size: int) -> None:
+    """`_as_fractions` gives np.clip's figures to the bit, signed zeros and NaN included
+    (-0 becomes +0, as the inverse of a curve at p = 0 needs: -log(1) / k is -0)."""
+    values = [-0.0, 0.0, math.nan, -1.0, 2.0, 0.5, 1.0, -math.inf, math.inf, 5e-324, -5e-324]
+    c = np.array(-0.0) if size == 0 else np.resize(np.array(values), size)
+    got, want = _as_fractions(c), np.clip(c, 0.0, 1.0)
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
