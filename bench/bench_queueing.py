@@ -494,7 +494,10 @@ def blas_threads() -> list[Row]:
 
 
 def knee_networks() -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """tests/queueing/test_multiserver_multiclass.py's `knee_networks` (same generator)."""
+    """Random networks with larger classes (2 classes of 100-400 or 3 of 15-60, 3-6
+    stations of 1-16 servers, the first of 4-16), think times that put each class near its
+    knee (0 or about N_r max_k D_kr / c_k): the region where the exact lattice just fits and
+    Seidmann's error shows (tests/queueing/test_multiserver_multiclass.py uses them too)."""
     rng = np.random.default_rng(16)
     out = []
     for _ in range(40):

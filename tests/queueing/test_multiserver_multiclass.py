@@ -36,6 +36,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from bench.bench_queueing import knee_networks
 from diskmodel.queueing import linearizer, mva, mva_multiclass, schweitzer, seidmann_transform
 
 from . import product_form
@@ -149,25 +150,6 @@ def test_several_classes_refuse_the_unstable_lattice() -> None:
     mva_multiclass(two, [15, 15], 0.0, servers=c)  # estimated error below UNSTABLE: solved
     with pytest.raises(ValueError, match="numerically unstable"):
         mva_multiclass(two, [60, 60], 0.0, servers=c)
-
-
-def knee_networks() -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Random networks with larger classes (2 classes of 100-400 or 3 of 15-60, 3-6
-    stations of 1-16 servers, the first of 4-16), think times that put each class near its
-    knee (0 or about N_r max_k D_kr / c_k): the region where the exact lattice just fits and
-    Seidmann's error shows."""
-    rng = np.random.default_rng(16)
-    out = []
-    for _ in range(40):
-        K, R = int(rng.integers(3, 7)), int(rng.integers(2, 4))
-        D = rng.uniform(0.001, 0.01, (K, R))
-        c = rng.choice([1, 2, 4, 8, 16], K).astype(float)
-        c[0] = rng.choice([4, 8, 16])
-        side = {2: 400, 3: 60}[R]
-        N = rng.integers(side // 4, side, R)
-        Z = rng.choice([0.0, 1.0]) * N * (D / c[:, None]).max(axis=0) * rng.uniform(0.5, 1.5)
-        out.append((D, N, Z, c))
-    return out
 
 
 def seidmann_error(D: np.ndarray, N: np.ndarray, Z: np.ndarray, c: np.ndarray) -> float:
