@@ -250,10 +250,9 @@ def solve_closed(
 
     `solved` keeps the network solutions by a digest of their inputs (demands, rate
     multipliers, servers, population, think time), for a caller that solves networks which
-    differ only where the
-    solution does not look: two placements whose shares are equal (the placement for a
-    vanishing load and the one for a load at which no Easy Tier ceiling binds) give the same
-    inputs, so the same solution, and it is solved once."""
+    differ only where the solution does not look: two placements whose shares are equal (the
+    placement for a vanishing load and the one for a load at which no Easy Tier ceiling binds)
+    give the same inputs, so the same solution, and it is solved once."""
     N = int(population)
     loads = _loads(net, weights, open_rates)
     destaging = weights @ net.destage_work > 0  # the stations on the NVS's destage path

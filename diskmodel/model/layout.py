@@ -322,9 +322,9 @@ class _TierTimes:
     """A tier's ranks timed for the pool's mix where the span of their data does not matter
     (the DA pair's work, and the sequential work on a drive: only a random operation's seek is
     short-stroked), in rank order: the ranks and their indices, and as arrays each rank's DA
-    pair, the DA pair's busy seconds
-    per back-end small I/O routed to it, and per host I/O of each member workload (columns)
-    the sequential work if it all landed on the rank, per drive and at the DA pair."""
+    pair, the DA pair's busy seconds per back-end small I/O routed to it, and per host I/O of
+    each member workload (columns) the sequential work if it all landed on the rank, per drive
+    and at the DA pair."""
 
     ranks: tuple[Rank, ...]
     indices: tuple[int, ...]
