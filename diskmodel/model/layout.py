@@ -643,7 +643,12 @@ def _settled(
         # From [no load: within, all it would hold: not], narrowed on the headroom (continuous
         # in the ceiling: the data as placed follow it).
         held = placement.on(t).small_io_iops
-        lo = highest_passing(functools.partial(held_to, t), 0.0, -1.0, held, over)
+        # A tier over its target even with no small I/O (its sequential work, or a DA pair
+        # the slower tiers keep busy) gets ceiling 0 in one probe, not by narrowing to 1e-16.
+        if not held_to(t, 0.0)[0]:
+            lo = 0.0
+        else:
+            lo = highest_passing(functools.partial(held_to, t), 0.0, -1.0, held, over)
         ceilings[t] = lo
         bound.append(t)
         placement, shares = placed({})
