@@ -7,8 +7,8 @@ RAID-5, 32 10K RAID-5, 8 nearline RAID-6) in one Easy Tier pool, 3 workloads, 20
 Measures
 - the 200-point open solve on networks already placed (target < 10 ms), and the same with
   Easy Tier placing the data for each load (a fresh solver; issue 16: the whole solve with its
-  placement under 50 ms), also with 4 SSD ranks instead of 8, where the SSD tier's utilisation
-  target binds at the upper loads (46 of the 200 when written) and each of those placements
+  placement under 50 ms), also with 4 SSD ranks instead of 8, where the enterprise tier's
+  utilisation target binds at the upper loads (46 of the 200) and each of those placements
   searches for the tier's load ceiling,
 - a whole `predict_configuration` (saturation, curve, service-level limits),
 - the end-to-end `diskmodel run` wall time in a fresh process (target < 1 s), if the CLI has
@@ -39,7 +39,8 @@ LOAD_POINTS = 200
 SOLVE_TARGET_MS = 10.0
 PLACED_SOLVE_TARGET_MS = 50.0
 RUN_TARGET_S = 1.0
-# SSD ranks in the variant whose SSD tier is held to a load ceiling at the upper loads.
+# SSD ranks in the variant whose enterprise tier is held to a load ceiling at the upper loads
+# (fewer SSD ranks leave it more of the load).
 BOUND_SSD_RANKS = 4
 
 

@@ -1,7 +1,9 @@
-"""Bracket searches by regula falsi with the Illinois modification.
+"""Bracket searches by regula falsi with the Illinois modification, and by Brent's method.
 
 `highest_passing`: the highest value that passes a test, from a bracket: `lo` passes and `hi`
-does not. `fixed_point_between`: x = g(x) inside a bracket where h(x) = g(x) - x changes sign.
+does not. `highest_within`: the same for a figure known and continuous on the whole bracket,
+by Brent's method. `fixed_point_between`: x = g(x) inside a bracket where h(x) = g(x) - x
+changes sign.
 
 Used where a load is searched for against a smooth figure that decides pass or fail (a tier's
 headroom under Easy Tier's utilisation target, a service-level limit): regula falsi on the
@@ -16,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from diskmodel.tiering.roots import brent_bracket
 
 Solution = TypeVar("Solution")
 Figure = TypeVar("Figure", float, float | None)
@@ -81,6 +85,27 @@ def highest_passing(
         else:
             b.failed(mid, f_mid)
     return b.lo
+
+
+def highest_within(
+    figure: Callable[[float], float],
+    lo: float,
+    f_lo: float,
+    hi: float,
+    f_hi: float,
+    *,
+    rel_tol: float,
+) -> float:
+    """The highest x in [lo, hi] with figure(x) <= 0, to within `rel_tol` of hi, for a figure
+    that does not decrease, is known everywhere in the bracket and is continuous but for
+    kinks: f_lo <= 0 < f_hi are its values at the ends. Brent's method (`brent_bracket`):
+    inverse quadratic interpolation where the figure is smooth, which reaches a tight
+    tolerance in a few probes more than a loose one; the answer is the passing end of the
+    final bracket, a value that was probed (or lo)."""
+    if f_lo == 0.0:  # at the limit already; the figure does not decrease above lo
+        return lo
+    x, f_x, y, _ = brent_bracket(figure, lo, f_lo, hi, f_hi, xtol=rel_tol * hi, rtol=0.0)
+    return x if f_x <= 0.0 else y
 
 
 def fixed_point_between(

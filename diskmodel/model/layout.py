@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
-from diskmodel.model.bracket import highest_passing
+from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
 from diskmodel.tiering.placement import (
     PoolPlacement,
@@ -60,6 +60,11 @@ from diskmodel.workload import IoMix
 EMPTY_FRACTION = 1e-3
 # A tier's data below this fraction of its capacity is placement rounding, not data.
 _NO_DATA = 1e-12
+# A tier's load ceiling is searched to this fraction of the load it would hold without one:
+# the response time at a steep point of the curve moves some 30 times the ceiling's relative
+# error, so 1e-6 keeps a curve within about 2e-5 of the exact ceiling's (1e-4 moved it up
+# to 0.13%); Brent's method gets there in about five probes.
+_CEILING_TOL = 1e-6
 
 
 @dataclass(frozen=True)
@@ -614,8 +619,9 @@ def _settled(
     the highest at which it is within its target with the data as placed for that ceiling: its
     spans, the slower tiers' share and the DA pairs' other work all follow the placement.
     Holding less small I/O never makes a tier busier (fewer, hotter extents on a shorter span),
-    so the ceiling is bracketed and narrowed (Illinois on the headroom) to 1e-4 of the load the
-    tier would otherwise hold.
+    so the ceiling is bracketed and narrowed (Brent's method on the shortfall, continuous in
+    the ceiling: the data as placed follow it) to `_CEILING_TOL` of the load the tier would
+    otherwise hold.
     """
     ceilings: dict[str, float] = {}
     placer = PoolPlacer(demands, easy_tier=True)
@@ -630,9 +636,8 @@ def _settled(
             tried[key] = placement, pool.split(placement, demands)
         return tried[key]
 
-    def held_to(t: str, ceiling: float) -> tuple[bool, float]:
-        short = pool.shortfall(t, *placed({t: ceiling}), background_da)
-        return short <= 0, short
+    def shortfall_at(t: str, ceiling: float) -> float:
+        return pool.shortfall(t, *placed({t: ceiling}), background_da)
 
     placement, shares = placed({})
     bound = []
@@ -640,15 +645,18 @@ def _settled(
         over = pool.shortfall(t, placement, shares, background_da)
         if over <= 0:
             continue
-        # From [no load: within, all it would hold: not], narrowed on the headroom (continuous
-        # in the ceiling: the data as placed follow it).
         held = placement.on(t).small_io_iops
+        figure = functools.partial(shortfall_at, t)
         # A tier over its target even with no small I/O (its sequential work, or a DA pair
-        # the slower tiers keep busy) gets ceiling 0 in one probe, not by narrowing to 1e-16.
-        if not held_to(t, 0.0)[0]:
+        # the slower tiers keep busy) gets ceiling 0 in one probe.
+        at_none = figure(0.0)
+        if at_none > 0:
             lo = 0.0
         else:
-            lo = highest_passing(functools.partial(held_to, t), 0.0, -1.0, held, over)
+            # The shortfall is 1 - target / work: far under the target it falls steeply
+            # towards -inf and says little of where the crossing is, so the empty end enters
+            # as at most a headroom of 2 (measured: a probe fewer in ten than its own value).
+            lo = highest_within(figure, 0.0, max(at_none, -1.0), held, over, rel_tol=_CEILING_TOL)
         ceilings[t] = lo
         bound.append(t)
         placement, shares = placed({})

@@ -1,7 +1,8 @@
 """The root of a continuous function on a bracket, by Brent's method (R. P. Brent, Algorithms
 for Minimization without Derivatives, 1973, ch. 4): inverse quadratic interpolation or the
-secant where it shrinks the bracket fast enough, bisection where not, so it never takes more
-than about twice bisection's steps and usually far fewer.
+secant where it shrinks the bracket fast enough, bisection where not: usually far fewer steps
+than bisection, a few times as many where the function is flat at its root (measured: 48
+steps to bisection's 20 at a root like a cube's).
 
 Written here because auto-rebalance and the skew level are its only users outside
 calibration: importing scipy.optimize for them cost a run 0.3-0.9 s, more than the model.
@@ -34,6 +35,24 @@ def brent_root(
         return b
     if (fa > 0.0) == (fb > 0.0):
         raise ValueError(f"f({a!r}) and f({b!r}) have the same sign: no root bracketed")
+    return brent_bracket(f, a, fa, b, fb, xtol=xtol, rtol=rtol, max_steps=max_steps)[0]
+
+
+def brent_bracket(
+    f: Callable[[float], float],
+    a: float,
+    fa: float,
+    b: float,
+    fb: float,
+    *,
+    xtol: float = 2e-12,
+    rtol: float = 4 * _EPS,
+    max_steps: int = 200,
+) -> tuple[float, float, float, float]:
+    """Brent's iteration from a bracket [a, b] whose figures fa and fb (known, nonzero, of
+    opposite signs) are given: the final bracket (x, f(x), y, f(y)), x the best estimate of
+    the root and y the other end, within xtol + rtol |x| of each other (or f(x) == 0, y then
+    the last other end). Raises ValueError when the steps run out."""
     # b: the best estimate; c: the other end of the bracket; a: the previous b.
     c, fc = a, fa
     step = last_step = b - a
@@ -47,7 +66,7 @@ def brent_root(
         tol = 2.0 * _EPS * abs(b) + 0.5 * (xtol + rtol * abs(b))
         half = 0.5 * (c - b)
         if abs(half) <= tol or fb == 0.0:
-            return b
+            return b, fb, c, fc
         if abs(last_step) >= tol and abs(fa) > abs(fb):
             p, q = _interpolated(a, fa, b, fb, c, fc)
             # Accept the interpolation only inside the bracket and shrinking fast enough.

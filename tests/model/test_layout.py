@@ -1,16 +1,29 @@
-"""Within-tier placement (`model.layout.split_tier`): ranks of one kind holding the same data
-are rebalanced as one group, which must give exactly what a rank-by-rank rebalance gives."""
+"""Placement at a load (`model.layout`): ranks of one kind holding the same data are rebalanced
+as one group, which must give exactly what a rank-by-rank rebalance gives; a tier's load
+ceiling is its crossing of the utilisation target."""
 
 from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
+from bench.bench_model import BOUND_SSD_RANKS, bench_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import Rank, resolve
+from diskmodel.model import Solver
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.layout import EMPTY_FRACTION, _data_before, split_tier
+from diskmodel.model.layout import (
+    _CEILING_TOL,
+    EMPTY_FRACTION,
+    _data_before,
+    _pools,
+    layout,
+    split_tier,
+)
+from diskmodel.scenario import Scenario
+from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.rebalance import RankBefore, rebalance
 from diskmodel.tiering.skew import LevelSkew
 
@@ -95,3 +108,38 @@ def test_op_costs_do_not_depend_on_the_order_spans_are_asked_in() -> None:
     down.of(0, mix, rank, high)
     assert down.of(0, mix, rank, low) == first_up
     assert first_up == OpCosts(config).of(0, mix, rank, 0.3)
+
+
+def test_a_bound_tier_holds_the_highest_ceiling_within_its_target() -> None:
+    """The bench's pool with 4 SSD ranks at its maximum, where the enterprise tier's target
+    binds: its ceiling passes the target and a ceiling higher by twice the search's tolerance
+    (of the load it would hold without one) does not, so the answer is the crossing to that
+    tolerance."""
+    catalog = load_catalog()
+    data = bench_scenario()
+    data["pools"][0]["ranks"][0]["count"] = BOUND_SSD_RANKS
+    config = resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
+    solver = Solver(config)
+    unit = solver.planned_rates() / solver.planned_rates().sum()
+    rates = unit * solver.saturation(unit)[0]
+    costs = OpCosts(config)
+    placed = layout(config, rates, costs)["tiered"]
+    assert placed.bound == ("enterprise",)
+
+    pool = next(_pools(config, rates, costs))
+    demands = pool.demands()
+    placer = PoolPlacer(demands, easy_tier=True)
+
+    def shortfall(ceiling: float) -> float:
+        placement = placer.place(pool.tiers({"enterprise": ceiling}))
+        return pool.shortfall(
+            "enterprise",
+            placement,
+            pool.split(placement, demands),
+            np.zeros(config.hardware.da_pairs),
+        )
+
+    held = placer.place(pool.tiers()).on("enterprise").small_io_iops
+    ceiling = placed.ceilings_iops["enterprise"]
+    assert 0 < ceiling < held
+    assert shortfall(ceiling) <= 0 < shortfall(ceiling + 2 * _CEILING_TOL * held)
