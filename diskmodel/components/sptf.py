@@ -72,12 +72,25 @@ def _simulate(
     index = np.arange(rows)
     warm = 3 * width + 50
     total = np.zeros(rows)
-    inf = np.inf
+    # Adding 0 where a row holds the request and inf where it does not: the masking of
+    # np.where(active, positioning, inf), in place. The step's arithmetic is written for speed
+    # (it runs 574 times on small arrays, so numpy's per-call cost is most of it) and gives the
+    # same numbers bit for bit: w - floor(w) is np.mod(w, 1.0) (both exact but for the one
+    # rounding of r + 1 when w < 0).
+    absent = np.where(active, 0.0, np.inf)
+    distance = np.empty((rows, width))
+    wait = np.empty((rows, width))
     for step in range(warm + steps):
         start = phase + advance_rev
-        seek = curve.seek_ms(np.abs(y - head[:, None]))
-        wait = np.mod(theta - start[:, None] - seek / rotation_ms, 1.0) * rotation_ms
-        positioning = np.where(active, seek + wait, inf)
+        np.subtract(y, head[:, None], out=distance)
+        np.abs(distance, out=distance)
+        seek = curve.seek_ms(distance)
+        np.subtract(theta, start[:, None], out=wait)
+        wait -= seek / rotation_ms
+        wait -= np.floor(wait)
+        wait *= rotation_ms
+        positioning = seek + wait
+        positioning += absent
         chosen = positioning.argmin(axis=1)
         if step >= warm:
             total += positioning[index, chosen]

@@ -209,3 +209,53 @@ def test_sequential_operation_contiguous_is_the_media_rate() -> None:
         (d.controller_overhead_ms + d.track_to_track_seek_read_ms + d.rotation_ms / 2) * 1e-3
     ) + drive.transfer_s(d, size)
     assert interleaved.mean_s == pytest.approx(expected)
+
+
+def _plain_sptf_simulation(
+    curve: SeekCurve, rotation_ms: float, advance_rev: float, span: float, depths: tuple[int, ...]
+) -> tuple[float, ...]:
+    """`sptf._simulate` as first written (np.mod, np.where): the reference its faster
+    arithmetic must equal bit for bit."""
+    rng = np.random.default_rng(sptf._SEED)
+    replicas, steps, width = sptf._REPLICAS, sptf._MEASURED_STEPS, max(depths)
+    rows = replicas * len(depths)
+    active = np.zeros((rows, width), dtype=bool)
+    for i, depth in enumerate(depths):
+        active[i * replicas : (i + 1) * replicas, :depth] = True
+    y = rng.random((rows, width)) * span
+    theta = rng.random((rows, width))
+    head = rng.random(rows) * span
+    phase = rng.random(rows)
+    index = np.arange(rows)
+    warm = 3 * width + 50
+    total = np.zeros(rows)
+    for step in range(warm + steps):
+        start = phase + advance_rev
+        seek = curve.seek_ms(np.abs(y - head[:, None]))
+        wait = np.mod(theta - start[:, None] - seek / rotation_ms, 1.0) * rotation_ms
+        positioning = np.where(active, seek + wait, np.inf)
+        chosen = positioning.argmin(axis=1)
+        if step >= warm:
+            total += positioning[index, chosen]
+        head = y[index, chosen]
+        phase = theta[index, chosen]
+        y[index, chosen] = rng.random(rows) * span
+        theta[index, chosen] = rng.random(rows)
+    per_row = total / steps
+    return tuple(
+        float(per_row[i * replicas : (i + 1) * replicas].mean()) for i in range(len(depths))
+    )
+
+
+@pytest.mark.parametrize(("name", "write", "span", "advance"), [
+    ("15k-146", False, 1.0, 0.0), ("10k-600", True, 1 / 16, 0.31), ("nl-3tb", False, 0.5, 0.97),
+])  # fmt: skip
+def test_the_simulation_s_arithmetic_is_the_plain_one_bit_for_bit(
+    name: str, write: bool, span: float, advance: float
+) -> None:
+    d = CATALOG.drives[name]
+    curve = drive.seek_curve(d, write)
+    depths = (1, 2, 3, 4, 6, 8)
+    assert sptf._simulate(curve, d.rotation_ms, advance, span, depths) == (
+        _plain_sptf_simulation(curve, d.rotation_ms, advance, span, depths)
+    )
