@@ -94,6 +94,29 @@ class PoolLayout:
 Layout = Mapping[str, PoolLayout]
 
 
+def network_key(placed: Layout) -> tuple[object, ...]:
+    """Everything a network built on `placed` and the results read from it depend on, exactly:
+    per pool, each workload's and the pool's share of the data, small I/O and MB on each tier,
+    and each rank's shares and span (not the rates: a placement's shares are what the network
+    is built from). Loads whose placements agree in these share one network: a tier held to a
+    ceiling of 0 places the same data at every load of a mix."""
+    return tuple(
+        (
+            name,
+            tuple(
+                (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                for shares in (pool.placement.tiers, *(w.tiers for w in pool.placement.workloads))
+                for s in shares
+            ),
+            tuple(
+                (i, r.small_io_share, r.data_share, r.span_fraction)
+                for i, r in sorted(pool.ranks.items())
+            ),
+        )
+        for name, pool in placed.items()
+    )
+
+
 # --------------------------------------------------------------------------- per-rank times
 
 

@@ -28,7 +28,7 @@ from diskmodel.model.application import TransactionState, application_loop, tran
 from diskmodel.model.bracket import Illinois, fixed_point_between
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.layout import free_headroom, layout
+from diskmodel.model.layout import free_headroom, layout, network_key
 from diskmodel.model.network import Network, build_network
 from diskmodel.model.open import class_rates, class_responses, station_states
 from diskmodel.queueing.closed_network import ClosedNetworkResult
@@ -126,7 +126,8 @@ class Solver:
         """The network placed for `rates`, and whether other loads may share it (the placement
         that ignores the load: every load of a mix where placement does not follow the load,
         and where it does, every load below the first Easy Tier ceiling); a placement made for
-        one load where a ceiling binds is that load's alone."""
+        one load where a ceiling binds is that load's own (its network is shared with the
+        loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
         ratios = tuple(np.round(r / total, 12)) if total > 0 else tuple(r)
@@ -155,10 +156,18 @@ class Solver:
                 )
             if key in self._networks:
                 return self._networks[key], True
-        net = build_network(self.config, placed, self.costs)
+        # A placement made for this load may still be another load's: a tier held to a
+        # ceiling of 0 places the same data at every load (the loads then share a network and
+        # are solved together).
+        same: tuple[object, ...] = ("placement", network_key(placed))
+        net = self._networks.get(same) if key[0] == "rates" else None
+        if net is None:
+            net = build_network(self.config, placed, self.costs)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
         self._networks[key] = net
+        if key[0] == "rates":
+            self._networks[same] = net
         return net, key[0] != "rates"
 
     # ----------------------------------------------------------------------- loads
@@ -190,13 +199,16 @@ class Solver:
         return self.open_points(np.asarray(rates, dtype=np.float64)[:, None])[0]
 
     def open_points(self, rates: ArrayLike) -> list[OperatingPoint]:
-        """Open operating points at several loads, rates [W, P]: the loads that share a
-        placement (and so a network) are solved together, vectorised."""
+        """Open operating points at several loads, rates [W, P]: the loads that share the
+        placement which ignores the load (and so a network) are solved together, vectorised;
+        a load placed for itself is solved alone."""
         r = np.asarray(rates, dtype=np.float64)
-        by_network: dict[int, tuple[Network, list[int]]] = {}
+        by_network: dict[object, tuple[Network, list[int]]] = {}
         for p in range(r.shape[1]):
-            net = self.network(r[:, p])
-            by_network.setdefault(id(net), (net, []))[1].append(p)
+            net, is_shared = self._placed(r[:, p])
+            # A load placed for itself is solved alone, as `open_points_in_order` solves it,
+            # even where its placement (and so its network) is another load's too.
+            by_network.setdefault(id(net) if is_shared else ("alone", p), (net, []))[1].append(p)
         out: list[OperatingPoint | None] = [None] * r.shape[1]
         for net, columns in by_network.values():
             for p, point in zip(columns, self._solve_open(net, r[:, columns]), strict=True):

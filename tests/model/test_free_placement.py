@@ -5,13 +5,16 @@ search's own."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from bench.bench_model import bench_scenario
+from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
-from diskmodel.configuration import resolve
+from diskmodel.configuration import resolve, resolve_scenario
 from diskmodel.model import Solver
-from diskmodel.model.layout import free_headroom, layout
+from diskmodel.model.layout import free_headroom, layout, network_key
 from diskmodel.scenario import Scenario
 
 
@@ -59,3 +62,32 @@ def test_dirty_data_per_server_adds_up_to_the_whole() -> None:
     assert per_server.shape == (2, 3)
     assert np.allclose(per_server.sum(axis=0), whole, rtol=1e-12)
     assert np.all(per_server > 0)
+
+
+def test_loads_whose_placements_agree_share_a_network_and_keep_their_answers() -> None:
+    """Where Easy Tier holds the SSD tier to a ceiling of 0 (near the MB/s peak's maximum the
+    enterprise tier's work alone keeps the SSDs' DA pairs over target), every such load places
+    the same data: the solver builds one network for them (`network_key`), and each load's
+    answer is still exactly the one a fresh solver gives it alone."""
+    path = Path(__file__).parents[2] / "scenarios" / "ds8800-measured-peaks.yaml"
+    config = resolve_scenario(load_scenario(path), load_catalog(), path.parent)[1]
+    solver = Solver(config)
+    unit = solver.planned_rates() / solver.planned_rates().sum()
+    maximum, _ = solver.saturation(unit)
+    zero = []
+    for x in np.linspace(0.5 * maximum, maximum, 24):
+        placed = layout(config, unit * x, solver.costs).values()
+        if any(p.bound for p in placed) and all(
+            c == 0 for p in placed for c in p.ceilings_iops.values()
+        ):
+            zero.append(unit * x)
+    assert len(zero) >= 2
+    networks = [solver.network(r) for r in zero]
+    assert len({id(net) for net in networks}) < len(zero)
+    shared = solver.open_points(np.stack(zero, axis=1))
+    for r, net, point in zip(zero, networks, shared, strict=True):
+        fresh = Solver(config)
+        assert network_key(fresh.network(r).layout) == network_key(net.layout)
+        alone = fresh.open_point(r)
+        assert alone.response_s == point.response_s
+        assert np.array_equal(alone.utilization, point.utilization)
