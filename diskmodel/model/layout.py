@@ -576,8 +576,15 @@ class _Pool:
         out = math.inf
         held = self._tier_times.get(tier)
         if held is not None:
+            # Ranks of a kind holding one share (one object per group: `_Capacities`,
+            # `split_tier`) with the same sequential work are the same drive: timed once.
+            timed = set()
             for r, seq in zip(held.ranks, seq_drive[tier], strict=True):
                 share = shares[r.index]
+                kind = (r.drive.name, r.raid.name, id(share), seq)
+                if kind in timed:
+                    continue
+                timed.add(kind)
                 times = self.drive_times(r, share.span_fraction)
                 work = x * share.small_io_share * times.small_drive_s + seq
                 if work > 0:
