@@ -127,6 +127,35 @@ class Network:
         fractions = np.array([self.workloads[w].mix.fractions[c] for w, c in keys])
         return fractions, np.array([w for w, _ in keys], dtype=np.int64)
 
+    @cached_property
+    def solved_as(self) -> tuple[list[int], list[int], list[int], FloatArray]:
+        """How the open solution treats the stations, fixed per network: the single-server
+        ones (M/M/1), the multi-server ones (M/M/c) and the ranks (load-dependent), and the
+        ranks' drives' alpha(1..D) stacked [R, Dmax], each cut where it stops changing and a
+        shorter one held at its last value (the station holds alpha(D) beyond its own D, so
+        both are exact: an SSD's 32 entries constant from its 8 channels on take 8 columns,
+        not 32). Ranks of a kind on one span share one gain array, cut once."""
+        kinds = [s.kind for s in self.stations]
+        servers = [s.servers for s in self.stations]
+        single = [k for k, kind in enumerate(kinds) if kind != "rank" and servers[k] == 1]
+        multi = [k for k, kind in enumerate(kinds) if kind != "rank" and servers[k] > 1]
+        drives = [k for k, kind in enumerate(kinds) if kind == "rank"]
+        cut: dict[int, FloatArray] = {}
+        gains = []
+        for k in drives:
+            g = self.gains[k]
+            assert g is not None
+            if id(g) not in cut:
+                changing = np.flatnonzero(g != g[-1])
+                cut[id(g)] = g[: int(changing[-1]) + 2] if changing.size else g[:1]
+            gains.append(cut[id(g)])
+        depth = max((len(g) for g in gains), default=1)
+        padded = np.empty((len(drives), depth))
+        for i, g in enumerate(gains):
+            padded[i, : len(g)] = g
+            padded[i, len(g) :] = g[-1]
+        return single, multi, drives, padded
+
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
         return self._kind_members[KINDS.index(kind)] if kind in KINDS else _NONE

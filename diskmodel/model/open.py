@@ -55,24 +55,6 @@ class OpenSolution:
     saturated: BoolArray  # [P]: some station saturated
 
 
-def _padded_gains(net: Network, ranks: list[int]) -> FloatArray:
-    """The drives' alpha(1..D) stacked [R, Dmax]; each cut where it stops changing and a
-    shorter one held at its last value (the station holds alpha(D) beyond its own D, so both
-    are exact: an SSD's 32 entries constant from its 8 channels on take 8 columns, not 32)."""
-    gains = []
-    for k in ranks:
-        g = net.gains[k]
-        assert g is not None
-        changing = np.flatnonzero(g != g[-1])
-        gains.append(g[: int(changing[-1]) + 2] if changing.size else g[:1])
-    depth = max(len(g) for g in gains)
-    out = np.empty((len(ranks), depth))
-    for i, g in enumerate(gains):
-        out[i, : len(g)] = g
-        out[i, len(g) :] = g[-1]
-    return out
-
-
 def station_states(net: Network, rates: ArrayLike) -> StationStates:
     """Every station's state when the workloads run at host `rates` [W] or [W, P]."""
     r = np.asarray(rates, dtype=np.float64)
@@ -86,11 +68,8 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     util = np.zeros((K, P))
     wait = np.zeros((K, P))
     service = mean_s.copy()
-    kinds = [s.kind for s in net.stations]
+    single, multi, drives, gains = net.solved_as
     servers = net.servers
-    single = [k for k in range(K) if kinds[k] != "rank" and servers[k] == 1]
-    multi = [k for k in range(K) if kinds[k] != "rank" and servers[k] > 1]
-    drives = [k for k in range(K) if kinds[k] == "rank"]
     if single:
         res = mm1(lam[single], mean_s[single])
         util[single], wait[single] = res.utilization, res.wait_time
@@ -98,7 +77,7 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
         res = mmc(lam[multi], mean_s[multi], servers[multi, None])
         util[multi], wait[multi] = res.utilization, res.wait_time
     if drives:
-        res = load_dependent(lam[drives], mean_s[drives], _padded_gains(net, drives)[:, None, :])
+        res = load_dependent(lam[drives], mean_s[drives], gains[:, None, :])
         util[drives], wait[drives], service[drives] = (
             res.utilization,
             res.wait_time,
