@@ -361,7 +361,16 @@ def _rank_flows(
     rank, per back-end operation (`OpCosts.op_table`) with a positive share, the flow at one
     of the rank's drives and then the one at its DA pair. The random operations take the
     rank's share of the small I/O, the sequential ones its share of the MB."""
-    tables = [costs.op_table(w, mix, info.rank, info.span) for info in pool_ranks]
+    # Ranks of a kind on one span share a table: looked up once each (34 look-ups a network
+    # and workload on measured-peaks, for two tables).
+    by_kind: dict[tuple[str, str, float], FloatArray] = {}
+    tables = []
+    for info in pool_ranks:
+        kind = (info.rank.drive.name, info.rank.raid.name, info.span)
+        table = by_kind.get(kind)
+        if table is None:
+            table = by_kind[kind] = costs.op_table(w, mix, info.rank, info.span)
+        tables.append(table)
     counts = [len(t) for t in tables]
     table = np.concatenate(tables)
 
