@@ -601,7 +601,14 @@ def linearizer(
     Multi-server stations (`servers` c > 1): the multi-server Linearizer, which also carries
     the corrections dP[k, j, r] = p_k(j | N - e_r) - p_k(j | N) of the queue-length law for
     j < c (Krzesinski & Greyling; Conway 1989; de Souza e Silva & Muntz 1990); measured
-    error band against exact MVA in tests/queueing/test_multiserver_multiclass.py.
+    error band against exact MVA in tests/queueing/test_multiserver_multiclass.py: on
+    random networks near their knee with classes of 15-400, within 0.1% on 34 of 40 and
+    0.17-0.99% on the rest, each of those with two nearly saturated stations. There the
+    error is in the fraction corrections F, not in the marginal corrections (with the
+    exact F and its own dP it is within 0.002%), and more outer iterations do not remove
+    it (they settle, or oscillate about a fixed point 0.75-0.78% off); nor does it always shrink
+    with population: one such network is 0.91%, 1.4% and 2.4% off with its classes (and
+    think times) scaled by 1, 2 and 4, where Seidmann's reduction is 0.25%, 0.07%, 0.01%.
     Source: Chandy & Neuse, "Linearizer: a heuristic algorithm for queueing network
     models of computing systems", CACM 25(2), 1982.
     """
