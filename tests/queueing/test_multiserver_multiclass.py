@@ -4,7 +4,8 @@ convolution, and the measured error bands of the multi-server Bard-Schweitzer an
 Exact: 1e-12 relative to the product form summed in sympy rationals, and 1e-11 to the direct
 convolution of the station factors (`product_form.multi_class_multiserver_by_convolution`)
 and to the log-space single-class solution, also where busy multi-server stations once made
-the exact lattice unstable. Approximations: the worst relative throughput error over random
+the exact lattice unstable; 1e-12 to line-solver's exact load-dependent MVA where its
+textbook form is accurate. Approximations: the worst relative throughput error over random
 networks (2-6 stations of 1, 2, 4 or 8 servers, 1-3 classes of up to 12 customers, think
 time 0 or 20 ms), measured once and asserted here:
 
@@ -168,6 +169,23 @@ def test_several_classes_stay_exact_where_the_utilisation_law_fails(think: float
     result = mva_multiclass(two, [50, 50], Z, servers=c)
     np.testing.assert_allclose(result.throughput, X, rtol=EXACT)
     np.testing.assert_allclose(result.queue_length, Q, rtol=EXACT)
+
+
+# line-solver 3.0.8.0's exact load-dependent MVA (`pfqn_mvald`, rates min(j, c), run in a
+# scratch venv: 16 s and 55 s on this machine): the knee networks where its textbook form
+# (p_k(0 | n) by the utilisation law) is still accurate. On TIED at 50 + 50 it is 9e-9 off the
+# direct convolution (while reporting itself numerically stable), as the old form here was.
+LINE_SOLVER_MVALD = {
+    37: [101.93740806247547, 165.1409586811607, 180.91364063673439],
+    28: [127.26892390382879, 76.9447006042932, 127.44879081041854],
+}
+
+
+@pytest.mark.parametrize("index", sorted(LINE_SOLVER_MVALD))
+def test_exact_multiserver_mva_matches_line_solver(index: int) -> None:
+    D, N, Z, c = knee_networks()[index]
+    result = mva_multiclass(D, N, Z, servers=c)
+    np.testing.assert_allclose(result.throughput, LINE_SOLVER_MVALD[index], rtol=1e-12)
 
 
 station_count = st.integers(2, 4)
