@@ -35,7 +35,12 @@ MVA step: 0.32-0.58% on the four, two levels 0.27-0.53%, at R and R^2 times the 
 the marginal corrections as ratios p_k(j | N - e_r) / p_k(j | N) instead of differences
 (no change). Its error need not shrink with population: knee network 15 with classes and
 think times scaled by 2 and 4 is 1.4% and 2.4% off (Seidmann 0.07%, 0.01%), network 38
-0.77% and 0.73%, while 37 and 14 fall to 0.13% and 0.04% (a strict xfail below).
+0.77% and 0.73%, while 37 and 14 fall to 0.13% and 0.04% (a strict xfail below). On
+network 15 the three outer sweeps do not reach the Linearizer's fixed point: from the third,
+its cores cannot place every customer before the saturated 2-server station reaches A = c
+(2-14 customers left over) and stop there. Damped sweeps (half steps, 30-200 of them) bring
+it to 0.75%, 0.40% and 0.06-0.08% at x1, x2, x4, but never settle (last steps 6e-5-2e-3), so
+they are not adopted; on 37, 14 and 38 damping settles where the plain sweeps do.
 
 So for multi-class networks with multi-server stations: `mva_multiclass` (exact) wherever
 the population lattice fits (EXACT_LATTICE_LIMIT); beyond it `linearizer` is within 0.1% on
