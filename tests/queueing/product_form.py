@@ -10,7 +10,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import sympy as sp
+from scipy.signal import convolve
+from scipy.special import gammaln
 
 
 def compositions(n: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -148,3 +151,63 @@ def multi_class_multiserver(
         reduced[r] -= 1
         X.append(sums(reduced)[0] / g)
     return X, [[value / g for value in row] for row in q]
+
+
+def multi_class_multiserver_by_convolution(
+    demands: np.ndarray, population: Sequence[int], think_time: np.ndarray, servers: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(X[R], Q[K, R]) of the network of `multi_class_multiserver` by direct convolution of
+    its station factors over the population lattice, in floating point.
+
+    Station k's factor F_k(m) = |m|! / prod_{i<=|m|} min(i, c_k) prod_r D_kr^m_r / m_r!
+    and the think times' prod_r Z_r^m_r / m_r! are formed term by term from their
+    definition and convolved (sums of positive terms only, so no rounding is amplified);
+    G(N - e_r) / G(N) gives X_r and sum_m m_r F_k(m) G_{-k}(N - m) / G(N) gives Q_kr.
+    Nothing is shared with MVA's recursion. Each class is measured in units of its largest
+    demand, so that G stays within floating-point range for classes of up to ~100.
+    """
+    K, R = demands.shape
+    scale = 1.0 / demands.max(axis=0)
+    D = demands * scale[None, :]
+    Z = think_time * scale
+    shape = tuple(n + 1 for n in population)
+    m = np.indices(shape).reshape(R, -1).T  # every m <= N
+    total = m.sum(axis=1)
+    log_multinomial = gammaln(total + 1) - gammaln(m + 1).sum(axis=1)
+
+    def log_powers(d: np.ndarray) -> np.ndarray:
+        """log prod_r d_r^m_r at every m (-inf where a class of no demand is present)."""
+        logs = (m * np.log(np.where(d > 0, d, 1.0))[None, :]).sum(axis=1)
+        return np.where(np.any((m > 0) & (d == 0)[None, :], axis=1), -np.inf, logs)
+
+    def factor(k: int) -> np.ndarray:
+        log_d = log_powers(D[k])
+        steps = np.minimum(np.arange(1, total.max() + 1), servers[k])
+        log_rate = np.concatenate([[0.0], np.cumsum(np.log(steps))])[total]
+        return np.exp(log_multinomial + log_d - log_rate).reshape(shape)
+
+    log_z = log_powers(Z)
+    thinking = np.exp(log_z - gammaln(m + 1).sum(axis=1)).reshape(shape)
+    factors = [factor(k) for k in range(K)]
+    corner = tuple(slice(0, n) for n in shape)
+
+    def constant(skip: int | None) -> np.ndarray:
+        G = thinking
+        for k in range(K):
+            if k != skip:
+                G = convolve(G, factors[k], method="direct")[corner]
+        return G
+
+    G = constant(None)
+    N = tuple(population)
+    X = np.array(
+        [G[tuple(n - (s == r) for s, n in enumerate(N))] / G[N] if N[r] else 0.0 for r in range(R)]
+    )
+    Q = np.zeros((K, R))
+    flipped = tuple(slice(None, None, -1) for _ in range(R))
+    for k in range(K):
+        others = constant(k)[flipped]  # others[m] = G_{-k}(N - m)
+        held = factors[k] * others / G[N]
+        for r in range(R):
+            Q[k, r] = (m[:, r].reshape(shape) * held).sum()
+    return X * scale, Q
