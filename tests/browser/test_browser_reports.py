@@ -33,6 +33,8 @@ from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.html import write_report
 from tests.report import report_fixtures
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

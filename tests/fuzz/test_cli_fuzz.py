@@ -27,6 +27,8 @@ from .budget import fuzz_settings
 from .invariants import check_result_json, no_hang
 from .strategies import dump_yaml, edge_scenarios, mutated_bytes, mutated_documents
 
+pytestmark = pytest.mark.fuzz
+
 runner = CliRunner()
 FAILED = {ExitCode.INVALID_INPUT, ExitCode.OUTPUT_REFUSED}
 

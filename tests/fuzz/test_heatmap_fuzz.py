@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from diskmodel.tiering.heatmap import HEATMAP_COLUMNS, load_heatmap_csv
 
 from .budget import fuzz_settings
 from .invariants import check_user_error, no_hang
+
+pytestmark = pytest.mark.fuzz
 
 cells = st.one_of(
     st.integers(min_value=-5, max_value=10**6).map(str),

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -21,6 +22,8 @@ from diskmodel.scenario import Scenario, load_scenario
 from .budget import fuzz_settings
 from .invariants import check_user_error, no_hang
 from .strategies import dump_yaml, edge_values, mutated_bytes, mutated_documents
+
+pytestmark = pytest.mark.fuzz
 
 
 def load_or_user_error(data: bytes) -> Scenario | None:

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import event, given
 
 from diskmodel import predict
@@ -22,6 +23,8 @@ from diskmodel.scenario import Scenario, load_scenario
 from .budget import fuzz_settings
 from .invariants import check_result_json, check_user_error, no_hang
 from .strategies import dump_yaml, edge_scenarios, mutated_documents
+
+pytestmark = pytest.mark.fuzz
 
 
 def predict_checked(scenario: Scenario) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -24,6 +25,8 @@ from diskmodel.errors import OutputError
 from diskmodel.output import HTML, JSON, Output, output_path, write_outputs
 
 from .budget import fuzz_settings
+
+pytestmark = pytest.mark.fuzz
 
 REPORT = '<!DOCTYPE html><html><head><meta name="generator" content="diskmodel 9"></head>'
 RESULT = '{\n  "schema_version": 1,\n  "generator": "diskmodel 9"\n}\n'

@@ -12,6 +12,7 @@ import json
 import unicodedata
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,6 +24,8 @@ from diskmodel.yamlio import Located
 
 from .budget import fuzz_settings
 from .invariants import check_result_json, no_hang
+
+pytestmark = pytest.mark.fuzz
 
 MARKER = "<x-fuzz-injected"
 """A tag no template writes: found unescaped in the HTML, it came from the input."""

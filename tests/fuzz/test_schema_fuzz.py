@@ -13,6 +13,7 @@ import json
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -24,6 +25,8 @@ from diskmodel.yamlio import Located
 from .budget import fuzz_settings
 from .json_schema_subset import errors as schema_errors
 from .strategies import edge_scenarios, mutated_documents
+
+pytestmark = pytest.mark.fuzz
 
 
 @cache
