@@ -23,31 +23,7 @@ from diskmodel.yamlio import load_yaml, parse_yaml
 
 from .conftest import ROOT, SCENARIOS
 from .fuzz.json_schema_subset import errors as schema_errors
-
-VALID = textwrap.dedent(
-    """\
-    schema_version: 1
-    name: test
-    system:
-      model: ds8800-951
-      processor_ways: 4
-      cache_gb: 128
-      host_ports: 4
-      da_pairs: 2
-    pools:
-      - name: p0
-        easy_tier: auto
-        ranks:
-          - {drive: 15k-146, raid: raid5-7+p, count: 4}
-    workloads:
-      - name: oltp
-        pool: p0
-        iops: 5000
-        read_fraction: 0.7
-        read_hit_ratio: 0.5
-        capacity_gb: 1000
-    """
-)
+from .support.scenarios import VALID
 
 
 def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:

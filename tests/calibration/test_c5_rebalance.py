@@ -16,7 +16,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.scenario import Scenario, load_scenario
 from tests.conftest import ROOT
 
-from .conftest import record
+from ..support.calibration import record
 
 pytestmark = pytest.mark.calibration
 

@@ -40,8 +40,8 @@ from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.prediction import Prediction
 from diskmodel.scenario import Scenario
 
-from ..model.builders import predict_one
-from .conftest import record
+from ..support.builders import predict_one
+from ..support.calibration import record
 
 pytestmark = pytest.mark.calibration
 

@@ -19,7 +19,7 @@ import pytest
 from diskmodel.catalog import Drive, RaidFormat, load_catalog, parse_catalog_file
 from diskmodel.components import cache, destage, drive, raid
 
-from .conftest import record
+from ..support.calibration import record
 
 pytestmark = pytest.mark.calibration
 

@@ -18,8 +18,8 @@ from diskmodel.components import drive
 from diskmodel.scenario import load_scenario
 from diskmodel.workload import IoMix
 
-from ..model.builders import predict_one
-from .conftest import record
+from ..support.builders import predict_one
+from ..support.calibration import record
 
 pytestmark = pytest.mark.calibration
 

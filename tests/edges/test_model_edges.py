@@ -17,8 +17,8 @@ from diskmodel.report.json_result import to_json
 from diskmodel.scenario import Scenario, validate_scenario
 from diskmodel.yamlio import Located, parse_yaml
 
-from ..fuzz.invariants import check_result_json
-from ..test_scenario import VALID
+from ..support.invariants import check_result_json
+from ..support.scenarios import VALID
 
 BASE: dict[str, Any] = parse_yaml(VALID, "VALID").data
 

@@ -22,10 +22,10 @@ from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 
 from ..conftest import SCENARIOS
-from ..test_scenario import VALID
-from .budget import fuzz_settings
-from .invariants import check_result_json, no_hang
-from .strategies import dump_yaml, edge_scenarios, mutated_bytes, mutated_documents
+from ..support.budget import fuzz_settings
+from ..support.invariants import check_result_json, no_hang
+from ..support.scenarios import VALID
+from ..support.strategies import dump_yaml, edge_scenarios, mutated_bytes, mutated_documents
 
 pytestmark = pytest.mark.fuzz
 

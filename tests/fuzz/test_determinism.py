@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from ..conftest import ROOT
-from ..test_scenario import VALID
-from .strategies import ANALYSES
+from ..support.scenarios import VALID
+from ..support.strategies import ANALYSES
 
 DIGESTS = """
 import hashlib, json, sys

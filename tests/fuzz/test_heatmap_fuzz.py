@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from diskmodel.errors import UserError
 from diskmodel.tiering.heatmap import HEATMAP_COLUMNS, load_heatmap_csv
 
-from .budget import fuzz_settings
-from .invariants import check_user_error, no_hang
+from ..support.budget import fuzz_settings
+from ..support.invariants import check_user_error, no_hang
 
 pytestmark = pytest.mark.fuzz
 
@@ -121,7 +121,7 @@ def test_a_scenario_s_heat_maps_open_or_fail_clearly(
 
     from diskmodel.api import load_scenario, read_inputs
 
-    from ..test_scenario import VALID
+    from ..support.scenarios import VALID
 
     with tempfile.TemporaryDirectory() as name:
         root = Path(name)

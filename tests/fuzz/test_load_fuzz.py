@@ -19,9 +19,9 @@ from diskmodel.errors import UserError
 from diskmodel.report.check_text import render_check
 from diskmodel.scenario import Scenario, load_scenario
 
-from .budget import fuzz_settings
-from .invariants import check_user_error, no_hang
-from .strategies import dump_yaml, edge_values, mutated_bytes, mutated_documents
+from ..support.budget import fuzz_settings
+from ..support.invariants import check_user_error, no_hang
+from ..support.strategies import dump_yaml, edge_values, mutated_bytes, mutated_documents
 
 pytestmark = pytest.mark.fuzz
 

@@ -20,9 +20,9 @@ from diskmodel.errors import UserError
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import Scenario, load_scenario
 
-from .budget import fuzz_settings
-from .invariants import check_result_json, check_user_error, no_hang
-from .strategies import dump_yaml, edge_scenarios, mutated_documents
+from ..support.budget import fuzz_settings
+from ..support.invariants import check_result_json, check_user_error, no_hang
+from ..support.strategies import dump_yaml, edge_scenarios, mutated_documents
 
 pytestmark = pytest.mark.fuzz
 

@@ -16,7 +16,7 @@ from diskmodel.errors import InputError, UserError
 from diskmodel.scenario import load_scenario
 from diskmodel.yamlio import MAX_FILE_BYTES, parse_yaml
 
-from ..test_scenario import VALID
+from ..support.scenarios import VALID
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -204,7 +204,7 @@ def test_names_without_a_glyph_in_the_chart_font_render_quietly() -> None:
     from diskmodel import predict
     from diskmodel.report.html import render_html
 
-    from .test_report_fuzz import scenario_with_names
+    from ..support.scenarios import scenario_with_names
 
     scenario = scenario_with_names(["a 💾 b", "p 中文", "w 𝔘", "alt ✓ x"], "d")
     page = render_html(predict(scenario), timestamp=False)
@@ -328,7 +328,7 @@ def test_the_hang_guard_counts_cpu_time_not_wall_clock() -> None:
     # loaded machine does not inflate: waiting does not trip it, working does.
     import time
 
-    from .invariants import no_hang
+    from ..support.invariants import no_hang
 
     with no_hang(0.2):
         time.sleep(0.4)  # wall clock past the budget, CPU time near zero

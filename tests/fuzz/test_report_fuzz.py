@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -19,11 +18,10 @@ from hypothesis import strategies as st
 from diskmodel import predict
 from diskmodel.report.html import render_html
 from diskmodel.report.json_result import to_json
-from diskmodel.scenario import Scenario, validate_scenario
-from diskmodel.yamlio import Located
 
-from .budget import fuzz_settings
-from .invariants import check_result_json, no_hang
+from ..support.budget import fuzz_settings
+from ..support.invariants import check_result_json, no_hang
+from ..support.scenarios import scenario_with_names
 
 pytestmark = pytest.mark.fuzz
 
@@ -41,35 +39,6 @@ hostile_text = st.builds(
         lambda t: t.strip() == t
     ),
 )
-
-
-def scenario_with_names(names: list[str], description: str) -> Scenario:
-    data: dict[str, Any] = {
-        "schema_version": 1,
-        "name": names[0],
-        "description": description,
-        "system": {"model": "ds8800-951", "cache_gb": 128, "host_ports": 4, "da_pairs": 1},
-        "pools": [
-            {"name": names[1], "ranks": [{"drive": "15k-146", "raid": "raid5-7+p", "count": 2}]}
-        ],
-        "workloads": [
-            {
-                "name": names[2],
-                "pool": names[1],
-                "iops": 800,
-                "read_fraction": 0.7,
-                "read_hit_ratio": 0.5,
-                "capacity_gb": 500,
-            }
-        ],
-        "analyses": {
-            "curve": {"points": 5},
-            "compare": [
-                {"name": names[3], "set": {"system.cache_gb": 64, "system.processor_ways": 2}}
-            ],
-        },
-    }
-    return validate_scenario(Located(data=data, source="fuzzed.yaml"))
 
 
 @fuzz_settings(ci_examples=6)

@@ -22,9 +22,9 @@ from diskmodel.scenario import validate_scenario
 from diskmodel.scenario.json_schema import SCHEMA_FILE
 from diskmodel.yamlio import Located
 
-from .budget import fuzz_settings
+from ..support.budget import fuzz_settings
+from ..support.strategies import edge_scenarios, mutated_documents
 from .json_schema_subset import errors as schema_errors
-from .strategies import edge_scenarios, mutated_documents
 
 pytestmark = pytest.mark.fuzz
 

@@ -15,7 +15,7 @@ from diskmodel.prediction import Prediction
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import ScenarioError
 
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 
 
 def _tiered(hit: Any, destage: Any, level: Any) -> dict[str, Any]:

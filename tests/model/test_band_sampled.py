@@ -23,7 +23,7 @@ from diskmodel.model import Solver
 from diskmodel.report.json_result import to_json
 from diskmodel.report.text import band_sentence
 
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 from .test_band import assert_band_holds
 
 CATALOG = load_catalog()

@@ -8,7 +8,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.components import cache, device_adapter, host_adapter, raid
 from diskmodel.workload import IoMix
 
-from .builders import scenario
+from ..support.builders import scenario
 
 CATALOG = load_catalog()
 

@@ -15,7 +15,7 @@ from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.json_result import to_json
 from diskmodel.scenario import ScenarioError
 
-from .builders import BASE, predict_one, with_data
+from ..support.builders import BASE, predict_one, with_data
 
 LOG: dict[str, Any] = {
     "name": "db2log",

@@ -12,7 +12,7 @@ from diskmodel.analyses import predict_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.scenario import ScenarioError
 
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 
 
 def _data(**luns: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from diskmodel.scenario import ScenarioError
 from diskmodel.tiering import Preference, Tier, WorkloadDemand, place_pool, skew_from_level
 
-from .builders import BASE, predict_one, with_data
+from ..support.builders import BASE, predict_one, with_data
 
 TIERS = [Tier("ssd", 1000.0), Tier("enterprise", 20000.0)]
 

@@ -20,7 +20,7 @@ from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import ScenarioError
 
 from ..conftest import ROOT
-from .builders import BASE, predict_one, with_data
+from ..support.builders import BASE, predict_one, with_data
 
 SHIPPED = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
 

@@ -15,7 +15,7 @@ from diskmodel.prediction import SizingResult
 from diskmodel.report.size_text import answer_lines
 from diskmodel.scenario import ScenarioError
 
-from .builders import BASE, predict_one, with_data
+from ..support.builders import BASE, predict_one, with_data
 from .test_sizing_pruning import same_answers, wide_space
 
 MODELS = ["ds8700-941", "ds8800-951"]

@@ -17,7 +17,7 @@ from diskmodel.prediction import SizingResult
 from diskmodel.scenario import Scenario
 
 from ..conftest import ROOT
-from .builders import predict_one
+from ..support.builders import predict_one
 
 SHIPPED = ROOT / "scenarios" / "ds8800-size-ssd-for-1ms.yaml"
 EXAMPLE = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"

@@ -16,7 +16,7 @@ from diskmodel.model.layout import layout
 from diskmodel.scenario import Scenario, load_scenario
 from tests.conftest import ROOT
 
-from ..model.builders import predict_one
+from ..support.builders import predict_one
 
 CATALOG = load_catalog()
 

@@ -19,7 +19,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.prediction import Prediction
 from diskmodel.scenario import Scenario
 
-from ..model.builders import predict_one
+from ..support.builders import predict_one
 
 CATALOG = load_catalog()
 SETTINGS = settings(

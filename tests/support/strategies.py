@@ -30,7 +30,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.yamlio import parse_yaml
 
 from ..conftest import SCENARIOS
-from ..test_scenario import VALID
+from .scenarios import VALID
 
 Path_ = tuple[str | int, ...]
 

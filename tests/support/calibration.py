@@ -1,4 +1,5 @@
-"""Collects each calibration's predicted vs published figure and prints them after the run."""
+"""Collects each calibration's predicted vs published figure and prints them after the run
+(`write_summary`, called from tests/conftest.py's `pytest_terminal_summary`)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def record(
     )
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+def write_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The comparisons recorded in this process, one line each, after the run."""
     if not RESULTS:
         return
     terminalreporter.section("calibration against DOMAIN.md (predicted vs published)")
