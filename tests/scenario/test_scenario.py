@@ -21,9 +21,9 @@ from diskmodel.scenario.json_schema import SCHEMA_FILE, schema_text
 from diskmodel.scenario.reference import reference_markdown
 from diskmodel.yamlio import load_yaml, parse_yaml
 
-from .conftest import ROOT, SCENARIOS
-from .fuzz.json_schema_subset import errors as schema_errors
-from .support.scenarios import VALID
+from ..conftest import ROOT, SCENARIOS
+from ..support.scenarios import VALID
+from .json_schema_subset import errors as schema_errors
 
 
 def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
