@@ -10,7 +10,7 @@ import pytest
 
 import diskmodel
 
-from ..conftest import SCENARIOS
+from .conftest import SCENARIOS
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: Path(p).stem)

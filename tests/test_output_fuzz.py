@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from diskmodel.errors import OutputError
 from diskmodel.output import HTML, JSON, Output, output_path, write_outputs
 
-from ..support.budget import fuzz_settings
+from .support.budget import fuzz_settings
 
 pytestmark = pytest.mark.fuzz
 

@@ -21,11 +21,11 @@ from typer.testing import CliRunner
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 
-from ..conftest import SCENARIOS
-from ..support.budget import fuzz_settings
-from ..support.invariants import check_result_json, no_hang
-from ..support.scenarios import VALID
-from ..support.strategies import dump_yaml, edge_scenarios, mutated_bytes, mutated_documents
+from .conftest import SCENARIOS
+from .support.budget import fuzz_settings
+from .support.invariants import check_result_json, no_hang
+from .support.scenarios import VALID
+from .support.strategies import dump_yaml, edge_scenarios, mutated_bytes, mutated_documents
 
 pytestmark = pytest.mark.fuzz
 
