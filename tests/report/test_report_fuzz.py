@@ -3,7 +3,8 @@
 Every string a scenario carries into a report (scenario, pool and workload names, the
 description, alternative names) is drawn with markup characters and an injected tag of our
 own; the HTML must hold that tag only escaped, and the JSON must give the strings back exactly.
-The browser test (tests/browser) checks in Chromium that such a page runs no script.
+The browser test (tests/report/test_browser_reports.py) checks in Chromium that such a page
+runs no script.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ hostile_text = st.builds(
     ).strip(),
     st.text(alphabet=st.sampled_from("<>&\"'`/\\=; {}%$#ä💾中"), max_size=12),
     # Names are visible text, NFC (controls, bidi and zero-width characters are refused at
-    # validation: tests/test_scenario.py).
+    # validation: tests/scenario/test_scenario.py).
     st.text(st.characters(exclude_categories=("Cc", "Cs", "Cf", "Zl", "Zp")), max_size=12).filter(
         lambda t: t.strip() == t
     ),

@@ -401,7 +401,8 @@ def edge_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             workload["iops"] = draw(st.sampled_from(IOPS_EDGES))
         elif load == "queue_depth":
             # Populations stay at a few hundred here: the cost of the exact closed solution
-            # grows with its square (large populations are in tests/edges).
+            # grows with its square (large populations are in the edge tests,
+            # tests/model/test_model_edges.py and tests/queueing/test_queueing_edges.py).
             workload["queue_depth"] = draw(st.sampled_from([1, 2, 64, 256]))
         else:
             workload["users"] = draw(st.sampled_from([1, 50, 256]))
