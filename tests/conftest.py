@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from .support.calibration import write_summary
+
 # Hypothesis profiles: `ci` by default, derandomized so that a run's cases are the same on
 # every machine (what passes here passes in CI; a new random draw in CI once found a case no
 # local run had); `long` on demand (`--hypothesis-profile=long` or DISKMODEL_FUZZ=long) draws
-# at random and multiplies the fuzz suite's cases by 20 (see tests/fuzz/budget.py): run it to
+# at random and multiplies the fuzz suite's cases by 20 (see tests/support/budget.py): run it to
 # look for new failures, and keep what it finds as regression tests.
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True)
 settings.register_profile("long", max_examples=2000, deadline=None)
@@ -26,3 +28,8 @@ def catalog():  # type: ignore[no-untyped-def]
     from diskmodel.catalog import load_catalog
 
     return load_catalog()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The calibrations' predicted vs published figures (tests/support/calibration.py)."""
+    write_summary(terminalreporter)

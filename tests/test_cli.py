@@ -13,7 +13,7 @@ from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 
 from .conftest import ROOT, SCENARIOS
-from .test_scenario import VALID
+from .support.scenarios import VALID
 
 runner = CliRunner()
 

@@ -24,7 +24,7 @@ the curve and the planning maximum (the prediction continued only as far as that
 the curve up to the first limit that fails and that limit's search), only at the samples with
 the extreme response time and maximum. A sample's envelope is an inner estimate of the true
 range: it holds every point evaluated and may miss an extreme between them. On the cases
-tests/model/test_band_sampled.py tries against a grid, the extremes lay on the box's corners,
+tests/analyses/test_band_sampled.py tries against a grid, the extremes lay on the box's corners,
 which the sample holds.
 """
 

@@ -37,7 +37,7 @@ Each bound is a function of the planned load times the growth factor: a configur
 bound breaks a limit of the service level (a utilisation ceiling, the response target, or
 saturation) in some period cannot meet the service level (`Screen.fails`); one whose bound
 saturates at the planned load has no response now and is on no front (`Screen.saturated`).
-tests/model/test_sizing_pruning.py checks every bound against the exact solution.
+tests/analyses/test_sizing_pruning.py checks every bound against the exact solution.
 
 **What is skipped** (`skippable`). The search solves configurations cheapest first and skips
 one, c, only when
@@ -192,7 +192,7 @@ def most_per_drive(rank: Rank) -> float:
     on any data span: an SSD's gain does not depend on the span (its parallel units and its
     interface), so it is the gain itself; an HDD's is at most its command queue depth D,
     because a drive never serves faster than one request per request queued
-    (alpha(n) <= n; tests/model/test_sizing_pruning.py checks every catalog drive). The HDD's
+    (alpha(n) <= n; tests/analyses/test_sizing_pruning.py checks every catalog drive). The HDD's
     own alpha(D) would need its SPTF table on every span, which costs more than the search
     it would shorten."""
     if rank.drive.kind == "ssd":

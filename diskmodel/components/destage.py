@@ -24,7 +24,8 @@ service = controller overhead + transfer + (E[seek(f G)] + T/2) x P(q)/P(1)
 Limits: k = 1 gives `drive.random_op` exactly; k -> infinity gives overhead + track-to-track
 + T/2 + transfer (the sweep moves one track at a time). Accuracy: Gill & Modha's measured
 gains (+38% small NVS ... +147% large NVS, C12) are reproduced in range by
-tests/calibration (the k of a DS8000's NVS puts its gain near the top of the range).
+tests/components/test_drive_figures.py (the k of a DS8000's NVS puts its gain near the top of
+the range).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from diskmodel.errors import ExitCode, InputError
 from diskmodel.measured import load_intervals, parse_intervals, select, workloads_yaml
 from diskmodel.measured.intervals import Interval, format_intervals
 from diskmodel.measured.peaks import scenario_part
-from tests.model.builders import BASE, with_data
+from tests.support.builders import BASE, with_data
 
 from ..conftest import ROOT
 

@@ -20,7 +20,7 @@ from diskmodel.model.application import TransactionState
 from diskmodel.scenario import ScenarioError
 
 from ..conftest import ROOT
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 
 REL = 1e-9
 

@@ -14,7 +14,7 @@ from diskmodel.configuration import resolve
 from diskmodel.model import Solver
 from diskmodel.workload import IoMix
 
-from .builders import BASE, predict_one, with_data
+from ..support.builders import BASE, predict_one, with_data
 
 
 def _data(**workload: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.components.raid import active_drives
 from diskmodel.prediction import Prediction
 
-from .builders import BASE, predict_one, solver, with_data
+from ..support.builders import BASE, predict_one, solver, with_data
 
 
 def _c3_pool() -> dict[str, Any]:

@@ -22,7 +22,7 @@ from diskmodel.model.operating import SATURATION_TOL
 from diskmodel.prediction import Prediction
 
 from ..conftest import SCENARIOS
-from .builders import predict_one, solver, with_data
+from ..support.builders import predict_one, solver, with_data
 
 CATALOG = load_catalog()
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,7 @@ from diskmodel.components import host_adapter
 from diskmodel.configuration import resolve
 from diskmodel.model import Solver
 
-from .builders import BASE, predict_one, scenario, with_data
+from ..support.builders import BASE, predict_one, scenario, with_data
 
 CATALOG = load_catalog()
 KIB = 1024

@@ -13,7 +13,7 @@ from diskmodel.configuration import resolve
 from diskmodel.model.layout import layout
 from diskmodel.scenario import ScenarioError
 
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 
 
 def _data(**pool: Any) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.rebalance import RankBefore, rebalance
 from diskmodel.tiering.skew import LevelSkew
 
-from .builders import BASE, with_data
+from ..support.builders import BASE, with_data
 
 
 def _ssd_ranks() -> tuple[Rank, ...]:

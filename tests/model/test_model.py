@@ -14,7 +14,7 @@ from diskmodel.model.closed import drive_alpha
 from diskmodel.prediction import ScenarioPrediction
 from diskmodel.scenario import Scenario
 
-from .builders import BASE, predict_one, scenario, solver, with_data
+from ..support.builders import BASE, predict_one, scenario, solver, with_data
 
 
 def predict(s: Scenario) -> ScenarioPrediction:

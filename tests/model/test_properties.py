@@ -18,7 +18,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.components.cache import project_read_hit_ratio
 from diskmodel.prediction import Prediction
 
-from .builders import predict_one, with_data
+from ..support.builders import predict_one, with_data
 
 CATALOG = load_catalog()
 SETTINGS = settings(max_examples=25, deadline=None)

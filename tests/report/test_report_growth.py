@@ -9,7 +9,7 @@ from diskmodel.analyses import predict_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.report.html import build_report
 from diskmodel.report.text import render
-from tests.model.builders import BASE, with_data
+from tests.support.builders import BASE, with_data
 
 
 def test_growth_names_its_periods_and_the_first_one_that_breaks() -> None:

@@ -13,7 +13,7 @@ from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.html import build_report
 from diskmodel.report.table import Output
 from diskmodel.report.text import render
-from tests.model.builders import BASE, with_data
+from tests.support.builders import BASE, with_data
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,2 @@
+"""Helpers the tests of several folders share: scenario builders and texts, the fuzz suite's
+strategies, budget and result invariants, the calibration records."""
