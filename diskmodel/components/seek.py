@@ -197,8 +197,8 @@ class DistanceLaw:
         if nodes.size and not (nodes[0] > 0 and np.all(np.diff(nodes) >= 0)):
             raise ValueError("distance nodes must be positive and ascending")
         terms = (weights, weights * np.sqrt(nodes), weights * nodes, weights * nodes * nodes)
-        w, w_root, w_u, w_u2 = (np.concatenate([[0.0], np.cumsum(t)]).tolist() for t in terms)
-        return cls(nodes.tolist(), (w, w_root, w_u, w_u2))
+        running = tuple(np.concatenate([[0.0], np.cumsum(term)]).tolist() for term in terms)
+        return cls(nodes.tolist(), running)  # type: ignore[arg-type]
 
 
 def fraction(occupied_fraction: float) -> float:
