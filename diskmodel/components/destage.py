@@ -44,18 +44,18 @@ from diskmodel.components.drive import (
     seek_curve,
     transfer_s,
 )
-from diskmodel.components.seek import DistanceLaw, fraction
+from diskmodel.components.seek import fraction
 
 _NODES = 4000
 """Quadrature nodes over the spacing law (midpoint rule on its CDF): error well under 0.1%."""
 
 
 @functools.cache
-def _spacing_law(pending: int) -> DistanceLaw:
-    """G ~ Beta(1, pending + 1) by equal-probability midpoints (nodes u, weights)."""
+def _spacing_law(pending: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes u and weights of G ~ Beta(1, pending + 1), by equal-probability midpoints."""
     v = (np.arange(_NODES) + 0.5) / _NODES
     u = 1.0 - (1.0 - v) ** (1.0 / (pending + 1))
-    return DistanceLaw.of(u, np.full(_NODES, 1.0 / _NODES))
+    return u, np.full(_NODES, 1.0 / _NODES)
 
 
 def ordered_seek_moments_ms(
@@ -64,7 +64,8 @@ def ordered_seek_moments_ms(
     """(E[seek], E[seek^2]) in ms of a destage in an address-ordered sweep (module docstring)."""
     f = fraction(occupied_fraction)
     k = max(1, round(pending_per_drive))
-    return seek_curve(drive, write).moments_ms(_spacing_law(k), f)
+    u, w = _spacing_law(k)
+    return seek_curve(drive, write).moments_ms(f * u, w)
 
 
 def ordered_destage_op(

@@ -28,12 +28,11 @@ through the three figures:
 Moments. For data occupying the fraction f of the drive, a random request's seek distance is
 f u with u triangular; E[seek] and E[seek^2] are exact sums of the integrals
 int u^p 2 (1 - u) du over the two pieces (`random_moments_ms`). `moments_ms` takes any
-distance law given as quadrature nodes and weights (`DistanceLaw`, used by ordered destage).
+distance law given as quadrature nodes and weights (used by ordered destage).
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass
 
@@ -159,46 +158,12 @@ class SeekCurve:
             )
         return mean, second
 
-    def moments_ms(self, law: DistanceLaw, span: float) -> tuple[float, float]:
-        """(E[seek], E[seek^2]) in ms, ms^2 for distances span * u, u drawn from `law`: the
-        sums of its nodes' weights on either side of the switch point x0 (`DistanceLaw`)."""
-        t, c = self.track_to_track_ms, self.linear_intercept_ms
-        beta = self.sqrt_coeff_ms * math.sqrt(span)  # short piece: t + beta sqrt(u)
-        delta = self.linear_slope_ms * span  # long piece: c + delta u
-        m = bisect.bisect_right(law.nodes, self.switch_fraction / span)
-        w, w_root, w_u, w_u2 = (column[m] for column in law.running)
-        total, _, total_u, total_u2 = (column[-1] for column in law.running)
-        mean = t * w + beta * w_root + c * (total - w) + delta * (total_u - w_u)
-        second = (
-            t * t * w
-            + 2.0 * t * beta * w_root
-            + beta * beta * w_u
-            + c * c * (total - w)
-            + 2.0 * c * delta * (total_u - w_u)
-            + delta * delta * (total_u2 - w_u2)
-        )
-        return mean, second
-
-
-@dataclass(frozen=True)
-class DistanceLaw:
-    """A law of seek distances as fractions u of the data's span, given as quadrature nodes
-    (ascending, > 0) and weights summing to 1, with the running sums of w, w sqrt(u), w u and
-    w u^2 over the nodes: a seek over span * u is t + b sqrt(span u) below the curve's switch
-    point and c + e span u above it, so its moments at any span are these sums on either side
-    of one node, found by bisection (a placement search asks for a new span at every probe;
-    summing the 4,000 nodes each time was most of the cost of a destage's service)."""
-
-    nodes: list[float]
-    running: tuple[list[float], list[float], list[float], list[float]]
-
-    @classmethod
-    def of(cls, nodes: NDArray[np.float64], weights: NDArray[np.float64]) -> DistanceLaw:
-        if nodes.size and not (nodes[0] > 0 and np.all(np.diff(nodes) >= 0)):
-            raise ValueError("distance nodes must be positive and ascending")
-        terms = (weights, weights * np.sqrt(nodes), weights * nodes, weights * nodes * nodes)
-        running = tuple(np.concatenate([[0.0], np.cumsum(term)]).tolist() for term in terms)
-        return cls(nodes.tolist(), running)  # type: ignore[arg-type]
+    def moments_ms(
+        self, distances: NDArray[np.float64], weights: NDArray[np.float64]
+    ) -> tuple[float, float]:
+        """(E[seek], E[seek^2]) for a distance law given as nodes and weights (summing to 1)."""
+        s = self.seek_ms(distances)
+        return float(np.dot(weights, s)), float(np.dot(weights, s * s))
 
 
 def fraction(occupied_fraction: float) -> float:

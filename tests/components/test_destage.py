@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from diskmodel.catalog import load_catalog
 from diskmodel.components import destage, drive
@@ -68,26 +66,3 @@ def test_ssd_destage_is_its_random_operation() -> None:
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="pending_per_drive"):
         destage.ordered_destage_op(D15, 4096, 1.0, 0.5, True)
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    st.floats(1e-3, 1.0),
-    st.sampled_from([1, 2, 7, 40, 500]),
-    st.booleans(),
-    st.sampled_from(["15k-146", "10k-600", "nl-3tb"]),
-)
-def test_the_running_sums_give_the_quadrature_s_moments(
-    span: float, pending: int, write: bool, name: str
-) -> None:
-    """`SeekCurve.moments_ms` over a `DistanceLaw` (sums either side of the switch point) is
-    the quadrature summed over every node (the seek at each distance span * u)."""
-    disk = CATALOG.installed_drive("ds8800-951", name)
-    curve = drive.seek_curve(disk, write)
-    law = destage._spacing_law(pending)
-    u = np.array(law.nodes)
-    w = np.diff(np.array(law.running[0]))
-    seek = curve.seek_ms(span * u)
-    mean, second = curve.moments_ms(law, span)
-    assert mean == pytest.approx(float(w @ seek), rel=1e-12)
-    assert second == pytest.approx(float(w @ (seek * seek)), rel=1e-12)
