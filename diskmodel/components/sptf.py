@@ -35,8 +35,11 @@ import functools
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from diskmodel.components.seek import SeekCurve
+
+FloatArray = NDArray[np.float64]
 
 DEPTH_NODES: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
 """Queue lengths the simulation tabulates; others are interpolated in log n."""
@@ -46,6 +49,25 @@ SPAN_NODES: tuple[float, ...] = (1 / 64, 1 / 16, 1 / 4, 1 / 2, 1.0)
 _REPLICAS = 24
 _MEASURED_STEPS = 500
 _SEED = 20_050_101
+
+
+def start_state(
+    span: float, depths: tuple[int, ...], replicas: int, seed: int
+) -> tuple[np.random.Generator, NDArray[np.bool_], FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The simulation's start: the seeded generator, which slots of each row hold a request
+    (a row per replica of each depth), the requests' cylinders and angles and the head's, drawn
+    in this order (the order fixes every number the simulation gives)."""
+    rng = np.random.default_rng(seed)
+    width = max(depths)
+    rows = replicas * len(depths)
+    active = np.zeros((rows, width), dtype=bool)
+    for i, d in enumerate(depths):
+        active[i * replicas : (i + 1) * replicas, :d] = True
+    y = rng.random((rows, width)) * span
+    theta = rng.random((rows, width))
+    head = rng.random(rows) * span
+    phase = rng.random(rows)
+    return rng, active, y, theta, head, phase
 
 
 def _simulate(
@@ -59,16 +81,8 @@ def _simulate(
     seed: int = _SEED,
 ) -> tuple[float, ...]:
     """Mean SPTF positioning time (ms) at each queue length in `depths`, leftovers kept."""
-    rng = np.random.default_rng(seed)
-    width = max(depths)
-    rows = replicas * len(depths)
-    active = np.zeros((rows, width), dtype=bool)
-    for i, d in enumerate(depths):
-        active[i * replicas : (i + 1) * replicas, :d] = True
-    y = rng.random((rows, width)) * span
-    theta = rng.random((rows, width))
-    head = rng.random(rows) * span
-    phase = rng.random(rows)
+    rng, active, y, theta, head, phase = start_state(span, depths, replicas, seed)
+    rows, width = active.shape
     index = np.arange(rows)
     warm = 3 * width + 50
     total = np.zeros(rows)

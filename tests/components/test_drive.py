@@ -216,16 +216,9 @@ def _plain_sptf_simulation(
 ) -> tuple[float, ...]:
     """`sptf._simulate` as first written (np.mod, np.where): the reference its faster
     arithmetic must equal bit for bit."""
-    rng = np.random.default_rng(sptf._SEED)
-    replicas, steps, width = sptf._REPLICAS, sptf._MEASURED_STEPS, max(depths)
-    rows = replicas * len(depths)
-    active = np.zeros((rows, width), dtype=bool)
-    for i, depth in enumerate(depths):
-        active[i * replicas : (i + 1) * replicas, :depth] = True
-    y = rng.random((rows, width)) * span
-    theta = rng.random((rows, width))
-    head = rng.random(rows) * span
-    phase = rng.random(rows)
+    replicas, steps = sptf._REPLICAS, sptf._MEASURED_STEPS
+    rng, active, y, theta, head, phase = sptf.start_state(span, depths, replicas, sptf._SEED)
+    rows, width = active.shape
     index = np.arange(rows)
     warm = 3 * width + 50
     total = np.zeros(rows)
