@@ -157,18 +157,19 @@ class Solver:
             if key in self._networks:
                 return self._networks[key], True
         # A placement made for this load may still be another load's: a tier held to a
-        # ceiling of 0 places the same data at every load (the loads then share a network and
-        # are solved together).
-        same: tuple[object, ...] = ("placement", network_key(placed))
-        net = self._networks.get(same) if key[0] == "rates" else None
+        # ceiling of 0 places the same data at every load (the loads then share a network,
+        # each still solved alone).
+        own = key[0] == "rates"
+        same: tuple[object, ...] = ("placement", network_key(placed)) if own else ()
+        net = self._networks.get(same) if own else None
         if net is None:
             net = build_network(self.config, placed, self.costs)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
         self._networks[key] = net
-        if key[0] == "rates":
+        if own:
             self._networks[same] = net
-        return net, key[0] != "rates"
+        return net, not own
 
     # ----------------------------------------------------------------------- loads
 
