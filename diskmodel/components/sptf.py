@@ -88,7 +88,7 @@ def _simulate(
     total = np.zeros(rows)
     # Adding 0 where a row holds the request and inf where it does not: the masking of
     # np.where(active, positioning, inf), in place. The step's arithmetic is written for speed
-    # (it runs 574 times on small arrays, so numpy's per-call cost is most of it) and gives the
+    # (some 600 steps on small arrays, so numpy's per-call cost is most of it) and gives the
     # same numbers bit for bit: w - floor(w) is np.mod(w, 1.0) (both exact but for the one
     # rounding of r + 1 when w < 0).
     absent = np.where(active, 0.0, np.inf)
