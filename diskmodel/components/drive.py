@@ -42,19 +42,25 @@ transfer of anything beyond 4 KiB at the drive's media rate; treated as determin
 from __future__ import annotations
 
 import functools
+import json
 import math
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Drive
+from diskmodel.catalog import Drive, load_catalog
 from diskmodel.components import sptf
 from diskmodel.components.seek import SeekCurve, fraction
 from diskmodel.units import MB, MS
 
 SSD_RATED_BYTES = 4096
 """The request size the catalog's SSD service times are quoted for (4 KiB)."""
+GAIN_READ_BYTES = 4096
+"""The request a rank's command-queueing gain is timed for (`model.costs.drive_gain`): a 4 KiB
+random read, one cache page staged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,7 @@ def command_queueing_gain(
     if drive.kind == "ssd":
         return np.minimum(n, ssd_max_parallelism(drive, size_bytes, write))
     cap = min(depth, drive.command_queue_depth, sptf.MAX_TABULATED_DEPTH)
-    fixed_ms = drive.controller_overhead_ms + transfer_s(drive, size_bytes) / MS
+    fixed_ms = _fixed_ms(drive, size_bytes)
     positioning_ms = positioning_moments(drive, occupied_fraction, write).mean_s / MS
     relative = sptf.relative_positioning(
         seek_curve(drive, write),
@@ -188,6 +194,22 @@ def command_queueing_gain(
     if depth > cap:
         gains = np.concatenate([gains, np.full(depth - cap, gains[-1])])
     return gains
+
+
+def _fixed_ms(drive: Drive, size_bytes: float) -> float:
+    """The work of one request besides its positioning: controller overhead and transfer, ms."""
+    return drive.controller_overhead_ms + transfer_s(drive, size_bytes) / MS
+
+
+def gain_simulations(drives: Iterable[Drive]) -> list[tuple[SeekCurve, float, float]]:
+    """What the command-queueing gain of each HDD among `drives` (as installed) asks the SPTF
+    simulation for: (read seek curve, rotation in ms, fixed work of a `GAIN_READ_BYTES` read
+    in revolutions), as `command_queueing_gain` passes them (`sptf.kept_means`)."""
+    return [
+        (seek_curve(d, False), d.rotation_ms, _fixed_ms(d, GAIN_READ_BYTES) / d.rotation_ms)
+        for d in drives
+        if d.kind == "hdd"
+    ]
 
 
 def max_command_queueing_gain(
@@ -209,3 +231,22 @@ def ssd_max_parallelism(drive: Drive, size_bytes: float, write: bool) -> float:
     service_s = random_op(drive, size_bytes, 1.0, write).mean_s
     link_s = transfer_s(drive, size_bytes)
     return float(min(drive.ssd_parallelism, service_s / link_s if link_s > 0 else math.inf))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["kept"]:
+        catalog = load_catalog()
+        installed = [
+            catalog.installed_drive(system, d.name)
+            for d in catalog.drives.values()
+            for system in d.packaging
+        ]
+        kept = sptf.kept_means(gain_simulations(installed))
+        # One simulation a line: a catalog change shows in a diff as the lines it moves.
+        lines = ",\n".join(f"  {json.dumps(entry)}" for entry in kept["means"])
+        print(f'{{"inputs_are": {json.dumps(kept["inputs_are"])},\n "means": [\n{lines}\n]}}')
+    else:
+        raise SystemExit(
+            "usage: python -m diskmodel.components.drive kept > "
+            f"diskmodel/components/{sptf.KEPT_FILE}"
+        )

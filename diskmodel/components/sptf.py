@@ -26,13 +26,19 @@ Tabulation. Depth nodes 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64 and span nodes 
 ratio varies slowly with f: within 2% between f = 1/4 and 1 on a 15K drive). Each (curve,
 rotation, advance, span node) is simulated once per process and cached: the short queues
 (up to 8) in about 0.03 s, the long ones (only for a drive that holds more than 8 commands) in
-about 0.3 s.
+about 0.3 s. The short-queue runs the shipped catalog's drives ask for are run once and kept
+in a file (`KEPT_FILE`).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import math
+from collections.abc import Iterable
+from dataclasses import astuple
+from importlib import resources
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -121,12 +127,66 @@ def _simulate(
 _SHORT = tuple(d for d in DEPTH_NODES if d <= 8)
 _LONG = tuple(d for d in DEPTH_NODES if d > 8)
 
+KEPT_FILE = "sptf_means.json"
+"""The short-queue simulations the shipped catalog's drives ask for, run once and kept: every
+installed HDD's random read (its command-queueing gain, `drive.gain_simulations`) at every
+span node (`python -m diskmodel.components.drive kept > diskmodel/components/sptf_means.json`).
+A run asks for 2-5 of them at about 0.02 s each, 5-10% of a whole `diskmodel run`. Each is
+kept under every input of the simulation, so a drive with other figures (a user's catalog
+file) or another request size is simulated as before; tests/components/test_drive.py checks
+the file against a fresh simulation of each, bit for bit."""
+
+
+def _key(
+    curve: SeekCurve, rotation_ms: float, advance_rev: float, span: float
+) -> tuple[float, ...]:
+    """A short-queue simulation's inputs, all of them (`KEPT_FILE`'s key)."""
+    return (
+        *astuple(curve),
+        rotation_ms,
+        advance_rev,
+        span,
+        *_SHORT,
+        _REPLICAS,
+        _MEASURED_STEPS,
+        _SEED,
+    )
+
+
+@functools.cache
+def _kept() -> dict[tuple[float, ...], tuple[float, ...]]:
+    path = resources.files("diskmodel.components") / KEPT_FILE
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))["means"]
+        return {tuple(e["inputs"]): tuple(e["means"]) for e in entries}
+    except (OSError, ValueError, KeyError, TypeError):  # missing or damaged: simulated instead
+        return {}
+
 
 @functools.cache
 def _short_means(
     curve: SeekCurve, rotation_ms: float, advance_rev: float, span: float
 ) -> tuple[float, ...]:
-    return _simulate(curve, rotation_ms, advance_rev, span, _SHORT)
+    kept = _kept().get(_key(curve, rotation_ms, advance_rev, span))
+    return kept if kept is not None else _simulate(curve, rotation_ms, advance_rev, span, _SHORT)
+
+
+def kept_means(inputs: Iterable[tuple[SeekCurve, float, float]]) -> dict[str, Any]:
+    """`KEPT_FILE`'s contents: the short-queue simulation at every span node for each (seek
+    curve, rotation in ms, fixed work of a request in revolutions) in `inputs`, as
+    `relative_positioning` asks for it."""
+    means: dict[tuple[float, ...], tuple[float, ...]] = {}
+    for curve, rotation_ms, advance_rev in inputs:
+        advance = _advance(advance_rev)
+        for span in SPAN_NODES:
+            key = _key(curve, rotation_ms, advance, span)
+            if key not in means:
+                means[key] = _simulate(curve, rotation_ms, advance, span, _SHORT)
+    inputs_are = "seek curve (5), rotation_ms, advance_rev, span, depths (6), replicas, steps, seed"
+    return {
+        "inputs_are": inputs_are,
+        "means": [{"inputs": list(k), "means": list(v)} for k, v in sorted(means.items())],
+    }
 
 
 @functools.cache
@@ -152,6 +212,13 @@ def _table(
     return tuple(np.minimum.accumulate(ratios).tolist())
 
 
+def _advance(advance_rev: float) -> float:
+    """The fixed work between two requests as the simulation takes it: the part of a
+    revolution it leaves the head past the served sector, to 0.01 revolution (the cache must
+    not grow with every request size)."""
+    return round(advance_rev % 1.0, 2)
+
+
 def _interp_log(x: float, nodes: tuple[float, ...], values: list[float]) -> float:
     lx = math.log(x)
     logs = [math.log(n) for n in nodes]
@@ -166,7 +233,7 @@ def relative_positioning(
     if not 1 <= depths <= MAX_TABULATED_DEPTH:
         raise ValueError(f"depths must be in 1..{MAX_TABULATED_DEPTH}, got {depths}")
     span = min(max(span, SPAN_NODES[0]), 1.0)
-    advance = round(advance_rev % 1.0, 2)
+    advance = _advance(advance_rev)
     hi = next(i for i, node in enumerate(SPAN_NODES) if node >= span - 1e-12)
     table = list(_table(curve, rotation_ms, advance, SPAN_NODES[hi], depths))
     if hi > 0 and SPAN_NODES[hi] > span:

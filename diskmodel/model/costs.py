@@ -223,7 +223,7 @@ def drive_gain(rank: Rank, span: float) -> FloatArray:
     if hit is not None and hit[0] is rank.drive:
         return hit[1]
     gain = drive.command_queueing_gain(
-        rank.drive, cache.staged_bytes(4096), grid, False, rank.drive.command_queue_depth
+        rank.drive, drive.GAIN_READ_BYTES, grid, False, rank.drive.command_queue_depth
     )
     gain.setflags(write=False)
     if len(_GAINS) >= _GAINS_KEPT:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -252,3 +256,38 @@ def test_the_simulation_s_arithmetic_is_the_plain_one_bit_for_bit(
     assert sptf._simulate(curve, d.rotation_ms, advance, span, depths) == (
         _plain_sptf_simulation(curve, d.rotation_ms, advance, span, depths)
     )
+
+
+def test_the_kept_sptf_runs_are_the_catalog_drives_and_a_fresh_run_s_bit_for_bit() -> None:
+    """`sptf.KEPT_FILE` holds exactly the runs the shipped catalog's HDDs ask for, each equal
+    to a fresh simulation (regenerate: `python -m diskmodel.components.drive kept >
+    diskmodel/components/sptf_means.json`)."""
+    shipped = json.loads(
+        (resources.files("diskmodel.components") / sptf.KEPT_FILE).read_text(encoding="utf-8")
+    )
+    fresh = sptf.kept_means(drive.gain_simulations(INSTALLED_HDDS))
+    assert json.loads(json.dumps(fresh)) == shipped
+
+
+def test_a_kept_sptf_run_is_read_and_any_other_is_simulated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    d = CATALOG.installed_drive("ds8800-951", "15k-300")
+    curve, rotation_ms, advance_rev = drive.gain_simulations([d])[0]
+    simulated: list[float] = []
+    real = sptf._simulate
+
+    def counting(*args: Any, **kwargs: Any) -> tuple[float, ...]:
+        simulated.append(args[3])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sptf, "_simulate", counting)
+    sptf._short_means.cache_clear()
+    try:
+        kept = sptf.relative_positioning(curve, rotation_ms, advance_rev, 0.3, 8)
+        assert simulated == []
+        other = sptf.relative_positioning(curve, rotation_ms, advance_rev + 0.25, 0.3, 8)
+        assert simulated == [0.5, 0.25]  # the two span nodes around 0.3
+        assert kept != other
+    finally:
+        sptf._short_means.cache_clear()
