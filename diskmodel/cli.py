@@ -15,6 +15,7 @@ nothing but errors. Shell completion: `diskmodel --install-completion`.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import traceback
@@ -614,4 +615,9 @@ def _report(
 
 def main() -> None:
     """Console-script entry point: the command line through its one error boundary."""
+    # A run makes a great many short-lived objects and few reference cycles; collecting the
+    # youngest generation every 700 allocations (Python's default) took 4-6% of a run's CPU
+    # (0.04-0.07 s of 0.75-1.2 s, same peak memory). mypy's command line sets the same
+    # thresholds for the same reason. Only the command line: a library leaves its host's alone.
+    gc.set_threshold(200_000, 30, 30)
     app()
