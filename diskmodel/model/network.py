@@ -275,12 +275,12 @@ def _workload_shares(
 ) -> _Shares:
     """Tier shares from the placement, split within a tier by the layout's rank shares; the
     servers by the data each owns (an I/O is handled by the server owning its rank)."""
-    wp = layout.placement.workload(workload.name)
+    on = {share.tier: share for share in layout.placement.workload(workload.name).tiers}
     small: dict[int, float] = {}
     mb: dict[int, float] = {}
     owned = [0.0] * servers
     for info in pool_ranks:
-        share = wp.on(info.rank.tier)
+        share = on[info.rank.tier]
         part = layout.ranks[info.rank.index]
         small[info.station] = share.small_io_share * part.small_io_share
         mb[info.station] = share.mb_share * part.data_share  # the MB follow the data
@@ -570,6 +570,11 @@ def front_end_delay_s(
     return delay
 
 
+_CLASS_NAMES: tuple[IoClass, ...] = tuple(sorted(IO_CLASSES))
+_BY_NAME = np.array([_CLASS_NAMES.index(c) for c in IO_CLASSES], dtype=np.int64)
+"""Each class index's place among the classes in name order."""
+
+
 def _class_times(
     config: Configuration,
     stations: Sequence[Station],
@@ -580,12 +585,14 @@ def _class_times(
     mean_s: FloatArray,
 ) -> ClassTimes:
     """From the host-visible flows (columns, in flow order)."""
-    pairs = list(zip(w.tolist(), io_class.tolist(), strict=True))
-    keys = sorted({(wl, IO_CLASSES[c]) for wl, c in set(pairs)})
-    index = {(wl, IO_CLASSES.index(c)): g for g, (wl, c) in enumerate(keys)}
+    # The (workload, class) groups in (workload, class name) order, each flow's group found as
+    # the rank of its code among the distinct ones.
+    C = len(IO_CLASSES)
+    codes, group = np.unique(w * C + _BY_NAME[io_class], return_inverse=True)
+    keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in codes]
     K = len(stations)
     G = len(keys)
-    cell = np.array([index[pair] for pair in pairs], dtype=np.int64) * K + station
+    cell = group.astype(np.int64) * K + station
     visits_gk = _summed(cell, visits, G, K)
     service = _summed(cell, visits * mean_s, G, K)
     kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
