@@ -229,6 +229,12 @@ class _Capacities:
         caps = tuple((r.index, r.capacity_gb) for r in ranks)
         return cls(caps, sum(gb for _, gb in caps))
 
+    @cached_property
+    def fractions(self) -> np.ndarray:
+        """Each rank's share of the tier's small I/O and of its data, in rank order (`shares`
+        as an array: the same at every placement)."""
+        return np.array([gb / self.total_gb for _, gb in self.ranks])
+
     def shares(self, used_gb: float) -> dict[int, RankShare]:
         """Each rank's share when the tier's I/O and data follow capacity, on the tier's
         occupied fraction (one share per capacity)."""
@@ -528,9 +534,13 @@ class _Pool:
             mb = np.array(
                 [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
             )
-            held = [shares[i] for i in times.indices]
-            small = np.array([share.small_io_share for share in held])
-            data = np.array([share.data_share for share in held])
+            by_capacity = self._by_capacity_tiers.get(t)
+            if by_capacity is not None:  # the split's shares (`split`), known beforehand
+                small = data = by_capacity.fractions
+            else:
+                held = [shares[i] for i in times.indices]
+                small = np.array([share.small_io_share for share in held])
+                data = np.array([share.data_share for share in held])
             seq_a = data * (times.seq_da_s @ mb)
             per_x = np.bincount(
                 times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
