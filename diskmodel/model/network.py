@@ -17,6 +17,7 @@ network gives both solutions (docs/model.md §2).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -241,23 +242,38 @@ class Network:
 # --------------------------------------------------------------------------- building
 
 
+# A run builds a hundred or more networks of one configuration, whose stations are the same
+# in every one: made once per distinct description (stations are immutable, so shared).
+
+
 def _front_end_stations(config: Configuration) -> list[Station]:
     """Host ports, host adapter cards, the two servers and the DA pairs, in that order."""
     hw = config.hardware
-    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
     cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
-    stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
-    stations += [
-        Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
-        for s in range(hw.system.servers)
-    ]
-    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
-    return stations
+    return list(_front_end(hw.host_ports, cards, hw.system.servers, hw.processor.ways, hw.da_pairs))
+
+
+@functools.lru_cache(maxsize=64)
+def _front_end(
+    ports: int, cards: int, servers: int, ways: int, da_pairs: int
+) -> tuple[Station, ...]:
+    return (
+        *(Station(f"host port {i}", "host_adapter", 1, 1) for i in range(ports)),
+        *(Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)),
+        *(Station(f"server {s} ({ways}-way)", "processor", ways, 1) for s in range(servers)),
+        *(Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(da_pairs)),
+    )
 
 
 def _rank_station(rank: Rank) -> Station:
-    name = f"rank {rank.index} ({rank.pool}, {rank.drive.name} {rank.raid.name}, DA {rank.da_pair})"
-    return Station(name, "rank", 1, rank.active_drives)
+    return _rank_named(
+        rank.index, rank.pool, rank.drive.name, rank.raid.name, rank.da_pair, rank.active_drives
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _rank_named(index: int, pool: str, drive: str, raid: str, da_pair: int, drives: int) -> Station:
+    return Station(f"rank {index} ({pool}, {drive} {raid}, DA {da_pair})", "rank", 1, drives)
 
 
 @dataclass(frozen=True)
