@@ -10,7 +10,7 @@ Measures
   placement under 50 ms), also with 4 SSD ranks instead of 8, where the enterprise tier's
   utilisation target binds at the upper loads (46 of the 200) and each of those placements
   searches for the tier's load ceiling,
-- a whole `predict_configuration` (saturation, curve, service-level limits),
+- a whole `predict_configuration` (saturation, curve, service-level limits; target < 50 ms),
 - the end-to-end `diskmodel run` wall time in a fresh process (target < 1 s), if the CLI has
   a `run` command.
 Times are the median of repeated runs (min for the subprocess), milliseconds.
@@ -38,6 +38,9 @@ from diskmodel.scenario import Scenario
 LOAD_POINTS = 200
 SOLVE_TARGET_MS = 10.0
 PLACED_SOLVE_TARGET_MS = 50.0
+PREDICT_TARGET_MS = 50.0
+"""A whole prediction of the configuration (saturation search, curve, service-level limits, all
+placed at each load) within issue 16's 50 ms for the whole solve."""
 RUN_TARGET_S = 1.0
 # SSD ranks in the variant whose enterprise tier is held to a load ceiling at the upper loads
 # (fewer SSD ranks leave it more of the load).
@@ -169,20 +172,23 @@ def main() -> int:
     print(
         f"stations {len(network.stations)}, max {maximum:,.0f} IOPS ({network.stations[neck].name})"
     )
-    print(
-        f"{LOAD_POINTS}-point open solve, placements kept: {solve_ms:.2f} ms "
-        f"(target < {SOLVE_TARGET_MS:g} ms); with Easy Tier placing each load: {place_ms:.0f} ms "
-        f"(target < {PLACED_SOLVE_TARGET_MS:g} ms)"
-    )
     bound = copy.deepcopy(data)
     bound["pools"][0]["ranks"][0]["count"] = BOUND_SSD_RANKS
     bound_config = resolve(Scenario.model_validate(bound, context={"catalog": catalog}), catalog)
     bound_ms = _placed_solve_ms(bound_config, _curve_loads(bound_config)[1])
-    print(
-        f"the same with {BOUND_SSD_RANKS} SSD ranks (a ceiling search at the upper loads): "
-        f"{bound_ms:.0f} ms (target < {PLACED_SOLVE_TARGET_MS:g} ms)"
-    )
-    print(f"predict_configuration (curve, limits, saturation): {predict_ms:.0f} ms")
+    rows = [
+        (f"{LOAD_POINTS}-point open solve, placements kept", solve_ms, SOLVE_TARGET_MS),
+        ("the same, Easy Tier placing each load", place_ms, PLACED_SOLVE_TARGET_MS),
+        (
+            f"the same with {BOUND_SSD_RANKS} SSD ranks (ceilings bind at the upper loads)",
+            bound_ms,
+            PLACED_SOLVE_TARGET_MS,
+        ),
+        ("predict_configuration (saturation, curve, limits)", predict_ms, PREDICT_TARGET_MS),
+    ]
+    for label, ms, target in rows:
+        status = "met" if ms < target else "NOT MET"
+        print(f"{label:<66} {ms:8.2f} ms  target < {target:g} ms: {status}")
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.yaml"
@@ -202,12 +208,13 @@ def main() -> int:
         if done.returncode != 0:
             print(f"diskmodel run: exit {done.returncode}: {done.stderr.strip()[:300]}")
         else:
+            status = "met" if min(walls) < RUN_TARGET_S else "NOT MET"
             print(
-                f"diskmodel run (end to end, fresh process): {min(walls):.2f} s "
-                f"(target < {RUN_TARGET_S:g} s), {min(walls) / min(numpy_walls):.0f}x a bare "
-                f"`import numpy` ({min(numpy_walls):.2f} s)"
+                f"diskmodel run (end to end, fresh process): {min(walls):.2f} s, "
+                f"{min(walls) / min(numpy_walls):.0f}x a bare `import numpy` "
+                f"({min(numpy_walls):.2f} s)  target < {RUN_TARGET_S:g} s: {status}"
             )
-    return 0 if solve_ms < SOLVE_TARGET_MS else 1
+    return 0 if all(ms < target for _, ms, target in rows) else 1
 
 
 if __name__ == "__main__":
