@@ -27,7 +27,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache, host_adapter, processor
-from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import COMPONENT_KINDS, Configuration, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, drive_gain
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
@@ -316,13 +315,15 @@ class _Flows:
     moved per operation. visible: the host waits for it; destage: destage work.
 
     Columns, not one object per flow: a run builds a network per placement, a hundred or more,
-    each of some 850 flows. The front end's flows are few per class and kept in lists; a
-    pool's rank flows arrive as arrays (`_rank_flows`). The two kinds never meet at a station,
-    and each keeps its order, so summing them per (workload, station) (`np.bincount` adds in
-    index order) gives, to the last bit, the sums of a loop over the flows in the order added.
-    """
+    each of some 850 flows. The host ports' and cards' flows, the same in every network of a
+    configuration, lead as arrays made once (`NetworkBuilder`); the servers' flows are few per
+    class and kept in lists; a pool's rank flows arrive as arrays (`_rank_flows`). No two
+    kinds meet at a station, and each keeps its order, so summing them per (workload, station)
+    (`np.bincount` adds in index order) gives, to the last bit, the sums of a loop over each
+    station's flows in the order added."""
 
-    def __init__(self) -> None:
+    def __init__(self, leading: tuple[np.ndarray, ...] | None = None) -> None:
+        self._leading = leading
         self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
         self._arrays: list[tuple[np.ndarray, ...]] = []
 
@@ -355,14 +356,20 @@ class _Flows:
 
     def columns(self) -> tuple[np.ndarray, ...]:
         """(workload, class index, station, rate, visits, mean_s, visible, destage,
-        size_bytes): the flows given as lists, then those given as arrays, each in the order
-        added."""
-        types = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
-        listed = [np.array(col, dtype=t) for col, t in zip(self._lists, types, strict=True)]
+        size_bytes): the leading columns given when made, then the flows given as lists, then
+        those given as arrays, each in the order added."""
+        listed = [np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True)]
+        lead = self._leading or tuple(np.empty(0, dtype=t) for t in _TYPES)
         return tuple(
-            np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
-            for k, t in enumerate(types)
+            np.concatenate([lead[k], listed[k], *(a[k] for a in self._arrays)]).astype(
+                t, copy=False
+            )
+            for k, t in enumerate(_TYPES)
         )
+
+
+_TYPES = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
+"""The dtypes of `_Flows.columns`."""
 
 
 def _rank_flows(
@@ -428,84 +435,119 @@ def build_network(
     config: Configuration, layout: Mapping[str, PoolLayout], costs: OpCosts | None = None
 ) -> Network:
     """Stations and flows of `config` with its data placed as `layout` says."""
-    costs = costs or OpCosts(config)
-    hw = config.hardware
-    stations = _front_end_stations(config)
-    n_ports, n_servers = hw.host_ports, hw.system.servers
-    n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
-    ports = list(range(n_ports))
-    # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
-    # each port's I/O there is two flows, its command and its link transfer.
-    cards = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports for _ in (0, 1)]
-    server_index = [n_ports + n_cards + s for s in range(n_servers)]
-    da_index = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
-    infos: list[RankInfo] = []
-    for rank in config.ranks:
-        pool_layout = layout.get(rank.pool)
-        # A pool no workload uses holds no data: its ranks get no I/O.
-        span = (
-            pool_layout.ranks[rank.index].span_fraction
-            if pool_layout is not None
-            else EMPTY_FRACTION
-        )
-        infos.append(RankInfo(rank, span, len(stations)))
-        stations.append(_rank_station(rank))
+    return NetworkBuilder(config, costs).build(layout)
 
-    port_time: dict[float, ServiceMoments] = {}
-    card_command = host_adapter.card_command(hw.host_adapter).mean_s
-    flows = _Flows()
-    costs_of = hw.system.processor_costs
-    for w, workload in enumerate(config.workloads):
-        pool_layout = layout.get(workload.pool)
-        if pool_layout is None:
-            continue
-        mix = workload.mix
-        pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
-        shares = _workload_shares(workload, pool_layout, pool_ranks, n_servers)
-        for io_class in IO_CLASSES:
-            p = mix.fractions[io_class]
-            if p <= 0:
-                continue
-            size = mix.size_bytes(io_class)
-            if size not in port_time:
-                port_time[size] = host_adapter.port_service(hw.host_adapter, size)
-            at_port = p / n_ports
-            flows.add(
-                w, io_class, ports, rate=at_port, visits=1 / n_ports,
-                mean_s=port_time[size].mean_s, visible=True, destage=False, size_bytes=size,
-            )  # fmt: skip
-            # The card: its command is host-visible; its link transfer is pipelined with the
-            # port's (host_adapter.card_transfer), so it loads the card and is not waited for.
-            card_link = host_adapter.card_transfer(hw.host_adapter, size).mean_s
-            flows.add(
-                w, io_class, cards, rate=at_port, visits=[1 / n_ports, 0.0] * n_ports,
-                mean_s=[card_command, card_link] * n_ports, visible=[True, False] * n_ports,
-                destage=False, size_bytes=size,
-            )  # fmt: skip
-            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
+
+class NetworkBuilder:
+    """The networks of one configuration, one per placement (`build_network`). What no
+    placement changes is made once: the stations, and the host ports' and adapter cards' flows
+    (the placement moves only the servers' and the ranks' work). Those flows come first in
+    every network's columns, the two kinds never meeting at a station, so each station's sums
+    are the ones a network built from scratch has, to the bit (`_Flows`)."""
+
+    def __init__(self, config: Configuration, costs: OpCosts | None = None) -> None:
+        self.config = config
+        self.costs = costs or OpCosts(config)
+        self._host: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
+
+    def _host_flows(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """The host ports' and adapter cards' flows of the workloads `active`, as columns."""
+        found = self._host.get(active)
+        if found is not None:
+            return found
+        hw = self.config.hardware
+        n_ports = hw.host_ports
+        ports = list(range(n_ports))
+        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
+        # each port's I/O there is two flows, its command and its link transfer.
+        cards = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports for _ in (0, 1)]
+        card_command = host_adapter.card_command(hw.host_adapter).mean_s
+        flows = _Flows()
+        for w in active:
+            mix = self.config.workloads[w].mix
+            for io_class in IO_CLASSES:
+                p = mix.fractions[io_class]
+                if p <= 0:
+                    continue
+                size = mix.size_bytes(io_class)
+                at_port = p / n_ports
+                flows.add(
+                    w, io_class, ports, rate=at_port, visits=1 / n_ports,
+                    mean_s=host_adapter.port_service(hw.host_adapter, size).mean_s, visible=True,
+                    destage=False, size_bytes=size,
+                )  # fmt: skip
+                # The card: its command is host-visible; its link transfer is pipelined with
+                # the port's (host_adapter.card_transfer), so it loads the card and is not
+                # waited for.
+                card_link = host_adapter.card_transfer(hw.host_adapter, size).mean_s
+                flows.add(
+                    w, io_class, cards, rate=at_port, visits=[1 / n_ports, 0.0] * n_ports,
+                    mean_s=[card_command, card_link] * n_ports, visible=[True, False] * n_ports,
+                    destage=False, size_bytes=size,
+                )  # fmt: skip
+        found = self._host[active] = flows.columns()
+        return found
+
+    def build(self, layout: Mapping[str, PoolLayout]) -> Network:
+        """The network with the data placed as `layout` says."""
+        config, costs = self.config, self.costs
+        hw = config.hardware
+        stations = _front_end_stations(config)
+        n_ports, n_servers = hw.host_ports, hw.system.servers
+        n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
+        server_index = [n_ports + n_cards + s for s in range(n_servers)]
+        da_index = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        infos: list[RankInfo] = []
+        for rank in config.ranks:
+            pool_layout = layout.get(rank.pool)
+            # A pool no workload uses holds no data: its ranks get no I/O.
+            span = (
+                pool_layout.ranks[rank.index].span_fraction
+                if pool_layout is not None
+                else EMPTY_FRACTION
+            )
+            infos.append(RankInfo(rank, span, len(stations)))
+            stations.append(_rank_station(rank))
+
+        active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
+        flows = _Flows(self._host_flows(active))
+        costs_of = hw.system.processor_costs
+        for w in active:
+            workload = config.workloads[w]
+            pool_layout = layout[workload.pool]
+            mix = workload.mix
+            pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
+            shares = _workload_shares(workload, pool_layout, pool_ranks, n_servers)
             owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
-            flows.add(
-                w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
-                visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
-                size_bytes=size,
-            )  # fmt: skip
-            if io_class in ("random_write", "sequential_write"):
-                # One destage per destaged write (random) or per destaged track (sequential).
-                per_write = mix.destage_ratio * (
-                    mix.backend_op(io_class)[1]
-                    if io_class == "random_write"
-                    else size / cache.TRACK_BYTES
-                )
-                if per_write > 0:
-                    flows.add(
-                        w, io_class, [k for _, k in owned],
-                        rate=[p * per_write * s for s, _ in owned], visits=0.0,
-                        mean_s=processor.core_time(costs_of, "destage").mean_s, visible=False,
-                        destage=True, size_bytes=size,
-                    )  # fmt: skip
-        if pool_ranks:
-            flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index))
-    return _assemble(config, stations, flows, infos, layout)
+            for io_class in IO_CLASSES:
+                p = mix.fractions[io_class]
+                if p <= 0:
+                    continue
+                size = mix.size_bytes(io_class)
+                core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
+                flows.add(
+                    w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
+                    visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
+                    size_bytes=size,
+                )  # fmt: skip
+                if io_class in ("random_write", "sequential_write"):
+                    # One destage per destaged write (random) or per destaged track
+                    # (sequential).
+                    per_write = mix.destage_ratio * (
+                        mix.backend_op(io_class)[1]
+                        if io_class == "random_write"
+                        else size / cache.TRACK_BYTES
+                    )
+                    if per_write > 0:
+                        flows.add(
+                            w, io_class, [k for _, k in owned],
+                            rate=[p * per_write * s for s, _ in owned], visits=0.0,
+                            mean_s=processor.core_time(costs_of, "destage").mean_s,
+                            visible=False, destage=True, size_bytes=size,
+                        )  # fmt: skip
+            if pool_ranks:
+                flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index))
+        return _assemble(config, stations, flows, infos, layout)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:

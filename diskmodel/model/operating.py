@@ -29,7 +29,7 @@ from diskmodel.model.bracket import Illinois, fixed_point_between
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout, network_key
-from diskmodel.model.network import Network, build_network
+from diskmodel.model.network import Network, NetworkBuilder
 from diskmodel.model.open import class_rates, class_responses, station_states
 from diskmodel.queueing.closed_network import ClosedNetworkResult
 
@@ -107,6 +107,7 @@ class Solver:
     def __init__(self, config: Configuration) -> None:
         self.config = config
         self.costs = OpCosts(config)
+        self._builder = NetworkBuilder(config, self.costs)
         self._networks: dict[tuple[object, ...], Network] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
@@ -163,7 +164,7 @@ class Solver:
         same: tuple[object, ...] = ("placement", network_key(placed)) if own else ()
         net = self._networks.get(same) if own else None
         if net is None:
-            net = build_network(self.config, placed, self.costs)
+            net = self._builder.build(placed)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
         self._networks[key] = net
