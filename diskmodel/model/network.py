@@ -17,7 +17,6 @@ network gives both solutions (docs/model.md §2).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -241,38 +240,23 @@ class Network:
 # --------------------------------------------------------------------------- building
 
 
-# A run builds a hundred or more networks of one configuration, whose stations are the same
-# in every one: made once per distinct description (stations are immutable, so shared).
-
-
 def _front_end_stations(config: Configuration) -> list[Station]:
     """Host ports, host adapter cards, the two servers and the DA pairs, in that order."""
     hw = config.hardware
+    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
     cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
-    return list(_front_end(hw.host_ports, cards, hw.system.servers, hw.processor.ways, hw.da_pairs))
-
-
-@functools.lru_cache(maxsize=64)
-def _front_end(
-    ports: int, cards: int, servers: int, ways: int, da_pairs: int
-) -> tuple[Station, ...]:
-    return (
-        *(Station(f"host port {i}", "host_adapter", 1, 1) for i in range(ports)),
-        *(Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)),
-        *(Station(f"server {s} ({ways}-way)", "processor", ways, 1) for s in range(servers)),
-        *(Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(da_pairs)),
-    )
+    stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
+    stations += [
+        Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
+        for s in range(hw.system.servers)
+    ]
+    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
+    return stations
 
 
 def _rank_station(rank: Rank) -> Station:
-    return _rank_named(
-        rank.index, rank.pool, rank.drive.name, rank.raid.name, rank.da_pair, rank.active_drives
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _rank_named(index: int, pool: str, drive: str, raid: str, da_pair: int, drives: int) -> Station:
-    return Station(f"rank {index} ({pool}, {drive} {raid}, DA {da_pair})", "rank", 1, drives)
+    name = f"rank {rank.index} ({rank.pool}, {rank.drive.name} {rank.raid.name}, DA {rank.da_pair})"
+    return Station(name, "rank", 1, rank.active_drives)
 
 
 @dataclass(frozen=True)
@@ -449,6 +433,20 @@ class NetworkBuilder:
         self.config = config
         self.costs = costs or OpCosts(config)
         self._host: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
+        hw = config.hardware
+        front = _front_end_stations(config)
+        n_ports, n_servers = hw.host_ports, hw.system.servers
+        n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
+        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
+        # each port's I/O there is two flows, its command and its link transfer.
+        self._cards = [
+            n_ports + k // hw.host_adapter.ports_per_adapter for k in range(n_ports) for _ in (0, 1)
+        ]
+        self._servers = [n_ports + n_cards + s for s in range(n_servers)]
+        self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        # Every rank's station follows the front end's, in rank order.
+        self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
+        self._first_rank = len(front)
 
     def _host_flows(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """The host ports' and adapter cards' flows of the workloads `active`, as columns."""
@@ -458,9 +456,7 @@ class NetworkBuilder:
         hw = self.config.hardware
         n_ports = hw.host_ports
         ports = list(range(n_ports))
-        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
-        # each port's I/O there is two flows, its command and its link transfer.
-        cards = [n_ports + k // hw.host_adapter.ports_per_adapter for k in ports for _ in (0, 1)]
+        cards = self._cards
         card_command = host_adapter.card_command(hw.host_adapter).mean_s
         flows = _Flows()
         for w in active:
@@ -492,13 +488,10 @@ class NetworkBuilder:
         """The network with the data placed as `layout` says."""
         config, costs = self.config, self.costs
         hw = config.hardware
-        stations = _front_end_stations(config)
-        n_ports, n_servers = hw.host_ports, hw.system.servers
-        n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
-        server_index = [n_ports + n_cards + s for s in range(n_servers)]
-        da_index = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        n_servers = hw.system.servers
+        server_index, da_index = self._servers, self._da_pairs
         infos: list[RankInfo] = []
-        for rank in config.ranks:
+        for i, rank in enumerate(config.ranks):
             pool_layout = layout.get(rank.pool)
             # A pool no workload uses holds no data: its ranks get no I/O.
             span = (
@@ -506,8 +499,7 @@ class NetworkBuilder:
                 if pool_layout is not None
                 else EMPTY_FRACTION
             )
-            infos.append(RankInfo(rank, span, len(stations)))
-            stations.append(_rank_station(rank))
+            infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
         flows = _Flows(self._host_flows(active))
@@ -547,7 +539,7 @@ class NetworkBuilder:
                         )  # fmt: skip
             if pool_ranks:
                 flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index))
-        return _assemble(config, stations, flows, infos, layout)
+        return _assemble(config, self._stations, flows, infos, layout)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -558,7 +550,7 @@ def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> 
 
 def _assemble(
     config: Configuration,
-    stations: list[Station],
+    stations: Sequence[Station],
     flows: _Flows,
     infos: list[RankInfo],
     layout: Mapping[str, PoolLayout],
