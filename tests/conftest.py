@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from .support.calibration import write_summary
-
 # Hypothesis profiles: `ci` by default, derandomized so that a run's cases are the same on
 # every machine (what passes here passes in CI; a new random draw in CI once found a case no
 # local run had); `long` on demand (`--hypothesis-profile=long` or DISKMODEL_FUZZ=long) draws
@@ -28,8 +26,3 @@ def catalog():  # type: ignore[no-untyped-def]
     from diskmodel.catalog import load_catalog
 
     return load_catalog()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """The calibrations' predicted vs published figures (tests/support/calibration.py)."""
-    write_summary(terminalreporter)

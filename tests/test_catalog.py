@@ -528,7 +528,6 @@ def test_installed_drive_takes_the_packaging_figures(catalog: Catalog) -> None:
         catalog.installed_drive("ds8800-951", "15k-600")
 
 
-@pytest.mark.calibration
 def test_domain_c1_random_iops_per_15k_drive(catalog: Catalog) -> None:
     """C1: 150 to 180 random IOPS per 15K drive at 5 to 7 ms for database I/O.
 

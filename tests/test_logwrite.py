@@ -24,7 +24,6 @@ def test_fit_reproduces_the_two_points_it_was_fitted_to() -> None:
     assert commit_time_us(C6, [1, 128], 1) == pytest.approx([170.0, 2500.0], rel=1e-12)
 
 
-@pytest.mark.calibration
 def test_c6_per_page_and_fixed_overhead() -> None:
     # Published: about 19-20 us per page and about 150 us fixed. Tolerance: 10%, the
     # precision of "about" on figures read from a chart.
@@ -36,7 +35,6 @@ def test_c6_per_page_and_fixed_overhead() -> None:
     assert C6.per_page_us == pytest.approx(19.5, rel=0.10)
 
 
-@pytest.mark.calibration
 def test_c6_four_pages_unstriped() -> None:
     # Published: 4 pages unstriped about 228 us. This point was not used in the fit.
     # Tolerance 5%.
@@ -174,7 +172,6 @@ def ds8800_path(catalog) -> LogPath:  # type: ignore[no-untyped-def]
     )
 
 
-@pytest.mark.calibration
 @pytest.mark.parametrize(("pages", "published"), [(1, 170.0), (128, 2500.0), (4, 228.0)])
 def test_c6_from_the_catalog(ds8800_path: LogPath, pages: int, published: float) -> None:
     """DOMAIN.md C6 from the DS8800's catalog figures (front_end_latency_us, the 8 Gb/s port's

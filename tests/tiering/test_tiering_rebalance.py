@@ -135,7 +135,6 @@ C5_PUBLISHED_SHARE_ON_ORIGINAL = 0.55
 C5_TOLERANCE = 0.025
 
 
-@pytest.mark.calibration
 @pytest.mark.parametrize("original_fill", [1.0, 0.6])
 def test_c5_auto_rebalance_keeps_about_55_percent_on_the_original_ranks(
     original_fill: float,

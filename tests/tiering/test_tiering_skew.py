@@ -143,14 +143,12 @@ def test_capacity_holding_answers_the_planner_question() -> None:
 # --- DOMAIN.md C4 ---------------------------------------------------------------------------
 
 
-@pytest.mark.calibration
 def test_c4_points_curve_reproduces_ninety_on_ten() -> None:
     curve = PiecewiseSkew.from_points([[0.1, 0.9]])
     assert float(curve.share(0.1)) == pytest.approx(0.90, abs=1e-12)
     assert float(curve.capacity_for_share(0.9)) == pytest.approx(0.10, abs=1e-12)
 
 
-@pytest.mark.calibration
 def test_c4_derived_mb_curve_puts_a_little_over_thirty_percent_on_the_top_ten() -> None:
     # The weight is derived from the C4 pair itself (documented as such): this checks the
     # derivation, and that the level family agrees, since level 24 is not exactly 90/10.
@@ -161,7 +159,6 @@ def test_c4_derived_mb_curve_puts_a_little_over_thirty_percent_on_the_top_ten() 
     assert 0.30 < float(from_level.share(0.1)) < 0.33
 
 
-@pytest.mark.calibration
 def test_c4_production_curve_sits_at_the_very_high_preset() -> None:
     level = level_for_share(0.1, 0.9)
     assert level == pytest.approx(10.0 * np.log(10.0), rel=1e-6)
