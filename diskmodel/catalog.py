@@ -5,10 +5,15 @@ and found with `importlib.resources`). Every numeric figure there is written
 
     key: {value: 3.5, source: "document, table or page"}      # taken from a publication
     key: {value: 0.2, basis: "how it was derived or estimated"}   # derived or estimated
+    key: {value: 20, basis: "...", range: [10, 40]}           # an estimate and its reach
+    key: {value: 2, basis: "...", fitted: "figure"}           # chosen to reproduce a figure
 
 and loading turns it into a plain number on the model while its text goes to
 `entry.provenance[key]`. A bare number, or a figure with neither a source nor a basis, is
-refused: a planner must always be able to ask "where does this number come from?".
+refused: a planner must always be able to ask "where does this number come from?". A figure
+that is not published carries the `range` it could lie in (the basis says why each end), and a
+figure chosen so that the model reproduces a published measurement says so with `fitted` (that
+measurement then no longer validates the model: docs/validation.md lists it as fitted).
 
 The models are frozen and forbid unknown keys. Units are in the field names (`_ms`, `_us`,
 `_mb_s`, `_gb`, `_gbps`, `_ghz`, `_w`, `_in`); the model layer converts to seconds once.
@@ -51,7 +56,7 @@ from diskmodel.vocabulary import TierName
 SCHEMA_VERSION = 1
 """The `schema_version` every catalog file declares."""
 
-_FIGURE_KEYS = frozenset({"value", "source", "basis"})
+_FIGURE_KEYS = frozenset({"value", "source", "basis", "range", "fitted"})
 _FROM_FILE = "catalog_file"
 """Validation-context flag: the data comes from a YAML file, where every figure is sourced."""
 
@@ -70,26 +75,38 @@ class CatalogError(InputError):
 
 
 class Provenance(BaseModel):
-    """Where a figure comes from: a published `source`, a derivation `basis`, or both."""
+    """Where a figure comes from: a published `source`, a derivation `basis`, or both; for an
+    estimate the `range` [low, high] it could lie in; for a figure chosen to reproduce a
+    published measurement, `fitted`: which one."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: str | None = None
     basis: str | None = None
+    range: tuple[float, float] | None = None
+    fitted: str | None = None
 
     @model_validator(mode="after")
     def _says_something(self) -> Provenance:
         if not (self.source or "").strip() and not (self.basis or "").strip():
             raise ValueError("a figure needs a non-empty 'source' or 'basis'")
+        if self.range is not None and not self.range[0] <= self.range[1]:
+            raise ValueError(f"range {list(self.range)} must be [low, high] with low <= high")
+        if self.fitted is not None and not self.fitted.strip():
+            raise ValueError("'fitted' names the published figure the value was chosen for")
         return self
 
     def text(self) -> str:
-        """One line for humans: the source, then the basis."""
+        """One line for humans: the source, the basis, the range, what it was fitted to."""
         parts = []
         if self.source:
             parts.append(f"source: {self.source.strip()}")
         if self.basis:
             parts.append(f"basis: {self.basis.strip()}")
+        if self.range is not None:
+            parts.append(f"range: {self.range[0]:g} to {self.range[1]:g}")
+        if self.fitted:
+            parts.append(f"fitted to: {self.fitted.strip()}")
         return "; ".join(parts)
 
 
@@ -139,8 +156,9 @@ class Sourced(BaseModel):
                 unknown = set(raw) - _FIGURE_KEYS
                 if unknown:
                     raise ValueError(
-                        f"figure {key!r} has unknown keys {sorted(unknown)}; "
-                        "a figure is {value, source} or {value, basis} (or both)"
+                        f"figure {key!r} has unknown keys {sorted(unknown)}; a figure is "
+                        "{value, source} or {value, basis} (or both), with an optional "
+                        "range: [low, high] and fitted: <the figure it was chosen for>"
                     )
                 if (
                     not str(raw.get("source") or "").strip()
@@ -148,7 +166,20 @@ class Sourced(BaseModel):
                 ):
                     raise ValueError(f"figure {key!r} needs a non-empty 'source' or 'basis'")
                 values[key] = raw["value"]
-                provenance[key] = {"source": raw.get("source"), "basis": raw.get("basis")}
+                provenance[key] = {k: raw[k] for k in _FIGURE_KEYS - {"value"} if k in raw}
+                span = raw.get("range")
+                if span is not None and (
+                    not _is_figure_value(span)
+                    or not isinstance(span, list)
+                    or len(span) != 2
+                    or not _is_figure_value(raw["value"])
+                    or isinstance(raw["value"], list)
+                    or not span[0] <= raw["value"] <= span[1]
+                ):
+                    raise ValueError(
+                        f"figure {key!r}: range must be [low, high] around its value "
+                        f"{raw['value']!r}, got {span!r}"
+                    )
             elif _is_figure_value(raw) and key not in cls.label_fields:
                 raise ValueError(
                     f"figure {key!r} = {raw!r} has no provenance; write it as "
@@ -424,6 +455,9 @@ class DeviceAdapterType(Sourced):
     generation: str
     per_op_us: float = Field(gt=0)
     bandwidth_mb_s: float = Field(gt=0)
+    commands_per_drive: int = Field(ge=1)
+    """The most commands the DA keeps outstanding at one drive: with the drive's own command
+    queue it bounds the queue a drive reorders (`components.drive.command_queueing_gain`)."""
 
 
 class ProcessorCosts(Sourced):
@@ -447,6 +481,8 @@ class StorageSystem(Sourced):
     servers: int = Field(ge=1)
     processor_options: list[ProcessorOption] = Field(min_length=1)
     nvs_fraction: float = Field(gt=0, lt=1)
+    nvs_rank_limit_fraction: float = Field(gt=0, le=1)
+    """The most of a server's NVS one rank's dirty data may fill."""
     front_end_latency_us: float = Field(ge=0)
     easy_tier_generation: Literal[1, 2]
     """The Easy Tier generation the system shipped with: a pool's `easy_tier.generation`

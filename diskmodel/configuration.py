@@ -191,6 +191,7 @@ class Hardware:
     host_ports: int
     da_pairs: int
     cache_gb: float
+    ordered_destage: bool = True  # IWC (address-ordered sweeps), else least-recently-written
 
     @property
     def nvs_bytes(self) -> float:
@@ -315,6 +316,7 @@ def resolve(
         host_ports=cfg.host_ports,
         da_pairs=cfg.da_pairs,
         cache_gb=cfg.cache_gb,
+        ordered_destage=cfg.destage_order == "ordered",
     )
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
     ranks = tuple(

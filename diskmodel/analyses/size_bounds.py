@@ -26,7 +26,8 @@ only the configuration's counts, and hold for *every* placement the model can ma
   states) is given the fastest kind's cost outright (no skew bound).
 - *Response time* (no-queueing bound): a host I/O's response is at least its own service at
   every station it visits plus the front end's fixed delay, with no wait, except at the
-  host ports whose wait is exact (M/M/1 at the even load). At a drive the model's response
+  host ports, whose wait at the even load is at least half the M/M/1 one (the model scales
+  it by (1 + scv) / 2, and scv >= 0). At a drive the model's response
   is the load-dependent station's L / X, which is at least its queue-length-one service
   because the drive never serves faster than one request per request queued
   (alpha(n) <= n). A read miss costs at least the drive and DA service of the rank kind it
@@ -76,7 +77,7 @@ from numpy.typing import NDArray
 from diskmodel.catalog import Catalog
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank
-from diskmodel.model.costs import OpCosts, drive_gain
+from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
 from diskmodel.model.layout import EMPTY_FRACTION
 from diskmodel.model.network import _PROCESSOR_WORK, front_end_delay_s
 from diskmodel.tiering.skew import SkewCurve
@@ -172,6 +173,7 @@ def rank_kinds(
 ) -> tuple[RankKind, ...]:
     """The figures of each (pool, drive, RAID format) installed in `system`."""
     out = []
+    commands = catalog.systems[system].device_adapter.commands_per_drive
     for pool, drive_name, raid_name in kinds:
         rank = _rank(catalog, system, pool, drive_name, raid_name)
         out.append(
@@ -181,23 +183,25 @@ def rank_kinds(
                 raid_name,
                 rank.capacity_gb,
                 rank.active_drives,
-                most_per_drive(rank),
+                most_per_drive(rank, commands),
             )
         )
     return tuple(out)
 
 
-def most_per_drive(rank: Rank) -> float:
+def most_per_drive(rank: Rank, commands_per_drive: int) -> float:
     """The most one drive of `rank` serves, in busy seconds (at queue length one) per second,
-    on any data span: an SSD's gain does not depend on the span (its parallel units and its
-    interface), so it is the gain itself; an HDD's is at most its command queue depth D,
-    because a drive never serves faster than one request per request queued
-    (alpha(n) <= n; tests/analyses/test_sizing_pruning.py checks every catalog drive). The HDD's
-    own alpha(D) would need its SPTF table on every span, which costs more than the search
-    it would shorten."""
+    on any data span and mix, with the device adapter keeping at most `commands_per_drive` at
+    it: an SSD's gain does not depend on the span (its parallel units and its interface), so it
+    is the gain itself; an HDD's is at most the queue D it may reorder (`queue_limit`), because
+    a drive never serves faster than one request per request queued (alpha(n) <= n;
+    tests/analyses/test_sizing_pruning.py checks every catalog drive). The HDD's own alpha(D)
+    would need its SPTF table on every span, which costs more than the search it would
+    shorten."""
+    depth = queue_limit(rank, commands_per_drive)
     if rank.drive.kind == "ssd":
-        return float(drive_gain(rank, 1.0)[-1])
-    return float(rank.drive.command_queue_depth)
+        return float(drive_gain(rank, 1.0, depth)[-1])
+    return float(depth)
 
 
 def _rank(catalog: Catalog, system: str, pool: str, drive_name: str, raid_name: str) -> Rank:
@@ -380,7 +384,10 @@ def screen(
     def response_lb(factor: float) -> FloatArray:
         u = u_port * factor
         with np.errstate(divide="ignore", invalid="ignore"):
-            ports = np.where(u < 1, port_rate_s / np.where(u < 1, 1 - u, 1.0), np.inf)
+            # S (1 + u / (2 (1 - u))): the service and at least half the M/M/1 wait.
+            ports = np.where(
+                u < 1, port_rate_s * (1 + 0.5 * u / np.where(u < 1, 1 - u, 1.0)), np.inf
+            )
             return np.asarray(
                 np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0),
                 dtype=np.float64,

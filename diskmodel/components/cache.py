@@ -103,23 +103,40 @@ def project_destage_ratio(
     return min(max(destage_ratio * (new_nvs_gb / measured_nvs_gb) ** exponent, 0.0), 1.0)
 
 
+def rank_nvs_limit_bytes(system: StorageSystem, cache_gb: float) -> float:
+    """The most NVS one rank's modified data may fill: `nvs_rank_limit_fraction` of its
+    server's NVS. Writes to a rank at its limit wait for its destages (NVS full for it)."""
+    return system.nvs_rank_limit_fraction * nvs_bytes_per_server(system, cache_gb)
+
+
+def rank_nvs_bytes(system: StorageSystem, cache_gb: float, ranks_of_server: int) -> float:
+    """NVS one rank's dirty data may fill: its server's NVS shared evenly by the server's ranks,
+    at most the system's per-rank limit (`nvs_rank_limit_fraction` of the server's NVS: the
+    DS8000 keeps one rank from taking all of NVS)."""
+    if ranks_of_server < 1:
+        raise ValueError("a server owns at least one rank here")
+    server = nvs_bytes_per_server(system, cache_gb)
+    return min(server / ranks_of_server, rank_nvs_limit_bytes(system, cache_gb))
+
+
 DRIVES_PER_DESTAGE_RAID5 = 2
 """A small RAID-5/6 destage touches the data drive and its parity drive(s); RAID-5: 2."""
 
 
 def pending_destages_per_drive(
-    nvs_bytes_server: float,
-    drives_of_server: int,
+    nvs_bytes: float,
+    drives: int,
     destage_bytes: float,
     drives_per_destage: int = DRIVES_PER_DESTAGE_RAID5,
 ) -> float:
-    """Destages waiting in NVS for each drive of a server when its NVS is full of dirty data:
-    k = (NVS bytes / destage bytes) x drives each destage touches / drives. The number ordered
-    destage sorts over (`components.destage`). At least 1."""
-    if nvs_bytes_server <= 0 or drives_of_server < 1 or destage_bytes <= 0:
+    """Destages waiting in `nvs_bytes` of NVS for each of the `drives` whose writes it holds,
+    when it is full of dirty data: k = (NVS bytes / destage bytes) x drives each destage
+    touches / drives. The number ordered destage sorts over (`components.destage`; a rank's
+    share of NVS over its own drives: `rank_nvs_bytes`). At least 1."""
+    if nvs_bytes <= 0 or drives < 1 or destage_bytes <= 0:
         raise ValueError("NVS bytes and destage bytes > 0, drives >= 1")
-    pages = nvs_bytes_server / destage_bytes
-    return max(pages * drives_per_destage / drives_of_server, 1.0)
+    pages = nvs_bytes / destage_bytes
+    return max(pages * drives_per_destage / drives, 1.0)
 
 
 def dirty_bytes(

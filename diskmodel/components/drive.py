@@ -15,6 +15,10 @@ S = controller overhead + seek(distance) + rotational latency + media transfer, 
   independent of the seek;
 - transfer of the request at the media rate; controller overhead fixed.
 
+A stream's sequential operation (`sequential_op`) pays only its transfer when it continues
+where the stream's previous operation on the drive ended, and a random operation's positioning
+when other work came in between.
+
 The mean and second moment of S are exact for this model (used by M/G/1).
 
 Command queueing (load dependence): `command_queueing_gain`
@@ -55,6 +59,8 @@ from diskmodel.catalog import Drive, load_catalog
 from diskmodel.components import sptf
 from diskmodel.components.seek import SeekCurve, fraction
 from diskmodel.units import MB, MS
+
+FloatArray = NDArray[np.float64]
 
 SSD_RATED_BYTES = 4096
 """The request size the catalog's SSD service times are quoted for (4 KiB)."""
@@ -140,26 +146,40 @@ def random_op(
 
 
 def sequential_op(
-    drive: Drive, size_bytes: float, write: bool, contiguous: bool = False
+    drive: Drive,
+    size_bytes: float,
+    write: bool,
+    occupied_fraction: float = 1.0,
+    stream_share: float = 0.0,
 ) -> ServiceMoments:
-    """Service moments of one large sequential (prefetch or full-stride destage) operation.
+    """Service moments of one large sequential operation (a prefetch or a full-stride destage
+    of a stream) of `size_bytes`.
 
-    HDD, `contiguous=False` (the default: other streams and random I/O share the drive and
-    move the head between two operations of a stream): overhead + a track-to-track seek +
-    rotational latency uniform over a turn + transfer.
-    HDD, `contiguous=True` (the drive serves only this stream and the next operation is
-    queued before the previous one ends, as AMP's prefetch ahead keeps it): the head is
-    already on the next block, so only the transfer at the media rate is paid (the
-    controller overhead overlaps the previous transfer).
+    HDD. A stream's operations are contiguous on each drive (RAID rotates the strips, so a
+    drive's share of a stream is one run of its own blocks). When the operation before it on
+    the drive was the same stream's previous one, and it was queued in time (AMP keeps the
+    prefetch ahead of the stream), the head is already there: only the transfer at the media
+    rate is paid, the controller's work overlapping the previous transfer. When other work
+    (random reads, destages, other streams) came in between, the head must come back from
+    wherever that left it: a random seek over the data's span, a rotational latency and the
+    controller overhead, as a random operation. `stream_share` is the probability of the first
+    case, the stream's share of the drive's operations (operations in random order): 1 for a
+    stream alone on its drives, small in a busy mixed workload.
     SSD: as a random operation of that size.
     """
+    if not 0.0 <= stream_share <= 1.0:
+        raise ValueError("stream_share must be in [0, 1]")
     if drive.kind == "ssd":
         return random_op(drive, size_bytes, 1.0, write)
-    if contiguous:
-        return ServiceMoments.deterministic(transfer_s(drive, size_bytes))
-    t2t_ms = drive.track_to_track_seek_write_ms if write else drive.track_to_track_seek_read_ms
-    fixed = (drive.controller_overhead_ms + t2t_ms) * MS + transfer_s(drive, size_bytes)
-    return rotational_latency(drive).plus(ServiceMoments.deterministic(fixed))
+    contiguous = transfer_s(drive, size_bytes)
+    if stream_share == 1.0:
+        return ServiceMoments.deterministic(contiguous)
+    broken = random_op(drive, size_bytes, occupied_fraction, write)
+    q = stream_share
+    return ServiceMoments(
+        q * contiguous + (1 - q) * broken.mean_s,
+        q * contiguous * contiguous + (1 - q) * broken.second_moment_s2,
+    )
 
 
 def command_queueing_gain(
@@ -168,7 +188,8 @@ def command_queueing_gain(
     """Rate multiplier alpha(n), n = 1..depth, of ONE drive holding n requests.
 
     HDD: alpha(n) = E[S(1)] / (fixed + P(min(n, command_queue_depth))), P the mean SPTF
-    positioning time with leftovers kept (`components.sptf`); alpha(1) = 1, non-decreasing,
+    positioning time with leftovers kept (`components.sptf`), for one random request of
+    `size_bytes`: `mixed_gain` with its positioning share. alpha(1) = 1, non-decreasing,
     constant beyond `command_queue_depth`.
     SSD: min(n, ssd_parallelism, S(1) / transfer time) (module docstring).
     """
@@ -177,23 +198,46 @@ def command_queueing_gain(
     n = np.arange(1, depth + 1, dtype=np.float64)
     if drive.kind == "ssd":
         return np.minimum(n, ssd_max_parallelism(drive, size_bytes, write))
-    cap = min(depth, drive.command_queue_depth, sptf.MAX_TABULATED_DEPTH)
     fixed_ms = _fixed_ms(drive, size_bytes)
     positioning_ms = positioning_moments(drive, occupied_fraction, write).mean_s / MS
-    relative = sptf.relative_positioning(
-        seek_curve(drive, write),
-        drive.rotation_ms,
-        fixed_ms / drive.rotation_ms,
-        # Rounded: the cache must not grow with every float of a load sweep.
-        round(fraction(occupied_fraction), 4),
-        cap,
+    share = positioning_ms / (fixed_ms + positioning_ms)
+    return mixed_gain(relative_positioning(drive, occupied_fraction, depth), share)
+
+
+def relative_positioning(drive: Drive, occupied_fraction: float, depth: int) -> FloatArray:
+    """P(n) / P(1), n = 1..depth, of an HDD's SPTF positioning with n requests queued over
+    its occupied fraction (`components.sptf`; the drive's read seek curve and a 4 KiB request's
+    fixed work), held beyond its `command_queue_depth` (and the tabulated 64)."""
+    if depth < 1:
+        raise ValueError("depth must be >= 1")
+    cap = min(depth, drive.command_queue_depth, sptf.MAX_TABULATED_DEPTH)
+    relative = np.array(
+        sptf.relative_positioning(
+            seek_curve(drive, False),
+            drive.rotation_ms,
+            _fixed_ms(drive, GAIN_READ_BYTES) / drive.rotation_ms,
+            # Rounded: the cache must not grow with every float of a load sweep.
+            round(fraction(occupied_fraction), 4),
+            cap,
+        )
     )
-    s1 = fixed_ms + positioning_ms
-    gains = np.array([s1 / (fixed_ms + positioning_ms * r) for r in relative])
-    gains[0] = 1.0
+    relative[0] = 1.0
     if depth > cap:
-        gains = np.concatenate([gains, np.full(depth - cap, gains[-1])])
-    return gains
+        relative = np.concatenate([relative, np.full(depth - cap, relative[-1])])
+    return relative
+
+
+def mixed_gain(relative: FloatArray, positioning_share: float) -> FloatArray:
+    """alpha(n) of a drive whose work at queue length one is positioning for the fraction
+    `positioning_share` of its busy time and fixed work (controller, transfer) for the rest:
+    reordering shortens only the positioning, alpha(n) = 1 / (1 - pi + pi P(n)/P(1)). A
+    stream's contiguous transfers (pi = 0) gain nothing; random 4 KiB reads (pi about 0.96)
+    nearly the whole SPTF ratio."""
+    if not 0.0 <= positioning_share <= 1.0:
+        raise ValueError("positioning_share must be in [0, 1]")
+    gains = 1.0 / (1.0 - positioning_share + positioning_share * np.asarray(relative))
+    gains[0] = 1.0
+    return np.asarray(gains, dtype=np.float64)
 
 
 def _fixed_ms(drive: Drive, size_bytes: float) -> float:

@@ -172,13 +172,56 @@ def _mva_stations(net: Network, loads: _Loads) -> list[list[int]]:
 @dataclass(frozen=True)
 class _Solution:
     """One solution of the closed class with the asynchronous stream at a given rate: its
-    throughput, whether that stream hit its cap, the network's result, and the open work per
-    drive [K] it was solved with."""
+    throughput, whether that stream hit its cap, the network's result, the residence per MVA
+    station with the stations' own service variability (`_variability_corrected`), and the
+    open work per drive [K] it was solved with."""
 
     throughput: float
     limited: bool
     result: ClosedNetworkResult
+    residence: FloatArray
     open_work: FloatArray
+
+
+def _variability_corrected(
+    result: ClosedNetworkResult,
+    population: int,
+    service: FloatArray,
+    factor: FloatArray,
+    x_max: float,
+) -> tuple[float, FloatArray]:
+    """The product-form solution with each station's waits scaled by its (1 + scv) / 2
+    (`Network.wait_factor`, as the open solution scales them): a station's wait per cycle is
+    its residence beyond its queue-length-one demand `service` (the D / (1 - rho) inflation
+    by open work counts as waiting too; a drive's speed-up with a queue is kept); the
+    throughput follows from N = X (R + Z), so Little's law holds exactly. A first-order
+    correction: the queue lengths behind it are the product form's (Reiser's residual-service
+    correction, used once rather than iterated). No throughput passes the bottleneck's
+    capacity `x_max`: near saturation less variable service moves the waiting, it does not
+    remove it. The product form's distance from that capacity shrinks at most by the smallest
+    wait factor (X <= x_max - f_min (x_max - X_pf), so the closed throughput stays below it as
+    a finite population's must), and the waits are shortened only as far as that allows (in
+    proportion at every station)."""
+    residence = np.asarray(result.residence_time, dtype=np.float64)
+    stations = len(factor)
+    corrected = residence.copy()
+    waits = np.maximum(residence[:stations] - service, 0.0)
+    cut = (1.0 - factor) * waits
+    cycle = population / float(result.throughput)  # R + Z of the product-form solution
+    shortened = float(cut.sum())
+    if shortened <= 0.0:
+        return float(result.throughput), corrected
+    x_pf = float(result.throughput)
+    if np.isfinite(x_max) and x_max > x_pf:
+        ceiling = x_max - float(factor.min()) * (x_max - x_pf)
+        allowed = max(cycle - population / ceiling, 0.0)
+    else:
+        allowed = shortened if not np.isfinite(x_max) else 0.0
+    if allowed < shortened:
+        cut *= allowed / shortened
+        shortened = allowed
+    corrected[:stations] = residence[:stations] - cut
+    return population / (cycle - shortened), corrected
 
 
 def _fixed_point(throughput_at: Callable[[float], _Solution], x_cap: float) -> _Solution:
@@ -260,6 +303,7 @@ def solve_closed(
     fractions = [w.mix.fractions for w in net.workloads]
     delay_s = float(weights @ net.times.delay_per_io(len(fractions), fractions))
     members = _mva_stations(net, loads)
+    wait_factor = np.array([net.wait_factor[g[0]] for g in members])
     is_drive = np.array([g is not None for g in net.gains])
     top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
     servers = np.array([net.stations[g[0]].servers for g in members], dtype=np.float64)
@@ -313,8 +357,20 @@ def solve_closed(
             )
             if solved is not None:
                 solved[key] = result
-        return _Solution(float(result.throughput), hit_limit, result, open_work)
+        service = base_demand[: len(members)]
+        x, residence = _variability_corrected(result, N, service, wait_factor, x_bound)
+        return _Solution(x, hit_limit, result, residence, open_work)
 
+    # The most the closed class could pass through any station (its visible and asynchronous
+    # work per closed I/O against what the open workloads leave): the asymptotic bound.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        free = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
+        per_io = loads.visible + loads.asynchronous
+        x_bound = float(
+            np.where(per_io > 0, free / np.where(per_io > 0, per_io, 1.0), np.inf).min()
+        )
+    if host is not None and host.demand_s > 0:
+        x_bound = min(x_bound, host.cpus / host.demand_s)
     # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
     # rate writes wait for NVS space, so the closed class is held to it.
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -325,21 +381,21 @@ def solve_closed(
     limited, result = solution.limited, solution.result
     # Report the throughput of the solution whose queues are reported, so that Little's law
     # holds exactly (it differs from the fixed point by < _X_TOL).
-    x = float(result.throughput)
+    x = solution.throughput
     if x > x_cap:
         # Held to what the asynchronous work's busiest station absorbs: NVS full where that
         # work is destaging (a card's link transfers or prefetches saturate without it).
         limited, x = limited or bool(destaging[int(np.argmin(caps))]), x_cap
     host_residence = 0.0
-    if len(result.residence_time) > len(members):
-        host_residence = float(result.residence_time[len(members)])
+    if len(solution.residence) > len(members):
+        host_residence = float(solution.residence[len(members)])
     response_s = N / x - think_time_s - host_residence
 
     K = len(net.stations)
     residence = np.zeros(K)
     util = x * (loads.asynchronous + loads.visible) / loads.servers + loads.background
     for j, group in enumerate(members):
-        residence[group] = result.residence_time[j] / len(group)
+        residence[group] = solution.residence[j] / len(group)
         gain = net.gains[group[0]]
         if gain is not None:
             # A drive is busy unless it holds no request of either class: no closed one

@@ -20,12 +20,16 @@ from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 FloatArray = NDArray[np.float64]
 
+OP_COLUMNS = 11
+"""Columns of `OpCosts.op_table`."""
+
 
 @dataclass(frozen=True, slots=True)
 class OpCost:
     """Drive operations of one I/O class at one rank, per host I/O of the class and per unit
     of the rank's share of the class's back-end work: count, size, and the service of one
-    operation on one drive and through the DA pair."""
+    operation on one drive (and how much of its mean is positioning, which a drive's command
+    queue can shorten) and through the DA pair."""
 
     io_class: IoClass
     count: float
@@ -34,14 +38,17 @@ class OpCost:
     sequential: bool
     drive: ServiceMoments
     da: ServiceMoments
+    positioning_s: float  # the part of drive.mean_s that is seek and rotation
 
 
 @dataclass(frozen=True, slots=True)
 class OpShape:
     """One operation of `OpCost` before the span of the rank's data is known: everything but
-    a random operation's drive service (its seek is short-stroked to the span). `drive` is the
-    service of a sequential operation, which does not depend on the span (None for a random
-    one); `pending` the destages an ordered destage sorts over (random destages only)."""
+    a drive service (a random or broken-stream operation's seek is short-stroked to the span).
+    `pending` is the destages an ordered destage sorts over (random destages only);
+    `share` the probability that the operation before this one on the drive was of the same
+    kind: another stop of the destage sweep (random destages) or the same stream's previous
+    operation (sequential ones), `components.destage` and `drive.sequential_op`."""
 
     io_class: IoClass
     count: float
@@ -49,8 +56,9 @@ class OpShape:
     write: bool
     sequential: bool
     da: ServiceMoments
-    drive: ServiceMoments | None
     pending: float | None
+    share: float
+    drive_bytes: float  # what passes under the head (a stream skipping parity: more)
 
 
 class OpCosts:
@@ -62,14 +70,23 @@ class OpCosts:
     def __init__(self, config: Configuration) -> None:
         hw = config.hardware
         self._da = hw.system.device_adapter
-        # NVS per drive: both servers' NVS over all drives. A server's own share differs by
-        # the drives it owns, which moves the ordering gain by well under 1% at a DS8000's
-        # thousands of pending destages per drive, and would make identical ranks differ.
-        self._nvs_bytes = cache.nvs_bytes(hw.system, hw.cache_gb)
-        self._drives = max(sum(r.active_drives for r in config.ranks), 1)
+        # The sort set of a rank's ordered destages is its share of its server's NVS, at most
+        # the per-rank limit (`cache.rank_nvs_bytes`): the server's NVS split evenly over the
+        # ranks of the larger server (identical ranks then sort over the same set whichever
+        # server owns them; the servers own half the ranks each, give or take one).
+        servers = hw.system.servers
+        per_server = [0] * servers
+        for r in config.ranks:
+            per_server[r.server % servers] += 1
+        self._rank_nvs_bytes = cache.rank_nvs_bytes(hw.system, hw.cache_gb, max(per_server))
+        self._ordered = hw.ordered_destage
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
         self._tables: dict[tuple[int, str, str, float], FloatArray] = {}
+
+    def queue_limit(self, rank: Rank) -> int:
+        """The most requests one of the rank's drives holds to reorder (`queue_limit`)."""
+        return queue_limit(rank, self._da.commands_per_drive)
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
@@ -88,8 +105,9 @@ class OpCosts:
     def op_table(self, w: int, mix: IoMix, rank: Rank, span: float) -> FloatArray:
         """`of` as one row per operation, for the network's flows: the class's index in
         `IO_CLASSES`, its share of the workload's I/O, the count, whether it is sequential,
-        host-visible (a read miss) and destage work (a write) as 0 or 1, the size, and the
-        mean service on a drive and through the DA pair. Read-only: shared between callers."""
+        host-visible (a read miss) and destage work (a write) as 0 or 1, the size, the mean
+        service on a drive and through the DA pair, the drive service's positioning part and
+        its second moment. Read-only: shared between callers."""
         span = round(span, 9)
         key = (w, rank.drive.name, rank.raid.name, span)
         found = self._tables.get(key)
@@ -105,20 +123,22 @@ class OpCosts:
                     op.size_bytes,
                     op.drive.mean_s,
                     op.da.mean_s,
+                    op.positioning_s,
+                    op.drive.second_moment_s2,
                 )
                 for op in self.of(w, mix, rank, span)
             ]
-            found = np.array(rows, dtype=np.float64).reshape(len(rows), 9)
+            found = np.array(rows, dtype=np.float64).reshape(len(rows), OP_COLUMNS)
             found.setflags(write=False)
             self._tables[key] = found
         return found
 
     def pending_destages(self, rank: Rank, destage_bytes: float) -> float:
-        """Destages waiting in NVS for each drive when NVS is full of dirty data
-        (`cache.pending_destages_per_drive`): what ordered destage sorts over."""
+        """Destages waiting in NVS for each drive of `rank` when its share of NVS is full of
+        dirty data (`cache.pending_destages_per_drive`): what ordered destage sorts over."""
         return cache.pending_destages_per_drive(
-            self._nvs_bytes,
-            self._drives,
+            self._rank_nvs_bytes,
+            rank.active_drives,
             destage_bytes,
             max(round(rank.raid.random_write_writes), 1),
         )
@@ -134,44 +154,65 @@ class OpCosts:
         return found
 
     def _shapes_built(self, mix: IoMix, rank: Rank) -> list[OpShape]:
-        out = []
+        ops = []
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
                 continue
             size, coalesced = mix.backend_op(io_class)
             for op in _backend_ops(io_class, rank, size, mix.destage_ratio):
-                if op.count <= 0:
-                    continue
-                sequential = op.pattern != "random"
-                out.append(
-                    OpShape(
-                        io_class,
-                        op.count * coalesced,
-                        op.size_bytes,
-                        op.write,
-                        sequential,
-                        device_adapter.da_op_service(self._da, op.size_bytes),
-                        drive.sequential_op(rank.drive, op.size_bytes, op.write)
-                        if sequential
-                        else None,
-                        self.pending_destages(rank, op.size_bytes)
-                        if not sequential and io_class == "random_write"
-                        else None,
-                    )
+                if op.count > 0:
+                    ops.append((io_class, op, mix.fractions[io_class] * op.count * coalesced))
+        # How often the operation before one on the drive is of the same kind (a destage's
+        # previous stop of the sweep, a stream's previous operation): the kind's share of the
+        # drive operations this workload makes, operations in random order. Per host I/O of
+        # the workload: its random and sequential operations land on a rank in proportion to
+        # the rank's small-I/O and MB shares, taken equal here (they differ in tiered pools),
+        # and the other workloads on the rank are not counted (an optimistic reading where a
+        # rank is shared). A workload's sequential reads (writes) are taken as one stream per
+        # rank: many concurrent streams on one rank interleave and would break each other.
+        total = sum(rate for _, _, rate in ops)
+        out = []
+        for io_class, op, rate in ops:
+            sequential = op.pattern != "random"
+            destaged = self._ordered and not sequential and io_class == "random_write"
+            same_kind = sum(r for c, o, r in ops if c == io_class and o.pattern == op.pattern)
+            out.append(
+                OpShape(
+                    io_class,
+                    rate / mix.fractions[io_class],
+                    op.size_bytes,
+                    op.write,
+                    sequential,
+                    device_adapter.da_op_service(self._da, op.size_bytes),
+                    self.pending_destages(rank, op.size_bytes) if destaged else None,
+                    same_kind / total if total > 0 and (destaged or sequential) else 0.0,
+                    op.drive_bytes,
                 )
+            )
         return out
 
     def _at_span(self, op: OpShape, rank: Rank, span: float) -> OpCost:
-        moments = op.drive
-        if moments is None and op.pending is not None:
+        d = rank.drive
+        transfer = drive.transfer_s(d, op.drive_bytes)
+        overhead = d.controller_overhead_ms * drive.MS
+        if op.sequential:
+            moments = drive.sequential_op(d, op.drive_bytes, op.write, span, op.share)
+            fixed = transfer + (1.0 - op.share) * overhead  # a contiguous one overlaps it
+        elif op.pending is not None:
             # Destages are ordered (IWC): each stop of the sweep seeks to the nearest pending
             # destage of its drive (components.destage, DOMAIN.md C12).
             moments = destage.ordered_destage_op(
-                rank.drive, op.size_bytes, span, op.pending, op.write
+                d, op.size_bytes, span, op.pending, op.write, sweep_share=op.share
             )
-        elif moments is None:
-            moments = drive.random_op(rank.drive, op.size_bytes, span, op.write)
-        return OpCost(op.io_class, op.count, op.size_bytes, op.write, op.sequential, moments, op.da)
+            fixed = transfer + overhead
+        else:
+            moments = drive.random_op(d, op.size_bytes, span, op.write)
+            fixed = transfer + overhead
+        positioning = 0.0 if d.kind == "ssd" else max(moments.mean_s - fixed, 0.0)
+        return OpCost(
+            op.io_class, op.count, op.size_bytes, op.write, op.sequential, moments, op.da,
+            positioning,
+        )  # fmt: skip
 
 
 def _backend_ops(
@@ -180,7 +221,7 @@ def _backend_ops(
     if io_class == "read_miss":
         return raid.read_miss_ops(rank.raid, size)
     if io_class == "sequential_read":
-        return raid.prefetch_ops(size)
+        return raid.prefetch_ops(rank.raid, size)
     if io_class == "random_write":
         return raid.random_destage_ops(rank.raid, size, destage_ratio)
     if io_class == "sequential_write":
@@ -200,31 +241,47 @@ def drive_work_at(utilization: float, gain: FloatArray) -> float:
     return _work_at(float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
 
 
-# The command-queueing gain is looked up on a grid of data spans (1% of the stroke): it changes
-# by a few per cent over the whole stroke, so the grid moves it by well under 0.1%, and a curve
-# whose placement follows the load then asks for a few dozen gains instead of one per load.
-_SPAN_GRID = 100
+# The command-queueing gain is looked up on a grid of data spans (1% of the stroke) and of
+# positioning shares (0.1%): it changes by a few per cent over the whole stroke, so the grid
+# moves it by well under 0.1%, and a curve whose placement follows the load then asks for a few
+# dozen gains instead of one per load.
+_GRID = 100
+_SHARE_GRID = 1000
 
 
-# Gains already computed, by (catalog drive, grid span): a placement asks for one per rank and
-# round, thousands per run, from a few dozen distinct keys. Catalog entries are not hashable
-# (pydantic models with dict fields), so the key is the drive's identity, kept alive by the
-# entry itself so that the identity cannot be reused.
-_GAINS: dict[tuple[int, float], tuple[object, FloatArray]] = {}
+# Gains already computed, by (catalog drive, depth, grid span, grid share): a placement asks for
+# one per rank and round, thousands per run, from a few dozen distinct keys. Catalog entries
+# are not hashable (pydantic models with dict fields), so the key is the drive's identity, kept
+# alive by the entry itself so that the identity cannot be reused.
+_GAINS: dict[tuple[int, int, float, float], tuple[object, FloatArray]] = {}
 _GAINS_KEPT = 4096
 
 
-def drive_gain(rank: Rank, span: float) -> FloatArray:
-    """alpha(1..D) of one of the rank's drives with its data on `span` (the gain of its
-    random read: the host-visible operation at a rank). Read-only: shared between callers."""
-    grid = max(round(span * _SPAN_GRID), 1) / _SPAN_GRID
-    key = (id(rank.drive), grid)
+def queue_limit(rank: Rank, commands_per_drive: int) -> int:
+    """The most requests one of the rank's drives holds to reorder: its own command queue, or
+    the device adapter's commands per drive, whichever is fewer."""
+    return max(1, min(rank.drive.command_queue_depth, commands_per_drive))
+
+
+def drive_gain(
+    rank: Rank, span: float, depth: int, positioning_share: float | None = None
+) -> FloatArray:
+    """alpha(1..depth) of one of the rank's drives with its data on `span`, `depth` the queue
+    it may reorder (`queue_limit`). HDD: for work of which `positioning_share` of the busy time
+    is positioning (`drive.mixed_gain`; by default a 4 KiB random read's, the host-visible
+    operation at a rank). SSD: its parallel flash units. Read-only: shared between callers."""
+    grid = max(round(span * _GRID), 1) / _GRID
+    share = (
+        -1.0 if positioning_share is None else round(positioning_share * _SHARE_GRID) / _SHARE_GRID
+    )
+    key = (id(rank.drive), depth, grid, share)
     hit = _GAINS.get(key)
     if hit is not None and hit[0] is rank.drive:
         return hit[1]
-    gain = drive.command_queueing_gain(
-        rank.drive, drive.GAIN_READ_BYTES, grid, False, rank.drive.command_queue_depth
-    )
+    if rank.drive.kind == "ssd" or positioning_share is None:
+        gain = drive.command_queueing_gain(rank.drive, drive.GAIN_READ_BYTES, grid, False, depth)
+    else:
+        gain = drive.mixed_gain(drive.relative_positioning(rank.drive, grid, depth), share)
     gain.setflags(write=False)
     if len(_GAINS) >= _GAINS_KEPT:
         _GAINS.clear()

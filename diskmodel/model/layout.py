@@ -175,15 +175,13 @@ def _sequential_times_s(
     costs: OpCosts, w: int, workload: WorkloadConfig, rank: Rank
 ) -> tuple[float, float]:
     """(drive, DA) busy seconds per host I/O of `workload` if all its sequential work
-    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair (the same
-    on any span of its data)."""
+    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair. A
+    stream's operation broken by other work seeks over the data's span; it is costed over
+    the whole stroke here (the span is what the placement decides), which overstates it by
+    at most the short-stroking of that seek."""
     fractions = workload.mix.fractions
-    ops = [op for op in costs.span_free(w, workload.mix, rank) if op.sequential]
-    on_drive = sum(
-        fractions[op.io_class] * op.count * op.drive.mean_s
-        for op in ops
-        if op.drive is not None  # every sequential operation's: it does not need the span
-    )
+    ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential]
+    on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)
     on_da = sum(fractions[op.io_class] * op.count * op.da.mean_s for op in ops)
     return on_drive / rank.active_drives, on_da
 
@@ -431,7 +429,10 @@ class _Pool:
         if found is None:
             found = _DriveTimes(
                 small_io_drive_time_s(self.costs, rank, rounded, self.members),
-                drive_work_at(self.pool.utilization_target, drive_gain(rank, rounded)),
+                drive_work_at(
+                    self.pool.utilization_target,
+                    drive_gain(rank, rounded, self.costs.queue_limit(rank)),
+                ),
             )
             self._memo[key] = found
         self._by_rank[(rank.index, span)] = found

@@ -11,8 +11,11 @@ is the same.
 Every station is a product-form station, the same in the open and the closed solution: host
 ports, cards and DA pairs single-server FCFS, servers `ways`-server, and each drive a load-dependent
 station whose rate with n requests queued is alpha(n) / S (command queueing,
-`components.drive.command_queueing_gain`). Service times are taken as exponential so that one
-network gives both solutions (docs/model.md §2).
+`components.drive.command_queueing_gain`, with the reordering credited to the positioning part
+of the station's own mix). The product form takes service times as exponential; the stations'
+own variability (`Network.scv`: a drive's from its seek, rotation and transfer, the adapters'
+and processors' fixed per operation) then scales the waits by (1 + scv) / 2, the ratio of
+Pollaczek-Khinchine's M/G/1 wait to the exponential one, in both solutions (docs/model.md §2).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import COMPONENT_KINDS, Configuration, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts, drive_gain
+from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
 from diskmodel.units import KIB, MB, US
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
@@ -108,11 +111,19 @@ class Network:
     destage_byte_seconds: FloatArray
     gains: tuple[FloatArray | None, ...]  # per station alpha(1..D) for drives, else None
     capacity: FloatArray  # [K] the most busy seconds per second a station gives: alpha(D), c or 1
+    scv: FloatArray  # [K] squared coefficient of variation of a station's service
     times: ClassTimes
 
     @property
     def workloads(self) -> tuple[WorkloadConfig, ...]:
         return self.config.workloads
+
+    @property
+    def wait_factor(self) -> FloatArray:
+        """[K] a station's mean wait over the exponential (product-form) one: (1 + scv) / 2,
+        Pollaczek-Khinchine's for one server (exact there), Allen-Cunneen's for several (with
+        Poisson arrivals), applied as well to a drive with command queueing (approximate)."""
+        return (1.0 + self.scv) / 2.0
 
     @property
     def servers(self) -> FloatArray:
@@ -220,6 +231,14 @@ class Network:
                     counts[info.rank.server % servers] += 1
             owner[k] = counts / counts.sum() if counts.sum() > 0 else 1.0 / servers
         return np.asarray(owner.T @ per_station, dtype=np.float64)
+
+    def dirty_bytes_by_rank(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> FloatArray:
+        """`dirty_bytes` per rank [R, P], in rank order: the writes waiting for or in destage
+        to each rank, which the per-rank NVS limit bounds (`cache.rank_nvs_limit_bytes`)."""
+        per_station = self._dirty_by_station(rates, wait_s, speed_factor)
+        return np.asarray(per_station[[info.station for info in self.ranks]], dtype=np.float64)
 
     def _dirty_by_station(
         self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
@@ -363,11 +382,15 @@ def _rank_flows(
     pool_ranks: Sequence[RankInfo],
     shares: _Shares,
     da_index: Sequence[int],
+    shape: list[tuple[np.ndarray, ...]],
 ) -> tuple[np.ndarray, ...]:
     """Workload `w`'s flows at its pool's ranks and their DA pairs, as `_Flows` columns: per
     rank, per back-end operation (`OpCosts.op_table`) with a positive share, the flow at one
     of the rank's drives and then the one at its DA pair. The random operations take the
-    rank's share of the small I/O, the sequential ones its share of the MB."""
+    rank's share of the small I/O, the sequential ones its share of the MB. Appends to
+    `shape` the rank stations of the drive flows with, per host I/O of the workload, their
+    operations, busy time, its positioning part (what the drive's reordering can shorten) and
+    the operations' second moments of service."""
     # Ranks of a kind on one span share a table: looked up once each (34 look-ups a network
     # and workload on measured-peaks, for two tables).
     by_kind: dict[tuple[str, str, float], FloatArray] = {}
@@ -389,11 +412,16 @@ def _rank_flows(
     n_drives = per_op([info.rank.active_drives for info in pool_ranks])
     rank_station = per_op([info.station for info in pool_ranks])
     da_station = per_op([da_index[info.rank.da_pair] for info in pool_ranks])
-    io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s = table.T
+    (io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s, pos_s, s2) = (
+        table.T
+    )
     share = np.where(sequential > 0, mb, small)
     keep = share > 0
     rank_ops = fraction * share * count
     visits = np.where(visible > 0, share * count, 0.0)
+    stations = rank_station[keep].astype(np.int64)
+    at = rank_ops[keep]
+    shape.append((stations, at, at * drive_s[keep], at * pos_s[keep], at * s2[keep]))
 
     def both(at_drive: np.ndarray, at_da: np.ndarray) -> np.ndarray:
         return np.stack([at_drive[keep], at_da[keep]], axis=1).ravel()
@@ -447,6 +475,12 @@ class NetworkBuilder:
         # Every rank's station follows the front end's, in rank order.
         self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
         self._first_rank = len(front)
+        # How the workloads' work is weighted where several share a drive (its reordering
+        # gain depends on how much of the mix is positioning): by their planned rates, a
+        # closed workload as the busiest open one (or 1 I/O per second with none).
+        planned = [w.iops or 0.0 for w in config.workloads]
+        busiest = max(planned, default=0.0) or 1.0
+        self._weights = [w.iops if w.iops else busiest for w in config.workloads]
 
     def _host_flows(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """The host ports' and adapter cards' flows of the workloads `active`, as columns."""
@@ -503,6 +537,10 @@ class NetworkBuilder:
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
         flows = _Flows(self._host_flows(active))
+        K = len(self._stations)
+        # Per rank station, over its workloads weighted by their planned rates: operations,
+        # busy time, positioning time and second moments of service at queue length one.
+        drives = np.zeros((4, K))
         costs_of = hw.system.processor_costs
         for w in active:
             workload = config.workloads[w]
@@ -538,8 +576,13 @@ class NetworkBuilder:
                             visible=False, destage=True, size_bytes=size,
                         )  # fmt: skip
             if pool_ranks:
-                flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index))
-        return _assemble(config, self._stations, flows, infos, layout)
+                parts: list[tuple[np.ndarray, ...]] = []
+                flows.add_arrays(*_rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts))
+                weight = self._weights[w]
+                for at, *sums in parts:
+                    for row, values in enumerate(sums):
+                        drives[row] += weight * np.bincount(at, weights=values, minlength=K)
+        return _assemble(config, self._stations, flows, infos, layout, drives, self._weights)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -554,6 +597,8 @@ def _assemble(
     flows: _Flows,
     infos: list[RankInfo],
     layout: Mapping[str, PoolLayout],
+    drive_sums: FloatArray,
+    weights: Sequence[float],
 ) -> Network:
     W, K = len(config.workloads), len(stations)
     w, io_class, station, rate, visits, mean_s, visible, destage, size = flows.columns()
@@ -566,13 +611,32 @@ def _assemble(
         return _summed(at, by, W, K)
 
     busy = rate * mean_s
+    # Every station's service variability (squared coefficient of variation at queue length
+    # one), over its flows weighted by the workloads' planned rates: a port's, card's, server's
+    # or DA pair's operation takes a fixed time for its kind and size, a drive's varies with
+    # its seek and rotation (the operations' own second moments).
+    flow_weight = rate * np.asarray(weights, dtype=np.float64)[w]
+    ops = np.bincount(station, weights=flow_weight, minlength=K)
+    first = np.bincount(station, weights=flow_weight * mean_s, minlength=K)
+    second = np.bincount(station, weights=flow_weight * mean_s * mean_s, minlength=K)
+    drive_ops, drive_busy, drive_positioning, drive_second = drive_sums
+    is_drive = drive_ops > 0
+    ops, first = np.where(is_drive, drive_ops, ops), np.where(is_drive, drive_busy, first)
+    second = np.where(is_drive, drive_second, second)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scv = np.where(first > 0, second * ops / np.where(first > 0, first * first, 1.0) - 1, 1.0)
+        positioning_share = np.where(
+            drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
+        )
     gains: list[FloatArray | None] = [None] * K
     capacity = np.ones(K)
     for k, st in enumerate(stations):
         if st.servers > 1:
             capacity[k] = st.servers
+    commands = config.hardware.system.device_adapter.commands_per_drive
     for info in infos:
-        gain = drive_gain(info.rank, info.span)
+        depth = queue_limit(info.rank, commands)
+        gain = drive_gain(info.rank, info.span, depth, float(positioning_share[info.station]))
         gains[info.station] = gain
         capacity[info.station] = float(gain[-1])
     return Network(
@@ -589,6 +653,7 @@ def _assemble(
         destage_byte_seconds=summed(destage, busy * size),
         gains=tuple(gains),
         capacity=capacity,
+        scv=np.maximum(scv, 0.0),
         times=_class_times(
             config,
             stations,

@@ -2,8 +2,10 @@
 loads.
 
 The stations are those the closed solution uses (`diskmodel.model.network`): host ports and
-DA pairs M/M/1, servers M/M/c, each drive a load-dependent station that serves faster as its
-queue grows (command queueing; `queueing.station.load_dependent`). A host-visible class's
+DA pairs M/G/1, servers M/G/c, each drive a load-dependent station that serves faster as its
+queue grows (command queueing; `queueing.station.load_dependent`): the product-form wait of
+each, scaled by the station's (1 + scv) / 2 (`Network.wait_factor`; Pollaczek-Khinchine, exact
+for one server with a constant rate). A host-visible class's
 response = sum over stations of its own service there x (the station's speed factor + its wait
 ratio) + the front end's fixed delay (`network.front_end_delay_s`). The wait ratio (mean wait /
 mean service) makes a class wait in proportion to its own service, as at a processor-sharing
@@ -84,6 +86,16 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
             res.service_time,
         )
     saturated = ~np.isfinite(wait)
+    # Non-exponential service (Network.wait_factor): the response beyond the queue-length-one
+    # service times (1 + scv) / 2. At a constant-rate station that is the wait (Pollaczek-
+    # Khinchine); at an SSD's parallel flash units a request is served for its whole time once
+    # a unit takes it; at a drive that reorders, the queue's speed-up is kept as the product
+    # form gives it and only the time beyond one request's service is shortened, so a response
+    # is never below the queue-length-one service.
+    with np.errstate(invalid="ignore"):
+        queued = np.maximum(wait + service - mean_s, 0.0)
+        shorter = np.maximum(wait - (1.0 - net.wait_factor[:, None]) * queued, 0.0)
+        wait = np.where(saturated, wait, shorter)
     with np.errstate(invalid="ignore", divide="ignore"):
         factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
         ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)

@@ -247,11 +247,17 @@ class Solver:
         states = station_states(net, r)
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
-        # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full).
+        # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full);
+        # and per rank: one rank's writes may fill no more than the per-rank limit.
         dirty = net.dirty_bytes_by_server(r, states.wait_s, states.speed_factor)
         hw = self.config.hardware
         nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
         dirty_full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))  # [P]
+        by_rank = net.dirty_bytes_by_rank(r, states.wait_s, states.speed_factor)
+        limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
+        dirty_full |= (
+            np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
+        )
         utilization = np.where(states.saturated, 1.0, states.utilization)
         wait = np.where(states.saturated, np.inf, states.wait_s)
         out = []

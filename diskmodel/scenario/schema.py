@@ -83,6 +83,12 @@ class SystemConfig(Model):
         "a range [low, high] when not known (diskmodel calibrate fits it within the range); "
         "default: the catalog's front_end_latency_us",
     )
+    destage_order: Literal["ordered", "unordered"] = Field(
+        "ordered",
+        description="ordered: destages sweep each drive in address order (Intelligent Write "
+        "Caching, which the DS8700 and DS8800 ship); unordered: least-recently-written order, "
+        "as before it (each destage a random operation)",
+    )
 
     _latency_range = field_validator("front_end_latency_us")(ordered_range)
 

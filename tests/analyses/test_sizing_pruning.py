@@ -29,7 +29,7 @@ from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import COMPONENT_KINDS
-from diskmodel.model.costs import drive_gain
+from diskmodel.model.costs import drive_gain, queue_limit
 from diskmodel.model.operating import Solver
 from diskmodel.prediction import Choice, SizingResult
 from diskmodel.report.json_result import sizing_json
@@ -361,12 +361,15 @@ def test_no_drive_serves_faster_than_one_request_per_request_queued(system: str)
     its queue-length-one service): alpha(n) <= n for every catalog drive on every span, and
     an SSD's gain is the same on every span."""
     catalog = load_catalog()
+    commands = catalog.systems[system].device_adapter.commands_per_drive
     for name in catalog.systems[system].drives:
         rank = size_bounds._rank(catalog, system, "p", name, "raid5-7+p")
-        gains = [drive_gain(rank, span) for span in SPANS]
+        depth = queue_limit(rank, commands)
+        gains = [drive_gain(rank, span, depth) for span in SPANS]
+        gains += [drive_gain(rank, span, depth, share) for span in SPANS for share in (0.3, 1.0)]
         for gain in gains:
             n = np.arange(1, len(gain) + 1)
             assert np.all(gain <= n * (1 + 1e-12)), (name, gain)
-            assert gain[-1] <= size_bounds.most_per_drive(rank) * (1 + 1e-12)
+            assert gain[-1] <= size_bounds.most_per_drive(rank, commands) * (1 + 1e-12)
         if rank.drive.kind == "ssd":
             assert all(np.array_equal(g, gains[0]) for g in gains), name

@@ -53,8 +53,8 @@ def test_a_miss_stages_whole_cache_pages() -> None:
     assert cache.staged_bytes(6 * 1024) == 8192
 
 
-def test_prefetch_reads_tracks() -> None:
-    (op,) = raid.prefetch_ops(256 * 1024)
+def test_prefetch_reads_whole_tracks() -> None:
+    (op,) = raid.prefetch_ops(CATALOG.raid_formats["raid5-7+p"], 256 * 1024, tracks_per_op=1)
     assert op.size_bytes == cache.TRACK_BYTES
     assert op.count == 4
 

@@ -203,16 +203,25 @@ def test_span_interpolation_agrees_with_a_direct_simulation() -> None:
         assert table[n - 1] == pytest.approx(p / direct[0], rel=0.02), n
 
 
-def test_sequential_operation_contiguous_is_the_media_rate() -> None:
+def test_a_streams_operation_is_its_transfer_or_a_random_one() -> None:
+    """A stream alone on its drive pays only the media transfer; one broken by other work
+    every time pays a random operation's positioning (seek over the span, half a turn,
+    controller); in between, the mixture by the stream's share of the drive's operations,
+    moments and all."""
     d = CATALOG.installed_drive("ds8800-951", "15k-146")
     size = 256 * 1024
-    contiguous = drive.sequential_op(d, size, False, contiguous=True)
+    contiguous = drive.sequential_op(d, size, False, 0.5, stream_share=1.0)
     assert contiguous.mean_s == pytest.approx(drive.transfer_s(d, size))
-    interleaved = drive.sequential_op(d, size, False)
-    expected = (
-        (d.controller_overhead_ms + d.track_to_track_seek_read_ms + d.rotation_ms / 2) * 1e-3
-    ) + drive.transfer_s(d, size)
-    assert interleaved.mean_s == pytest.approx(expected)
+    assert contiguous.second_moment_s2 == pytest.approx(contiguous.mean_s**2)
+    broken = drive.sequential_op(d, size, False, 0.5, stream_share=0.0)
+    assert broken == drive.random_op(d, size, 0.5, False)
+    mixed = drive.sequential_op(d, size, False, 0.5, stream_share=0.25)
+    assert mixed.mean_s == pytest.approx(0.25 * contiguous.mean_s + 0.75 * broken.mean_s)
+    assert mixed.second_moment_s2 == pytest.approx(
+        0.25 * contiguous.second_moment_s2 + 0.75 * broken.second_moment_s2
+    )
+    with pytest.raises(ValueError, match="stream_share"):
+        drive.sequential_op(d, size, False, 0.5, stream_share=1.5)
 
 
 def _plain_sptf_simulation(

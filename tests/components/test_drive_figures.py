@@ -96,13 +96,13 @@ def test_c12_ordered_destage_gain_within_the_published_range_growing_with_nvs() 
 
 def test_c13_sequential_mb_s_per_rank_against_the_media_rate() -> None:
     """C13: SARC stages a track or a set of tracks per operation, AMP adapts the degree. A 15K
-    RAID-5 7+P rank (2.5-inch, DS8800), every drive prefetching, interleaved with other work
-    (a track-to-track seek and a rotational latency per operation): stated at 1, 4 and 16
-    tracks per operation and checked against the media rate (7 data drives' worth of
-    8 x media rate), which it approaches as the operations grow."""
+    RAID-5 7+P rank (2.5-inch, DS8800), every drive prefetching, every operation broken by
+    other work (a random positioning per operation): at 1, 4 and 16 tracks per operation,
+    checked against the media rate (7 data drives' worth of 8 x media rate, what a stream
+    alone on the rank gets), which it approaches as the operations grow."""
     d = CATALOG.installed_drive("ds8800-951", "15k-146")
     fmt = CATALOG.raid_formats["raid5-7+p"]
-    media = raid.sequential_read_mb_s(d, fmt, 1, contiguous=True)
+    media = raid.sequential_read_mb_s(d, fmt, 1, stream_share=1.0)
     rates = []
     for tracks in (1, 4, 16):
         rate = raid.sequential_read_mb_s(d, fmt, tracks)

@@ -61,20 +61,36 @@ def test_pending_destages_and_nvs_full_per_server() -> None:
 
 
 def test_prefetch_of_several_tracks_per_operation() -> None:
-    (op,) = raid.prefetch_ops(1 << 20, tracks_per_op=4)
+    raid5 = CATALOG.raid_formats["raid5-7+p"]
+    (op,) = raid.prefetch_ops(raid5, 1 << 20, tracks_per_op=4)
     assert op.size_bytes == 4 * cache.TRACK_BYTES
     assert op.count == pytest.approx(4)
     assert op.count * op.size_bytes == 1 << 20
+    # The parity strips between a stream's data pass under the head: 8 / 7 on 7+P.
+    assert op.drive_bytes == pytest.approx(op.size_bytes * 8 / 7)
+    (mirrored,) = raid.prefetch_ops(CATALOG.raid_formats["raid10-4x2"], 1 << 20, 4)
+    assert mirrored.drive_bytes == mirrored.size_bytes
     with pytest.raises(ValueError, match="tracks_per_op"):
-        raid.prefetch_ops(1 << 20, tracks_per_op=0)
+        raid.prefetch_ops(raid5, 1 << 20, tracks_per_op=0)
 
 
-def test_sequential_rate_grows_with_tracks_and_stays_under_the_media_rate() -> None:
+def test_prefetch_takes_as_many_tracks_as_a_host_read_asks_for() -> None:
+    """AMP's prefetch degree keeps a stream from waiting: a host read's whole request is
+    staged by one operation, at least one track."""
+    raid5 = CATALOG.raid_formats["raid5-7+p"]
+    assert raid.prefetch_tracks(4096) == 1
+    assert raid.prefetch_tracks(cache.TRACK_BYTES) == 1
+    assert raid.prefetch_tracks(256 * 1024) == 4
+    (op,) = raid.prefetch_ops(raid5, 256 * 1024)
+    assert (op.count, op.size_bytes) == (1, 256 * 1024)
+
+
+def test_sequential_rate_grows_with_tracks_and_reaches_the_media_rate_alone() -> None:
     d = CATALOG.installed_drive("ds8800-951", "15k-146")
     fmt = CATALOG.raid_formats["raid5-7+p"]
-    media = raid.sequential_read_mb_s(d, fmt, 1, contiguous=True)
+    media = raid.sequential_read_mb_s(d, fmt, 1, stream_share=1.0)
     assert media == pytest.approx(8 * d.media_transfer_mb_s * 7 / 8)
     rates = [raid.sequential_read_mb_s(d, fmt, t) for t in (1, 2, 4, 8, 64)]
     assert rates == sorted(rates)
     assert rates[-1] < media
-    assert rates[-1] > 0.9 * media  # long operations amortise the positioning
+    assert rates[-1] > 0.85 * media  # 4 MiB operations amortise a random positioning each

@@ -11,10 +11,12 @@ import copy
 import math
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from diskmodel.catalog import load_catalog
+from diskmodel.components import cache
 from diskmodel.components.cache import project_read_hit_ratio
 from diskmodel.prediction import Prediction
 
@@ -178,8 +180,18 @@ def test_a_faster_drive_never_hurts(data: dict[str, Any], fraction: float) -> No
 @SETTINGS
 @given(configurations(), st.integers(2, 3))
 def test_max_iops_scales_with_ranks_while_ranks_limit(data: dict[str, Any], factor: int) -> None:
-    """k times the ranks, capacity, DA pairs and cache (same occupancy, same balance, the same
-    NVS per drive for ordered destage to sort over): k times the rate."""
+    """k times the ranks, capacity, DA pairs and cache (same occupancy, same balance): k times
+    the rate. Each rank keeps the same NVS for its ordered destages to sort over (its share of
+    its server's NVS) as long as that share is below the per-rank limit, a fraction of the
+    server's NVS: the base has enough ranks for that (fewer, and more cache would give each
+    rank more to sort: a little faster than k times), and an even number, so that the servers
+    own the same number of ranks."""
+    system = load_catalog().systems[data["system"]["model"]]
+    group = data["pools"][0]["ranks"][0]
+    # An even count: the two servers own the same number of ranks, before and after.
+    ranks = 2 * max(math.ceil(group["count"] / 2), math.ceil(1 / system.nvs_rank_limit_fraction))
+    data["workloads"][0]["capacity_gb"] *= ranks / group["count"]
+    group["count"] = ranks
     base = _response(data)
     assume(base.bottleneck_kind == "rank")
     more = copy.deepcopy(data)
@@ -190,6 +202,9 @@ def test_max_iops_scales_with_ranks_while_ranks_limit(data: dict[str, Any], fact
     more["system"]["processor_ways"] = 4
     assume(data["system"]["da_pairs"] * factor <= 8)
     more["system"]["da_pairs"] = data["system"]["da_pairs"] * factor
+    assert cache.rank_nvs_bytes(system, data["system"]["cache_gb"], ranks // 2) == (
+        pytest.approx(cache.rank_nvs_bytes(system, more["system"]["cache_gb"], ranks * factor // 2))
+    )
     scaled = _response(more)
     assume(scaled.bottleneck_kind == "rank")
     assert scaled.max_iops == base.max_iops * factor or math.isclose(
