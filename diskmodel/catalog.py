@@ -455,9 +455,9 @@ class DeviceAdapterType(Sourced):
     generation: str
     per_op_us: float = Field(gt=0)
     bandwidth_mb_s: float = Field(gt=0)
-    commands_per_drive: int = Field(ge=1)
-    """The most commands the DA keeps outstanding at one drive: with the drive's own command
-    queue it bounds the queue a drive reorders (`components.drive.command_queueing_gain`)."""
+    commands_per_hdd: int = Field(ge=1)
+    """The most commands the DA keeps outstanding at one HDD: with the drive's own command
+    queue it bounds the queue a drive reorders (`model.costs.queue_limit`)."""
 
 
 class ProcessorCosts(Sourced):

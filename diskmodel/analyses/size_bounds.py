@@ -173,7 +173,7 @@ def rank_kinds(
 ) -> tuple[RankKind, ...]:
     """The figures of each (pool, drive, RAID format) installed in `system`."""
     out = []
-    commands = catalog.systems[system].device_adapter.commands_per_drive
+    commands = catalog.systems[system].device_adapter.commands_per_hdd
     for pool, drive_name, raid_name in kinds:
         rank = _rank(catalog, system, pool, drive_name, raid_name)
         out.append(
@@ -189,16 +189,16 @@ def rank_kinds(
     return tuple(out)
 
 
-def most_per_drive(rank: Rank, commands_per_drive: int) -> float:
+def most_per_drive(rank: Rank, commands_per_hdd: int) -> float:
     """The most one drive of `rank` serves, in busy seconds (at queue length one) per second,
-    on any data span and mix, with the device adapter keeping at most `commands_per_drive` at
+    on any data span and mix, with the device adapter keeping at most `commands_per_hdd` at
     it: an SSD's gain does not depend on the span (its parallel units and its interface), so it
     is the gain itself; an HDD's is at most the queue D it may reorder (`queue_limit`), because
     a drive never serves faster than one request per request queued (alpha(n) <= n;
     tests/analyses/test_sizing_pruning.py checks every catalog drive). The HDD's own alpha(D)
     would need its SPTF table on every span, which costs more than the search it would
     shorten."""
-    depth = queue_limit(rank, commands_per_drive)
+    depth = queue_limit(rank, commands_per_hdd)
     if rank.drive.kind == "ssd":
         return float(drive_gain(rank, 1.0, depth)[-1])
     return float(depth)

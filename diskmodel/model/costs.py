@@ -86,7 +86,7 @@ class OpCosts:
 
     def queue_limit(self, rank: Rank) -> int:
         """The most requests one of the rank's drives holds to reorder (`queue_limit`)."""
-        return queue_limit(rank, self._da.commands_per_drive)
+        return queue_limit(rank, self._da.commands_per_hdd)
 
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
@@ -257,10 +257,14 @@ _GAINS: dict[tuple[int, int, float, float], tuple[object, FloatArray]] = {}
 _GAINS_KEPT = 4096
 
 
-def queue_limit(rank: Rank, commands_per_drive: int) -> int:
-    """The most requests one of the rank's drives holds to reorder: its own command queue, or
-    the device adapter's commands per drive, whichever is fewer."""
-    return max(1, min(rank.drive.command_queue_depth, commands_per_drive))
+def queue_limit(rank: Rank, commands_per_hdd: int) -> int:
+    """The most requests one of the rank's drives holds: an HDD its own command queue or the
+    device adapter's commands per HDD, whichever is fewer (what it may reorder); an SSD its own
+    queue (the adapter keeps its flash units busy: the shallow HDD queue is there so that the
+    cache's destage order holds, which an SSD does not need)."""
+    if rank.drive.kind == "ssd":
+        return max(1, rank.drive.command_queue_depth)
+    return max(1, min(rank.drive.command_queue_depth, commands_per_hdd))
 
 
 def drive_gain(

@@ -633,7 +633,7 @@ def _assemble(
     for k, st in enumerate(stations):
         if st.servers > 1:
             capacity[k] = st.servers
-    commands = config.hardware.system.device_adapter.commands_per_drive
+    commands = config.hardware.system.device_adapter.commands_per_hdd
     for info in infos:
         depth = queue_limit(info.rank, commands)
         gain = drive_gain(info.rank, info.span, depth, float(positioning_share[info.station]))

@@ -53,7 +53,8 @@ C4_SMALL_IO_SHARE = 0.90
 #: ... but "only a little over 30%" of the MB transferred; read as 31%.
 C4_MB_SHARE = 0.31
 
-#: Share of MB/s that follows the small-I/O heat when no MB curve is given. Basis: C4. If a
+#: Share of MB/s that follows the small-I/O heat when no MB curve is given. Fitted: C4 (IBM's
+#: production skew; docs/validation.md lists C4's MB share as fitted, not validation). If a
 #: share w of the MB follows the small-I/O curve and the rest is spread evenly over capacity
 #: (large sequential transfers: scans, backups, loads touch cold and hot extents alike), the
 #: top 10% carries w * 0.90 + (1 - w) * 0.10 = 0.31 of the MB, so w = 0.21 / 0.80 = 0.2625.

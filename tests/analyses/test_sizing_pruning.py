@@ -361,7 +361,7 @@ def test_no_drive_serves_faster_than_one_request_per_request_queued(system: str)
     its queue-length-one service): alpha(n) <= n for every catalog drive on every span, and
     an SSD's gain is the same on every span."""
     catalog = load_catalog()
-    commands = catalog.systems[system].device_adapter.commands_per_drive
+    commands = catalog.systems[system].device_adapter.commands_per_hdd
     for name in catalog.systems[system].drives:
         rank = size_bounds._rank(catalog, system, "p", name, "raid5-7+p")
         depth = queue_limit(rank, commands)

@@ -26,7 +26,7 @@ def _one_command_per_drive() -> Catalog:
     base = load_catalog()
     systems = {
         name: s.model_copy(
-            update={"device_adapter": s.device_adapter.model_copy(update={"commands_per_drive": 1})}
+            update={"device_adapter": s.device_adapter.model_copy(update={"commands_per_hdd": 1})}
         )
         for name, s in base.systems.items()
     }
