@@ -574,3 +574,46 @@ def test_docs_catalog_md_lists_every_figure(catalog: Catalog) -> None:
         for key, _, provenance in iter_figures(entry):
             assert f"`{key}`" in page
             assert " ".join(provenance.text().split())[:40] in page
+
+
+def _unsourced_figures(catalog: Catalog) -> Iterator[tuple[str, str, Any, Any]]:
+    """(entry, key, value, provenance) of every figure with no published source, the nested
+    entries (host adapters, processor options, packagings) included."""
+
+    def walk(entry: Any, name: str) -> Iterator[tuple[str, str, Any, Any]]:
+        for key, provenance in entry.provenance.items():
+            if not provenance.source:
+                yield name, key, getattr(entry, key), provenance
+        for field in type(entry).model_fields:
+            value = getattr(entry, field)
+            children = value.values() if isinstance(value, dict) else value
+            if isinstance(children, list | type({}.values())):
+                for child in children:
+                    if hasattr(child, "provenance"):
+                        yield from walk(child, f"{name}.{field}")
+            elif hasattr(value, "provenance") and field != "provenance":
+                yield from walk(value, f"{name}.{field}")
+
+    for group in (catalog.systems, catalog.drives, catalog.raid_formats):
+        for entry in group.values():
+            yield from walk(entry, entry.name)
+
+
+def test_every_unsourced_estimate_carries_its_range(catalog: Catalog) -> None:
+    """A figure with no published source says how far off it could be: `range: [low, high]`
+    around its value, the basis giving the reason for each end. Exempt: what is not an
+    estimate (a figure that does not apply to the drive kind, a RAID format's definition)
+    and lists of options a system offers (cache sizes)."""
+    missing = []
+    for name, key, value, provenance in _unsourced_figures(catalog):
+        basis = provenance.basis or ""
+        if basis.startswith(("Not applicable", "Exact")) or isinstance(value, list):
+            continue
+        if provenance.range is None:
+            missing.append(f"{name}.{key}")
+            continue
+        low, high = provenance.range
+        assert low <= value <= high, f"{name}.{key}: {value} outside {provenance.range}"
+        reasons = basis.lower()
+        assert "range" in reasons or "low end" in reasons, f"{name}.{key}: no reason for its range"
+    assert not missing, f"estimates without a range: {missing}"
