@@ -515,6 +515,48 @@ class BandResult:
 
 
 @dataclass(frozen=True, slots=True)
+class EstimateEffect:
+    """One catalog estimate that moves the answer (`analyses.catalog_band`): its label, where
+    it is in the catalog (`entry.key`), its value and range, and the maximum and the planned
+    response time (None: saturated) with it at the low and at the high end of its range, the
+    other estimates at their values."""
+
+    label: str
+    key: str
+    value: float
+    low: float
+    high: float
+    max_iops: tuple[float, float]
+    response_time_ms: tuple[float | None, float | None]
+    moves_max: bool  # one end moves the maximum beyond the band's threshold
+
+    @property
+    def max_spread(self) -> float:
+        """How far apart the two ends put the maximum (IOPS)."""
+        return abs(self.max_iops[1] - self.max_iops[0])
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogBandResult:
+    """The answer over the ranges of the catalog's unpublished figures (the baseline's;
+    `analyses.catalog_band`): the maximum (low, high) and the planned response time at the
+    pessimistic and the optimistic corner (None: saturated there), the estimates that move
+    either by more than `threshold` of the central answer, largest effect first, and how many
+    estimates this configuration uses."""
+
+    threshold: float
+    max_iops: tuple[float, float]
+    response_time_ms: tuple[float | None, float | None]
+    contributors: tuple[EstimateEffect, ...]
+    estimates_tried: int
+
+    @property
+    def bottleneck_estimated(self) -> bool:
+        """The maximum is set by an estimate: some contributor moves it beyond the threshold."""
+        return any(c.moves_max for c in self.contributors)
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """One configuration's predicted performance.
 
@@ -551,6 +593,7 @@ class Prediction:
     logs: tuple[LogResult, ...] = ()
     band: BandResult | None = None
     notes: tuple[str, ...] = field(default=())
+    catalog_band: CatalogBandResult | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,268 @@
+"""How far the catalog's estimates reach (issue 27): the answer over the ranges of the figures
+no document publishes.
+
+Every catalog figure without a published source carries the range it could lie in
+(`range: [low, high]`, docs/catalog.md). For one configuration, the estimates it uses (its
+system's, its host adapter's, its processor option's and its drives' as installed) are each
+set to the two ends of their range on their own, the others at their catalog value, and the
+configuration solved by the cheap calls a whole prediction begins with (the response time at
+the planned load and the maximum: `analyses.predict.begin`). Those that move the maximum or
+the planned response time by more than `THRESHOLD` of the central answer are the band's
+contributors, ranked by how far they move it. Each figure moves the work one way (a slower
+adapter is busier at every load), so the band is the configuration at the two corners: every
+contributor at its pessimistic end (the one that gave the lower maximum) and at its optimistic
+end. Figures that move nothing here (an SSD's figures in a pool without SSDs, a port that does
+not bind) fall under the threshold and are left at their value.
+
+It is a statement about the catalog, not about the workload: what the answer would be if the
+unpublished figures were anywhere in their ranges. A measured interval (`diskmodel
+calibrate`) narrows it where it pins a figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from diskmodel.analyses.predict import begin
+from diskmodel.catalog import Catalog, Sourced
+from diskmodel.configuration import Configuration
+from diskmodel.prediction import CatalogBandResult, EstimateEffect
+
+THRESHOLD = 0.02
+"""An estimate contributes when one end of its range moves the maximum or the planned
+response time by more than this share of the central answer."""
+
+LABELS = {
+    "per_op_us": "device adapter cost per operation",
+    "bandwidth_mb_s": "device adapter bandwidth",
+    "commands_per_hdd": "device adapter commands per HDD",
+    "per_io_overhead_us": "host port overhead per I/O",
+    "port_bandwidth_mb_s": "host port bandwidth",
+    "card_per_io_us": "host adapter card cost per I/O",
+    "card_bandwidth_mb_s": "host adapter card bandwidth",
+    "read_hit_us": "processor cost of a read hit",
+    "read_miss_us": "processor cost of a read miss",
+    "write_us": "processor cost of a write",
+    "sequential_read_us": "processor cost of a sequential read",
+    "destage_us": "processor cost of a destage",
+    "nvs_fraction": "NVS size (fraction of cache)",
+    "nvs_rank_limit_fraction": "per-rank NVS limit",
+    "front_end_latency_us": "fixed front-end time per I/O",
+    "write_copy_us_per_kib": "write copy time per KiB",
+    "ssd_read_service_ms": "SSD read service time",
+    "ssd_write_service_ms": "SSD write service time",
+    "ssd_parallelism": "SSD internal parallelism",
+    "command_queue_depth": "drive command queue",
+    "media_transfer_mb_s": "drive media rate",
+    "controller_overhead_ms": "drive controller overhead",
+    "track_to_track_seek_read_ms": "single-track read seek",
+    "track_to_track_seek_write_ms": "single-track write seek",
+    "full_stroke_seek_read_ms": "full-stroke read seek",
+    "full_stroke_seek_write_ms": "full-stroke write seek",
+    "avg_seek_write_ms": "average write seek",
+}
+"""What a planner calls each figure (the catalog key where none is given here)."""
+
+SKIPPED = frozenset({"power_w", "clock_ghz", "easy_tier_generation"})
+"""Estimates that move no prediction: a drive's power (energy only), a processor's clock (the
+processor costs carry their own ranges) and the Easy Tier generation (a pool may state its
+own; a range of rules, not of a quantity)."""
+
+
+Setter = Callable[[Catalog, float], Catalog]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One estimated figure a configuration uses: where it is (`entry`.`key`, `key` a dotted
+    path inside the entry), its value and range, and how to put another value in the catalog."""
+
+    entry: str
+    key: str
+    value: float
+    low: float
+    high: float
+    put: Setter
+
+    @property
+    def label(self) -> str:
+        name = self.key.rsplit(".", 1)[-1]
+        return LABELS.get(name, name.replace("_", " "))
+
+    @property
+    def path(self) -> str:
+        return f"{self.entry}.{self.key}"
+
+
+def _ranged(model: Sourced) -> Iterator[tuple[str, float, tuple[float, float]]]:
+    """(key, value, range) of the model's own figures that carry a range of some width."""
+    for key, provenance in model.provenance.items():
+        span = provenance.range
+        value = getattr(model, key, None)
+        if span is None or span[0] == span[1] or key in SKIPPED:
+            continue
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            yield key, float(value), span
+
+
+def _replace(model: BaseModel, key: str, value: float) -> Any:
+    """`model` with the figure `key` at `value` (a whole number for an integer figure)."""
+    current = getattr(model, key)
+    new: float | int = max(round(value), 1) if isinstance(current, int) else value
+    return model.model_copy(update={key: new})
+
+
+def _on_system(system: str, part: str | None, key: str, adapter: str | None = None) -> Setter:
+    """Set the figure `key` of the system `system` itself (`part` None), of one of its nested
+    entries (`device_adapter`, `processor_costs`) or of its host adapter `adapter`."""
+
+    def put(cat: Catalog, value: float) -> Catalog:
+        entry = cat.systems[system]
+        if part is None:
+            updated = _replace(entry, key, value)
+        elif part == "host_adapters":
+            cards = [
+                _replace(h, key, value) if h.name == adapter else h for h in entry.host_adapters
+            ]
+            updated = entry.model_copy(update={"host_adapters": cards})
+        else:
+            updated = entry.model_copy(update={part: _replace(getattr(entry, part), key, value)})
+        return cat.model_copy(update={"systems": {**cat.systems, system: updated}})
+
+    return put
+
+
+def _on_drive(drive: str, key: str, packaged_on: str | None = None) -> Setter:
+    """Set the figure `key` of the drive `drive`, or of its packaging on `packaged_on`."""
+
+    def put(cat: Catalog, value: float) -> Catalog:
+        entry = cat.drives[drive]
+        if packaged_on is None:
+            updated = _replace(entry, key, value)
+        else:
+            packed = _replace(entry.packaging[packaged_on], key, value)
+            updated = entry.model_copy(
+                update={"packaging": {**entry.packaging, packaged_on: packed}}
+            )
+        return cat.model_copy(update={"drives": {**cat.drives, drive: updated}})
+
+    return put
+
+
+def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
+    """Every ranged estimate the configuration uses, in catalog order."""
+    hw = config.hardware
+    system = catalog.systems[hw.system.name]
+    name = system.name
+    out = [Estimate(name, k, v, *span, _on_system(name, None, k)) for k, v, span in _ranged(system)]
+    for part in ("device_adapter", "processor_costs"):
+        out += [
+            Estimate(name, f"{part}.{k}", v, *span, _on_system(name, part, k))
+            for k, v, span in _ranged(getattr(system, part))
+        ]
+    adapter = system.host_adapter(hw.host_adapter.name)
+    out += [
+        Estimate(
+            name,
+            f"host_adapters.{adapter.name}.{k}",
+            v,
+            *span,
+            _on_system(name, "host_adapters", k, adapter.name),
+        )
+        for k, v, span in _ranged(adapter)
+    ]
+    for drive_name in sorted({r.drive.name for r in config.ranks}):
+        drive = catalog.drives[drive_name]
+        packaging = drive.packaging[name]
+        overridden = set(packaging.overrides())  # the packaging's own figure is installed
+        out += [
+            Estimate(drive_name, k, v, *span, _on_drive(drive_name, k))
+            for k, v, span in _ranged(drive)
+            if k not in overridden
+        ]
+        out += [
+            Estimate(drive_name, f"packaging.{name}.{k}", v, *span, _on_drive(drive_name, k, name))
+            for k, v, span in _ranged(packaging)
+        ]
+    return out
+
+
+def catalog_band(
+    config: Configuration,
+    catalog: Catalog,
+    rebuild: Callable[[Catalog], Configuration],
+    central_max_iops: float,
+    central_response_ms: float | None,
+    threshold: float = THRESHOLD,
+) -> CatalogBandResult:
+    """The configuration's reach over its estimates (module docstring). `rebuild` makes the
+    same configuration from another catalog (the scenario resolved again)."""
+    from diskmodel.analyses.band import _planned_ms
+
+    def solve(cat: Catalog) -> tuple[float, float | None]:
+        begun = begin(rebuild(cat))
+        return begun.maximum, _planned_ms(begun.planned)
+
+    def moved(value: float | None, central: float | None) -> float:
+        if value is None or central is None:
+            return 0.0 if value == central else float("inf")
+        return abs(value / central - 1.0) if central > 0 else 0.0
+
+    effects: list[tuple[float, EstimateEffect, bool]] = []
+    tried = estimates(config, catalog)
+    for est in tried:
+        (max_low, resp_low), (max_high, resp_high) = (
+            solve(est.put(catalog, end)) for end in (est.low, est.high)
+        )
+        reach = max(
+            moved(max_low, central_max_iops),
+            moved(max_high, central_max_iops),
+            moved(resp_low, central_response_ms),
+            moved(resp_high, central_response_ms),
+        )
+        if reach <= threshold:
+            continue
+        effect = EstimateEffect(
+            label=est.label,
+            key=est.path,
+            value=est.value,
+            low=est.low,
+            high=est.high,
+            max_iops=(max_low, max_high),
+            response_time_ms=(resp_low, resp_high),
+            moves_max=max(moved(max_low, central_max_iops), moved(max_high, central_max_iops))
+            > threshold,
+        )
+        # The pessimistic end: the lower maximum; on a tie, the slower response.
+        low_is_worse = (max_low, -(resp_low or float("inf"))) < (
+            max_high,
+            -(resp_high or float("inf")),
+        )
+        effects.append((reach, effect, low_is_worse))
+    effects.sort(key=lambda item: -item[0])
+    contributors = tuple(effect for _, effect, _ in effects)
+    if not effects:
+        corners = ((central_max_iops, central_response_ms),) * 2
+    else:
+        by_path = {est.path: est for est in tried}
+        corners_list = []
+        for pessimistic in (True, False):
+            cat = catalog
+            for _, effect, low_is_worse in effects:
+                est = by_path[effect.key]
+                end = est.low if low_is_worse == pessimistic else est.high
+                cat = est.put(cat, end)
+            corners_list.append(solve(cat))
+        corners = (corners_list[0], corners_list[1])
+    (pess_max, pess_resp), (opt_max, opt_resp) = corners
+    return CatalogBandResult(
+        threshold=threshold,
+        max_iops=(min(pess_max, opt_max), max(pess_max, opt_max)),
+        response_time_ms=(pess_resp, opt_resp),
+        contributors=contributors,
+        estimates_tried=len(tried),
+    )

@@ -1,0 +1,64 @@
+"""The answer over the catalog's estimates (diskmodel/analyses/catalog_band.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from diskmodel.analyses.band import _planned_ms
+from diskmodel.analyses.catalog_band import catalog_band, estimates
+from diskmodel.analyses.predict import begin
+from diskmodel.catalog import load_catalog
+from diskmodel.configuration import resolve
+from diskmodel.scenario import load_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+CATALOG = load_catalog()
+
+
+def _band(name: str):  # type: ignore[no-untyped-def]
+    scenario = load_scenario(SCENARIOS / name)
+    config = resolve(scenario, CATALOG)
+    begun = begin(config)
+    result = catalog_band(
+        config,
+        CATALOG,
+        lambda cat: resolve(scenario, cat),
+        begun.maximum,
+        _planned_ms(begun.planned),
+    )
+    return config, begun, result
+
+
+def test_the_da_bound_example_names_the_da_cost_first_and_holds_the_answer() -> None:
+    """The bundled example is limited by a DA pair: the DA's cost per operation (an estimate)
+    contributes most, each end of its range moves the maximum the way a slower adapter must,
+    and the band holds the prediction made at the catalog's values."""
+    _config, begun, band = _band("ds8800-15k-plus-2-ssd.yaml")
+    top = band.contributors[0]
+    assert top.key == "ds8800-951.device_adapter.per_op_us"
+    assert top.max_iops[0] > begun.maximum > top.max_iops[1]  # cheaper DA: more IOPS
+    assert band.max_iops[0] <= begun.maximum <= band.max_iops[1]
+    assert band.bottleneck_estimated
+    spreads = [c.max_spread for c in band.contributors]
+    assert spreads[0] == max(spreads)
+
+
+def test_only_the_estimates_a_configuration_uses_are_tried() -> None:
+    """An HDD-only pool tries no SSD figure; every estimate tried lies inside its range."""
+    config = resolve(load_scenario(SCENARIOS / "ds8800-15k-pool.yaml"), CATALOG)
+    tried = estimates(config, CATALOG)
+    assert tried
+    assert not any(e.key.startswith("ssd_") for e in tried)
+    for e in tried:
+        assert e.low <= e.value <= e.high
+        assert e.low < e.high
+
+
+def test_an_estimate_put_in_the_catalog_is_the_one_the_model_uses() -> None:
+    config = resolve(load_scenario(SCENARIOS / "ds8800-15k-pool.yaml"), CATALOG)
+    (da,) = [e for e in estimates(config, CATALOG) if e.key == "device_adapter.per_op_us"]
+    changed = da.put(CATALOG, da.high)
+    assert changed.systems["ds8800-951"].device_adapter.per_op_us == pytest.approx(da.high)
+    assert CATALOG.systems["ds8800-951"].device_adapter.per_op_us == pytest.approx(da.value)
