@@ -99,8 +99,12 @@ def to_json(prediction: ScenarioPrediction) -> str:
     return dump(prediction)
 
 
-def render_text(prediction: ScenarioPrediction) -> str:
-    """The terminal summary."""
+def render_text(prediction: ScenarioPrediction, *, err: bool = False) -> str:
+    """The terminal summary, drawn for standard output (or standard error with `err`): a
+    terminal gets bold headings and its width, anything else plain text."""
+    import sys
+
+    from diskmodel.report.table import detect_output
     from diskmodel.report.text import render
 
-    return render(prediction)
+    return render(prediction, detect_output(sys.stderr if err else sys.stdout))

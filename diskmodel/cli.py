@@ -29,7 +29,7 @@ from typer.core import TyperGroup
 
 from diskmodel import __version__
 from diskmodel.errors import ExitCode, InputError, OutputError, UserError
-from diskmodel.terminal import printable
+from diskmodel.terminal import printable, shown
 
 if TYPE_CHECKING:
     from diskmodel.catalog import Catalog
@@ -49,8 +49,9 @@ class Intervals(StrEnum):
 
 
 def say(text: str, *, err: bool = False) -> None:
-    """Print `text` for a person: through the sanitiser, never raw."""
-    typer.echo(printable(text), err=err)
+    """Print `text` for a person: through the sanitiser, never raw (a table drawn for the
+    terminal was made printable piece by piece before its styling was added: `shown`)."""
+    typer.echo(shown(text), err=err)
 
 
 def _write_stdout(text: str) -> None:
@@ -538,7 +539,7 @@ def size(
     from diskmodel.output import JSON, Output, output_path, write_outputs
     from diskmodel.report.json_result import sizing_json
     from diskmodel.report.size_text import render
-    from diskmodel.report.table import progress
+    from diskmodel.report.table import detect_output, progress
 
     target = None if json is None else output_path(json, JSON, scenario.stem)
     entries = _catalog(catalog)
@@ -555,7 +556,7 @@ def size(
         written = Output(target, sizing_json(result), JSON)
         write_outputs([written], force=force, stdout=_write_stdout)
     to_stderr = json is not None and target is None  # the JSON is on standard output
-    say(render(result), err=to_stderr)
+    say(render(result, detect_output(sys.stderr if to_stderr else sys.stdout)), err=to_stderr)
     if target is not None:
         say(f"wrote {target}", err=to_stderr)
 
@@ -606,7 +607,7 @@ def _report(
     from diskmodel.api import render_text
 
     err = any(path is None for _, path in planned)
-    say(render_text(prediction), err=err)
+    say(render_text(prediction, err=err), err=err)
     say("", err=err)
     for _, path in planned:
         if path is not None:
