@@ -383,6 +383,8 @@ class ServiceLevelResult:
     met: every limit met at the planned load. max_iops: the highest total host rate at which
     every limit is met (the planning maximum); binding: the label of the limit that binds
     there. iops_at_target: the rate at which the mean response time reaches the target.
+    broken: what binds at the planned load, first what binds first ("saturated: <station>"
+    at a saturated load, then every limit exceeded there; empty when met).
     """
 
     met: bool
@@ -390,14 +392,18 @@ class ServiceLevelResult:
     binding: str
     iops_at_target: float | None
     limits: tuple[LimitResult, ...]
+    broken: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class GrowthPoint:
     """The configuration at its planned load times `factor` (closed: population times it).
 
-    meets_service_level: every limit met; binding: the first limit broken (None if none);
-    label: the period ("year 3") or the factor ("\u00d7 1.5") as reports name the point."""
+    meets_service_level: every limit met; broken: what binds there, first what binds first
+    ("saturated: <station>" past saturation, then every limit exceeded, in the order a rising
+    load breaks them: `analyses.limits.binding_names`); binding: the first of them (None if
+    none); label: the period ("year 3") or the factor ("\u00d7 1.5") as reports name the
+    point."""
 
     factor: float
     iops: float
@@ -408,6 +414,7 @@ class GrowthPoint:
     meets_service_level: bool
     binding: str | None
     label: str = ""
+    broken: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ import numpy as np
 from diskmodel.analyses.application import application_result
 from diskmodel.analyses.limits import (
     Limit,
-    first_broken,
+    binding_names,
     highest_load_meeting,
     limits,
     service_level_result,
@@ -130,9 +130,13 @@ def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
 
 
 def _growth_point(
-    factor: float, point: OperatingPoint, level: Sequence[Limit], label: str
+    factor: float,
+    point: OperatingPoint,
+    ordered: Sequence[Limit],
+    label: str,
+    bottleneck: str | None = None,
 ) -> GrowthPoint:
-    broken = first_broken(point, level)
+    broken = binding_names(point, ordered, bottleneck)
     r = point.response_s
     return GrowthPoint(
         factor=float(factor),
@@ -141,9 +145,10 @@ def _growth_point(
         saturated=point.saturated,
         busiest=point.network.stations[point.busiest].name,
         busiest_utilization=float(min(point.utilization[point.busiest], 1.0)),
-        meets_service_level=broken is None,
-        binding=None if broken is None else broken.label,
+        meets_service_level=not broken,
+        binding=broken[0] if broken else None,
         label=label,
+        broken=broken,
     )
 
 
@@ -303,18 +308,21 @@ def predict_configuration(
     xs = _curve_loads(config, maximum, open_planned)
     curve_points = loads.solve(xs)
     level = limits(config.service_level)
-    service = service_level_result(level, planned, curve_points, loads.at, maximum)
+    neck_name = at_max.stations[neck].name
+    service, ordered = service_level_result(
+        level, planned, curve_points, loads.at, maximum, None if config.has_closed else neck_name
+    )
     if config.has_closed:
         population = solver.closed_population()
         grown = [
             _growth_point(
-                f, solver.closed_point(max(1, round(population * f)), open_scale=f), level, name
+                f, solver.closed_point(max(1, round(population * f)), open_scale=f), ordered, name
             )
             for f, name in zip(growth, names, strict=True)
         ]
     else:
         grown = [
-            _growth_point(f, p, level, name)
+            _growth_point(f, p, ordered, name, neck_name)
             for f, name, (_, p) in zip(
                 growth, names, loads.solve([total * f for f in growth]), strict=True
             )
@@ -354,7 +362,7 @@ def predict_configuration(
         system=config.hardware.system.name,
         inputs=inputs,
         max_iops=float(maximum),
-        bottleneck=at_max.stations[neck].name,
+        bottleneck=neck_name,
         bottleneck_kind=at_max.stations[neck].kind,
         destage_limited=bool(at_max.destage_share(neck, unit * maximum) > 0)
         if np.isfinite(maximum)

@@ -224,9 +224,10 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
             f"{display.milliseconds(rt)} ms."
         )
     sentences = [first]
+    broken = f" ({display.broken_text(level_.broken)})" if level_.broken else ""
     planning = (
-        f"The service level is {'met' if level_.met else 'not met'} at this load and holds up "
-        f"to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
+        f"The service level is {'met' if level_.met else 'not met'} at this load{broken} and "
+        f"holds up to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
     )
     if p.closed is None and not (p.saturated or rt is None):
         planning += f", and the system saturates at {saturation}."
@@ -367,7 +368,12 @@ def _alerts(p: Prediction) -> list[Alert]:
                 "as they arrive, so host writes wait for destages.",
             )
         )
-    broken = [lim for lim in p.service_level.limits if not lim.met]
+    # In the order of `service_level.broken`: what binds first, first.
+    order = {label: i for i, label in enumerate(p.service_level.broken)}
+    broken = sorted(
+        (lim for lim in p.service_level.limits if not lim.met),
+        key=lambda lim: order.get(lim.label, len(order)),
+    )
     if broken and not p.saturated:
         out.append(
             Alert(

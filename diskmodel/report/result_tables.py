@@ -433,7 +433,10 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
             level = (
                 Cell("met")
                 if g.meets_service_level
-                else Cell(f"not met ({g.binding})" if g.binding else "not met", level="critical")
+                else Cell(
+                    f"not met ({display.broken_text(g.broken)})" if g.broken else "not met",
+                    level="critical",
+                )
             )
             rows.append(
                 Row(
@@ -460,7 +463,9 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         ),
         rows=tuple(rows),
         note="'saturated': the load is above the configuration's maximum, so there is no "
-        "steady response time. The service level column names the first limit broken. "
+        "steady response time. The service level column names what binds at that load, "
+        "first what binds first: the saturated station, then every limit broken, in the order "
+        "a rising load breaks them (the first is the one the planning maximum names). "
         + " ".join(f"{p.name}: {_first_break(p)}." for p in grown),
     )
 
@@ -470,7 +475,7 @@ def _first_break(p: Prediction) -> str:
     if broken is None:
         return "the service level holds at every step"
     name = broken.label or f"× {display.number(broken.factor)}"
-    return f"first broken at {name} ({broken.binding or 'saturated'})"
+    return f"first broken at {name} ({display.broken_text(broken.broken) or 'saturated'})"
 
 
 def spread_note(per_pair: Sequence[int]) -> str:

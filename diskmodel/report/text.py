@@ -80,9 +80,10 @@ def _headline(p: Prediction) -> str:
         if level.iops_at_target is not None
         else "not reached"
     )
+    broken = f" ({display.broken_text(level.broken)})" if level.broken else ""
     lines.append(
-        f"service level: {'met' if level.met else 'NOT MET'} at the planned load; planning "
-        f"maximum {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds); "
+        f"service level: {'met' if level.met else 'NOT MET'} at the planned load{broken}; "
+        f"planning maximum {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds); "
         f"at {target} ms: {at_target}"
     )
     limit = f"maximum: {display.rate_3sf(p.max_iops)} IOPS to saturation, limited by {p.bottleneck}"
@@ -287,7 +288,7 @@ def first_break(p: Prediction) -> str:
     broken = next((g for g in p.growth if not g.meets_service_level), None)
     if broken is None:
         return "the service level holds at every growth step"
-    why = broken.binding or "saturated"
+    why = display.broken_text(broken.broken) or "saturated"
     load = f"{broken.factor:.3g}x the load"
     where = f"{broken.label} ({load})" if _is_period(broken.label) else load
     return f"the service level first breaks at {where}: {why}"
@@ -311,7 +312,9 @@ def _growth(p: Prediction) -> TextTable:
             _ms(g.response_time_ms if not g.saturated else None),
             g.busiest,
             display.percent(g.busiest_utilization),
-            "met" if g.meets_service_level else f"not met: {g.binding or 'saturated'}",
+            "met"
+            if g.meets_service_level
+            else f"not met: {display.broken_text(g.broken) or 'saturated'}",
         ]
         for g in p.growth
     ]
