@@ -806,11 +806,15 @@ def defaults_used(scenario: Scenario, system: StorageSystem) -> list[DefaultUsed
             )
         for group in pool.ranks:
             if group.da_pair is None:
+                balanced = scenario.system.rank_placement == "balanced"
                 out.append(
                     DefaultUsed(
                         f"pools.{pool.name}.ranks.{group.drive} {group.raid}.da_pair",
-                        "round-robin",
-                        "ranks dealt over the DA pairs in file order",
+                        "balanced" if balanced else "round-robin",
+                        "each drive type's ranks dealt evenly over the DA pairs and servers "
+                        "(system.rank_placement: balanced)"
+                        if balanced
+                        else "ranks dealt over the DA pairs in file order",
                     )
                 )
                 break

@@ -22,7 +22,7 @@ from diskmodel.prediction import (
     TierResult,
     TransactionPoint,
 )
-from diskmodel.report import charts, display
+from diskmodel.report import charts, display, result_tables, spread
 from diskmodel.report.view import Chart
 from diskmodel.vocabulary import TIERS
 
@@ -507,6 +507,11 @@ def _application_chart(configs: Sequence[Prediction]) -> Chart | None:
 def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
     ok = [t for t in prediction.tier_sweep if t.error is None]
     base = prediction.baseline
+    uneven = {
+        float(t.added): f"uneven {spread.counts_text(t.da_pair_spread)}"
+        for t in ok
+        if spread.uneven_text(t.da_pair_spread)
+    }
     svg = charts.sweep_chart(
         "chart-sweep",
         [float(t.added) for t in ok],
@@ -516,6 +521,7 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
         ],
         base.planned_iops if base.closed is None else None,
         "ranks added",
+        notes=uneven,
     )
     failed = [t for t in prediction.tier_sweep if t.error is not None]
     return Chart(
@@ -523,7 +529,15 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
         f"Ranks added to {base.name}",
         "The highest total I/O rate with 0, 1, 2 ... more ranks: to saturation, and to the "
         "service level (every limit met). Where the planning maximum is below the dashed "
-        "planned load, the configuration does not meet its service level at that load."
+        "planned load, the configuration does not meet its service level at that load. "
+        + result_tables.SWEEP_PLACEMENT
+        + (
+            " Such a point is ringed and labelled 'uneven' with the tier's ranks per DA pair ("
+            + ", ".join(f"+{x:g}: {note.removeprefix('uneven ')}" for x, note in uneven.items())
+            + ")."
+            if uneven
+            else " No point here is uneven."
+        )
         + (
             " Not possible: " + "; ".join(f"+{t.added} ({t.error})" for t in failed) + "."
             if failed

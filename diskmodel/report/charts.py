@@ -448,9 +448,11 @@ def sweep_chart(
     lines: Sequence[tuple[str, Sequence[float]]],
     planned_iops: float | None,
     x_label: str,
+    notes: dict[float, str] | None = None,
 ) -> str:
     """Maximum rates (to saturation, to the service level) against the number of ranks added;
-    the planned load as a horizontal dashed line."""
+    the planned load as a horizontal dashed line. `notes` label some counts (an uneven
+    placement): a ring around the first line's point and the note under it."""
     legend = _Legend([name for name, _ in lines])
     fig, ax = _figure(key, 2.6, legend)
     ys = [v for _, values in lines for v in values if math.isfinite(v)]
@@ -460,6 +462,23 @@ def sweep_chart(
     ax.set_ylim(0.0, padded(min(ys), max(ys))[1] if ys else 1.0)
     for i, (name, values) in enumerate(lines):
         ax.plot(list(added), list(values), _style(i, marker_size=4.5), label=_wrap(name))
+    ring = LineStyle(NOTE_COLOUR, marker="o", marker_size=10.0, marker_face="none")
+    top = ax.yaxis.hi
+    for x, note in (notes or {}).items():
+        y = next((v for a, v in zip(added, lines[0][1], strict=True) if a == x), None)
+        if y is None or not math.isfinite(y):
+            continue
+        ax.plot([x], [y], ring, draw_line=False, z=ON_TOP - 1)
+        # Above the point when there is room under the top edge, else below it.
+        above = ax.py(y) - ax.py(top) > 2.2 * NOTE_PT
+        ax.annotate(
+            note,
+            (x, y),
+            (0, 12) if above else (0, -16),
+            anchor="middle",
+            size=NOTE_PT,
+            colour=NOTE_COLOUR,
+        )
     if planned_iops is not None:
         _labelled_hline(
             ax,

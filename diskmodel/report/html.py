@@ -38,6 +38,7 @@ from diskmodel.report import (
     log_tables,
     result_tables,
     size_tables,
+    spread,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
@@ -400,19 +401,17 @@ def _alerts(p: Prediction) -> list[Alert]:
                     f"{display.capacity_gb(tier.used_gb)} of data is placed there.",
                 )
             )
-    for pool in p.inputs.pools:
-        per_server = pool.ssd_ranks_per_server
-        if sum(per_server) > 0 and max(per_server) - min(per_server) > 1:
-            spread = ", ".join(f"{n} on server {i}" for i, n in enumerate(per_server))
-            out.append(
-                Alert(
-                    "warning",
-                    p.name,
-                    f"pool {pool.name}: its SSD ranks are not balanced across the two servers "
-                    f"({spread}): one server's SSD ranks and processor carry most of the hot "
-                    "I/O. Spread them evenly.",
-                )
+    for pool, count, uneven in spread.uneven_ssd(p):
+        out.append(
+            Alert(
+                "warning",
+                p.name,
+                f"pool {pool}: its {count} SSD ranks are not spread evenly ({uneven}): the DA "
+                "pair and the server holding more of them carry more of the hot I/O, which can "
+                "lower the maximum. Spread them evenly (system.rank_placement: balanced does, "
+                "as far as the count allows; an odd count over two cannot be even).",
             )
+        )
     return out
 
 
@@ -485,8 +484,9 @@ def _all_clear(configs: Sequence[Prediction]) -> str:
     ]
     if any(p.tiers for p in configs):
         checks.append("every tier's data fits")
-    if any(sum(pool.ssd_ranks_per_server) > 0 for p in configs for pool in p.inputs.pools):
-        checks.append("SSD ranks balanced across the servers")
+    if any(spread.ssd_spread(p) for p in configs):
+        # Only when no alert is shown, so no SSD ranks are uneven (`spread.uneven_ssd`).
+        checks.append("SSD ranks spread evenly over the DA pairs and the servers")
     return ", ".join(checks) + "."
 
 

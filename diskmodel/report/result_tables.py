@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from diskmodel.prediction import ComponentResult, LimitResult, Prediction, ScenarioPrediction
-from diskmodel.report import display
+from diskmodel.report import display, spread
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.view import Cell, Row, Table
 
@@ -479,11 +479,10 @@ def _first_break(p: Prediction) -> str:
 
 
 def spread_note(per_pair: Sequence[int]) -> str:
-    """ "uneven over DA pairs: 2/1" where a tier's ranks sit unevenly on the DA pairs that
-    hold them (the pair with more carries more of the tier's I/O), else empty."""
-    if not per_pair or max(per_pair) == min(per_pair):
-        return ""
-    return "uneven over DA pairs: " + "/".join(str(n) for n in per_pair)
+    """ "uneven: DA pairs 2/1" where a tier's ranks sit unevenly on the DA pairs (the pair
+    with more carries more of the tier's I/O; `spread.uneven_text`), else empty."""
+    text = spread.uneven_text(per_pair)
+    return f"uneven: {text}" if text else ""
 
 
 def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
@@ -522,4 +521,15 @@ def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
             "note",
         ),
         rows=rows,
+        note=f"{SWEEP_PLACEMENT} Such a point is marked 'uneven' in the note column.",
     )
+
+
+SWEEP_PLACEMENT = (
+    "Every point places its ranks with system.rank_placement: balanced: each drive type spread "
+    "over the DA pairs and the servers as evenly as its count allows. A count that cannot be "
+    "even (an odd count over two DA pairs) leaves one pair and one server holding a rank more "
+    "of the tier, which carries more of its hot I/O and can lower the maximum below that of "
+    "fewer ranks."
+)
+"""What the tier sweep's table, chart and text say about where its ranks go."""

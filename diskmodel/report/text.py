@@ -499,7 +499,8 @@ def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
     return table(
         ["ranks added", "max IOPS", "planning max", "resp ms", "tier's small I/O", "bottleneck"],
         rows,
-        title="Tier sweep (the tier's share of the pool's small I/O at the planned load)",
+        title="Tier sweep (the tier's share of the pool's small I/O at the planned load; ranks "
+        "placed balanced)",
     )
 
 

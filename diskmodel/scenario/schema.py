@@ -77,6 +77,13 @@ class SystemConfig(Model):
     host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
     host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
     da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+    rank_placement: Literal["round_robin", "balanced"] = Field(
+        "round_robin",
+        description="how ranks without a da_pair are placed: round_robin deals them over the "
+        "DA pairs in file order and alternates servers by position; balanced deals each drive "
+        "type's ranks over the DA pairs and the servers on their own, to the one holding the "
+        "fewest of that type, so every type is as even as its count allows",
+    )
     front_end_latency_us: LatencyUs | tuple[LatencyUs, LatencyUs] | None = Field(
         None,
         description="fixed light-load front-end time of one I/O, us, measured or calibrated; "
@@ -118,7 +125,10 @@ class RankGroup(_RankKind):
 
     count: int = Field(gt=0, le=1024, description="number of ranks (array sites) in the group")
     da_pair: int | None = Field(
-        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+        None,
+        ge=0,
+        description="DA pair index; default: placed by system.rank_placement (round-robin "
+        "over the DA pairs, or balanced per drive type)",
     )
     added: bool = Field(
         False,

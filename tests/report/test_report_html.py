@@ -181,8 +181,8 @@ def test_alerts_a_planner_must_not_miss() -> None:
     texts = [(a.level, a.text) for a in report.alerts]
     assert any(
         level == "warning"
-        and "its SSD ranks are not balanced" in text
-        and "2 on server 0, 0 on server 1" in text
+        and "its 2 SSD ranks are not spread evenly" in text
+        and "(DA pairs 2/0, servers 2/0)" in text
         for level, text in texts
     )
     assert any(level == "warning" and "service level is not met" in text for level, text in texts)
@@ -193,7 +193,9 @@ def test_no_ssd_balance_alert_or_claim_where_a_pool_has_no_ssd() -> None:
     report = _report("open-comparison")
     assert not any("SSD" in a.text for a in report.alerts)
     assert "SSD" not in report.all_clear
-    assert "SSD ranks balanced" in _report("many-alternatives").all_clear
+    assert "SSD ranks spread evenly over the DA pairs and the servers" in (
+        _report("many-alternatives").all_clear
+    )
 
 
 def test_saturated_and_nvs_full_are_critical(no_charts: None) -> None:
