@@ -140,22 +140,29 @@ def reach_order(level: Sequence[Limit], reached: Sequence[float | None]) -> tupl
 
 def saturated_station(point: OperatingPoint, bottleneck: str | None = None) -> str:
     """The saturated station to name at a saturated `point`: `bottleneck` (the first to
-    saturate along the load's mix) where it is saturated there, else the first saturated."""
+    saturate along the load's mix) where it is saturated there or no station's state says so
+    (a point at the maximum), else the first saturated."""
     names = [s.name for s in point.network.stations]
     saturated = [names[k] for k in np.flatnonzero(point.station_saturated)]
-    if bottleneck is not None and bottleneck in saturated:
+    if bottleneck is not None and (bottleneck in saturated or not saturated):
         return bottleneck
     return saturated[0] if saturated else ""
 
 
 def binding_names(
-    point: OperatingPoint, ordered: Sequence[Limit], bottleneck: str | None = None
+    point: OperatingPoint,
+    ordered: Sequence[Limit],
+    bottleneck: str | None = None,
+    *,
+    saturated: bool | None = None,
 ) -> tuple[str, ...]:
     """What binds at `point`, first what binds first: at a saturated point "saturated:
     <station>" (`saturated_station`), then the label of every limit exceeded there, in
-    `ordered` (`reach_order`). Empty when every limit is met."""
+    `ordered` (`reach_order`). Empty when every limit is met. `saturated`: the point is
+    saturated although its own state does not say so (it is at the maximum, where the
+    analyses call it saturated: `analyses.predict.at_or_past`)."""
     names = []
-    if point.saturated:
+    if point.saturated or saturated:
         station = saturated_station(point, bottleneck)
         names.append(f"{SATURATED}: {station}" if station else SATURATED)
     names.extend(lim.label for lim in ordered if lim.exceeded(point))

@@ -19,16 +19,18 @@ from pathlib import Path
 import numpy as np
 
 from diskmodel.analyses.application import application_result
+from diskmodel.analyses.curve_falls import falls
 from diskmodel.analyses.limits import (
     Limit,
     binding_names,
+    busiest_of_kind,
     highest_load_meeting,
     limits,
     service_level_result,
 )
 from diskmodel.analyses.logs import log_results
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.configuration import Configuration, resolve, resolve_scenario
+from diskmodel.configuration import COMPONENT_KINDS, Configuration, resolve, resolve_scenario
 from diskmodel.model import results
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import (
@@ -116,9 +118,25 @@ def _curve_loads(config: Configuration, maximum: float, planned: float | None) -
     return sorted(float(x) for x in loads)
 
 
-def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
+AT_MAXIMUM = 1e-9
+"""A load within this (relative) of the maximum, or above it, is at saturation."""
+
+
+def at_or_past(x: float, maximum: float) -> bool:
+    """Whether the total rate `x` is at or past the configuration's `maximum`: the curve's
+    last point is the maximum itself, where a placement made for that load may leave its
+    bottleneck at a utilisation of 0.9999999999999998 or 0.99999 (`Solver.saturation` finds
+    the maximum to `SATURATION_TOL` where placement follows the load); the documented
+    contract is that such a point is saturated, with no response time."""
+    return bool(np.isfinite(maximum)) and x >= maximum * (1 - AT_MAXIMUM)
+
+
+def _curve_point(x: float, point: OperatingPoint, maximum: float, neck: str) -> CurvePoint:
     busiest = point.busiest
     r = point.response_s
+    if at_or_past(x, maximum) and not point.saturated:
+        # At the maximum: saturated by definition, its bottleneck at 100%.
+        return CurvePoint(x, None, True, neck, 1.0, results.tier_points(point))
     return CurvePoint(
         iops=x,
         response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
@@ -135,20 +153,35 @@ def _growth_point(
     ordered: Sequence[Limit],
     label: str,
     bottleneck: str | None = None,
+    maximum: float = math.inf,
+    bottleneck_kind: str = "",
 ) -> GrowthPoint:
-    broken = binding_names(point, ordered, bottleneck)
+    """One growth step; at or past the `maximum` it is saturated (`at_or_past`)."""
+    at_maximum = bottleneck is not None and at_or_past(point.total_iops, maximum)
+    saturated = point.saturated or at_maximum
+    broken = binding_names(point, ordered, bottleneck, saturated=saturated)
     r = point.response_s
+    busiest = point.network.stations[point.busiest].name
+    utilization = float(min(point.utilization[point.busiest], 1.0))
+    if at_maximum and not point.saturated:
+        busiest, utilization = bottleneck or busiest, 1.0
     return GrowthPoint(
         factor=float(factor),
         iops=point.total_iops,
-        response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
-        saturated=point.saturated,
-        busiest=point.network.stations[point.busiest].name,
-        busiest_utilization=float(min(point.utilization[point.busiest], 1.0)),
+        response_time_ms=r / MS if np.isfinite(r) and not saturated else None,
+        saturated=saturated,
+        busiest=busiest,
+        busiest_utilization=utilization,
         meets_service_level=not broken,
         binding=broken[0] if broken else None,
         label=label,
         broken=broken,
+        utilization={
+            kind: 1.0
+            if at_maximum and kind == bottleneck_kind
+            else min(busiest_of_kind(point, kind)[1], 1.0)
+            for kind in COMPONENT_KINDS
+        },
     )
 
 
@@ -322,7 +355,7 @@ def predict_configuration(
         ]
     else:
         grown = [
-            _growth_point(f, p, ordered, name, neck_name)
+            _growth_point(f, p, ordered, name, neck_name, maximum, at_max.stations[neck].kind)
             for f, name, (_, p) in zip(
                 growth, names, loads.solve([total * f for f in growth]), strict=True
             )
@@ -357,6 +390,10 @@ def predict_configuration(
         )
     response = planned.response_s
     inputs = dataclasses.replace(config.inputs, assumptions=_assumptions(config))
+    curve = tuple(
+        _curve_point(x, p, maximum if open_planned is not None else math.inf, neck_name)
+        for x, p in curve_points
+    )
     return Prediction(
         name=config.name,
         system=config.hardware.system.name,
@@ -376,7 +413,8 @@ def predict_configuration(
         ranks=results.ranks(planned),
         tiers=results.tiers(planned),
         skew_curves=_skew_curves(config),
-        curve=tuple(_curve_point(x, p) for x, p in curve_points),
+        curve=curve,
+        curve_falls=falls(curve),
         service_level=service,
         growth=tuple(grown),
         closed=closed,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from markupsafe import Markup
 
 from diskmodel.prediction import (
+    CurveFall,
     Prediction,
     ScenarioPrediction,
     SizingCandidate,
@@ -94,8 +95,17 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
         if shade is not None and shade.curve
         else None
     )
+    saturated_at = [(p.name, p.planned_iops) for p in configs if p.closed is None and p.saturated]
+    falls = [(p, f) for p in configs if p.closed is None for f in p.curve_falls]
     svg = charts.response_time_chart(
-        "chart-response", series, markers, planned_iops, target_ms=target_ms, band=band
+        "chart-response",
+        series,
+        markers,
+        planned_iops,
+        target_ms=target_ms,
+        band=band,
+        saturated_at=saturated_at,
+        spans=[(f.from_iops, f.to_iops, FALL_LABEL) for _, f in falls],
     )
     parts = ["Average response time of all host I/O as the load grows."]
     if band is not None:
@@ -122,6 +132,22 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
             f"The dotted horizontal line is the response-time target of the service level "
             f"({display.number(target_ms)} ms)."
         )
+    if saturated_at:
+        parts.append(
+            "A cross labelled 'saturated' on the planned load marks a configuration that cannot "
+            "carry it: "
+            + "; ".join(
+                f"{name} (its maximum {display.rate_3sf(p.max_iops)} IOPS)"
+                for (name, _), p in zip(
+                    saturated_at,
+                    [p for p in configs if p.closed is None and p.saturated],
+                    strict=True,
+                )
+            )
+            + "."
+        )
+    for p, f in falls:
+        parts.append(fall_sentence(p.name, f))
     if any(p.closed is not None for p in configs):
         parts.append(
             "A closed system's line is traced by its population (queue depth or users), each "
@@ -136,6 +162,26 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
             f"saturation: {'; '.join(saturation)}."
         )
     return Chart("chart-response", "Response time against I/O rate", " ".join(parts), Markup(svg))
+
+
+FALL_LABEL = "placement change"
+"""The label of a shaded stretch of the response curve where the response time falls."""
+
+
+def fall_sentence(name: str, f: CurveFall) -> str:
+    """Why the response time of `name` falls from f.from_iops to f.to_iops (a sentence)."""
+    span = (
+        f"From {display.rate(f.from_iops)} to {display.rate(f.to_iops)} IOPS the response time "
+        f"of {name} falls from {display.milliseconds(f.from_response_time_ms)} to "
+        f"{display.milliseconds(f.to_response_time_ms)} ms as the load rises"
+    )
+    if not f.placement:
+        return f"{span}, with no placement change to explain it (please report it)."
+    return (
+        f"{span} (shaded, '{FALL_LABEL}'): Easy Tier places the data for each load, and here "
+        "it keeps a tier at its utilisation target by moving data to a slower one, each load's "
+        f"response time being that of its own placement ({f.detail})."
+    )
 
 
 def _response_series(p: Prediction) -> charts.Series:
@@ -160,12 +206,26 @@ def _response_series(p: Prediction) -> charts.Series:
 # --------------------------------------------------------------------------- growth
 
 
+def binding_kind(p: Prediction) -> str:
+    """The component kind whose utilisation the growth chart shows: that of the utilisation
+    limit a rising load reaches first, else the bottleneck's kind."""
+    kinds = {c.name: c.kind for c in p.components}
+    reached = [
+        lim
+        for lim in p.service_level.limits
+        if lim.kind == "utilization" and lim.max_iops is not None and lim.component in kinds
+    ]
+    first = min(reached, key=lambda lim: lim.max_iops or 0.0, default=None)
+    return kinds[first.component or ""] if first is not None else p.bottleneck_kind
+
+
 def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
     grown = [p for p in configs if p.growth]
     if not grown:
         return None
-    series = [
-        charts.Series(
+    kinds = [binding_kind(p) for p in grown]
+    lines = [
+        charts.GrowthLine(
             p.name,
             tuple(g.factor for g in p.growth),
             tuple(
@@ -174,30 +234,48 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
                 else math.inf
                 for g in p.growth
             ),
+            tuple(g.utilization.get(kind, g.busiest_utilization) for g in p.growth),
+            tuple(g.meets_service_level for g in p.growth),
         )
-        for p in grown
+        for p, kind in zip(grown, kinds, strict=True)
     ]
-    saturated = [(p.name, g.factor) for p in grown for g in p.growth if g.saturated]
+    ceilings: dict[float, list[str]] = {}
+    for p, kind in zip(grown, kinds, strict=True):
+        ceiling = p.inputs.service_level.utilization.get(kind)
+        if ceiling is not None and KIND_LABEL.get(kind, kind) not in ceilings.get(ceiling, []):
+            ceilings.setdefault(ceiling, []).append(KIND_LABEL.get(kind, kind))
     targets = {p.inputs.service_level.response_time_ms for p in grown}
     target_ms = targets.pop() if len(targets) == 1 else None
     closed = any(p.closed is not None for p in grown)
+    shown = sorted({KIND_LABEL.get(k, k) for k in kinds})
     svg = charts.growth_chart(
         "chart-growth",
-        series,
-        saturated,
+        lines,
         target_ms,
+        [
+            (f"ceiling {display.percent(c, 0)} ({', '.join(names)})", c)
+            for c, names in sorted(ceilings.items())
+        ],
         x_label="population factor (× the given population)"
         if closed
         else "load factor (× the planned load)",
+        utilization_label=f"busiest {' / '.join(shown)} utilisation",
+    )
+    which = "; ".join(
+        f"{p.name}: its busiest {KIND_LABEL.get(k, k)}" for p, k in zip(grown, kinds, strict=True)
     )
     return Chart(
         "chart-growth",
-        "Response time as the load grows",
+        "Response time and utilisation as the load grows",
         "Each configuration at its planned load times each growth factor"
         + (" (a closed system: its population times the factor)" if closed else "")
-        + ". A cross along the top edge marks a factor at which the configuration is saturated "
-        "(the load is above its maximum). The growth table says at which factor each "
-        "configuration stops meeting its service level, and why.",
+        + ". Left, the response time against the service level's target (dotted line); right, "
+        "the utilisation of the component kind that binds first (the utilisation limit a rising "
+        f"load reaches first, else the bottleneck's kind: {which}) against its ceiling (dashed "
+        "line). A ring marks a factor at which the service level is not met, for whatever "
+        "limit; a cross in the band above the response-time lines marks one at which the "
+        "configuration is saturated (the load is above its maximum: no response time). The "
+        "growth table names what binds at each factor.",
         Markup(svg),
     )
 

@@ -97,6 +97,17 @@ def _headline(p: Prediction) -> str:
         )
     if p.nvs_full and p.closed is None:
         lines.append("NVS full: destages cannot keep up at the planned load; writes wait")
+    for f in p.curve_falls:
+        why = (
+            "Easy Tier places the data for each load and moves it to a slower tier here"
+            if f.placement
+            else "no placement change explains it"
+        )
+        lines.append(
+            f"curve: the response time falls from {_ms(f.from_response_time_ms)} ms at "
+            f"{display.rate(f.from_iops)} IOPS to {_ms(f.to_response_time_ms)} ms at "
+            f"{display.rate(f.to_iops)} IOPS as the load rises ({why}; the report's chart)"
+        )
     if p.band is not None:
         lines.append(band_sentence(p.band))
     return "\n".join(lines)
