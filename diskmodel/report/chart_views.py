@@ -33,6 +33,15 @@ GROUP_ABOVE = 6
 """A kind with more components than this shows as 'busiest' and 'average' bars (all of them
 stay in the components table), so that the chart stays readable with 48 ranks."""
 
+GROUP_LABEL = {
+    "host adapter ports": "host ports",
+    "host adapter cards": "host adapter cards",
+    "processor servers": "servers",
+    "device adapter pairs": "DA pairs",
+    "ranks (per drive)": "ranks",
+}
+"""A component group's name on the utilisation chart (`result_tables.component_groups`)."""
+
 KIND_LABEL = {
     "host_adapter": "host adapter",
     "processor": "processor",
@@ -333,21 +342,20 @@ def _bar(label: str, breakdown_ms: dict[str, float | None]) -> charts.StackedBar
 def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
     names = [p.name for p in configs]
     groups: list[charts.BarGroup] = []
-    kinds: list[str] = []
-    for p in configs:
-        for c in p.components:
-            if c.kind not in kinds:
-                kinds.append(c.kind)
-    for kind in kinds:
-        members = [[c for c in p.components if c.kind == kind] for p in configs]
-        label = KIND_LABEL.get(kind, kind)
+    titles: list[str] = []
+    by_config = [dict(result_tables.component_groups(p.components)) for p in configs]
+    for grouped in by_config:
+        titles.extend(t for t in grouped if t not in titles)
+    for title in titles:
+        members = [grouped.get(title, []) for grouped in by_config]
+        label = GROUP_LABEL.get(title, title)
         if all(len({c.utilization for c in m}) <= 1 for m in members):
-            # every component of the kind equally busy in each configuration: one bar
+            # every component of the group equally busy in each configuration: one bar
             counts = {len(m) for m in members if m}
             count = max(counts, default=0)
             groups.append(
                 charts.BarGroup(
-                    (f"{label}s (all {count})" if len(counts) == 1 else f"{label}s (all)")
+                    (f"{label} (all {count})" if len(counts) == 1 else f"{label} (all)")
                     if count > 1
                     else (members[0][0].name if members[0] else label),
                     tuple(m[0].utilization if m else None for m in members),
@@ -357,13 +365,13 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         if max(len(m) for m in members) > GROUP_ABOVE:
             groups.append(
                 charts.BarGroup(
-                    f"{label}s: busiest",
+                    f"{label}: busiest",
                     tuple(max((c.utilization for c in m), default=None) for m in members),
                 )
             )
             groups.append(
                 charts.BarGroup(
-                    f"{label}s: average",
+                    f"{label}: average",
                     tuple(sum(c.utilization for c in m) / len(m) if m else None for m in members),
                 )
             )
@@ -386,8 +394,9 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         "Utilisation of each component",
         "How busy each component is at the planned load. Above 70% (amber line) queueing "
         "delay grows quickly; above 90% (red line) the component is close to saturation. "
-        "Components of one kind that are all equally busy share one bar; kinds with more "
-        f"than {GROUP_ABOVE} components show their busiest and their average. The components "
+        "Components of one group (host ports, host adapter cards, servers, DA pairs, ranks) that "
+        "are all equally busy share one bar; groups of more than "
+        f"{GROUP_ABOVE} components show their busiest and their average. The components "
         "table lists every one.",
         Markup(svg),
     )

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmodel import __version__
-from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
+from diskmodel.prediction import Prediction, ScenarioPrediction
 from diskmodel.report import (
     application_tables,
     chart_views,
@@ -43,14 +43,6 @@ from diskmodel.report import (
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
-
-KIND_PLURAL = {
-    "host_adapter": "host adapter ports",
-    "processor": "processor servers",
-    "device_adapter": "device adapter pairs",
-    "rank": "ranks",
-}
-
 
 # --------------------------------------------------------------------------- public API
 
@@ -448,10 +440,9 @@ def _log_alerts(p: Prediction) -> list[Alert]:
 
 
 def _utilization_alerts(p: Prediction) -> list[Alert]:
-    """One alert per component kind above 70% (critical above 90%), naming the busiest."""
+    """One alert per component group above 70% (critical above 90%), naming the busiest."""
     out: list[Alert] = []
-    for kind in _kinds(p.components):
-        members = [c for c in p.components if c.kind == kind]
+    for plural, members in result_tables.component_groups(p.components):
         hot = sorted(
             (c for c in members if c.utilization >= WARN_UTILIZATION),
             key=lambda c: -c.utilization,
@@ -460,12 +451,11 @@ def _utilization_alerts(p: Prediction) -> list[Alert]:
             continue
         peak = hot[0]
         level: Level = "critical" if peak.utilization >= CRITICAL_UTILIZATION else "warning"
-        plural = KIND_PLURAL.get(kind, kind)
         if len(hot) == 1:
             text = f"{peak.name} is {display.percent(peak.utilization)} busy"
         else:
             text = (
-                f"{len(hot)} of {len(members)} {plural} are above "
+                f"{len(hot)} of {len(members)} {plural.removesuffix(' (per drive)')} are above "
                 f"{display.percent(WARN_UTILIZATION, 0)} busy, the busiest {peak.name} at "
                 f"{display.percent(peak.utilization)}"
             )
@@ -488,11 +478,3 @@ def _all_clear(configs: Sequence[Prediction]) -> str:
         # Only when no alert is shown, so no SSD ranks are uneven (`spread.uneven_ssd`).
         checks.append("SSD ranks spread evenly over the DA pairs and the servers")
     return ", ".join(checks) + "."
-
-
-def _kinds(components: Sequence[ComponentResult]) -> list[str]:
-    seen: list[str] = []
-    for c in components:
-        if c.kind not in seen:
-            seen.append(c.kind)
-    return seen

@@ -478,6 +478,36 @@ def _first_break(p: Prediction) -> str:
     return f"first broken at {name} ({display.broken_text(broken.broken) or 'saturated'})"
 
 
+CARD_PREFIX = "host adapter card"
+"""How the model names a host adapter card's station (a host_adapter station, beside the
+ports): the ports and their cards are counted apart."""
+
+GROUP_TITLES = (
+    ("host_adapter", False, "host adapter ports"),
+    ("host_adapter", True, "host adapter cards"),
+    ("processor", False, "processor servers"),
+    ("device_adapter", False, "device adapter pairs"),
+    ("rank", False, "ranks (per drive)"),
+)
+"""The component groups the summaries count, in the order of an I/O's path."""
+
+
+def component_groups(
+    components: Sequence[ComponentResult],
+) -> list[tuple[str, list[ComponentResult]]]:
+    """(title, members) of each group of components present: the host ports and the host
+    adapter cards apart (both are `host_adapter` stations; 16 ports on 4 cards are 16 ports
+    and 4 cards, not 20 ports), then the servers, the DA pairs and the ranks."""
+    out = []
+    for kind, cards, title in GROUP_TITLES:
+        members = [
+            c for c in components if c.kind == kind and c.name.startswith(CARD_PREFIX) == cards
+        ]
+        if members:
+            out.append((title, members))
+    return out
+
+
 def spread_note(per_pair: Sequence[int]) -> str:
     """ "uneven: DA pairs 2/1" where a tier's ranks sit unevenly on the DA pairs (the pair
     with more carries more of the tier's I/O; `spread.uneven_text`), else empty."""

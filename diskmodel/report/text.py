@@ -23,17 +23,17 @@ from diskmodel.prediction import (
     ScenarioPrediction,
 )
 from diskmodel.report import display
-from diskmodel.report.result_tables import headroom_text, shows_allocation, spread_note
+from diskmodel.report.result_tables import (
+    component_groups,
+    headroom_text,
+    shows_allocation,
+    spread_note,
+)
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 
-_KIND_TITLES = {
-    "host_adapter": "host adapter ports",
-    "processor": "processor servers",
-    "device_adapter": "device adapter pairs",
-    "rank": "ranks (per drive)",
-}
-
+_BREAKDOWN_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
+"""The component kinds of a workload's response-time breakdown, in the order of its path."""
 
 SMALLEST_MS = 0.001
 """Times below a microsecond are shown as "<0.001": never as 0 (they are not 0)."""
@@ -188,10 +188,7 @@ def band_sentence(band: BandResult) -> str:
 
 def _busiest(components: tuple[ComponentResult, ...]) -> TextTable:
     rows = []
-    for kind, title in _KIND_TITLES.items():
-        members = [c for c in components if c.kind == kind]
-        if not members:
-            continue
+    for title, members in component_groups(components):
         top = max(members, key=lambda c: c.utilization)
         rows.append(
             [
@@ -220,7 +217,7 @@ def _workloads(p: Prediction) -> TextTable:
             _ms(w.read_response_time_ms) if w.reads else "-",
             _ms(w.write_response_time_ms) if w.writes else "-",
             display.percent(w.read_hit_ratio),
-            *(_ms(w.breakdown_ms.get(k)) for k in _KIND_TITLES),
+            *(_ms(w.breakdown_ms.get(k)) for k in _BREAKDOWN_KINDS),
         ]
         for w in p.workloads
     ]
