@@ -156,9 +156,10 @@ class EasyTier(Model):
     utilization_target: float = Field(
         EASY_TIER_UTILIZATION_TARGET,
         gt=0.0,
-        le=1.0,
+        lt=1.0,
         description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
-        "before it moves warm extents down (fraction; generation 2)",
+        "before it moves warm extents down (fraction, below 1: a tier at 1 is saturated; "
+        "generation 2)",
     )
     generation: Literal[1, 2] | None = Field(
         None,
@@ -1078,12 +1079,14 @@ class Scenario(Model):
 
     def alternatives(self, catalog: Catalog | None = None) -> list[tuple[str, Scenario]]:
         """The baseline and each `compare` alternative, applied and re-validated."""
-        out: list[tuple[str, Scenario]] = [(self.name, self)]
+        return [(self.name, self)] + [
+            (alt.name, self.alternative(alt, catalog)) for alt in self.analyses.compare
+        ]
+
+    def alternative(self, alt: Alternative, catalog: Catalog | None = None) -> Scenario:
+        """One `compare` alternative: this scenario with its `set` applied, re-validated."""
         base = self.model_dump(mode="python")
-        context = {"catalog": catalog or load_catalog()}
-        for alt in self.analyses.compare:
-            data = apply_settings(base, alt.set)
-            data["name"] = alt.name
-            data["analyses"] = {"curve": base["analyses"]["curve"]}
-            out.append((alt.name, Scenario.model_validate(data, context=context)))
-        return out
+        data = apply_settings(base, alt.set)
+        data["name"] = alt.name
+        data["analyses"] = {"curve": base["analyses"]["curve"]}
+        return Scenario.model_validate(data, context={"catalog": catalog or load_catalog()})
