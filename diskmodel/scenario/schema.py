@@ -62,7 +62,8 @@ HeatMapFile = Annotated[str, Field(max_length=MAX_PATH_CHARS), AfterValidator(fi
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 SKEW_PRESETS = PRESET_LEVELS
-"""The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
+"""The commercial tool's named Easy Tier skew levels (its published presets: very low 2, low
+3.5, intermediate 7, high 14, very high 24)."""
 
 
 LatencyUs = Annotated[float, Field(ge=0, le=10000)]
@@ -874,7 +875,8 @@ UTILIZATION_LIMIT = 0.7
 has always warned (an M/M/1 station's wait is then 2.3 service times and rising steeply)."""
 RESPONSE_TIME_TARGET_MS = 5.0
 """Default response-time target: a common service level for random OLTP I/O on HDD-based
-enterprise storage (a 15K drive's own service time is 5-7 ms, DOMAIN.md C1)."""
+enterprise storage (a 15K drive serves 150 to 180 random database I/Os per second at 5 to 7
+ms, IBM's published planning figures)."""
 
 
 class UtilizationLimits(Model):
