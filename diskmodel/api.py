@@ -85,11 +85,15 @@ def compare(
     )
 
 
-def render_html(prediction: ScenarioPrediction, *, timestamp: bool = True) -> str:
-    """The self-contained HTML sizing report (it reads only the prediction)."""
+def render_html(
+    prediction: ScenarioPrediction, *, timestamp: bool = True, appendix: bool = False
+) -> str:
+    """The self-contained HTML sizing report (it reads only the prediction). On screen it
+    shows everything; printed, the answer, charts and results, and with `appendix` also the
+    component detail, the inputs and the catalog figures with their sources."""
     from diskmodel.report.html import render_html as render
 
-    return render(prediction, timestamp=timestamp)
+    return render(prediction, timestamp=timestamp, appendix=appendix)
 
 
 def to_json(prediction: ScenarioPrediction) -> str:

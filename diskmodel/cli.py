@@ -203,6 +203,15 @@ Force = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing but errors")]
+Appendix = Annotated[
+    bool,
+    typer.Option(
+        "--appendix",
+        help="print the report's appendix too: every component, the inputs as the model used "
+        "them, the assumptions and every catalog figure with its source (on screen the report "
+        "always shows them; printed without it, the report is the answer, charts and results)",
+    ),
+]
 CatalogFiles = Annotated[
     list[Path] | None,
     typer.Option(
@@ -304,6 +313,7 @@ def run(
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    appendix: Appendix = False,
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
@@ -321,7 +331,7 @@ def run(
         catalog=entries,
         allow_outside_heatmaps=allow_outside_heatmaps,
     )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix)
     _report(prediction, outputs, quiet=quiet)
 
 
@@ -343,6 +353,7 @@ def compare(
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    appendix: Appendix = False,
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
@@ -363,7 +374,7 @@ def compare(
         catalog=entries,
         allow_outside_heatmaps=allow_outside_heatmaps,
     )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix)
     _report(prediction, outputs, quiet=quiet)
 
 
@@ -585,6 +596,7 @@ def _emit(
     *,
     timestamp: bool,
     force: bool,
+    appendix: bool = False,
 ) -> None:
     """Write the outputs: all of them or none (diskmodel.output.write_outputs)."""
     from diskmodel.api import render_html, to_json
@@ -593,7 +605,7 @@ def _emit(
     outputs = [
         Output(path, to_json(prediction), JSON)
         if kind == "json"
-        else Output(path, render_html(prediction, timestamp=timestamp), HTML)
+        else Output(path, render_html(prediction, timestamp=timestamp, appendix=appendix), HTML)
         for kind, path in planned
     ]
     write_outputs(outputs, force=force, stdout=_write_stdout)

@@ -21,6 +21,7 @@ servers in a pool that has SSD ranks, data that does not fit its tier).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections.abc import Sequence
@@ -50,18 +51,21 @@ from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, 
 def render_html(
     prediction: ScenarioPrediction,
     *,
+    appendix: bool = False,
     timestamp: bool = True,
     scenarios: object = None,
 ) -> str:
     """The whole report as one HTML document.
 
-    `timestamp=False` leaves out the one line that differs between runs. `scenarios` is
-    accepted and ignored (callers still pass it; everything the page shows comes from the
-    prediction).
+    `appendix`: print the component detail, the inputs and the appendix too (on screen the
+    page always shows them). `timestamp=False` leaves out the one line that differs between
+    runs. `scenarios` is accepted and ignored (callers still pass it; everything the page
+    shows comes from the prediction).
     """
     del scenarios
     generated = _generated_line() if timestamp else None
-    return render_report(build_report(prediction, generated))
+    report = build_report(prediction, generated)
+    return render_report(dataclasses.replace(report, print_appendix=appendix))
 
 
 def write_report(
@@ -70,12 +74,13 @@ def write_report(
     *,
     timestamp: bool = True,
     force: bool = False,
+    appendix: bool = False,
 ) -> Path:
     """Write the report to `path` atomically (never over a file diskmodel did not write,
     unless `force`); return the path written."""
     from diskmodel.output import write_output
 
-    text = render_html(prediction, timestamp=timestamp)
+    text = render_html(prediction, timestamp=timestamp, appendix=appendix)
     return write_output(Path(path), text, force=force)
 
 

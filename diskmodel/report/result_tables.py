@@ -226,14 +226,17 @@ def _workload_names(configs: Sequence[Prediction]) -> list[str]:
 def service_level_table(configs: Sequence[Prediction]) -> Table:
     """Each limit of the service level: its value at the planned load, whether it is met
     there and by how much, and the highest rate at which it is still met. With several
-    configurations, one row per configuration and limit (the table stays five columns wide)."""
+    configurations, each configuration's limits under its name (the table stays five columns
+    wide)."""
     several = len(configs) > 1
     rows = []
     for p in configs:
+        if several:
+            rows.append(Row(p.name, (), group=True))
         for lim in p.service_level.limits:
             rows.append(
                 Row(
-                    f"{p.name}: {lim.label}" if several else lim.label,
+                    lim.label,
                     (
                         Cell(limit_value_text(lim), "num"),
                         Cell(margin_text(lim), level="" if lim.met else "critical"),
@@ -251,7 +254,7 @@ def service_level_table(configs: Sequence[Prediction]) -> Table:
         key="service-level",
         caption="Service level",
         columns=(
-            "configuration: limit" if several else "limit",
+            "limit",
             "at the planned load",
             "met?",
             "met up to (IOPS)",
@@ -308,6 +311,7 @@ def _components_table(p: Prediction, key: str, caption: str) -> Table:
         "of its drives). Service, wait and response are per visit of one operation; response = "
         "service + wait. Components of one kind with the same figures share a row (their count "
         "in brackets). Amber: above 70% busy; red: above 90%.",
+        detail=True,
     )
 
 
@@ -379,15 +383,17 @@ def allocation_table(configs: Sequence[Prediction]) -> Table:
 
 def tiers_table(configs: Sequence[Prediction]) -> Table:
     """Each pool's tiers: ranks, capacity, data placed there, the share of small I/O and the
-    drives' load; one row per configuration, pool and tier."""
-    several = len(configs) > 1
+    drives' load; one row per pool and tier, under each configuration's name."""
+    several = len([p for p in configs if p.tiers]) > 1
     rows = []
     for p in configs:
+        if several and p.tiers:
+            rows.append(Row(p.name, (), group=True))
         for t in p.tiers:
             over = t.used_gb > t.capacity_gb * (1 + 1e-9)
             rows.append(
                 Row(
-                    f"{p.name}: {t.pool} · {t.tier}" if several else f"{t.pool} · {t.tier}",
+                    f"{t.pool} · {t.tier}",
                     (
                         Cell(str(t.ranks), "num"),
                         Cell(
@@ -407,7 +413,7 @@ def tiers_table(configs: Sequence[Prediction]) -> Table:
         key="tiers",
         caption="Tiers and their load",
         columns=(
-            "configuration: pool · tier" if several else "pool · tier",
+            "pool · tier",
             "ranks",
             "data / capacity",
             "share of small I/O",
@@ -428,8 +434,9 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
     several = len(grown) > 1
     rows = []
     for p in grown:
+        if several:
+            rows.append(Row(p.name, (), group=True))
         for g in p.growth:
-            prefix = f"{p.name}: " if several else ""
             level = (
                 Cell("met")
                 if g.meets_service_level
@@ -440,7 +447,7 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
             )
             rows.append(
                 Row(
-                    f"{prefix}{g.label or '× ' + display.number(g.factor)}",
+                    g.label or "× " + display.number(g.factor),
                     (
                         Cell(display.rate(g.iops), "num"),
                         ms_cell(g.response_time_ms if not g.saturated else None),
@@ -454,7 +461,7 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         key="growth",
         caption="Growth",
         columns=(
-            "configuration: factor" if several else "load factor",
+            "load factor",
             "I/O rate (IOPS)",
             "response time (ms)",
             "busiest component",
