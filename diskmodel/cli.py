@@ -189,6 +189,16 @@ JsonOption = Annotated[
         show_default=False,
     ),
 ]
+CsvOption = Annotated[
+    str | None,
+    typer.Option(
+        "--csv",
+        help="also write every table of the report as CSV, one file per table, into this "
+        "folder (made if it does not exist)",
+        metavar="DIR",
+        show_default=False,
+    ),
+]
 NoTimestamp = Annotated[
     bool,
     typer.Option(
@@ -310,6 +320,7 @@ def run(
     scenario: ScenarioPath,
     out: OutOption = None,
     json: JsonOption = None,
+    csv: CsvOption = None,
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
@@ -331,8 +342,8 @@ def run(
         catalog=entries,
         allow_outside_heatmaps=allow_outside_heatmaps,
     )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix)
-    _report(prediction, outputs, quiet=quiet)
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
 @app.command()
@@ -350,6 +361,7 @@ def compare(
     ],
     out: OutOption = None,
     json: JsonOption = None,
+    csv: CsvOption = None,
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
@@ -374,8 +386,8 @@ def compare(
         catalog=entries,
         allow_outside_heatmaps=allow_outside_heatmaps,
     )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix)
-    _report(prediction, outputs, quiet=quiet)
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
 @app.command()
@@ -532,8 +544,30 @@ def calibrate(
 @app.command()
 def size(
     scenario: ScenarioPath,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="also write the sizing report (the run report with its sizing section): an "
+            "HTML file, - for standard output, or a folder/",
+            show_default=False,
+        ),
+    ] = None,
     json: JsonOption = None,
+    csv: Annotated[
+        str | None,
+        typer.Option(
+            "--csv",
+            help="also write the sizing table as CSV (sizing.csv) into this folder",
+            metavar="DIR",
+            show_default=False,
+        ),
+    ] = None,
+    no_timestamp: NoTimestamp = False,
     force: Force = False,
+    quiet: Quiet = False,
+    appendix: Appendix = False,
     catalog: CatalogFiles = None,
     scheduler: Annotated[
         str | None,
@@ -545,15 +579,22 @@ def size(
 ) -> None:
     """Size a scenario: try every configuration its analyses.size offers against the service
     level now and in every growth period, and print the cheapest that meets it and the
-    Pareto front of cost against response time (and the JSON if asked)."""
+    Pareto front of cost against response time (and the report, JSON or CSV if asked)."""
     from diskmodel.analyses.size import size_scenario
     from diskmodel.api import load_scenario
-    from diskmodel.output import JSON, Output, output_path, write_outputs
+    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, output_path, write_outputs
+    from diskmodel.report.csv_tables import table_csv
     from diskmodel.report.json_result import sizing_json
+    from diskmodel.report.size_tables import sizing_table
     from diskmodel.report.size_text import render
     from diskmodel.report.table import detect_output, progress
 
-    target = None if json is None else output_path(json, JSON, scenario.stem)
+    # Bad output names are refused before the search.
+    json_target = None if json is None else output_path(json, JSON, scenario.stem)
+    html_target = None if out is None else output_path(out, HTML, scenario.stem)
+    if json == "-" and out == "-":
+        raise OutputError("--out - and --json -: only one result can go to standard output")
+    csv_targets = [] if csv is None else csv_paths(csv, ["sizing"])
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
@@ -564,13 +605,26 @@ def size(
         )
     with progress("trying configurations", loaded.analyses.size.candidates) as advance:
         result = size_scenario(loaded, entries, scenario.parent, advance, scheduler=scheduler)
+    outputs: list[Output] = []
     if json is not None:
-        written = Output(target, sizing_json(result), JSON)
-        write_outputs([written], force=force, stdout=_write_stdout)
-    to_stderr = json is not None and target is None  # the JSON is on standard output
+        outputs.append(Output(json_target, sizing_json(result), JSON))
+    if out is not None:
+        from diskmodel.api import predict, render_html
+
+        with progress("predicting the current configuration for the report", 1) as advance:
+            prediction = predict(loaded, base_dir=scenario.parent, catalog=entries, sizing=result)
+            advance(1)
+        page = render_html(prediction, timestamp=not no_timestamp, appendix=appendix)
+        outputs.append(Output(html_target, page, HTML))
+    outputs += [Output(path, table_csv(sizing_table(result)), CSV) for path in csv_targets]
+    write_outputs(outputs, force=force, stdout=_write_stdout)
+    if quiet:
+        return
+    to_stderr = any(o.path is None for o in outputs)  # a result is on standard output
     say(render(result, detect_output(sys.stderr if to_stderr else sys.stdout)), err=to_stderr)
-    if target is not None:
-        say(f"wrote {target}", err=to_stderr)
+    for o in outputs:
+        if o.path is not None:
+            say(f"wrote {o.path}", err=to_stderr)
 
 
 # ------------------------------------------------------------------------------ the outputs
@@ -597,10 +651,11 @@ def _emit(
     timestamp: bool,
     force: bool,
     appendix: bool = False,
+    csv: str | None = None,
 ) -> None:
     """Write the outputs: all of them or none (diskmodel.output.write_outputs)."""
-    from diskmodel.api import render_html, to_json
-    from diskmodel.output import HTML, JSON, Output, write_outputs
+    from diskmodel.api import csv_tables, render_html, to_json
+    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, write_outputs
 
     outputs = [
         Output(path, to_json(prediction), JSON)
@@ -608,11 +663,19 @@ def _emit(
         else Output(path, render_html(prediction, timestamp=timestamp, appendix=appendix), HTML)
         for kind, path in planned
     ]
+    if csv is not None:
+        tables = csv_tables(prediction)
+        paths = csv_paths(csv, [stem for stem, _ in tables])
+        outputs += [Output(p, text, CSV) for p, (_, text) in zip(paths, tables, strict=True)]
     write_outputs(outputs, force=force, stdout=_write_stdout)
 
 
 def _report(
-    prediction: ScenarioPrediction, planned: list[tuple[str, Path | None]], *, quiet: bool
+    prediction: ScenarioPrediction,
+    planned: list[tuple[str, Path | None]],
+    *,
+    quiet: bool,
+    csv: str | None = None,
 ) -> None:
     """The summary and the files written; on stderr when stdout carries a result."""
     if quiet:
@@ -625,6 +688,8 @@ def _report(
     for _, path in planned:
         if path is not None:
             say(f"wrote {path}", err=err)
+    if csv is not None:
+        say(f"wrote the report's tables as CSV into {csv}", err=err)
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ from diskmodel.prediction import (
     GrowthPoint,
     Prediction,
     ScenarioPrediction,
+    SizingResult,
     SkewCurveResult,
 )
 from diskmodel.scenario import Scenario
@@ -430,9 +431,11 @@ def predict_scenario(
     base_dir: Path | None = None,
     *,
     allow_outside_heatmaps: bool = False,
+    sizing: SizingResult | None = None,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
-    with its growth, and the tier sweep."""
+    with its growth, and the tier sweep; `sizing`: the sizing search of `analyses.size`
+    already made (`diskmodel size`), which is then not made again."""
     from diskmodel.analyses.sweep import tier_sweep
 
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -464,8 +467,7 @@ def predict_scenario(
         )
         for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
     ]
-    sizing = None
-    if scenario.analyses.size is not None:
+    if sizing is None and scenario.analyses.size is not None:
         from diskmodel.analyses.size import size_scenario
 
         sizing = size_scenario(scenario, catalog, base_dir)
