@@ -500,23 +500,31 @@ def calibrate(
             "interval is suspect), profile (every parameter's; slower) or linear",
         ),
     ] = Intervals.auto,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="print nothing but errors and the calibrated file"),
+    ] = False,
 ) -> None:
     """Fit each measured workload's destage ratio and skew level, and the system's front-end
     latency, to the measured response times and utilisations: the fit goes to standard error,
-    the calibrated scenario (comments kept) to standard output (redirect it to a file)."""
+    the calibrated scenario (its layout and comments kept) to standard output (redirect it to
+    a file). Example: diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml"""
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
     from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
     from diskmodel.measured.calibrate import calibrate as fit_scenario
+    from diskmodel.report.table import working
+    from diskmodel.yaml_edit import keep_layout
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
-    result = fit_scenario(
-        loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
-    )
+    with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
+        result = fit_scenario(
+            loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
+        )
     lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
     for p in result.parameters:
         if p.identified:
@@ -535,10 +543,13 @@ def calibrate(
             f"model {got}{error}"
         )
     lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
-    say("\n".join(lines), err=True)
-    provenance = "\n".join(lines).replace("  ", "  ", 1)
+    if not quiet:
+        say("\n".join(lines), err=True)
+    # The fitted values set in the scenario's own text: its layout and comments kept, the fit
+    # as a comment above it.
     text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
-    _write_stdout(calibrated_yaml(text, result, provenance))
+    header = "".join(f"# {line}\n" for line in lines)
+    _write_stdout(header + keep_layout(text, calibrated_yaml(text, result, "")))
 
 
 @app.command()

@@ -180,3 +180,21 @@ def progress(description: str, total: int, stream: Any = None) -> Iterator[Calla
             bar.advance(task, steps)
 
         yield advance
+
+
+@contextlib.contextmanager
+def working(description: str, stream: Any = None, *, quiet: bool = False) -> Iterator[None]:
+    """A spinner with the time taken so far, on `stream` (default stderr) when it is a
+    terminal, for a step whose length is not known in advance (a calibration's fit); nothing
+    at all otherwise, or with `quiet`. It disappears when the block ends."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or not getattr(stream, "isatty", lambda: False)():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn(printable(description)), TimeElapsedColumn())
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        bar.add_task(description, total=None)
+        yield
