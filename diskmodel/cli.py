@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from diskmodel import __version__
 from diskmodel.errors import ExitCode, InputError, OutputError, UserError
@@ -74,11 +74,29 @@ class _Boundary(TyperGroup):
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         name = prog_name or "diskmodel"
+        _named_arguments(self)
         self._main_shell_completion(extra, name, complete_var)  # exits when completing
         code = _guarded(self, name, argv, extra)
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class _NamedArgument(TyperArgument):
+    """An argument whose help shows its name (SCENARIO), not also typer's type label
+    (`<file>`, `<list[Path]>`): the help says what the file is."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.metavar else super().display_type_rich(ctx)
+
+
+def _named_arguments(group: Any) -> None:
+    """Every argument with a metavar, in every command under `group`, shown by its name."""
+    for command in getattr(group, "commands", {}).values():
+        _named_arguments(command)
+        for param in getattr(command, "params", ()):
+            if type(param) is TyperArgument and param.metavar:
+                param.__class__ = _NamedArgument
 
 
 def _guarded(group: TyperGroup, name: str, argv: list[str], extra: dict[str, Any]) -> int:
@@ -178,6 +196,7 @@ OutOption = Annotated[
         "-o",
         help="HTML report to write, - for standard output, or a folder/ "
         "[default: reports/<scenario file name>.html]",
+        metavar="FILE",
         show_default=False,
     ),
 ]
@@ -186,6 +205,7 @@ JsonOption = Annotated[
     typer.Option(
         "--json",
         help="also write the result as JSON (docs/json-schema.md), - for standard output",
+        metavar="FILE",
         show_default=False,
     ),
 ]
@@ -260,7 +280,12 @@ def _root(
 
 @catalog_app.command("list")
 def catalog_list(catalog: CatalogFiles = None) -> None:
-    """List storage systems, drives and RAID formats in the catalog."""
+    """List storage systems, drives and RAID formats in the catalog.
+
+    \b
+    Example:
+      diskmodel catalog list --catalog site.yaml
+    """
     from diskmodel.report.catalog_text import render_list
 
     say(render_list(_catalog(catalog)))
@@ -270,11 +295,20 @@ def catalog_list(catalog: CatalogFiles = None) -> None:
 def catalog_show(
     name: Annotated[
         str,
-        typer.Argument(help="a system, drive or RAID format name", autocompletion=_catalog_names),
+        typer.Argument(
+            help="a system, drive or RAID format name",
+            metavar="NAME",
+            autocompletion=_catalog_names,
+        ),
     ],
     catalog: CatalogFiles = None,
 ) -> None:
-    """Show one catalog entry with every figure and its source."""
+    """Show one catalog entry with every figure and its source.
+
+    \b
+    Example:
+      diskmodel catalog show 15k-146
+    """
     from diskmodel.report.catalog_text import render_entry
 
     say(render_entry(_catalog(catalog), name))
@@ -287,7 +321,12 @@ def check(
     quiet: Quiet = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Validate a scenario, summarise its configuration and open the files it reads."""
+    """Validate a scenario, summarise its configuration and open the files it reads.
+
+    \b
+    Example:
+      diskmodel check scenarios/ds8800-c3-baseline.yaml
+    """
     from diskmodel.api import load_scenario, read_inputs
     from diskmodel.configuration import defaults_used
     from diskmodel.report.check_text import render_check
@@ -328,7 +367,14 @@ def run(
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Predict a scenario: print a summary, write the HTML report (and JSON if asked)."""
+    """Predict a scenario: print a summary, write the HTML report (and JSON if asked).
+
+    \b
+    Examples:
+      diskmodel run scenarios/ds8800-15k-plus-2-ssd.yaml
+      diskmodel run s.yaml --out reports/ --json reports/s.json --csv reports/s-tables
+      diskmodel run s.yaml --json - --quiet | jq .configurations[0].max_iops
+    """
     from diskmodel.api import load_scenario, predict, read_inputs
 
     outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
@@ -352,7 +398,7 @@ def compare(
         list[Path],
         typer.Argument(
             help="two or more scenario files; the first is the reference",
-            metavar="SCENARIO...",
+            metavar="SCENARIO",
             exists=True,
             dir_okay=False,
             readable=True,
@@ -369,7 +415,12 @@ def compare(
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Compare the baselines of several scenario files side by side in one report."""
+    """Compare the baselines of several scenario files side by side in one report.
+
+    \b
+    Example:
+      diskmodel compare scenarios/ds8700-c3-baseline.yaml scenarios/ds8800-c3-baseline.yaml
+    """
     from diskmodel.api import compare as compare_files
     from diskmodel.api import load_scenario, read_inputs
 
@@ -394,32 +445,60 @@ def compare(
 def logwrite(
     pages: Annotated[
         list[int] | None,
-        typer.Option("--pages", "-p", min=1, max=4096, help="pages per commit (repeatable)"),
+        typer.Option(
+            "--pages",
+            "-p",
+            min=1,
+            max=4096,
+            metavar="PAGES",
+            help="pages per commit, 1 to 4096 (repeatable)  [default: 1, 2, 8, 32, 128]",
+        ),
     ] = None,
     system: Annotated[
-        str, typer.Option(help="storage system from the catalog (diskmodel catalog list)")
+        str,
+        typer.Option(
+            metavar="SYSTEM", help="storage system from the catalog (diskmodel catalog list)"
+        ),
     ] = "ds8800-951",
     host_adapter: Annotated[
-        str | None, typer.Option(help="host adapter type; default: the system's")
+        str | None,
+        typer.Option(metavar="ADAPTER", help="host adapter type; default: the system's"),
     ] = None,
-    page_kib: Annotated[float, typer.Option(min=0.5, max=64, help="log page size, KiB")] = 4.0,
+    page_kib: Annotated[
+        float, typer.Option(min=0.5, max=64, metavar="KIB", help="log page size, KiB, 0.5 to 64")
+    ] = 4.0,
     links: Annotated[
         int | None,
-        typer.Option(min=1, max=64, help="links (channels, ports) the stripes share"),
+        typer.Option(
+            min=1, max=64, metavar="N", help="links (channels, ports) the stripes share, 1 to 64"
+        ),
     ] = None,
     utilization: Annotated[
         float,
-        typer.Option(min=0.0, max=0.99, help="busiest station on each path, busy fraction"),
+        typer.Option(
+            min=0.0,
+            max=0.99,
+            metavar="FRACTION",
+            help="busiest station on each path, busy fraction 0 to 0.99",
+        ),
     ] = 0.0,
     service_us: Annotated[
-        float, typer.Option(min=0.0, max=1e6, help="that station's service per operation, us")
+        float,
+        typer.Option(
+            min=0.0, max=1e6, metavar="US", help="that station's service per operation, us"
+        ),
     ] = 50.0,
     catalog_files: CatalogFiles = None,
 ) -> None:
     """Commit time of a striped database log for 1, 2, 4 and 8 stripes, from the system's
     catalog figures. A DS8800 with 8 Gb/s ports gives 168 us for 1 page and 2.5 ms for 128,
     as IBM measured Db2 log writes on a DS8800 with 8 Gb FICON (about 170 us and 2.5 ms). For
-    a whole scenario's logs at its own load, give it a `logs` section."""
+    a whole scenario's logs at its own load, give it a `logs` section.
+
+    \b
+    Example:
+      diskmodel logwrite -p 4 -p 128 --utilization 0.5
+    """
     from diskmodel.logwrite import Contention, LogPath, striping_summary
     from diskmodel.report.logwrite_text import render_logwrite
 
@@ -451,32 +530,52 @@ def logwrite(
 @app.command("import")
 def import_intervals(
     intervals: Annotated[
-        Path, typer.Argument(help="interval CSV (columns: docs/measured.md)", show_default=False)
+        Path,
+        typer.Argument(
+            help="interval CSV (columns: docs/measured.md)",
+            metavar="INTERVALS",
+            show_default=False,
+        ),
     ],
     peak: Annotated[
         list[str] | None,
         typer.Option(
             "--peak",
             "-p",
+            metavar="PEAK",
             help="io, mbs, response, or an ISO time (repeatable; the first becomes the "
-            "workloads, the others compare alternatives)",
+            "workloads, the others compare alternatives)  [default: io]",
         ),
     ] = None,
-    pool: Annotated[str, typer.Option(help="the pool the workloads are placed in")] = "pool0",
+    pool: Annotated[
+        str, typer.Option(metavar="POOL", help="the pool the workloads are placed in")
+    ] = "pool0",
     capacity_gb: Annotated[
         float | None,
-        typer.Option(min=0.001, max=1e7, help="GB per scope when the CSV has no capacity_gb"),
+        typer.Option(
+            min=0.001,
+            max=1e7,
+            metavar="GB",
+            help="GB per scope when the CSV has no capacity_gb",
+        ),
     ] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Turn measured intervals into a scenario's workloads, printed as YAML on standard
-    output (redirect it to a file); a summary of the chosen intervals goes to standard error."""
+    output (redirect it to a file); a summary of the chosen intervals goes to standard error.
+
+    \b
+    Example:
+      diskmodel import scenarios/measured/ds8800-week.csv -p io -p mbs > workloads.yaml
+    """
     from diskmodel.measured import load_intervals, select, workloads_yaml
 
     rows = load_intervals(intervals)
     chosen = select(rows, peak or ["io"], str(intervals))
     text = workloads_yaml(chosen, pool, capacity_gb, str(intervals))
     for sel in chosen:
-        say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
+        if not quiet:
+            say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
     _write_stdout(text)
 
 
@@ -484,18 +583,24 @@ def import_intervals(
 def calibrate(
     scenario: ScenarioPath,
     measured: Annotated[
-        Path, typer.Option(help="interval CSV of the running system (docs/measured.md)")
+        Path,
+        typer.Option(metavar="CSV", help="interval CSV of the running system (docs/measured.md)"),
     ],
     peak: Annotated[
         list[str] | None,
         typer.Option(
-            "--peak", "-p", help="intervals to fit: io, mbs, response or an ISO time (repeatable)"
+            "--peak",
+            "-p",
+            metavar="PEAK",
+            help="intervals to fit: io, mbs, response or an ISO time (repeatable)  "
+            "[default: io, mbs]",
         ),
     ] = None,
     catalog: CatalogFiles = None,
     intervals: Annotated[
         Intervals,
         typer.Option(
+            metavar="auto|profile|linear",
             help="95% intervals: auto (a parameter's profile likelihood where its linearised "
             "interval is suspect), profile (every parameter's; slower) or linear",
         ),
@@ -508,7 +613,12 @@ def calibrate(
     """Fit each measured workload's destage ratio and skew level, and the system's front-end
     latency, to the measured response times and utilisations: the fit goes to standard error,
     the calibrated scenario (its layout and comments kept) to standard output (redirect it to
-    a file). Example: diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml"""
+    a file).
+
+    \b
+    Example:
+      diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml
+    """
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
     from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
@@ -562,6 +672,7 @@ def size(
             "-o",
             help="also write the sizing report (the run report with its sizing section): an "
             "HTML file, - for standard output, or a folder/",
+            metavar="FILE",
             show_default=False,
         ),
     ] = None,
@@ -583,6 +694,7 @@ def size(
     scheduler: Annotated[
         str | None,
         typer.Option(
+            metavar="ADDRESS",
             help="a Dask distributed scheduler's address (tcp://host:8786) to run the search "
             "on; needs pip install 'diskmodel[dask]'",
         ),
@@ -590,7 +702,14 @@ def size(
 ) -> None:
     """Size a scenario: try every configuration its analyses.size offers against the service
     level now and in every growth period, and print the cheapest that meets it and the
-    Pareto front of cost against response time (and the report, JSON or CSV if asked)."""
+    Pareto front of cost against response time (and the report, JSON or CSV if asked).
+
+    \b
+    Examples:
+      diskmodel size scenarios/ds8800-size-for-growth.yaml
+      diskmodel size s.yaml --out reports/ --csv reports/s-tables
+      diskmodel size s.yaml --scheduler tcp://host:8786
+    """
     from diskmodel.analyses.size import size_scenario
     from diskmodel.api import load_scenario
     from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, output_path, write_outputs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -515,3 +516,40 @@ def test_check_and_logwrite_cite_publications_not_a_file_users_lack(path: Path) 
     helped = runner.invoke(app, ["logwrite", "--help"])
     assert "DOMAIN" not in helped.output
     assert "IBM measured Db2 log writes on a DS8800" in " ".join(helped.output.split())
+
+
+COMMANDS = [
+    ["catalog", "list"],
+    ["catalog", "show"],
+    ["check"],
+    ["run"],
+    ["compare"],
+    ["logwrite"],
+    ["import"],
+    ["calibrate"],
+    ["size"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_names_its_values_and_shows_an_example(command: list[str]) -> None:
+    """Issue 31 item 8: `--help` showed typer's type labels (`<list[int]>`, `<float range>`,
+    `<str>`) where a planner needs what to write, and no example."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"<(?:list\[|str|int|float|path|file|bool)", result.output)
+    assert re.search(r"Examples?:\n\s+diskmodel ", result.output)
+
+
+def test_import_and_size_are_quiet_when_asked(tmp_path: Path) -> None:
+    """`--quiet` was only on run, compare and check (issue 31 item 8)."""
+    week = ROOT / "scenarios" / "measured" / "ds8800-week.csv"
+    imported = runner.invoke(app, ["import", str(week), "-q"])
+    assert imported.exit_code == 0, imported.output
+    assert imported.stderr == ""
+    assert imported.stdout.lstrip().startswith(("#", "workloads"))
+    sized = runner.invoke(
+        app, ["size", str(ROOT / "scenarios" / "ds8800-size-for-growth.yaml"), "-q"]
+    )
+    assert sized.exit_code == 0, sized.output
+    assert sized.output == ""
