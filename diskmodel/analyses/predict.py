@@ -43,12 +43,15 @@ from diskmodel.prediction import (
     SizingResult,
     SkewCurveResult,
 )
-from diskmodel.scenario import Scenario
+from diskmodel.scenario import MAX_POPULATION, Scenario
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.units import MS
 
 # Points of a closed system's population sweep (each solved on its own), at most.
 _CLOSED_SWEEP_POINTS = 12
+# How far past the given population the sweep goes: "what if the queue depth doubles" is
+# read off the same report (issue 31), as an application's sweep reaches past its users.
+CLOSED_REACH = 2
 # Points sampled along a skew curve for the report.
 _SKEW_POINTS = 41
 
@@ -187,10 +190,12 @@ def _growth_point(
 
 
 def _closed_sweep(solver: Solver, population: int) -> tuple[ClosedPoint, ...]:
-    """Populations from 1 to the given one, each solved on its own."""
-    count = min(population, _CLOSED_SWEEP_POINTS)
+    """Populations from 1 to `CLOSED_REACH` times the given one (at most `MAX_POPULATION`),
+    the given one among them, each solved on its own."""
+    top = max(population, min(CLOSED_REACH * population, MAX_POPULATION))
+    count = min(top, _CLOSED_SWEEP_POINTS)
     sizes = sorted(
-        {1, population, *np.unique(np.round(np.geomspace(1, population, count)).astype(int))}
+        {1, population, top, *np.unique(np.round(np.geomspace(1, top, count)).astype(int))}
     )
     out = []
     for n in sizes:

@@ -538,9 +538,9 @@ def _closed_chart(configs: Sequence[Prediction]) -> Chart | None:
         "chart-closed",
         f"Throughput and response time against {label.split(' (')[0]}",
         "A closed system: a fixed number of I/Os in flight (or users who think, then issue the "
-        "next I/O), each population solved on its own. Throughput levels off at the "
-        "bottleneck's limit while response time keeps growing. The dashed line is the "
-        f"scenario's population; there {settles}.",
+        "next I/O), each population solved on its own, up to twice the scenario's. Throughput "
+        "levels off at the bottleneck's limit while response time keeps growing. The dashed "
+        f"line is the scenario's population; there {settles}.",
         Markup(svg),
     )
 
