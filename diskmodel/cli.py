@@ -382,12 +382,15 @@ def run(
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
-    prediction = predict(
-        loaded,
-        base_dir=scenario.parent,
-        catalog=entries,
-        allow_outside_heatmaps=allow_outside_heatmaps,
-    )
+    from diskmodel.report.table import working
+
+    with working(_predicting(loaded), quiet=quiet):
+        prediction = predict(
+            loaded,
+            base_dir=scenario.parent,
+            catalog=entries,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
     _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
     _report(prediction, outputs, quiet=quiet, csv=csv)
 
@@ -432,11 +435,14 @@ def compare(
     for scenario, path in loaded:
         own = _with_own(scenario, path, entries)
         read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=own)
-    prediction = compare_files(
-        [(scenario, path.parent) for scenario, path in loaded],
-        catalog=entries,
-        allow_outside_heatmaps=allow_outside_heatmaps,
-    )
+    from diskmodel.report.table import working
+
+    with working(f"predicting {len(loaded)} scenarios", quiet=quiet):
+        prediction = compare_files(
+            [(scenario, path.parent) for scenario, path in loaded],
+            catalog=entries,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
     _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
     _report(prediction, outputs, quiet=quiet, csv=csv)
 
@@ -758,6 +764,14 @@ def size(
 
 
 # ------------------------------------------------------------------------------ the outputs
+
+
+def _predicting(loaded: Any) -> str:
+    """What `run` says while it predicts (a sizing search is the long part, when there is one)."""
+    count = 1 + len(loaded.analyses.compare)
+    what = f"predicting {count} configuration{'s' if count > 1 else ''}"
+    size = loaded.analyses.size
+    return what + (f" and sizing ({size.candidates:,} to try)" if size is not None else "")
 
 
 def _outputs(out: str | None, json: str | None, stem: str) -> list[tuple[str, Path | None]]:
