@@ -492,8 +492,9 @@ def growth_chart(
         i for i, g in enumerate(lines) if any(not math.isfinite(v) for v in g.response_ms)
     ]
     band = 0.09 * len(saturating)  # room above `top` for the crosses, a row per configuration
+    broken_somewhere = any(not met for g in lines for met in g.met)
     extra = [
-        "service level not met",
+        *(["service level not met"] if broken_somewhere else []),
         *(["saturated (no response time)"] if saturating else []),
     ]
     legend = _Legend([*_names(series), *extra])
@@ -543,7 +544,8 @@ def growth_chart(
             )
     if saturating:
         response.axhline(top, LineStyle(GRID_BAND_COLOUR, width=0.8, dash=(2.0, 2.0)))
-    response.plot([], [], ring, label="service level not met", draw_line=False)
+    if broken_somewhere:
+        response.plot([], [], ring, label="service level not met", draw_line=False)
     if saturating:
         response.plot(
             [],
