@@ -485,9 +485,13 @@ def growth_chart(
     with the service level's target, and the utilisation of the binding component kind with
     its ceiling (`ceilings`: label and fraction). A factor that breaks the service level is
     ringed in both; one at which a configuration is saturated (no response time) is a
-    cross in a band above the response-time lines, inside the frame, a row per configuration."""
+    cross in a band above the response-time lines, inside the frame, a row per configuration.
+    The response axis always reaches past the target."""
     series = [Series(g.name, g.factors, g.response_ms) for g in lines]
     top = response_axis_top(series, [], target_ms, stretch=math.inf)
+    if target_ms is not None:
+        # The target is always drawn: how far below it the lines run is the answer.
+        top = max(top, 1.15 * target_ms)
     saturating = [
         i for i, g in enumerate(lines) if any(not math.isfinite(v) for v in g.response_ms)
     ]

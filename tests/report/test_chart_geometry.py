@@ -185,3 +185,14 @@ def test_a_shaded_placement_change_is_labelled_inside_the_plot() -> None:
     plot = _plots(root)[0]
     box = next(b for words, b in _texts(root) if words == "placement change")
     assert plot.encloses(box)
+
+
+def test_the_growth_chart_draws_a_target_far_above_its_lines() -> None:
+    """Growth at 1.2 to 1.4 ms under a 5 ms target: the target was left off the chart, so
+    nothing showed the service level."""
+    line = charts.GrowthLine(
+        "a", (1.3, 1.69, 2.197), (1.2, 1.3, 1.4), (0.4, 0.5, 0.66), (True,) * 3
+    )
+    root = _root(charts.growth_chart("g", [line], 5.0, [("ceiling 70% (DA pair)", 0.7)]))
+    assert "target 5 ms" in [w for w, _ in _texts(root)]
+    assert "service level not met" not in [w for w, _ in _texts(root)]
