@@ -6,10 +6,16 @@ SCENARIO ?= scenarios/ds8800-15k-plus-2-ssd.yaml
 
 .PHONY: run test lint bench clean
 
+# Set up once (a minute or two, then never again until pyproject.toml changes): each step says
+# what it does, and pip lists each package as it collects and installs it.
 $(BIN)/diskmodel: pyproject.toml
+	@echo "==> creating $(VENV) with $(PYTHON) (once)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "==> upgrading pip"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "==> installing diskmodel and its test tools into $(VENV) (a minute or two)"
+	$(BIN)/python -m pip install --disable-pip-version-check -e '.[dev]'
+	@echo "==> ready: $(BIN)/diskmodel"
 	touch $@
 
 run: $(BIN)/diskmodel

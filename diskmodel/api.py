@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from diskmodel.catalog import Catalog
-    from diskmodel.prediction import ScenarioPrediction
+    from diskmodel.prediction import ScenarioPrediction, SizingResult
     from diskmodel.scenario import Scenario
     from diskmodel.scenario.files import HeatMapInput
 
@@ -36,17 +36,23 @@ def predict(
     base_dir: Path | None = None,
     catalog: Catalog | None = None,
     allow_outside_heatmaps: bool = False,
+    sizing: SizingResult | None = None,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
     base_dir: the scenario file's folder, where paths in it (heat maps) are relative to.
     allow_outside_heatmaps: let heat maps outside `base_dir` be read (the command line's
     `--allow-outside-heatmaps`; `diskmodel.tiering.heatmap.read_heatmap(allow_outside=...)`).
+    sizing: the search of `analyses.size` when already made (`diskmodel size`).
     """
     from diskmodel.analyses import predict_scenario
 
     return predict_scenario(
-        scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+        scenario,
+        catalog,
+        base_dir,
+        allow_outside_heatmaps=allow_outside_heatmaps,
+        sizing=sizing,
     )
 
 
@@ -85,11 +91,24 @@ def compare(
     )
 
 
-def render_html(prediction: ScenarioPrediction, *, timestamp: bool = True) -> str:
-    """The self-contained HTML sizing report (it reads only the prediction)."""
+def render_html(
+    prediction: ScenarioPrediction, *, timestamp: bool = True, appendix: bool = False
+) -> str:
+    """The self-contained HTML sizing report (it reads only the prediction). On screen it
+    shows everything; printed, the answer, charts and results, and with `appendix` also the
+    component detail, the inputs and the catalog figures with their sources."""
     from diskmodel.report.html import render_html as render
 
-    return render(prediction, timestamp=timestamp)
+    return render(prediction, timestamp=timestamp, appendix=appendix)
+
+
+def csv_tables(prediction: ScenarioPrediction) -> list[tuple[str, str]]:
+    """Every table of the HTML report as (file stem, CSV text): `diskmodel run --csv DIR`
+    writes each as DIR/<stem>.csv (diskmodel.report.csv_tables)."""
+    from diskmodel.report.csv_tables import csv_files, report_tables
+    from diskmodel.report.html import build_report
+
+    return csv_files(report_tables(build_report(prediction)))
 
 
 def to_json(prediction: ScenarioPrediction) -> str:
@@ -99,8 +118,12 @@ def to_json(prediction: ScenarioPrediction) -> str:
     return dump(prediction)
 
 
-def render_text(prediction: ScenarioPrediction) -> str:
-    """The terminal summary."""
+def render_text(prediction: ScenarioPrediction, *, err: bool = False) -> str:
+    """The terminal summary, drawn for standard output (or standard error with `err`): a
+    terminal gets bold headings and its width, anything else plain text."""
+    import sys
+
+    from diskmodel.report.table import detect_output
     from diskmodel.report.text import render
 
-    return render(prediction)
+    return render(prediction, detect_output(sys.stderr if err else sys.stdout))

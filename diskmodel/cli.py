@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from diskmodel import __version__
 from diskmodel.errors import ExitCode, InputError, OutputError, UserError
-from diskmodel.terminal import printable
+from diskmodel.terminal import printable, shown
 
 if TYPE_CHECKING:
     from diskmodel.catalog import Catalog
@@ -49,8 +49,9 @@ class Intervals(StrEnum):
 
 
 def say(text: str, *, err: bool = False) -> None:
-    """Print `text` for a person: through the sanitiser, never raw."""
-    typer.echo(printable(text), err=err)
+    """Print `text` for a person: through the sanitiser, never raw (a table drawn for the
+    terminal was made printable piece by piece before its styling was added: `shown`)."""
+    typer.echo(shown(text), err=err)
 
 
 def _write_stdout(text: str) -> None:
@@ -73,11 +74,29 @@ class _Boundary(TyperGroup):
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         name = prog_name or "diskmodel"
+        _named_arguments(self)
         self._main_shell_completion(extra, name, complete_var)  # exits when completing
         code = _guarded(self, name, argv, extra)
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class _NamedArgument(TyperArgument):
+    """An argument whose help shows its name (SCENARIO), not also typer's type label
+    (`<file>`, `<list[Path]>`): the help says what the file is."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.metavar else super().display_type_rich(ctx)
+
+
+def _named_arguments(group: Any) -> None:
+    """Every argument with a metavar, in every command under `group`, shown by its name."""
+    for command in getattr(group, "commands", {}).values():
+        _named_arguments(command)
+        for param in getattr(command, "params", ()):
+            if type(param) is TyperArgument and param.metavar:
+                param.__class__ = _NamedArgument
 
 
 def _guarded(group: TyperGroup, name: str, argv: list[str], extra: dict[str, Any]) -> int:
@@ -177,6 +196,7 @@ OutOption = Annotated[
         "-o",
         help="HTML report to write, - for standard output, or a folder/ "
         "[default: reports/<scenario file name>.html]",
+        metavar="FILE",
         show_default=False,
     ),
 ]
@@ -185,6 +205,17 @@ JsonOption = Annotated[
     typer.Option(
         "--json",
         help="also write the result as JSON (docs/json-schema.md), - for standard output",
+        metavar="FILE",
+        show_default=False,
+    ),
+]
+CsvOption = Annotated[
+    str | None,
+    typer.Option(
+        "--csv",
+        help="also write every table of the report as CSV, one file per table, into this "
+        "folder (made if it does not exist)",
+        metavar="DIR",
         show_default=False,
     ),
 ]
@@ -202,6 +233,15 @@ Force = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing but errors")]
+Appendix = Annotated[
+    bool,
+    typer.Option(
+        "--appendix",
+        help="print the report's appendix too: every component, the inputs as the model used "
+        "them, the assumptions and every catalog figure with its source (on screen the report "
+        "always shows them; printed without it, the report is the answer, charts and results)",
+    ),
+]
 CatalogFiles = Annotated[
     list[Path] | None,
     typer.Option(
@@ -240,7 +280,12 @@ def _root(
 
 @catalog_app.command("list")
 def catalog_list(catalog: CatalogFiles = None) -> None:
-    """List storage systems, drives and RAID formats in the catalog."""
+    """List storage systems, drives and RAID formats in the catalog.
+
+    \b
+    Example:
+      diskmodel catalog list --catalog site.yaml
+    """
     from diskmodel.report.catalog_text import render_list
 
     say(render_list(_catalog(catalog)))
@@ -250,11 +295,20 @@ def catalog_list(catalog: CatalogFiles = None) -> None:
 def catalog_show(
     name: Annotated[
         str,
-        typer.Argument(help="a system, drive or RAID format name", autocompletion=_catalog_names),
+        typer.Argument(
+            help="a system, drive or RAID format name",
+            metavar="NAME",
+            autocompletion=_catalog_names,
+        ),
     ],
     catalog: CatalogFiles = None,
 ) -> None:
-    """Show one catalog entry with every figure and its source."""
+    """Show one catalog entry with every figure and its source.
+
+    \b
+    Example:
+      diskmodel catalog show 15k-146
+    """
     from diskmodel.report.catalog_text import render_entry
 
     say(render_entry(_catalog(catalog), name))
@@ -267,7 +321,12 @@ def check(
     quiet: Quiet = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Validate a scenario, summarise its configuration and open the files it reads."""
+    """Validate a scenario, summarise its configuration and open the files it reads.
+
+    \b
+    Example:
+      diskmodel check scenarios/ds8800-c3-baseline.yaml
+    """
     from diskmodel.api import load_scenario, read_inputs
     from diskmodel.configuration import defaults_used
     from diskmodel.report.check_text import render_check
@@ -300,13 +359,22 @@ def run(
     scenario: ScenarioPath,
     out: OutOption = None,
     json: JsonOption = None,
+    csv: CsvOption = None,
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    appendix: Appendix = False,
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Predict a scenario: print a summary, write the HTML report (and JSON if asked)."""
+    """Predict a scenario: print a summary, write the HTML report (and JSON if asked).
+
+    \b
+    Examples:
+      diskmodel run scenarios/ds8800-15k-plus-2-ssd.yaml
+      diskmodel run s.yaml --out reports/ --json reports/s.json --csv reports/s-tables
+      diskmodel run s.yaml --json - --quiet | jq .configurations[0].max_iops
+    """
     from diskmodel.api import load_scenario, predict, read_inputs
 
     outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
@@ -314,14 +382,17 @@ def run(
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
-    prediction = predict(
-        loaded,
-        base_dir=scenario.parent,
-        catalog=entries,
-        allow_outside_heatmaps=allow_outside_heatmaps,
-    )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
-    _report(prediction, outputs, quiet=quiet)
+    from diskmodel.report.table import working
+
+    with working(_predicting(loaded), quiet=quiet):
+        prediction = predict(
+            loaded,
+            base_dir=scenario.parent,
+            catalog=entries,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
 @app.command()
@@ -330,7 +401,7 @@ def compare(
         list[Path],
         typer.Argument(
             help="two or more scenario files; the first is the reference",
-            metavar="SCENARIO...",
+            metavar="SCENARIO",
             exists=True,
             dir_okay=False,
             readable=True,
@@ -339,13 +410,20 @@ def compare(
     ],
     out: OutOption = None,
     json: JsonOption = None,
+    csv: CsvOption = None,
     no_timestamp: NoTimestamp = False,
     force: Force = False,
     quiet: Quiet = False,
+    appendix: Appendix = False,
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
-    """Compare the baselines of several scenario files side by side in one report."""
+    """Compare the baselines of several scenario files side by side in one report.
+
+    \b
+    Example:
+      diskmodel compare scenarios/ds8700-c3-baseline.yaml scenarios/ds8800-c3-baseline.yaml
+    """
     from diskmodel.api import compare as compare_files
     from diskmodel.api import load_scenario, read_inputs
 
@@ -357,44 +435,76 @@ def compare(
     for scenario, path in loaded:
         own = _with_own(scenario, path, entries)
         read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=own)
-    prediction = compare_files(
-        [(scenario, path.parent) for scenario, path in loaded],
-        catalog=entries,
-        allow_outside_heatmaps=allow_outside_heatmaps,
-    )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force)
-    _report(prediction, outputs, quiet=quiet)
+    from diskmodel.report.table import working
+
+    with working(f"predicting {len(loaded)} scenarios", quiet=quiet):
+        prediction = compare_files(
+            [(scenario, path.parent) for scenario, path in loaded],
+            catalog=entries,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
+    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
 @app.command()
 def logwrite(
     pages: Annotated[
         list[int] | None,
-        typer.Option("--pages", "-p", min=1, max=4096, help="pages per commit (repeatable)"),
+        typer.Option(
+            "--pages",
+            "-p",
+            min=1,
+            max=4096,
+            metavar="PAGES",
+            help="pages per commit, 1 to 4096 (repeatable)  [default: 1, 2, 8, 32, 128]",
+        ),
     ] = None,
     system: Annotated[
-        str, typer.Option(help="storage system from the catalog (diskmodel catalog list)")
+        str,
+        typer.Option(
+            metavar="SYSTEM", help="storage system from the catalog (diskmodel catalog list)"
+        ),
     ] = "ds8800-951",
     host_adapter: Annotated[
-        str | None, typer.Option(help="host adapter type; default: the system's")
+        str | None,
+        typer.Option(metavar="ADAPTER", help="host adapter type; default: the system's"),
     ] = None,
-    page_kib: Annotated[float, typer.Option(min=0.5, max=64, help="log page size, KiB")] = 4.0,
+    page_kib: Annotated[
+        float, typer.Option(min=0.5, max=64, metavar="KIB", help="log page size, KiB, 0.5 to 64")
+    ] = 4.0,
     links: Annotated[
         int | None,
-        typer.Option(min=1, max=64, help="links (channels, ports) the stripes share"),
+        typer.Option(
+            min=1, max=64, metavar="N", help="links (channels, ports) the stripes share, 1 to 64"
+        ),
     ] = None,
     utilization: Annotated[
         float,
-        typer.Option(min=0.0, max=0.99, help="busiest station on each path, busy fraction"),
+        typer.Option(
+            min=0.0,
+            max=0.99,
+            metavar="FRACTION",
+            help="busiest station on each path, busy fraction 0 to 0.99",
+        ),
     ] = 0.0,
     service_us: Annotated[
-        float, typer.Option(min=0.0, max=1e6, help="that station's service per operation, us")
+        float,
+        typer.Option(
+            min=0.0, max=1e6, metavar="US", help="that station's service per operation, us"
+        ),
     ] = 50.0,
     catalog_files: CatalogFiles = None,
 ) -> None:
     """Commit time of a striped database log for 1, 2, 4 and 8 stripes, from the system's
-    catalog figures (a DS8800 with 8 Gb/s ports reproduces DOMAIN C6: 168 us for 1 page,
-    2.5 ms for 128). For a whole scenario's logs at its own load, give it a `logs` section."""
+    catalog figures. A DS8800 with 8 Gb/s ports gives 168 us for 1 page and 2.5 ms for 128,
+    as IBM measured Db2 log writes on a DS8800 with 8 Gb FICON (about 170 us and 2.5 ms). For
+    a whole scenario's logs at its own load, give it a `logs` section.
+
+    \b
+    Example:
+      diskmodel logwrite -p 4 -p 128 --utilization 0.5
+    """
     from diskmodel.logwrite import Contention, LogPath, striping_summary
     from diskmodel.report.logwrite_text import render_logwrite
 
@@ -426,32 +536,52 @@ def logwrite(
 @app.command("import")
 def import_intervals(
     intervals: Annotated[
-        Path, typer.Argument(help="interval CSV (columns: docs/measured.md)", show_default=False)
+        Path,
+        typer.Argument(
+            help="interval CSV (columns: docs/measured.md)",
+            metavar="INTERVALS",
+            show_default=False,
+        ),
     ],
     peak: Annotated[
         list[str] | None,
         typer.Option(
             "--peak",
             "-p",
+            metavar="PEAK",
             help="io, mbs, response, or an ISO time (repeatable; the first becomes the "
-            "workloads, the others compare alternatives)",
+            "workloads, the others compare alternatives)  [default: io]",
         ),
     ] = None,
-    pool: Annotated[str, typer.Option(help="the pool the workloads are placed in")] = "pool0",
+    pool: Annotated[
+        str, typer.Option(metavar="POOL", help="the pool the workloads are placed in")
+    ] = "pool0",
     capacity_gb: Annotated[
         float | None,
-        typer.Option(min=0.001, max=1e7, help="GB per scope when the CSV has no capacity_gb"),
+        typer.Option(
+            min=0.001,
+            max=1e7,
+            metavar="GB",
+            help="GB per scope when the CSV has no capacity_gb",
+        ),
     ] = None,
+    quiet: Quiet = False,
 ) -> None:
     """Turn measured intervals into a scenario's workloads, printed as YAML on standard
-    output (redirect it to a file); a summary of the chosen intervals goes to standard error."""
+    output (redirect it to a file); a summary of the chosen intervals goes to standard error.
+
+    \b
+    Example:
+      diskmodel import scenarios/measured/ds8800-week.csv -p io -p mbs > workloads.yaml
+    """
     from diskmodel.measured import load_intervals, select, workloads_yaml
 
     rows = load_intervals(intervals)
     chosen = select(rows, peak or ["io"], str(intervals))
     text = workloads_yaml(chosen, pool, capacity_gb, str(intervals))
     for sel in chosen:
-        say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
+        if not quiet:
+            say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
     _write_stdout(text)
 
 
@@ -459,39 +589,58 @@ def import_intervals(
 def calibrate(
     scenario: ScenarioPath,
     measured: Annotated[
-        Path, typer.Option(help="interval CSV of the running system (docs/measured.md)")
+        Path,
+        typer.Option(metavar="CSV", help="interval CSV of the running system (docs/measured.md)"),
     ],
     peak: Annotated[
         list[str] | None,
         typer.Option(
-            "--peak", "-p", help="intervals to fit: io, mbs, response or an ISO time (repeatable)"
+            "--peak",
+            "-p",
+            metavar="PEAK",
+            help="intervals to fit: io, mbs, response or an ISO time (repeatable)  "
+            "[default: io, mbs]",
         ),
     ] = None,
     catalog: CatalogFiles = None,
     intervals: Annotated[
         Intervals,
         typer.Option(
+            metavar="auto|profile|linear",
             help="95% intervals: auto (a parameter's profile likelihood where its linearised "
             "interval is suspect), profile (every parameter's; slower) or linear",
         ),
     ] = Intervals.auto,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="print nothing but errors and the calibrated file"),
+    ] = False,
 ) -> None:
     """Fit each measured workload's destage ratio and skew level, and the system's front-end
     latency, to the measured response times and utilisations: the fit goes to standard error,
-    the calibrated scenario (comments kept) to standard output (redirect it to a file)."""
+    the calibrated scenario (its layout and comments kept) to standard output (redirect it to
+    a file).
+
+    \b
+    Example:
+      diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml
+    """
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
     from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
     from diskmodel.measured.calibrate import calibrate as fit_scenario
+    from diskmodel.report.table import working
+    from diskmodel.yaml_edit import keep_layout
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
-    result = fit_scenario(
-        loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
-    )
+    with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
+        result = fit_scenario(
+            loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
+        )
     lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
     for p in result.parameters:
         if p.identified:
@@ -510,21 +659,48 @@ def calibrate(
             f"model {got}{error}"
         )
     lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
-    say("\n".join(lines), err=True)
-    provenance = "\n".join(lines).replace("  ", "  ", 1)
+    if not quiet:
+        say("\n".join(lines), err=True)
+    # The fitted values set in the scenario's own text: its layout and comments kept, the fit
+    # as a comment above it.
     text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
-    _write_stdout(calibrated_yaml(text, result, provenance))
+    header = "".join(f"# {line}\n" for line in lines)
+    _write_stdout(header + keep_layout(text, calibrated_yaml(text, result, "")))
 
 
 @app.command()
 def size(
     scenario: ScenarioPath,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="also write the sizing report (the run report with its sizing section): an "
+            "HTML file, - for standard output, or a folder/",
+            metavar="FILE",
+            show_default=False,
+        ),
+    ] = None,
     json: JsonOption = None,
+    csv: Annotated[
+        str | None,
+        typer.Option(
+            "--csv",
+            help="also write the sizing table as CSV (sizing.csv) into this folder",
+            metavar="DIR",
+            show_default=False,
+        ),
+    ] = None,
+    no_timestamp: NoTimestamp = False,
     force: Force = False,
+    quiet: Quiet = False,
+    appendix: Appendix = False,
     catalog: CatalogFiles = None,
     scheduler: Annotated[
         str | None,
         typer.Option(
+            metavar="ADDRESS",
             help="a Dask distributed scheduler's address (tcp://host:8786) to run the search "
             "on; needs pip install 'diskmodel[dask]'",
         ),
@@ -532,15 +708,29 @@ def size(
 ) -> None:
     """Size a scenario: try every configuration its analyses.size offers against the service
     level now and in every growth period, and print the cheapest that meets it and the
-    Pareto front of cost against response time (and the JSON if asked)."""
+    Pareto front of cost against response time (and the report, JSON or CSV if asked).
+
+    \b
+    Examples:
+      diskmodel size scenarios/ds8800-size-for-growth.yaml
+      diskmodel size s.yaml --out reports/ --csv reports/s-tables
+      diskmodel size s.yaml --scheduler tcp://host:8786
+    """
     from diskmodel.analyses.size import size_scenario
     from diskmodel.api import load_scenario
-    from diskmodel.output import JSON, Output, output_path, write_outputs
+    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, output_path, write_outputs
+    from diskmodel.report.csv_tables import table_csv
     from diskmodel.report.json_result import sizing_json
+    from diskmodel.report.size_tables import sizing_table
     from diskmodel.report.size_text import render
-    from diskmodel.report.table import progress
+    from diskmodel.report.table import detect_output, progress
 
-    target = None if json is None else output_path(json, JSON, scenario.stem)
+    # Bad output names are refused before the search.
+    json_target = None if json is None else output_path(json, JSON, scenario.stem)
+    html_target = None if out is None else output_path(out, HTML, scenario.stem)
+    if json == "-" and out == "-":
+        raise OutputError("--out - and --json -: only one result can go to standard output")
+    csv_targets = [] if csv is None else csv_paths(csv, ["sizing"])
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
@@ -551,16 +741,37 @@ def size(
         )
     with progress("trying configurations", loaded.analyses.size.candidates) as advance:
         result = size_scenario(loaded, entries, scenario.parent, advance, scheduler=scheduler)
+    outputs: list[Output] = []
     if json is not None:
-        written = Output(target, sizing_json(result), JSON)
-        write_outputs([written], force=force, stdout=_write_stdout)
-    to_stderr = json is not None and target is None  # the JSON is on standard output
-    say(render(result), err=to_stderr)
-    if target is not None:
-        say(f"wrote {target}", err=to_stderr)
+        outputs.append(Output(json_target, sizing_json(result), JSON))
+    if out is not None:
+        from diskmodel.api import predict, render_html
+
+        with progress("predicting the current configuration for the report", 1) as advance:
+            prediction = predict(loaded, base_dir=scenario.parent, catalog=entries, sizing=result)
+            advance(1)
+        page = render_html(prediction, timestamp=not no_timestamp, appendix=appendix)
+        outputs.append(Output(html_target, page, HTML))
+    outputs += [Output(path, table_csv(sizing_table(result)), CSV) for path in csv_targets]
+    write_outputs(outputs, force=force, stdout=_write_stdout)
+    if quiet:
+        return
+    to_stderr = any(o.path is None for o in outputs)  # a result is on standard output
+    say(render(result, detect_output(sys.stderr if to_stderr else sys.stdout)), err=to_stderr)
+    for o in outputs:
+        if o.path is not None:
+            say(f"wrote {o.path}", err=to_stderr)
 
 
 # ------------------------------------------------------------------------------ the outputs
+
+
+def _predicting(loaded: Any) -> str:
+    """What `run` says while it predicts (a sizing search is the long part, when there is one)."""
+    count = 1 + len(loaded.analyses.compare)
+    what = f"predicting {count} configuration{'s' if count > 1 else ''}"
+    size = loaded.analyses.size
+    return what + (f" and sizing ({size.candidates:,} to try)" if size is not None else "")
 
 
 def _outputs(out: str | None, json: str | None, stem: str) -> list[tuple[str, Path | None]]:
@@ -583,22 +794,32 @@ def _emit(
     *,
     timestamp: bool,
     force: bool,
+    appendix: bool = False,
+    csv: str | None = None,
 ) -> None:
     """Write the outputs: all of them or none (diskmodel.output.write_outputs)."""
-    from diskmodel.api import render_html, to_json
-    from diskmodel.output import HTML, JSON, Output, write_outputs
+    from diskmodel.api import csv_tables, render_html, to_json
+    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, write_outputs
 
     outputs = [
         Output(path, to_json(prediction), JSON)
         if kind == "json"
-        else Output(path, render_html(prediction, timestamp=timestamp), HTML)
+        else Output(path, render_html(prediction, timestamp=timestamp, appendix=appendix), HTML)
         for kind, path in planned
     ]
+    if csv is not None:
+        tables = csv_tables(prediction)
+        paths = csv_paths(csv, [stem for stem, _ in tables])
+        outputs += [Output(p, text, CSV) for p, (_, text) in zip(paths, tables, strict=True)]
     write_outputs(outputs, force=force, stdout=_write_stdout)
 
 
 def _report(
-    prediction: ScenarioPrediction, planned: list[tuple[str, Path | None]], *, quiet: bool
+    prediction: ScenarioPrediction,
+    planned: list[tuple[str, Path | None]],
+    *,
+    quiet: bool,
+    csv: str | None = None,
 ) -> None:
     """The summary and the files written; on stderr when stdout carries a result."""
     if quiet:
@@ -606,11 +827,13 @@ def _report(
     from diskmodel.api import render_text
 
     err = any(path is None for _, path in planned)
-    say(render_text(prediction), err=err)
+    say(render_text(prediction, err=err), err=err)
     say("", err=err)
     for _, path in planned:
         if path is not None:
             say(f"wrote {path}", err=err)
+    if csv is not None:
+        say(f"wrote the report's tables as CSV into {csv}", err=err)
 
 
 def main() -> None:

@@ -17,6 +17,8 @@ The rules (docs/SECURITY.md, "What it writes"):
   fails if anything has appeared there meanwhile), an existing one by `rename` only if the
   path still holds the very file that was checked. Both files or neither: if a later step
   fails, the files already put in place are taken back.
+- `--csv DIR` writes one `<table>.csv` per table into the folder DIR (made if absent); each
+  file's first line `# diskmodel <version>: <caption>` is its mark.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ STDOUT = "-"
 GENERATOR_MARKS = (
     '<meta name="generator" content="diskmodel',  # HTML reports
     '"generator": "diskmodel',  # JSON results
+    "# diskmodel ",  # CSV tables: their first line
 )
 """How the files diskmodel writes say so; `is_diskmodel_output` reads them where they belong."""
 
@@ -61,6 +64,7 @@ class Format:
 
 HTML = Format("HTML report", "--out", (".html", ".htm"))
 JSON = Format("JSON result", "--json", (".json",))
+CSV = Format("CSV table", "--csv", (".csv",))
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,24 @@ def output_path(raw: str, fmt: Format, default_stem: str) -> Path | None:
             f"give a name ending in {' or '.join(fmt.extensions)} (or - for standard output)"
         )
     return path
+
+
+def csv_paths(raw: str, stems: Sequence[str]) -> list[Path]:
+    """The files `--csv RAW` writes, one `<stem>.csv` per table in the folder RAW (made if
+    it does not exist), or `OutputError`: RAW must name a folder, not a file or `-`."""
+    if raw == STDOUT:
+        raise OutputError(
+            "--csv: a folder is needed (one file per table), not standard output; for one "
+            "machine-readable result give --json -"
+        )
+    if not raw or "\0" in raw:
+        raise OutputError("--csv: give a folder name")
+    folder = Path(raw)
+    if folder.exists() and not _is_folder(folder):
+        raise OutputError(
+            f"{folder}: --csv writes one file per table into a folder; this is a file"
+        )
+    return [folder / f"{stem}.csv" for stem in stems]
 
 
 def _is_folder(path: Path) -> bool:
@@ -151,16 +173,20 @@ _JSON_HEAD = re.compile(
 
 _HTML_START = re.compile(r"\A\s*<!doctype html", re.IGNORECASE)
 
+_CSV_HEAD = re.compile(r"\A# diskmodel [0-9][^\s:]*: ")
+"""The first line of a CSV table diskmodel wrote: `# diskmodel 0.1.0: <caption>`."""
+
 
 def marked_as_ours(head: str) -> bool:
     """True if `head` (the start of a file) is the head of a file diskmodel wrote.
 
     HTML: a page whose own `<head>` holds the generator `<meta>` element. JSON: an object
-    whose first keys include `"generator": "diskmodel ..."`. The mark quoted anywhere else
+    whose first keys include `"generator": "diskmodel ..."`. CSV: a first line
+    `# diskmodel <version>: ...`. The mark quoted anywhere else
     (in a comment, a string, further down) does not count.
     """
     text = head.removeprefix("\ufeff")
-    if _JSON_HEAD.match(text):
+    if _JSON_HEAD.match(text) or _CSV_HEAD.match(text):
         return True
     if not _HTML_START.match(text):
         return False
@@ -413,6 +439,7 @@ def _write_stdout(text: str) -> None:
 
 def write_output(path: Path, text: str, *, force: bool = False) -> Path:
     """Write one file (see `write_outputs`); return its path."""
-    fmt = JSON if path.suffix.lower() == ".json" else HTML
+    suffix = path.suffix.lower()
+    fmt = JSON if suffix == ".json" else CSV if suffix == ".csv" else HTML
     write_outputs([Output(path, text, fmt)], force=force)
     return path

@@ -295,6 +295,25 @@ class CurvePoint:
 
 
 @dataclass(frozen=True, slots=True)
+class CurveFall:
+    """A stretch of the curve along which the response time falls as the load rises, and why
+    (`analyses.curve_falls`): from the point at `from_iops` to the one at `to_iops`.
+
+    placement: Easy Tier's placement differs from point to point along it (it keeps a tier at
+    its utilisation target by moving data), each point's response time being that of its own
+    placement; detail says how (the tiers' shares of the small I/O and the data they hold at
+    both ends). A fall with `placement` false has no explanation in the model (a defect).
+    """
+
+    from_iops: float
+    to_iops: float
+    from_response_time_ms: float
+    to_response_time_ms: float
+    placement: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
 class ClosedPoint:
     """The closed system at one population, solved on its own."""
 
@@ -383,6 +402,8 @@ class ServiceLevelResult:
     met: every limit met at the planned load. max_iops: the highest total host rate at which
     every limit is met (the planning maximum); binding: the label of the limit that binds
     there. iops_at_target: the rate at which the mean response time reaches the target.
+    broken: what binds at the planned load, first what binds first ("saturated: <station>"
+    at a saturated load, then every limit exceeded there; empty when met).
     """
 
     met: bool
@@ -390,14 +411,20 @@ class ServiceLevelResult:
     binding: str
     iops_at_target: float | None
     limits: tuple[LimitResult, ...]
+    broken: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class GrowthPoint:
     """The configuration at its planned load times `factor` (closed: population times it).
 
-    meets_service_level: every limit met; binding: the first limit broken (None if none);
-    label: the period ("year 3") or the factor ("\u00d7 1.5") as reports name the point."""
+    utilization: the busiest station's utilisation of each component kind (`host_adapter`,
+    `processor`, `device_adapter`, `rank`; 1 where it saturates), what the utilisation limits
+    are measured by. meets_service_level: every limit met; broken: what binds there, first
+    what binds first ("saturated: <station>" past saturation, then every limit exceeded, in
+    the order a rising load breaks them: `analyses.limits.binding_names`); binding: the first
+    of them (None if none); label: the period ("year 3") or the factor ("\u00d7 1.5") as
+    reports name the point."""
 
     factor: float
     iops: float
@@ -408,6 +435,8 @@ class GrowthPoint:
     meets_service_level: bool
     binding: str | None
     label: str = ""
+    broken: tuple[str, ...] = ()
+    utilization: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,6 +596,7 @@ class Prediction:
     planned_iops, response_time_ms, components, workloads, ranks, tiers, nvs_full.
     curve: response time against total rate up to max_iops, each point with its own placement;
     the planned point lies on it. service_level: the planning limits and the planning maximum.
+    curve_falls: where the curve's response time falls as the load rises, and why.
     """
 
     name: str
@@ -593,6 +623,7 @@ class Prediction:
     logs: tuple[LogResult, ...] = ()
     band: BandResult | None = None
     notes: tuple[str, ...] = field(default=())
+    curve_falls: tuple[CurveFall, ...] = ()
     catalog_band: CatalogBandResult | None = None
 
 

@@ -8,6 +8,12 @@ names look alike. `printable` shows each such character as a visible escape (`\\
 `\\u202e`) instead, so what reaches the terminal is what the text holds, never an instruction.
 Tabs and line breaks are kept. A lone surrogate (a file name that is not UTF-8, as Python
 passes it through) is shown as its escape too, so printing it cannot fail.
+
+Text drawn for a terminal (`report.table.to_text`: bold headings, colour) holds escapes the
+drawing itself asked for. It is made printable piece by piece before it is drawn and comes
+back as `Drawn`, which `shown` passes through as it is; any other string is made printable
+whole. Joining a `Drawn` with a plain string gives a plain string again (escaped whole), so
+a styling escape can only reach the terminal from the drawing.
 """
 
 from __future__ import annotations
@@ -46,6 +52,23 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """`text` with every control, format and invisible character shown as its escape."""
     return _CANDIDATE.sub(_escape, text)
+
+
+class Drawn(str):
+    """Text drawn for its destination from pieces each made printable first: the only
+    escapes it holds are the styling the drawing asked for (`shown` keeps them)."""
+
+    __slots__ = ()
+
+
+def drawn(*parts: str) -> Drawn:
+    """`parts` joined as one `Drawn` text; each plain string among them is made printable."""
+    return Drawn("".join(p if isinstance(p, Drawn) else printable(p) for p in parts))
+
+
+def shown(text: str) -> str:
+    """`text` as it may reach a terminal: a `Drawn` text as it is, anything else printable."""
+    return text if isinstance(text, Drawn) else printable(text)
 
 
 def is_printable(text: str) -> bool:

@@ -6,10 +6,17 @@ operating point; the highest total rate at which it is still met is found on the
 points first, then between the last point that meets it and the first that does not
 (`model.bracket.highest_passing`), each probe an operating point of its own (placed for its
 load).
+
+What binds is answered once, by `binding_names`, for the planning maximum, the planned load
+(the report's cards) and every growth step: the limits in the order a rising load breaks them
+(`reach_order`: by the highest load meeting each), so the limit named at a growth step where
+several are broken is the one the planning maximum names; a saturated point names the
+saturated station first ("saturated: DA pair 0"), then every limit it breaks.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -53,9 +60,15 @@ class Limit:
             return r / MS if np.isfinite(r) else None
         return busiest_of_kind(point, self.component_kind or "")[1]
 
-    def met(self, point: OperatingPoint) -> bool:
+    def exceeded(self, point: OperatingPoint) -> bool:
+        """The value at `point` is above the target, or has no steady state (a response
+        time past saturation); a utilisation within its ceiling at a point saturated
+        elsewhere is not exceeded."""
         value = self.value(point)
-        return value is not None and not point.saturated and value <= self.target * (1 + 1e-12)
+        return value is None or value > self.target * (1 + 1e-12)
+
+    def met(self, point: OperatingPoint) -> bool:
+        return not point.saturated and not self.exceeded(point)
 
 
 def limits(level: ServiceLevel) -> tuple[Limit, ...]:
@@ -105,8 +118,55 @@ def busiest_of_kind(point: OperatingPoint, kind: str) -> tuple[str, float]:
 
 
 def first_broken(point: OperatingPoint, level: Sequence[Limit]) -> Limit | None:
-    """The first limit (in the service level's order) not met at `point`."""
+    """The first limit (in the service level's order) not met at `point` (the sizing search,
+    which has no curve to order the limits by; elsewhere `binding_names`)."""
     return next((lim for lim in level if not lim.met(point)), None)
+
+
+SATURATED = "saturated"
+"""How `binding_names` starts at a saturated point: "saturated: <station>"."""
+
+
+def reach_order(level: Sequence[Limit], reached: Sequence[float | None]) -> tuple[Limit, ...]:
+    """The limits in the order a rising load breaks them: by `reached`, the highest load
+    meeting each (None: it holds up to saturation, so it comes last), ties in the service
+    level's order. Its first limit with a load is the one the planning maximum names."""
+    ranked = sorted(
+        range(len(level)),
+        key=lambda i: (math.inf if reached[i] is None else reached[i], i),
+    )
+    return tuple(level[i] for i in ranked)
+
+
+def saturated_station(point: OperatingPoint, bottleneck: str | None = None) -> str:
+    """The saturated station to name at a saturated `point`: `bottleneck` (the first to
+    saturate along the load's mix) where it is saturated there or no station's state says so
+    (a point at the maximum), else the first saturated."""
+    names = [s.name for s in point.network.stations]
+    saturated = [names[k] for k in np.flatnonzero(point.station_saturated)]
+    if bottleneck is not None and (bottleneck in saturated or not saturated):
+        return bottleneck
+    return saturated[0] if saturated else ""
+
+
+def binding_names(
+    point: OperatingPoint,
+    ordered: Sequence[Limit],
+    bottleneck: str | None = None,
+    *,
+    saturated: bool | None = None,
+) -> tuple[str, ...]:
+    """What binds at `point`, first what binds first: at a saturated point "saturated:
+    <station>" (`saturated_station`), then the label of every limit exceeded there, in
+    `ordered` (`reach_order`). Empty when every limit is met. `saturated`: the point is
+    saturated although its own state does not say so (it is at the maximum, where the
+    analyses call it saturated: `analyses.predict.at_or_past`)."""
+    names = []
+    if point.saturated or saturated:
+        station = saturated_station(point, bottleneck)
+        names.append(f"{SATURATED}: {station}" if station else SATURATED)
+    names.extend(lim.label for lim in ordered if lim.exceeded(point))
+    return tuple(names)
 
 
 def highest_load_meeting(
@@ -161,9 +221,12 @@ def service_level_result(
     curve: Sequence[tuple[float, OperatingPoint]],
     at: Callable[[float], OperatingPoint],
     saturation_iops: float,
-) -> ServiceLevelResult:
+    bottleneck: str | None = None,
+) -> tuple[ServiceLevelResult, tuple[Limit, ...]]:
     """Every limit at the planned point and the highest load meeting it; the planning maximum
-    is the lowest of those (saturation when every limit holds up to it)."""
+    is the lowest of those (saturation when every limit holds up to it), and `broken` what
+    binds at the planned load (`binding_names`). Also the limits in the order a rising load
+    breaks them (`reach_order`), for the growth steps."""
     results = []
     for limit in level:
         highest = highest_load_meeting(limit, curve, at)
@@ -184,13 +247,11 @@ def service_level_result(
                 component=component,
             )
         )
-    binding = min(
-        (r for r in results if r.max_iops is not None),
-        key=lambda r: r.max_iops or 0.0,
-        default=None,
-    )
+    ordered = reach_order(level, [r.max_iops for r in results])
+    first = results[list(level).index(ordered[0])] if ordered else None
+    binding = first if first is not None and first.max_iops is not None else None
     rt = next(r for r in results if r.kind == "response_time")
-    return ServiceLevelResult(
+    result = ServiceLevelResult(
         met=all(r.met for r in results),
         max_iops=binding.max_iops
         if binding is not None and binding.max_iops is not None
@@ -198,4 +259,6 @@ def service_level_result(
         binding=binding.label if binding is not None else "saturation",
         iops_at_target=rt.max_iops,
         limits=tuple(results),
+        broken=binding_names(planned, ordered, bottleneck),
     )
+    return result, ordered

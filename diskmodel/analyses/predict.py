@@ -19,16 +19,18 @@ from pathlib import Path
 import numpy as np
 
 from diskmodel.analyses.application import application_result
+from diskmodel.analyses.curve_falls import falls
 from diskmodel.analyses.limits import (
     Limit,
-    first_broken,
+    binding_names,
+    busiest_of_kind,
     highest_load_meeting,
     limits,
     service_level_result,
 )
 from diskmodel.analyses.logs import log_results
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.configuration import Configuration, resolve, resolve_scenario
+from diskmodel.configuration import COMPONENT_KINDS, Configuration, resolve, resolve_scenario
 from diskmodel.model import results
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import (
@@ -38,14 +40,18 @@ from diskmodel.prediction import (
     GrowthPoint,
     Prediction,
     ScenarioPrediction,
+    SizingResult,
     SkewCurveResult,
 )
-from diskmodel.scenario import Scenario
+from diskmodel.scenario import MAX_POPULATION, Scenario
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.units import MS
 
 # Points of a closed system's population sweep (each solved on its own), at most.
 _CLOSED_SWEEP_POINTS = 12
+# How far past the given population the sweep goes: "what if the queue depth doubles" is
+# read off the same report (issue 31), as an application's sweep reaches past its users.
+CLOSED_REACH = 2
 # Points sampled along a skew curve for the report.
 _SKEW_POINTS = 41
 
@@ -116,9 +122,25 @@ def _curve_loads(config: Configuration, maximum: float, planned: float | None) -
     return sorted(float(x) for x in loads)
 
 
-def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
+AT_MAXIMUM = 1e-9
+"""A load within this (relative) of the maximum, or above it, is at saturation."""
+
+
+def at_or_past(x: float, maximum: float) -> bool:
+    """Whether the total rate `x` is at or past the configuration's `maximum`: the curve's
+    last point is the maximum itself, where a placement made for that load may leave its
+    bottleneck at a utilisation of 0.9999999999999998 or 0.99999 (`Solver.saturation` finds
+    the maximum to `SATURATION_TOL` where placement follows the load); the documented
+    contract is that such a point is saturated, with no response time."""
+    return bool(np.isfinite(maximum)) and x >= maximum * (1 - AT_MAXIMUM)
+
+
+def _curve_point(x: float, point: OperatingPoint, maximum: float, neck: str) -> CurvePoint:
     busiest = point.busiest
     r = point.response_s
+    if at_or_past(x, maximum) and not point.saturated:
+        # At the maximum: saturated by definition, its bottleneck at 100%.
+        return CurvePoint(x, None, True, neck, 1.0, results.tier_points(point))
     return CurvePoint(
         iops=x,
         response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
@@ -130,28 +152,50 @@ def _curve_point(x: float, point: OperatingPoint) -> CurvePoint:
 
 
 def _growth_point(
-    factor: float, point: OperatingPoint, level: Sequence[Limit], label: str
+    factor: float,
+    point: OperatingPoint,
+    ordered: Sequence[Limit],
+    label: str,
+    bottleneck: str | None = None,
+    maximum: float = math.inf,
+    bottleneck_kind: str = "",
 ) -> GrowthPoint:
-    broken = first_broken(point, level)
+    """One growth step; at or past the `maximum` it is saturated (`at_or_past`)."""
+    at_maximum = bottleneck is not None and at_or_past(point.total_iops, maximum)
+    saturated = point.saturated or at_maximum
+    broken = binding_names(point, ordered, bottleneck, saturated=saturated)
     r = point.response_s
+    busiest = point.network.stations[point.busiest].name
+    utilization = float(min(point.utilization[point.busiest], 1.0))
+    if at_maximum and not point.saturated:
+        busiest, utilization = bottleneck or busiest, 1.0
     return GrowthPoint(
         factor=float(factor),
         iops=point.total_iops,
-        response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
-        saturated=point.saturated,
-        busiest=point.network.stations[point.busiest].name,
-        busiest_utilization=float(min(point.utilization[point.busiest], 1.0)),
-        meets_service_level=broken is None,
-        binding=None if broken is None else broken.label,
+        response_time_ms=r / MS if np.isfinite(r) and not saturated else None,
+        saturated=saturated,
+        busiest=busiest,
+        busiest_utilization=utilization,
+        meets_service_level=not broken,
+        binding=broken[0] if broken else None,
         label=label,
+        broken=broken,
+        utilization={
+            kind: 1.0
+            if at_maximum and kind == bottleneck_kind
+            else min(busiest_of_kind(point, kind)[1], 1.0)
+            for kind in COMPONENT_KINDS
+        },
     )
 
 
 def _closed_sweep(solver: Solver, population: int) -> tuple[ClosedPoint, ...]:
-    """Populations from 1 to the given one, each solved on its own."""
-    count = min(population, _CLOSED_SWEEP_POINTS)
+    """Populations from 1 to `CLOSED_REACH` times the given one (at most `MAX_POPULATION`),
+    the given one among them, each solved on its own."""
+    top = max(population, min(CLOSED_REACH * population, MAX_POPULATION))
+    count = min(top, _CLOSED_SWEEP_POINTS)
     sizes = sorted(
-        {1, population, *np.unique(np.round(np.geomspace(1, population, count)).astype(int))}
+        {1, population, top, *np.unique(np.round(np.geomspace(1, top, count)).astype(int))}
     )
     out = []
     for n in sizes:
@@ -303,18 +347,21 @@ def predict_configuration(
     xs = _curve_loads(config, maximum, open_planned)
     curve_points = loads.solve(xs)
     level = limits(config.service_level)
-    service = service_level_result(level, planned, curve_points, loads.at, maximum)
+    neck_name = at_max.stations[neck].name
+    service, ordered = service_level_result(
+        level, planned, curve_points, loads.at, maximum, None if config.has_closed else neck_name
+    )
     if config.has_closed:
         population = solver.closed_population()
         grown = [
             _growth_point(
-                f, solver.closed_point(max(1, round(population * f)), open_scale=f), level, name
+                f, solver.closed_point(max(1, round(population * f)), open_scale=f), ordered, name
             )
             for f, name in zip(growth, names, strict=True)
         ]
     else:
         grown = [
-            _growth_point(f, p, level, name)
+            _growth_point(f, p, ordered, name, neck_name, maximum, at_max.stations[neck].kind)
             for f, name, (_, p) in zip(
                 growth, names, loads.solve([total * f for f in growth]), strict=True
             )
@@ -349,12 +396,16 @@ def predict_configuration(
         )
     response = planned.response_s
     inputs = dataclasses.replace(config.inputs, assumptions=_assumptions(config))
+    curve = tuple(
+        _curve_point(x, p, maximum if open_planned is not None else math.inf, neck_name)
+        for x, p in curve_points
+    )
     return Prediction(
         name=config.name,
         system=config.hardware.system.name,
         inputs=inputs,
         max_iops=float(maximum),
-        bottleneck=at_max.stations[neck].name,
+        bottleneck=neck_name,
         bottleneck_kind=at_max.stations[neck].kind,
         destage_limited=bool(at_max.destage_share(neck, unit * maximum) > 0)
         if np.isfinite(maximum)
@@ -368,7 +419,8 @@ def predict_configuration(
         ranks=results.ranks(planned),
         tiers=results.tiers(planned),
         skew_curves=_skew_curves(config),
-        curve=tuple(_curve_point(x, p) for x, p in curve_points),
+        curve=curve,
+        curve_falls=falls(curve),
         service_level=service,
         growth=tuple(grown),
         closed=closed,
@@ -384,9 +436,11 @@ def predict_scenario(
     base_dir: Path | None = None,
     *,
     allow_outside_heatmaps: bool = False,
+    sizing: SizingResult | None = None,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
-    with its growth, and the tier sweep."""
+    with its growth, and the tier sweep; `sizing`: the sizing search of `analyses.size`
+    already made (`diskmodel size`), which is then not made again."""
     from diskmodel.analyses.sweep import tier_sweep
 
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -418,8 +472,7 @@ def predict_scenario(
         )
         for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
     ]
-    sizing = None
-    if scenario.analyses.size is not None:
+    if sizing is None and scenario.analyses.size is not None:
         from diskmodel.analyses.size import size_scenario
 
         sizing = size_scenario(scenario, catalog, base_dir)

@@ -24,6 +24,10 @@ def tier_sweep(
 ) -> list[TierSweepPoint]:
     """The baseline with each `sweep.counts` more ranks of `sweep.drive` in `sweep.pool`.
 
+    Every point places its ranks with `system.rank_placement: balanced` (each drive type
+    spread over the DA pairs and servers as evenly as its count allows), so what a point
+    shows is the ranks added, not where round-robin happened to deal them; a count that cannot
+    be even (an odd count over two DA pairs) is named by the point's `da_pair_spread`.
     A count the hardware cannot take (too many ranks for the DA pairs) gives a point with
     `error` set instead of stopping the sweep.
     """
@@ -35,7 +39,11 @@ def tier_sweep(
     for added in sweep.counts:
         group = {"drive": sweep.drive, "raid": sweep.raid, "count": added, "da_pair": None}
         data = apply_settings(
-            base, {f"pools.{pool_index}.ranks": [*ranks, group] if added else ranks}
+            base,
+            {
+                f"pools.{pool_index}.ranks": [*ranks, group] if added else ranks,
+                "system.rank_placement": "balanced",
+            },
         )
         # A sweep point reports its maxima and its response at the planned load: a short curve
         # brackets the service level's limits well enough for that (they are then refined).

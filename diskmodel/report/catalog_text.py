@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from diskmodel import terminal
 from diskmodel.catalog import SHIPPED, Catalog
 from diskmodel.errors import InputError
 from diskmodel.report.table import Output, TextTable, table, to_text
@@ -104,11 +105,11 @@ def render_entry(catalog: Catalog, name: str, output: Output | None = None) -> s
             rows = _rows(entry, prefix="")
             origin = catalog.origin_of(name)
             shown = "the catalog shipped with diskmodel" if origin == SHIPPED else origin
-            drawn = to_text(
+            table_text = to_text(
                 [TextTable(("field", "value", "source or basis"), tuple(rows), name, (0,), (1,))],
                 output,
             )
-            return f"{drawn}\ndefined in: {shown}\n"  # not wrapped: a path stays whole
+            return terminal.drawn(table_text, f"\ndefined in: {shown}\n")  # a path stays whole
     names = catalog.names()
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from markupsafe import Markup
 
 from diskmodel.prediction import (
+    CurveFall,
     Prediction,
     ScenarioPrediction,
     SizingCandidate,
@@ -22,7 +23,7 @@ from diskmodel.prediction import (
     TierResult,
     TransactionPoint,
 )
-from diskmodel.report import charts, display
+from diskmodel.report import charts, display, result_tables, spread
 from diskmodel.report.view import Chart
 from diskmodel.vocabulary import TIERS
 
@@ -31,6 +32,15 @@ from diskmodel.vocabulary import TIERS
 GROUP_ABOVE = 6
 """A kind with more components than this shows as 'busiest' and 'average' bars (all of them
 stay in the components table), so that the chart stays readable with 48 ranks."""
+
+GROUP_LABEL = {
+    "host adapter ports": "host ports",
+    "host adapter cards": "host adapter cards",
+    "processor servers": "servers",
+    "device adapter pairs": "DA pairs",
+    "ranks (per drive)": "ranks",
+}
+"""A component group's name on the utilisation chart (`result_tables.component_groups`)."""
 
 KIND_LABEL = {
     "host_adapter": "host adapter",
@@ -94,8 +104,17 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
         if shade is not None and shade.curve
         else None
     )
+    saturated_at = [(p.name, p.planned_iops) for p in configs if p.closed is None and p.saturated]
+    falls = [(p, f) for p in configs if p.closed is None for f in p.curve_falls]
     svg = charts.response_time_chart(
-        "chart-response", series, markers, planned_iops, target_ms=target_ms, band=band
+        "chart-response",
+        series,
+        markers,
+        planned_iops,
+        target_ms=target_ms,
+        band=band,
+        saturated_at=saturated_at,
+        spans=[(f.from_iops, f.to_iops, FALL_LABEL) for _, f in falls],
     )
     parts = ["Average response time of all host I/O as the load grows."]
     if band is not None:
@@ -122,6 +141,22 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
             f"The dotted horizontal line is the response-time target of the service level "
             f"({display.number(target_ms)} ms)."
         )
+    if saturated_at:
+        parts.append(
+            "A cross labelled 'saturated' on the planned load marks a configuration that cannot "
+            "carry it: "
+            + "; ".join(
+                f"{name} (its maximum {display.rate_3sf(p.max_iops)} IOPS)"
+                for (name, _), p in zip(
+                    saturated_at,
+                    [p for p in configs if p.closed is None and p.saturated],
+                    strict=True,
+                )
+            )
+            + "."
+        )
+    for p, f in falls:
+        parts.append(fall_sentence(p.name, f))
     if any(p.closed is not None for p in configs):
         parts.append(
             "A closed system's line is traced by its population (queue depth or users), each "
@@ -136,6 +171,26 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
             f"saturation: {'; '.join(saturation)}."
         )
     return Chart("chart-response", "Response time against I/O rate", " ".join(parts), Markup(svg))
+
+
+FALL_LABEL = "placement change"
+"""The label of a shaded stretch of the response curve where the response time falls."""
+
+
+def fall_sentence(name: str, f: CurveFall) -> str:
+    """Why the response time of `name` falls from f.from_iops to f.to_iops (a sentence)."""
+    span = (
+        f"From {display.rate(f.from_iops)} to {display.rate(f.to_iops)} IOPS the response time "
+        f"of {name} falls from {display.milliseconds(f.from_response_time_ms)} to "
+        f"{display.milliseconds(f.to_response_time_ms)} ms as the load rises"
+    )
+    if not f.placement:
+        return f"{span}, with no placement change to explain it (please report it)."
+    return (
+        f"{span} (shaded, '{FALL_LABEL}'): Easy Tier places the data for each load, and here "
+        "it keeps a tier at its utilisation target by moving data to a slower one, each load's "
+        f"response time being that of its own placement ({f.detail})."
+    )
 
 
 def _response_series(p: Prediction) -> charts.Series:
@@ -160,12 +215,26 @@ def _response_series(p: Prediction) -> charts.Series:
 # --------------------------------------------------------------------------- growth
 
 
+def binding_kind(p: Prediction) -> str:
+    """The component kind whose utilisation the growth chart shows: that of the utilisation
+    limit a rising load reaches first, else the bottleneck's kind."""
+    kinds = {c.name: c.kind for c in p.components}
+    reached = [
+        lim
+        for lim in p.service_level.limits
+        if lim.kind == "utilization" and lim.max_iops is not None and lim.component in kinds
+    ]
+    first = min(reached, key=lambda lim: lim.max_iops or 0.0, default=None)
+    return kinds[first.component or ""] if first is not None else p.bottleneck_kind
+
+
 def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
     grown = [p for p in configs if p.growth]
     if not grown:
         return None
-    series = [
-        charts.Series(
+    kinds = [binding_kind(p) for p in grown]
+    lines = [
+        charts.GrowthLine(
             p.name,
             tuple(g.factor for g in p.growth),
             tuple(
@@ -174,30 +243,48 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
                 else math.inf
                 for g in p.growth
             ),
+            tuple(g.utilization.get(kind, g.busiest_utilization) for g in p.growth),
+            tuple(g.meets_service_level for g in p.growth),
         )
-        for p in grown
+        for p, kind in zip(grown, kinds, strict=True)
     ]
-    saturated = [(p.name, g.factor) for p in grown for g in p.growth if g.saturated]
+    ceilings: dict[float, list[str]] = {}
+    for p, kind in zip(grown, kinds, strict=True):
+        ceiling = p.inputs.service_level.utilization.get(kind)
+        if ceiling is not None and KIND_LABEL.get(kind, kind) not in ceilings.get(ceiling, []):
+            ceilings.setdefault(ceiling, []).append(KIND_LABEL.get(kind, kind))
     targets = {p.inputs.service_level.response_time_ms for p in grown}
     target_ms = targets.pop() if len(targets) == 1 else None
     closed = any(p.closed is not None for p in grown)
+    shown = sorted({KIND_LABEL.get(k, k) for k in kinds})
     svg = charts.growth_chart(
         "chart-growth",
-        series,
-        saturated,
+        lines,
         target_ms,
+        [
+            (f"ceiling {display.percent(c, 0)} ({', '.join(names)})", c)
+            for c, names in sorted(ceilings.items())
+        ],
         x_label="population factor (× the given population)"
         if closed
         else "load factor (× the planned load)",
+        utilization_label=f"busiest {' / '.join(shown)} utilisation",
+    )
+    which = "; ".join(
+        f"{p.name}: its busiest {KIND_LABEL.get(k, k)}" for p, k in zip(grown, kinds, strict=True)
     )
     return Chart(
         "chart-growth",
-        "Response time as the load grows",
+        "Response time and utilisation as the load grows",
         "Each configuration at its planned load times each growth factor"
         + (" (a closed system: its population times the factor)" if closed else "")
-        + ". A cross along the top edge marks a factor at which the configuration is saturated "
-        "(the load is above its maximum). The growth table says at which factor each "
-        "configuration stops meeting its service level, and why.",
+        + ". Left, the response time against the service level's target (dotted line); right, "
+        "the utilisation of the component kind that binds first (the utilisation limit a rising "
+        f"load reaches first, else the bottleneck's kind: {which}) against its ceiling (dashed "
+        "line). A ring marks a factor at which the service level is not met, for whatever "
+        "limit; a cross in the band above the response-time lines marks one at which the "
+        "configuration is saturated (the load is above its maximum: no response time). The "
+        "growth table names what binds at each factor.",
         Markup(svg),
     )
 
@@ -255,21 +342,20 @@ def _bar(label: str, breakdown_ms: dict[str, float | None]) -> charts.StackedBar
 def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
     names = [p.name for p in configs]
     groups: list[charts.BarGroup] = []
-    kinds: list[str] = []
-    for p in configs:
-        for c in p.components:
-            if c.kind not in kinds:
-                kinds.append(c.kind)
-    for kind in kinds:
-        members = [[c for c in p.components if c.kind == kind] for p in configs]
-        label = KIND_LABEL.get(kind, kind)
+    titles: list[str] = []
+    by_config = [dict(result_tables.component_groups(p.components)) for p in configs]
+    for grouped in by_config:
+        titles.extend(t for t in grouped if t not in titles)
+    for title in titles:
+        members = [grouped.get(title, []) for grouped in by_config]
+        label = GROUP_LABEL.get(title, title)
         if all(len({c.utilization for c in m}) <= 1 for m in members):
-            # every component of the kind equally busy in each configuration: one bar
+            # every component of the group equally busy in each configuration: one bar
             counts = {len(m) for m in members if m}
             count = max(counts, default=0)
             groups.append(
                 charts.BarGroup(
-                    (f"{label}s (all {count})" if len(counts) == 1 else f"{label}s (all)")
+                    (f"{label} (all {count})" if len(counts) == 1 else f"{label} (all)")
                     if count > 1
                     else (members[0][0].name if members[0] else label),
                     tuple(m[0].utilization if m else None for m in members),
@@ -279,13 +365,13 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         if max(len(m) for m in members) > GROUP_ABOVE:
             groups.append(
                 charts.BarGroup(
-                    f"{label}s: busiest",
+                    f"{label}: busiest",
                     tuple(max((c.utilization for c in m), default=None) for m in members),
                 )
             )
             groups.append(
                 charts.BarGroup(
-                    f"{label}s: average",
+                    f"{label}: average",
                     tuple(sum(c.utilization for c in m) / len(m) if m else None for m in members),
                 )
             )
@@ -308,8 +394,9 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         "Utilisation of each component",
         "How busy each component is at the planned load. Above 70% (amber line) queueing "
         "delay grows quickly; above 90% (red line) the component is close to saturation. "
-        "Components of one kind that are all equally busy share one bar; kinds with more "
-        f"than {GROUP_ABOVE} components show their busiest and their average. The components "
+        "Components of one group (host ports, host adapter cards, servers, DA pairs, ranks) that "
+        "are all equally busy share one bar; groups of more than "
+        f"{GROUP_ABOVE} components show their busiest and their average. The components "
         "table lists every one.",
         Markup(svg),
     )
@@ -451,9 +538,9 @@ def _closed_chart(configs: Sequence[Prediction]) -> Chart | None:
         "chart-closed",
         f"Throughput and response time against {label.split(' (')[0]}",
         "A closed system: a fixed number of I/Os in flight (or users who think, then issue the "
-        "next I/O), each population solved on its own. Throughput levels off at the "
-        "bottleneck's limit while response time keeps growing. The dashed line is the "
-        f"scenario's population; there {settles}.",
+        "next I/O), each population solved on its own, up to twice the scenario's. Throughput "
+        "levels off at the bottleneck's limit while response time keeps growing. The dashed "
+        f"line is the scenario's population; there {settles}.",
         Markup(svg),
     )
 
@@ -507,6 +594,11 @@ def _application_chart(configs: Sequence[Prediction]) -> Chart | None:
 def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
     ok = [t for t in prediction.tier_sweep if t.error is None]
     base = prediction.baseline
+    uneven = {
+        float(t.added): f"uneven {spread.counts_text(t.da_pair_spread)}"
+        for t in ok
+        if spread.uneven_text(t.da_pair_spread)
+    }
     svg = charts.sweep_chart(
         "chart-sweep",
         [float(t.added) for t in ok],
@@ -516,6 +608,7 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
         ],
         base.planned_iops if base.closed is None else None,
         "ranks added",
+        notes=uneven,
     )
     failed = [t for t in prediction.tier_sweep if t.error is not None]
     return Chart(
@@ -523,7 +616,15 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
         f"Ranks added to {base.name}",
         "The highest total I/O rate with 0, 1, 2 ... more ranks: to saturation, and to the "
         "service level (every limit met). Where the planning maximum is below the dashed "
-        "planned load, the configuration does not meet its service level at that load."
+        "planned load, the configuration does not meet its service level at that load. "
+        + result_tables.SWEEP_PLACEMENT
+        + (
+            " Such a point is ringed and labelled 'uneven' with the tier's ranks per DA pair ("
+            + ", ".join(f"+{x:g}: {note.removeprefix('uneven ')}" for x, note in uneven.items())
+            + ")."
+            if uneven
+            else " No point here is uneven."
+        )
         + (
             " Not possible: " + "; ".join(f"+{t.added} ({t.error})" for t in failed) + "."
             if failed

@@ -24,6 +24,7 @@ from the scenario reach the SVG as escaped text only.
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 from collections.abc import Callable, Sequence
@@ -59,6 +60,8 @@ WARN_COLOUR = "#E69F00"
 CRITICAL_COLOUR = "#D55E00"
 TARGET_COLOUR = "#555555"
 NOTE_COLOUR = "#333333"
+GRID_BAND_COLOUR = "#999999"
+"""The line under a chart's band of saturation crosses."""
 
 WIDTH_IN = 7.2
 """Chart width in inches: fits an A4 or Letter page with margins, so printing does not scale it."""
@@ -146,6 +149,8 @@ def response_time_chart(
     x_label: str = "host I/O rate (IOPS)",
     target_ms: float | None = None,
     band: Band | None = None,
+    saturated_at: Sequence[tuple[str, float]] = (),
+    spans: Sequence[tuple[float, float, str]] = (),
 ) -> str:
     """Response time (ms) against I/O rate, one line per alternative, the planned load marked.
 
@@ -155,6 +160,10 @@ def response_time_chart(
     there in an upward arrowhead: no line is cut by the frame. `target_ms`, the service level's
     response-time target, is a horizontal dashed line. `band`, shaded in the first line's
     colour, is the range of the inputs given as ranges (cut at the top like the lines).
+    `saturated_at`: (line, load) of a configuration saturated at the planned load, a cross at
+    the top of the frame there, labelled. `spans`: (from, to, label) stretches of load shaded
+    and labelled at the foot of the plot (where a line's response time falls as Easy Tier
+    re-places data).
     """
     top = response_axis_top(series, markers, target_ms)
     legend = _Legend(_names(series))
@@ -164,6 +173,10 @@ def response_time_chart(
     xs = [v for x, _, _ in lines for v in x] + [m.x for m in shown if math.isfinite(m.x)]
     if band is not None:
         xs += [v for v in band.x if math.isfinite(v)]
+    # The planned load and the saturated points on it are always inside the frame.
+    xs += [x for _, x in saturated_at if math.isfinite(x)]
+    if planned_iops is not None and math.isfinite(planned_iops):
+        xs.append(planned_iops)
     right = padded(min(xs), max(xs))[1] if xs else 1.0
     ax.set_xlim(0.0, right)
     ax.set_ylim(0.0, top)
@@ -198,8 +211,17 @@ def response_time_chart(
             size=NOTE_PT,
             colour=_colour(i),
         )
+    for row, (name, at) in enumerate(saturated_at):
+        i = _index_of(series, name)
+        cross_y = top * (0.9 - 0.08 * row)
+        cross = LineStyle(_colour(i), marker="x", marker_size=8.0, marker_edge_width=2.0)
+        ax.plot([at], [cross_y], cross, draw_line=False, z=ON_TOP - 1)
+        _note_beside(ax, "saturated", at, cross_y, _colour(i))
+    for lo, hi, label in spans:
+        ax.axvspan(lo, hi, PatchStyle(NOTE_COLOUR, alpha=0.1))
+        _note_at_foot(ax, label, (lo + hi) / 2)
     if target_ms is not None and target_ms <= top:
-        _target(ax, target_ms)
+        _target(ax, target_ms, avoid=series)
     if planned_iops is not None:
         _planned_vertical(ax, planned_iops)
     _thousands(ax, "x")
@@ -208,6 +230,37 @@ def response_time_chart(
     ax.set_ylabel("response time (ms)")
     legend.place(fig, ax)
     return fig.svg("Response time against I/O rate")
+
+
+def _note_beside(ax: Axes, text: str, x: float, y: float, colour: str) -> None:
+    """A short note beside the point (x, y): to its right, or to its left near the right
+    edge, inside the plot either way."""
+    room = ax.left + ax.width - ax.px(x) - 8
+    right = room >= text_width(text, NOTE_PT)
+    ax.annotate(
+        text,
+        (x, y),
+        (8, 0) if right else (-8, 0),
+        anchor="start" if right else "end",
+        align="center",
+        size=NOTE_PT,
+        colour=colour,
+    )
+
+
+def _note_at_foot(ax: Axes, text: str, x: float) -> None:
+    """A note centred on x just above the plot's foot, moved in to stay inside the plot."""
+    width = text_width(text, NOTE_PT)
+    centre = min(max(ax.px(x), ax.left + width / 2 + 3), ax.left + ax.width - width / 2 - 3)
+    ax.annotate(
+        text,
+        (0.0, 0.0),
+        (centre - ax.left, 4),
+        coords=("axes", "axes"),
+        anchor="middle",
+        size=NOTE_PT,
+        colour=NOTE_COLOUR,
+    )
 
 
 def stacked_bar_chart(
@@ -407,39 +460,124 @@ def closed_system_chart(
     return fig.svg(f"{title} against {population_label}")
 
 
+@dataclass(frozen=True)
+class GrowthLine:
+    """One configuration's growth steps: at each factor its response time (inf where
+    saturated), the utilisation of its binding component kind (0..1) and whether the service
+    level is met."""
+
+    name: str
+    factors: tuple[float, ...]
+    response_ms: tuple[float, ...]
+    utilization: tuple[float, ...]
+    met: tuple[bool, ...]
+
+
 def growth_chart(
     key: str,
-    series: Sequence[Series],
-    saturated: Sequence[tuple[str, float]],
+    lines: Sequence[GrowthLine],
     target_ms: float | None,
+    ceilings: Sequence[tuple[str, float]],
     x_label: str = "load factor (× the planned load)",
+    utilization_label: str = "utilisation of the binding component",
 ) -> str:
-    """Response time against growth factor, one line per configuration; a factor at which a
-    configuration is saturated is a cross on the top edge (there is no response time)."""
+    """Two panels against the growth factor, one line per configuration: the response time
+    with the service level's target, and the utilisation of the binding component kind with
+    its ceiling (`ceilings`: label and fraction). A factor that breaks the service level is
+    ringed in both; one at which a configuration is saturated (no response time) is a
+    cross in a band above the response-time lines, inside the frame, a row per configuration.
+    The response axis always reaches past the target."""
+    series = [Series(g.name, g.factors, g.response_ms) for g in lines]
     top = response_axis_top(series, [], target_ms, stretch=math.inf)
-    legend = _Legend(_names(series))
-    fig, ax = _figure(key, 2.6, legend)
-    factors = sorted({x for s in series for x in s.x} | {f for _, f in saturated})
-    ax.set_xlim(*(padded(factors[0], factors[-1]) if factors else (0.0, 1.0)))
-    ax.set_ylim(0.0, top)
-    for i, s in enumerate(series):
-        x, y, _cut = _below(s.x, s.y, top)
-        ax.plot(x, y, _style(i, marker_size=4.5), label=_wrap(s.name))
-        over = [xi for xi, yi in zip(s.x, s.y, strict=True) if math.isfinite(yi) and yi > top] + [
-            factor for name, factor in saturated if name == s.name
+    if target_ms is not None:
+        # The target is always drawn: how far below it the lines run is the answer.
+        top = max(top, 1.15 * target_ms)
+    saturating = [
+        i for i, g in enumerate(lines) if any(not math.isfinite(v) for v in g.response_ms)
+    ]
+    band = 0.09 * len(saturating)  # room above `top` for the crosses, a row per configuration
+    broken_somewhere = any(not met for g in lines for met in g.met)
+    extra = [
+        *(["service level not met"] if broken_somewhere else []),
+        *(["saturated (no response time)"] if saturating else []),
+    ]
+    legend = _Legend([*_names(series), *extra])
+    width = WIDTH_IN * PT
+    height = (2.6 + AXIS_LABEL_IN + TOP_IN + legend.height_in()) * PT
+    plot_height = 2.6 * PT
+    fig = Figure(key, width, height)
+    plot_width = (0.98 - 0.13) * width / 2.3
+    response, busy = (
+        fig.add_axes(0.13 * width + k * 1.3 * plot_width, TOP_IN * PT, plot_width, plot_height)
+        for k in (0, 1)
+    )
+    factors = sorted({x for g in lines for x in g.factors})
+    limits = padded(factors[0], factors[-1]) if factors else (0.0, 1.0)
+    for ax in (response, busy):
+        ax.set_xlim(*limits)
+    response.set_ylim(0.0, top * (1 + band))
+    busy.set_ylim(0.0, 1.08)
+    ring = LineStyle(
+        NOTE_COLOUR, marker="o", marker_size=10.0, marker_face="none", marker_edge_width=1.2
+    )
+    for i, g in enumerate(lines):
+        x, y, _cut = _below(g.factors, g.response_ms, top)
+        response.plot(x, y, _style(i, marker_size=4.5), label=_wrap(g.name))
+        busy.plot(list(g.factors), list(g.utilization), _style(i, marker_size=4.5))
+        broken = [k for k, met in enumerate(g.met) if not met]
+        shown = [k for k in broken if math.isfinite(g.response_ms[k]) and g.response_ms[k] <= top]
+        response.plot(
+            [g.factors[k] for k in shown], [g.response_ms[k] for k in shown], ring, draw_line=False
+        )
+        busy.plot(
+            [g.factors[k] for k in broken],
+            [g.utilization[k] for k in broken],
+            ring,
+            draw_line=False,
+        )
+        over = [
+            f
+            for f, v in zip(g.factors, g.response_ms, strict=True)
+            if not math.isfinite(v) or v > top
         ]
         if over:
-            # one row of crosses per line, from the top edge down, so that none hides another
+            row = saturating.index(i) if i in saturating else 0
             cross = LineStyle(_colour(i), marker="x", marker_size=7.0, marker_edge_width=2.0)
-            ax.plot(over, [top * (1 - 0.035 * i)] * len(over), cross, draw_line=False, clip=False)
+            response.plot(
+                over, [top * (1 + 0.09 * (row + 0.5))] * len(over), cross, draw_line=False
+            )
+    if saturating:
+        response.axhline(top, LineStyle(GRID_BAND_COLOUR, width=0.8, dash=(2.0, 2.0)))
+    if broken_somewhere:
+        response.plot([], [], ring, label="service level not met", draw_line=False)
+    if saturating:
+        response.plot(
+            [],
+            [],
+            LineStyle(NOTE_COLOUR, marker="x", marker_size=7.0, marker_edge_width=2.0),
+            label="saturated (no response time)",
+            draw_line=False,
+        )
     if target_ms is not None and target_ms <= top:
-        _target(ax, target_ms)
-    _few_ticks(ax, "y")
-    ax.set_xticks(sorted({x for s in series for x in s.x}), lambda v: f"{v:g}×")
-    ax.set_xlabel(x_label)
-    ax.set_ylabel("response time (ms)")
-    legend.place(fig, ax)
-    return fig.svg("Response time as the load grows")
+        _target(response, target_ms, avoid=series)
+    for label, ceiling in ceilings:
+        _labelled_hline(
+            busy,
+            ceiling,
+            LineStyle(WARN_COLOUR, width=1.1, dash="--"),
+            label,
+            WARN_COLOUR,
+            avoid=[Series(g.name, g.factors, g.utilization) for g in lines],
+        )
+    response.set_yticks(nice_ticks(0.0, top, TICK_BINS))
+    busy.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"])
+    for ax in (response, busy):
+        ax.set_xticks(factors, lambda v: f"{v:g}×")
+        ax.set_xlabel(x_label)
+    response.set_ylabel("response time (ms)")
+    busy.set_ylabel(utilization_label)
+    legend.place(fig, response)
+    return fig.svg("Response time and utilisation as the load grows")
 
 
 def sweep_chart(
@@ -448,9 +586,11 @@ def sweep_chart(
     lines: Sequence[tuple[str, Sequence[float]]],
     planned_iops: float | None,
     x_label: str,
+    notes: dict[float, str] | None = None,
 ) -> str:
     """Maximum rates (to saturation, to the service level) against the number of ranks added;
-    the planned load as a horizontal dashed line."""
+    the planned load as a horizontal dashed line. `notes` label some counts (an uneven
+    placement): a ring around the first line's point and the note under it."""
     legend = _Legend([name for name, _ in lines])
     fig, ax = _figure(key, 2.6, legend)
     ys = [v for _, values in lines for v in values if math.isfinite(v)]
@@ -460,6 +600,23 @@ def sweep_chart(
     ax.set_ylim(0.0, padded(min(ys), max(ys))[1] if ys else 1.0)
     for i, (name, values) in enumerate(lines):
         ax.plot(list(added), list(values), _style(i, marker_size=4.5), label=_wrap(name))
+    ring = LineStyle(NOTE_COLOUR, marker="o", marker_size=10.0, marker_face="none")
+    top = ax.yaxis.hi
+    for x, note in (notes or {}).items():
+        y = next((v for a, v in zip(added, lines[0][1], strict=True) if a == x), None)
+        if y is None or not math.isfinite(y):
+            continue
+        ax.plot([x], [y], ring, draw_line=False, z=ON_TOP - 1)
+        # Above the point when there is room under the top edge, else below it.
+        above = ax.py(y) - ax.py(top) > 2.2 * NOTE_PT
+        ax.annotate(
+            note,
+            (x, y),
+            (0, 12) if above else (0, -16),
+            anchor="middle",
+            size=NOTE_PT,
+            colour=NOTE_COLOUR,
+        )
     if planned_iops is not None:
         _labelled_hline(
             ax,
@@ -542,17 +699,77 @@ _PLANNED_LINE = LineStyle(TARGET_COLOUR, width=1.0, dash=(4.0, 3.0))
 _TARGET_LINE = LineStyle(TARGET_COLOUR, width=0.9, dash=(1.8, 1.8))
 
 
-def _target(ax: Axes, target_ms: float) -> None:
-    """The service level's response-time target: a dotted horizontal line, labelled."""
+def _target(ax: Axes, target_ms: float, avoid: Sequence[Series] = ()) -> None:
+    """The service level's response-time target: a dotted horizontal line, labelled where
+    no line of `avoid` runs."""
     _labelled_hline(
-        ax, target_ms, _TARGET_LINE, f"target {display.number(target_ms)} ms", TARGET_COLOUR
+        ax,
+        target_ms,
+        _TARGET_LINE,
+        f"target {display.number(target_ms)} ms",
+        TARGET_COLOUR,
+        avoid=avoid,
     )
 
 
-def _labelled_hline(ax: Axes, y: float, style: LineStyle, text: str, colour: str) -> None:
-    """A horizontal line across the plot at y, its label just above it at the left edge."""
+def _labelled_hline(
+    ax: Axes,
+    y: float,
+    style: LineStyle,
+    text: str,
+    colour: str,
+    avoid: Sequence[Series] = (),
+) -> None:
+    """A horizontal line across the plot at y, its label just above it at the left edge, or
+    where that would cross a line of `avoid` the first of: under it at the left, above it
+    at the right, under it at the right that crosses none."""
     ax.axhline(y, style)
-    ax.annotate(text, (0.0, y), (4, 3), coords=("axes", "data"), size=NOTE_PT, colour=colour)
+    candidates: tuple[tuple[float, tuple[int, int], str], ...] = (
+        (0.0, (4, 3), "start"),
+        (0.0, (4, -10), "start"),
+        (1.0, (-4, 3), "end"),
+        (1.0, (-4, -10), "end"),
+    )
+    chosen = next((c for c in candidates if not _crosses(ax, y, text, c, avoid)), candidates[0])
+    at, offset, anchor = chosen
+    ax.annotate(
+        text, (at, y), offset, coords=("axes", "data"), size=NOTE_PT, colour=colour, anchor=anchor
+    )
+
+
+def _crosses(
+    ax: Axes,
+    y: float,
+    text: str,
+    candidate: tuple[float, tuple[int, int], str],
+    avoid: Sequence[Series],
+) -> bool:
+    """Whether a label placed as `candidate` would overlap a line of `avoid` (its segments
+    sampled) or run out of the plot."""
+    at, (dx, dy), anchor = candidate
+    x0 = ax.left + at * ax.width + dx
+    width = text_width(text, NOTE_PT)
+    left, right = (x0, x0 + width) if anchor == "start" else (x0 - width, x0)
+    base = ax.py(y) - dy
+    top, bottom = base - NOTE_PT, base + 0.3 * NOTE_PT
+    if top < ax.top or bottom > ax.top + ax.height:
+        return True
+    for s in avoid:
+        pts = [
+            (ax.px(a), ax.py(min(b, ax.yaxis.hi)))
+            for a, b in zip(s.x, s.y, strict=True)
+            if math.isfinite(a) and math.isfinite(b)
+        ]
+        sampled = [
+            (xa + (xb - xa) * k / 20, ya + (yb - ya) * k / 20)
+            for (xa, ya), (xb, yb) in itertools.pairwise(pts)
+            for k in range(21)
+        ]
+        if any(
+            left - 3 <= px <= right + 3 and top - 3 <= py <= bottom + 3 for px, py in sampled or pts
+        ):
+            return True
+    return False
 
 
 def _planned_vertical(ax: Axes, planned_iops: float) -> None:

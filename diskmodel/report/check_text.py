@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.prediction import DefaultUsed
+from diskmodel.report.spread import counts_text, uneven_text
 from diskmodel.report.table import Output, TextTable, table, to_text
-from diskmodel.scenario import Scenario, expand_ranks
+from diskmodel.scenario import RankPlacement, Scenario, expand_ranks
 from diskmodel.vocabulary import TIERS
 
 
@@ -113,6 +114,7 @@ def render_check(
     parts.append(
         table(["server", "ranks", "drives", "SSD ranks"], per_server, title="Drives per server")
     )
+    parts.extend(_ssd_spread(scenario, ranks, catalog))
 
     workload_rows = [
         [
@@ -155,6 +157,32 @@ def render_check(
             + how
         )
     return to_text(parts, output)
+
+
+def _ssd_spread(scenario: Scenario, ranks: Sequence[RankPlacement], catalog: Catalog) -> list[str]:
+    """Each pool's SSD ranks over the DA pairs and the servers, judged as the report judges
+    them (`report.spread.uneven_text`)."""
+    lines = []
+    for pool in scenario.pools:
+        ssd = [r for r in ranks if r.pool == pool.name and catalog.drives[r.drive].kind == "ssd"]
+        if not ssd:
+            continue
+        per_pair = [sum(1 for r in ssd if r.da_pair == i) for i in range(scenario.system.da_pairs)]
+        per_server = [sum(1 for r in ssd if r.server == i) for i in (0, 1)]
+        uneven = uneven_text(per_pair, per_server)
+        placement = scenario.system.rank_placement.replace("_", "-")
+        lines.append(
+            f"SSD ranks of pool {pool.name}: {len(ssd)}, "
+            + (
+                f"NOT spread evenly ({uneven}): the DA pair and server holding more carry "
+                "more of the hot I/O"
+                if uneven
+                else f"spread evenly (DA pairs {counts_text(per_pair)}, servers "
+                f"{counts_text(per_server)})"
+            )
+            + f"; placement {placement}"
+        )
+    return lines
 
 
 def _rate(value: float | tuple[float, float]) -> str:

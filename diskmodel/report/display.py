@@ -93,3 +93,9 @@ def number(value: float) -> str:
     if float(value).is_integer():
         return f"{value:,.0f}"
     return f"{value:,.4g}"
+
+
+def broken_text(broken: tuple[str, ...] | list[str]) -> str:
+    """What binds at a load, first what binds first (`analyses.limits.binding_names`): every
+    broken limit named, "; " between them ("saturated: DA pair 0; response time ≤ 5 ms")."""
+    return "; ".join(broken)

@@ -21,6 +21,7 @@ servers in a pool that has SSD ranks, data that does not fit its tier).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmodel import __version__
-from diskmodel.prediction import ComponentResult, Prediction, ScenarioPrediction
+from diskmodel.prediction import Prediction, ScenarioPrediction
 from diskmodel.report import (
     application_tables,
     chart_views,
@@ -38,18 +39,11 @@ from diskmodel.report import (
     log_tables,
     result_tables,
     size_tables,
+    spread,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.result_tables import bottleneck_text, headroom_text
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
-
-KIND_PLURAL = {
-    "host_adapter": "host adapter ports",
-    "processor": "processor servers",
-    "device_adapter": "device adapter pairs",
-    "rank": "ranks",
-}
-
 
 # --------------------------------------------------------------------------- public API
 
@@ -57,18 +51,21 @@ KIND_PLURAL = {
 def render_html(
     prediction: ScenarioPrediction,
     *,
+    appendix: bool = False,
     timestamp: bool = True,
     scenarios: object = None,
 ) -> str:
     """The whole report as one HTML document.
 
-    `timestamp=False` leaves out the one line that differs between runs. `scenarios` is
-    accepted and ignored (callers still pass it; everything the page shows comes from the
-    prediction).
+    `appendix`: print the component detail, the inputs and the appendix too (on screen the
+    page always shows them). `timestamp=False` leaves out the one line that differs between
+    runs. `scenarios` is accepted and ignored (callers still pass it; everything the page
+    shows comes from the prediction).
     """
     del scenarios
     generated = _generated_line() if timestamp else None
-    return render_report(build_report(prediction, generated))
+    report = build_report(prediction, generated)
+    return render_report(dataclasses.replace(report, print_appendix=appendix))
 
 
 def write_report(
@@ -77,12 +74,13 @@ def write_report(
     *,
     timestamp: bool = True,
     force: bool = False,
+    appendix: bool = False,
 ) -> Path:
     """Write the report to `path` atomically (never over a file diskmodel did not write,
     unless `force`); return the path written."""
     from diskmodel.output import write_output
 
-    text = render_html(prediction, timestamp=timestamp)
+    text = render_html(prediction, timestamp=timestamp, appendix=appendix)
     return write_output(Path(path), text, force=force)
 
 
@@ -224,9 +222,10 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
             f"{display.milliseconds(rt)} ms."
         )
     sentences = [first]
+    broken = f" ({display.broken_text(level_.broken)})" if level_.broken else ""
     planning = (
-        f"The service level is {'met' if level_.met else 'not met'} at this load and holds up "
-        f"to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
+        f"The service level is {'met' if level_.met else 'not met'} at this load{broken} and "
+        f"holds up to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
     )
     if p.closed is None and not (p.saturated or rt is None):
         planning += f", and the system saturates at {saturation}."
@@ -367,7 +366,12 @@ def _alerts(p: Prediction) -> list[Alert]:
                 "as they arrive, so host writes wait for destages.",
             )
         )
-    broken = [lim for lim in p.service_level.limits if not lim.met]
+    # In the order of `service_level.broken`: what binds first, first.
+    order = {label: i for i, label in enumerate(p.service_level.broken)}
+    broken = sorted(
+        (lim for lim in p.service_level.limits if not lim.met),
+        key=lambda lim: order.get(lim.label, len(order)),
+    )
     if broken and not p.saturated:
         out.append(
             Alert(
@@ -394,19 +398,17 @@ def _alerts(p: Prediction) -> list[Alert]:
                     f"{display.capacity_gb(tier.used_gb)} of data is placed there.",
                 )
             )
-    for pool in p.inputs.pools:
-        per_server = pool.ssd_ranks_per_server
-        if sum(per_server) > 0 and max(per_server) - min(per_server) > 1:
-            spread = ", ".join(f"{n} on server {i}" for i, n in enumerate(per_server))
-            out.append(
-                Alert(
-                    "warning",
-                    p.name,
-                    f"pool {pool.name}: its SSD ranks are not balanced across the two servers "
-                    f"({spread}): one server's SSD ranks and processor carry most of the hot "
-                    "I/O. Spread them evenly.",
-                )
+    for pool, count, uneven in spread.uneven_ssd(p):
+        out.append(
+            Alert(
+                "warning",
+                p.name,
+                f"pool {pool}: its {count} SSD ranks are not spread evenly ({uneven}): the DA "
+                "pair and the server holding more of them carry more of the hot I/O, which can "
+                "lower the maximum. Spread them evenly (system.rank_placement: balanced does, "
+                "as far as the count allows; an odd count over two cannot be even).",
             )
+        )
     return out
 
 
@@ -443,10 +445,9 @@ def _log_alerts(p: Prediction) -> list[Alert]:
 
 
 def _utilization_alerts(p: Prediction) -> list[Alert]:
-    """One alert per component kind above 70% (critical above 90%), naming the busiest."""
+    """One alert per component group above 70% (critical above 90%), naming the busiest."""
     out: list[Alert] = []
-    for kind in _kinds(p.components):
-        members = [c for c in p.components if c.kind == kind]
+    for plural, members in result_tables.component_groups(p.components):
         hot = sorted(
             (c for c in members if c.utilization >= WARN_UTILIZATION),
             key=lambda c: -c.utilization,
@@ -455,12 +456,11 @@ def _utilization_alerts(p: Prediction) -> list[Alert]:
             continue
         peak = hot[0]
         level: Level = "critical" if peak.utilization >= CRITICAL_UTILIZATION else "warning"
-        plural = KIND_PLURAL.get(kind, kind)
         if len(hot) == 1:
             text = f"{peak.name} is {display.percent(peak.utilization)} busy"
         else:
             text = (
-                f"{len(hot)} of {len(members)} {plural} are above "
+                f"{len(hot)} of {len(members)} {plural.removesuffix(' (per drive)')} are above "
                 f"{display.percent(WARN_UTILIZATION, 0)} busy, the busiest {peak.name} at "
                 f"{display.percent(peak.utilization)}"
             )
@@ -479,14 +479,7 @@ def _all_clear(configs: Sequence[Prediction]) -> str:
     ]
     if any(p.tiers for p in configs):
         checks.append("every tier's data fits")
-    if any(sum(pool.ssd_ranks_per_server) > 0 for p in configs for pool in p.inputs.pools):
-        checks.append("SSD ranks balanced across the servers")
+    if any(spread.ssd_spread(p) for p in configs):
+        # Only when no alert is shown, so no SSD ranks are uneven (`spread.uneven_ssd`).
+        checks.append("SSD ranks spread evenly over the DA pairs and the servers")
     return ", ".join(checks) + "."
-
-
-def _kinds(components: Sequence[ComponentResult]) -> list[str]:
-    seen: list[str] = []
-    for c in components:
-        if c.kind not in seen:
-            seen.append(c.kind)
-    return seen

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from diskmodel.prediction import ComponentResult, LimitResult, Prediction, ScenarioPrediction
-from diskmodel.report import display
+from diskmodel.report import display, spread
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.view import Cell, Row, Table
 
@@ -226,14 +226,17 @@ def _workload_names(configs: Sequence[Prediction]) -> list[str]:
 def service_level_table(configs: Sequence[Prediction]) -> Table:
     """Each limit of the service level: its value at the planned load, whether it is met
     there and by how much, and the highest rate at which it is still met. With several
-    configurations, one row per configuration and limit (the table stays five columns wide)."""
+    configurations, each configuration's limits under its name (the table stays five columns
+    wide)."""
     several = len(configs) > 1
     rows = []
     for p in configs:
+        if several:
+            rows.append(Row(p.name, (), group=True))
         for lim in p.service_level.limits:
             rows.append(
                 Row(
-                    f"{p.name}: {lim.label}" if several else lim.label,
+                    lim.label,
                     (
                         Cell(limit_value_text(lim), "num"),
                         Cell(margin_text(lim), level="" if lim.met else "critical"),
@@ -251,7 +254,7 @@ def service_level_table(configs: Sequence[Prediction]) -> Table:
         key="service-level",
         caption="Service level",
         columns=(
-            "configuration: limit" if several else "limit",
+            "limit",
             "at the planned load",
             "met?",
             "met up to (IOPS)",
@@ -308,6 +311,7 @@ def _components_table(p: Prediction, key: str, caption: str) -> Table:
         "of its drives). Service, wait and response are per visit of one operation; response = "
         "service + wait. Components of one kind with the same figures share a row (their count "
         "in brackets). Amber: above 70% busy; red: above 90%.",
+        detail=True,
     )
 
 
@@ -379,15 +383,17 @@ def allocation_table(configs: Sequence[Prediction]) -> Table:
 
 def tiers_table(configs: Sequence[Prediction]) -> Table:
     """Each pool's tiers: ranks, capacity, data placed there, the share of small I/O and the
-    drives' load; one row per configuration, pool and tier."""
-    several = len(configs) > 1
+    drives' load; one row per pool and tier, under each configuration's name."""
+    several = len([p for p in configs if p.tiers]) > 1
     rows = []
     for p in configs:
+        if several and p.tiers:
+            rows.append(Row(p.name, (), group=True))
         for t in p.tiers:
             over = t.used_gb > t.capacity_gb * (1 + 1e-9)
             rows.append(
                 Row(
-                    f"{p.name}: {t.pool} · {t.tier}" if several else f"{t.pool} · {t.tier}",
+                    f"{t.pool} · {t.tier}",
                     (
                         Cell(str(t.ranks), "num"),
                         Cell(
@@ -407,7 +413,7 @@ def tiers_table(configs: Sequence[Prediction]) -> Table:
         key="tiers",
         caption="Tiers and their load",
         columns=(
-            "configuration: pool · tier" if several else "pool · tier",
+            "pool · tier",
             "ranks",
             "data / capacity",
             "share of small I/O",
@@ -428,16 +434,20 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
     several = len(grown) > 1
     rows = []
     for p in grown:
+        if several:
+            rows.append(Row(p.name, (), group=True))
         for g in p.growth:
-            prefix = f"{p.name}: " if several else ""
             level = (
                 Cell("met")
                 if g.meets_service_level
-                else Cell(f"not met ({g.binding})" if g.binding else "not met", level="critical")
+                else Cell(
+                    f"not met ({display.broken_text(g.broken)})" if g.broken else "not met",
+                    level="critical",
+                )
             )
             rows.append(
                 Row(
-                    f"{prefix}{g.label or '× ' + display.number(g.factor)}",
+                    g.label or "× " + display.number(g.factor),
                     (
                         Cell(display.rate(g.iops), "num"),
                         ms_cell(g.response_time_ms if not g.saturated else None),
@@ -451,7 +461,7 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         key="growth",
         caption="Growth",
         columns=(
-            "configuration: factor" if several else "load factor",
+            "load factor",
             "I/O rate (IOPS)",
             "response time (ms)",
             "busiest component",
@@ -460,7 +470,9 @@ def growth_table(configs: Sequence[Prediction]) -> Table:
         ),
         rows=tuple(rows),
         note="'saturated': the load is above the configuration's maximum, so there is no "
-        "steady response time. The service level column names the first limit broken. "
+        "steady response time. The service level column names what binds at that load, "
+        "first what binds first: the saturated station, then every limit broken, in the order "
+        "a rising load breaks them (the first is the one the planning maximum names). "
         + " ".join(f"{p.name}: {_first_break(p)}." for p in grown),
     )
 
@@ -470,15 +482,44 @@ def _first_break(p: Prediction) -> str:
     if broken is None:
         return "the service level holds at every step"
     name = broken.label or f"× {display.number(broken.factor)}"
-    return f"first broken at {name} ({broken.binding or 'saturated'})"
+    return f"first broken at {name} ({display.broken_text(broken.broken) or 'saturated'})"
+
+
+CARD_PREFIX = "host adapter card"
+"""How the model names a host adapter card's station (a host_adapter station, beside the
+ports): the ports and their cards are counted apart."""
+
+GROUP_TITLES = (
+    ("host_adapter", False, "host adapter ports"),
+    ("host_adapter", True, "host adapter cards"),
+    ("processor", False, "processor servers"),
+    ("device_adapter", False, "device adapter pairs"),
+    ("rank", False, "ranks (per drive)"),
+)
+"""The component groups the summaries count, in the order of an I/O's path."""
+
+
+def component_groups(
+    components: Sequence[ComponentResult],
+) -> list[tuple[str, list[ComponentResult]]]:
+    """(title, members) of each group of components present: the host ports and the host
+    adapter cards apart (both are `host_adapter` stations; 16 ports on 4 cards are 16 ports
+    and 4 cards, not 20 ports), then the servers, the DA pairs and the ranks."""
+    out = []
+    for kind, cards, title in GROUP_TITLES:
+        members = [
+            c for c in components if c.kind == kind and c.name.startswith(CARD_PREFIX) == cards
+        ]
+        if members:
+            out.append((title, members))
+    return out
 
 
 def spread_note(per_pair: Sequence[int]) -> str:
-    """ "uneven over DA pairs: 2/1" where a tier's ranks sit unevenly on the DA pairs that
-    hold them (the pair with more carries more of the tier's I/O), else empty."""
-    if not per_pair or max(per_pair) == min(per_pair):
-        return ""
-    return "uneven over DA pairs: " + "/".join(str(n) for n in per_pair)
+    """ "uneven: DA pairs 2/1" where a tier's ranks sit unevenly on the DA pairs (the pair
+    with more carries more of the tier's I/O; `spread.uneven_text`), else empty."""
+    text = spread.uneven_text(per_pair)
+    return f"uneven: {text}" if text else ""
 
 
 def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
@@ -517,4 +558,15 @@ def tier_sweep_table(prediction: ScenarioPrediction) -> Table:
             "note",
         ),
         rows=rows,
+        note=f"{SWEEP_PLACEMENT} Such a point is marked 'uneven' in the note column.",
     )
+
+
+SWEEP_PLACEMENT = (
+    "Every point places its ranks with system.rank_placement: balanced: each drive type spread "
+    "over the DA pairs and the servers as evenly as its count allows. A count that cannot be "
+    "even (an odd count over two DA pairs) leaves one pair and one server holding a rank more "
+    "of the tier, which carries more of its hot I/O and can lower the maximum below that of "
+    "fewer ranks."
+)
+"""What the tier sweep's table, chart and text say about where its ranks go."""

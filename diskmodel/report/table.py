@@ -9,7 +9,9 @@ A table is described first (`TextTable`: headers, rows, a title) and drawn last,
 once it is known where the text goes: a terminal gets bold headers, colour for warnings and
 the terminal's width; anything else (a pipe, a file, a test) gets plain ASCII, dashes under
 the headers, no colour, at `$COLUMNS` or 100 characters. rich is imported only when text is
-drawn.
+drawn. Every cell, heading, title and line is made printable (`terminal.printable`) before it
+is drawn, so the text comes back as `terminal.Drawn`: its only escapes are the styling asked
+for here, and the command line prints it as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from diskmodel.terminal import Drawn, printable
 
 PLAIN_WIDTH = 100
 """Width of plain text (not a terminal) when $COLUMNS does not say."""
@@ -70,8 +74,9 @@ def detect_output(stream: Any = None) -> Output:
     return Output(False, int(columns) if columns.isdigit() and int(columns) > 20 else PLAIN_WIDTH)
 
 
-def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> str:
-    """Draw lines and tables, one blank line between parts."""
+def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> Drawn:
+    """Draw lines and tables, one blank line between parts; every piece of text is made
+    printable first, so the only escapes in what comes back are the styling."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -96,7 +101,7 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
         if i:
             console.print()
         if isinstance(part, str):
-            console.print(Text(part))
+            console.print(Text(printable(part)))
             continue
         t = Table(
             box=box.SIMPLE_HEAD if output.terminal else plain_box,
@@ -105,7 +110,7 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
             padding=(0, 1),
             collapse_padding=True,
             header_style="bold" if output.terminal else "",
-            title=part.title or None,
+            title=Text(printable(part.title)) if part.title else None,
             title_justify="left",
             title_style="bold" if output.terminal else "",
             safe_box=not output.terminal,
@@ -113,7 +118,7 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
         numeric = _numeric_columns(part)
         for i, (header, right) in enumerate(zip(part.headers, numeric, strict=True)):
             t.add_column(
-                header,
+                Text(printable(header)),
                 justify="right" if right else "left",
                 overflow="fold",
                 no_wrap=i in part.unwrapped,
@@ -121,9 +126,9 @@ def to_text(parts: Sequence[str | TextTable], output: Output | None = None) -> s
                 max_width=NARROW if i in part.narrow else None,
             )
         for row in part.rows:
-            t.add_row(*(Text(cell) for cell in row))
+            t.add_row(*(Text(printable(cell)) for cell in row))
         console.print(t)
-    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+    return Drawn("\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n")
 
 
 def _widest(t: TextTable, column: int, limit: int) -> int:
@@ -175,3 +180,21 @@ def progress(description: str, total: int, stream: Any = None) -> Iterator[Calla
             bar.advance(task, steps)
 
         yield advance
+
+
+@contextlib.contextmanager
+def working(description: str, stream: Any = None, *, quiet: bool = False) -> Iterator[None]:
+    """A spinner with the time taken so far, on `stream` (default stderr) when it is a
+    terminal, for a step whose length is not known in advance (a calibration's fit); nothing
+    at all otherwise, or with `quiet`. It disappears when the block ends."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or not getattr(stream, "isatty", lambda: False)():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn(printable(description)), TimeElapsedColumn())
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        bar.add_task(description, total=None)
+        yield

@@ -23,17 +23,17 @@ from diskmodel.prediction import (
     ScenarioPrediction,
 )
 from diskmodel.report import display
-from diskmodel.report.result_tables import headroom_text, shows_allocation, spread_note
+from diskmodel.report.result_tables import (
+    component_groups,
+    headroom_text,
+    shows_allocation,
+    spread_note,
+)
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 
-_KIND_TITLES = {
-    "host_adapter": "host adapter ports",
-    "processor": "processor servers",
-    "device_adapter": "device adapter pairs",
-    "rank": "ranks (per drive)",
-}
-
+_BREAKDOWN_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
+"""The component kinds of a workload's response-time breakdown, in the order of its path."""
 
 SMALLEST_MS = 0.001
 """Times below a microsecond are shown as "<0.001": never as 0 (they are not 0)."""
@@ -80,9 +80,10 @@ def _headline(p: Prediction) -> str:
         if level.iops_at_target is not None
         else "not reached"
     )
+    broken = f" ({display.broken_text(level.broken)})" if level.broken else ""
     lines.append(
-        f"service level: {'met' if level.met else 'NOT MET'} at the planned load; planning "
-        f"maximum {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds); "
+        f"service level: {'met' if level.met else 'NOT MET'} at the planned load{broken}; "
+        f"planning maximum {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds); "
         f"at {target} ms: {at_target}"
     )
     limit = f"maximum: {display.rate_3sf(p.max_iops)} IOPS to saturation, limited by {p.bottleneck}"
@@ -96,6 +97,17 @@ def _headline(p: Prediction) -> str:
         )
     if p.nvs_full and p.closed is None:
         lines.append("NVS full: destages cannot keep up at the planned load; writes wait")
+    for f in p.curve_falls:
+        why = (
+            "Easy Tier places the data for each load and moves it to a slower tier here"
+            if f.placement
+            else "no placement change explains it"
+        )
+        lines.append(
+            f"curve: the response time falls from {_ms(f.from_response_time_ms)} ms at "
+            f"{display.rate(f.from_iops)} IOPS to {_ms(f.to_response_time_ms)} ms at "
+            f"{display.rate(f.to_iops)} IOPS as the load rises ({why}; the report's chart)"
+        )
     if p.band is not None:
         lines.append(band_sentence(p.band))
     return "\n".join(lines)
@@ -176,10 +188,7 @@ def band_sentence(band: BandResult) -> str:
 
 def _busiest(components: tuple[ComponentResult, ...]) -> TextTable:
     rows = []
-    for kind, title in _KIND_TITLES.items():
-        members = [c for c in components if c.kind == kind]
-        if not members:
-            continue
+    for title, members in component_groups(components):
         top = max(members, key=lambda c: c.utilization)
         rows.append(
             [
@@ -208,7 +217,7 @@ def _workloads(p: Prediction) -> TextTable:
             _ms(w.read_response_time_ms) if w.reads else "-",
             _ms(w.write_response_time_ms) if w.writes else "-",
             display.percent(w.read_hit_ratio),
-            *(_ms(w.breakdown_ms.get(k)) for k in _KIND_TITLES),
+            *(_ms(w.breakdown_ms.get(k)) for k in _BREAKDOWN_KINDS),
         ]
         for w in p.workloads
     ]
@@ -287,7 +296,7 @@ def first_break(p: Prediction) -> str:
     broken = next((g for g in p.growth if not g.meets_service_level), None)
     if broken is None:
         return "the service level holds at every growth step"
-    why = broken.binding or "saturated"
+    why = display.broken_text(broken.broken) or "saturated"
     load = f"{broken.factor:.3g}x the load"
     where = f"{broken.label} ({load})" if _is_period(broken.label) else load
     return f"the service level first breaks at {where}: {why}"
@@ -311,7 +320,9 @@ def _growth(p: Prediction) -> TextTable:
             _ms(g.response_time_ms if not g.saturated else None),
             g.busiest,
             display.percent(g.busiest_utilization),
-            "met" if g.meets_service_level else f"not met: {g.binding or 'saturated'}",
+            "met"
+            if g.meets_service_level
+            else f"not met: {display.broken_text(g.broken) or 'saturated'}",
         ]
         for g in p.growth
     ]
@@ -496,7 +507,8 @@ def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
     return table(
         ["ranks added", "max IOPS", "planning max", "resp ms", "tier's small I/O", "bottleneck"],
         rows,
-        title="Tier sweep (the tier's share of the pool's small I/O at the planned load)",
+        title="Tier sweep (the tier's share of the pool's small I/O at the planned load; ranks "
+        "placed balanced)",
     )
 
 

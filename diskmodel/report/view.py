@@ -17,7 +17,7 @@ from markupsafe import Markup
 Level = Literal["ok", "warning", "critical"]
 CellKind = Literal["text", "num", "source"]
 
-SHORT_ROWS = 16
+SHORT_ROWS = 8
 """A table of at most this many rows is kept whole on a printed page."""
 
 
@@ -74,10 +74,12 @@ class Cell:
 
 @dataclass(frozen=True)
 class Row:
-    """One table row: a header (what the row is) and one cell per column after it."""
+    """One table row: a header (what the row is) and one cell per column after it; or, with
+    `group`, a heading across the table for the rows after it (a configuration's name)."""
 
     header: str
     cells: tuple[Cell, ...]
+    group: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[Row, ...]
     note: str = ""
+    detail: bool = False
+    """Detail for a reviewer (every component): printed only with the appendix."""
 
     @property
     def short(self) -> bool:
@@ -111,6 +115,10 @@ class Report:
     answers and alerts first (the first screen), then charts and result tables; inputs are
     the configuration, workload and service-level tables; appendix the assumptions, defaults
     applied and catalog figures, whose sources are the numbered `sources`.
+
+    On screen the page shows everything. Printed, it is the answer, the charts and the result
+    tables, at most six A4 pages for the bundled example; the detail tables, the inputs and
+    the appendix are printed too only with `print_appendix` (`diskmodel run --appendix`).
     """
 
     title: str
@@ -124,3 +132,4 @@ class Report:
     appendix: tuple[Table, ...]
     sources: tuple[SourceNote, ...]
     generated: str | None
+    print_appendix: bool = False

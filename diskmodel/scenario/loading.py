@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.errors import InputError
-from diskmodel.scenario.messages import format_errors, shown
+from diskmodel.scenario.messages import format_alternative_errors, format_errors, shown
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.schema import SCHEMA_VERSION, Scenario
 from diskmodel.scenario.values import ScenarioError
@@ -79,11 +79,12 @@ def _check_alternatives(scenario: Scenario, located: Located, catalog: Catalog) 
                 f"{located.source}:{located.line_of(path)}: analyses.compare[{i}].set: "
                 f"{exc.args[0]}"
             ) from None
-    try:
-        scenario.alternatives(catalog)
-    except ValidationError as exc:
-        names = [a.name for a in scenario.analyses.compare]
-        raise ScenarioError(
-            f"alternative(s) {', '.join(names)} in analyses.compare do not validate:\n"
-            + format_errors(exc, located, prefix=["analyses", "compare"])
-        ) from None
+    base = scenario.model_dump(mode="python")
+    problems = []
+    for i, alt in enumerate(scenario.analyses.compare):
+        try:
+            scenario.alternative(alt, catalog)
+        except ValidationError as exc:
+            problems.append(format_alternative_errors(exc, located, i, alt.name, alt.set, base))
+    if problems:
+        raise ScenarioError("\n".join(problems))

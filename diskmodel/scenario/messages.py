@@ -23,7 +23,10 @@ MAX_PROBLEMS = 12
 
 def format_errors(exc: ValidationError, located: Located, prefix: Sequence[str | int] = ()) -> str:
     lines = []
-    errors = [e for e in exc.errors(include_url=False) if not _other_shape(e)]
+    errors = _without_misspelt(
+        [e for e in exc.errors(include_url=False) if not _other_shape(e)],
+        located.data if not prefix else None,
+    )
     seen: set[str] = set()
     for error in errors[:MAX_PROBLEMS]:
         loc = _input_loc(error["loc"], located.data if not prefix else None)
@@ -45,6 +48,65 @@ def format_errors(exc: ValidationError, located: Located, prefix: Sequence[str |
     if len(errors) > MAX_PROBLEMS:
         lines.append(f"... and {len(errors) - MAX_PROBLEMS} more problems")
     return "\n".join(lines)
+
+
+def format_alternative_errors(
+    exc: ValidationError,
+    located: Located,
+    index: int,
+    name: str,
+    settings: dict[str, Any],
+    base: dict[str, Any],
+) -> str:
+    """The problems of one `analyses.compare` alternative, each at the line of the `set` key
+    that causes it (`workloads.oltp.read_fraction: 70` under `set:`, not the `compare:` line)
+    and named by it; a problem no single key causes (the ranks no longer hold the data) at
+    the alternative's `set:`."""
+    from diskmodel.scenario.overrides import settings_path
+
+    resolved = [(key, settings_path(base, key)) for key in settings]
+    at_set: list[str | int] = ["analyses", "compare", index, "set"]
+    lines = []
+    errors = [e for e in exc.errors(include_url=False) if not _other_shape(e)]
+    for error in errors[:MAX_PROBLEMS]:
+        loc = _input_loc(error["loc"], None)
+        cause = max(
+            ((key, path) for key, path in resolved if path and loc[: len(path)] == path),
+            key=lambda found: len(found[1]),
+            default=None,
+        )
+        message = _message(error, loc)
+        if cause is None:
+            lines.append(f"{where(located, at_set)}: analyses.compare[{clip(name)}]: {message}")
+            continue
+        key, path = cause
+        rest = loc[len(path) :]
+        shown_key = key + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
+        lines.append(
+            f"{where(located, [*at_set, key, *rest])}: analyses.compare[{clip(name)}].set: "
+            f"{clip(shown_key)}: {message}"
+        )
+    if len(errors) > MAX_PROBLEMS:
+        lines.append(f"... and {len(errors) - MAX_PROBLEMS} more problems")
+    return "\n".join(lines)
+
+
+def _without_misspelt(errors: list[Any], data: Any) -> list[Any]:
+    """The errors without "required but missing" for a key written misspelt beside it
+    (`capacty_gb: 1000` reports the unknown key and suggests capacity_gb; that capacity_gb is
+    then missing says the same thing again, and said it first)."""
+    meant = set()
+    for error in errors:
+        if error["type"] == "extra_forbidden":
+            loc = _input_loc(error["loc"], data)
+            close = difflib.get_close_matches(str(loc[-1]), _allowed_keys(loc[:-1]), 1, 0.6)
+            if close:
+                meant.add((*loc[:-1], close[0]))
+    return [
+        e
+        for e in errors
+        if not (e["type"] == "missing" and tuple(_input_loc(e["loc"], data)) in meant)
+    ]
 
 
 def where(located: Located, path: Sequence[str | int]) -> str:
@@ -110,21 +172,44 @@ def _message(error: Any, loc: Sequence[str | int]) -> str:
         text = text.replace(old, new)
     if kind in {"scenario_rule", "unknown_name"}:
         return text
-    hint = _percent_hint(error)
+    hint = _percent_hint(error, loc) or _saturated_hint(error, loc) or _list_hint(error)
     return f"{value} is not allowed: {text}{hint}" if value else text
 
 
-def _percent_hint(error: Any) -> str:
-    """`read_fraction: 70` is a percentage written where a fraction belongs."""
+def _percent_hint(error: Any, loc: Sequence[str | int] = ()) -> str:
+    """`read_fraction: 70` is a percentage written where a fraction belongs, and so is
+    `growth: {rate: 30}` (a rate per period, 0.3 for 30%)."""
     value = error.get("input")
     limit = (error.get("ctx") or {}).get("le")
-    if (
-        error["type"] == "less_than_equal"
-        and limit == 1
-        and isinstance(value, int | float)
-        and 1 < value <= 100
-    ):
+    if error["type"] != "less_than_equal" or not isinstance(value, int | float):
+        return ""
+    if isinstance(value, bool) or not 1 < value <= 100:
+        return ""
+    if limit == 1:
         return f"; a fraction is written 0 to 1: did you mean {value / 100:.2f}?"
+    if loc and loc[-1] == "rate":
+        return (
+            f"; a rate is written as a fraction per period (0.3 for 30%): did you mean "
+            f"{value / 100:.2f}?"
+        )
+    return ""
+
+
+def _list_hint(error: Any) -> str:
+    """`growth: {factors: 1.3}`: one value where a list belongs."""
+    value = error.get("input")
+    if error["type"] == "list_type" and isinstance(value, int | float | str):
+        return f"; write a list, even of one: [{shown(value)}]"
+    return ""
+
+
+def _saturated_hint(error: Any, loc: Sequence[str | int]) -> str:
+    """`utilization_target: 1.0`: a tier kept at 100% busy is a saturated one."""
+    if error["type"] == "less_than" and loc and loc[-1] == "utilization_target":
+        return (
+            " (a tier 100% busy is saturated, with no response time: give the highest "
+            "utilisation Easy Tier lets it reach, 0.8 by default)"
+        )
     return ""
 
 

@@ -39,6 +39,27 @@ def apply_settings(base: dict[str, Any], settings: dict[str, Any]) -> dict[str, 
     return data
 
 
+def settings_path(base: dict[str, Any], dotted: str) -> list[str | int]:
+    """The key path (list items by index) that `apply_settings` sets for `dotted` in `base`
+    (`workloads.oltp.iops` -> ["workloads", 0, "iops"]); [] where it names nothing there."""
+    path: list[str | int] = []
+    node: Any = base
+    for step in dotted.split("."):
+        if isinstance(node, dict) and step in node:
+            path.append(step)
+            node = node[step]
+        elif isinstance(node, list):
+            try:
+                index = _list_index(node, step, dotted)
+            except KeyError:
+                return []
+            path.append(index)
+            node = node[index]
+        else:
+            return []
+    return path
+
+
 def _list_index(items: list[Any], step: str, dotted: str) -> int:
     if step.isdigit() and int(step) < len(items):
         return int(step)

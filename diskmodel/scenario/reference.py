@@ -91,6 +91,8 @@ def _default(prop: dict[str, Any], required: bool) -> str:
     value = prop["default"]
     if isinstance(value, dict | list):
         return "see the section" if value else "none"
+    if isinstance(value, bool):  # before numbers: a bool is an int to Python, 0/1 on the page
+        return f"`{'true' if value else 'false'}`"
     return f"`{json.dumps(value)}`" if isinstance(value, str) else f"`{_number(value)}`"
 
 

@@ -62,7 +62,8 @@ HeatMapFile = Annotated[str, Field(max_length=MAX_PATH_CHARS), AfterValidator(fi
 _HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 SKEW_PRESETS = PRESET_LEVELS
-"""The commercial tool's named Easy Tier skew levels (DOMAIN.md C7)."""
+"""The commercial tool's named Easy Tier skew levels (its published presets: very low 2, low
+3.5, intermediate 7, high 14, very high 24)."""
 
 
 LatencyUs = Annotated[float, Field(ge=0, le=10000)]
@@ -77,6 +78,13 @@ class SystemConfig(Model):
     host_ports: int = Field(gt=0, description="Fibre Channel host ports in use")
     host_adapter: Name | None = Field(None, description="host adapter type; default: the model's")
     da_pairs: int = Field(gt=0, description="device adapter pairs installed")
+    rank_placement: Literal["round_robin", "balanced"] = Field(
+        "round_robin",
+        description="how ranks without a da_pair are placed: round_robin deals them over the "
+        "DA pairs in file order and alternates servers by position; balanced deals each drive "
+        "type's ranks over the DA pairs and the servers on their own, to the one holding the "
+        "fewest of that type, so every type is as even as its count allows",
+    )
     front_end_latency_us: LatencyUs | tuple[LatencyUs, LatencyUs] | None = Field(
         None,
         description="fixed light-load front-end time of one I/O, us, measured or calibrated; "
@@ -124,7 +132,10 @@ class RankGroup(_RankKind):
 
     count: int = Field(gt=0, le=1024, description="number of ranks (array sites) in the group")
     da_pair: int | None = Field(
-        None, ge=0, description="DA pair index; default: spread round-robin over the DA pairs"
+        None,
+        ge=0,
+        description="DA pair index; default: placed by system.rank_placement (round-robin "
+        "over the DA pairs, or balanced per drive type)",
     )
     added: bool = Field(
         False,
@@ -152,9 +163,10 @@ class EasyTier(Model):
     utilization_target: float = Field(
         EASY_TIER_UTILIZATION_TARGET,
         gt=0.0,
-        le=1.0,
+        lt=1.0,
         description="highest utilisation Easy Tier lets a tier's drives and DA pairs reach "
-        "before it moves warm extents down (fraction; generation 2)",
+        "before it moves warm extents down (fraction, below 1: a tier at 1 is saturated; "
+        "generation 2)",
     )
     generation: Literal[1, 2] | None = Field(
         None,
@@ -869,7 +881,8 @@ UTILIZATION_LIMIT = 0.7
 has always warned (an M/M/1 station's wait is then 2.3 service times and rising steeply)."""
 RESPONSE_TIME_TARGET_MS = 5.0
 """Default response-time target: a common service level for random OLTP I/O on HDD-based
-enterprise storage (a 15K drive's own service time is 5-7 ms, DOMAIN.md C1)."""
+enterprise storage (a 15K drive serves 150 to 180 random database I/Os per second at 5 to 7
+ms, IBM's published planning figures)."""
 
 
 class UtilizationLimits(Model):
@@ -1074,12 +1087,14 @@ class Scenario(Model):
 
     def alternatives(self, catalog: Catalog | None = None) -> list[tuple[str, Scenario]]:
         """The baseline and each `compare` alternative, applied and re-validated."""
-        out: list[tuple[str, Scenario]] = [(self.name, self)]
+        return [(self.name, self)] + [
+            (alt.name, self.alternative(alt, catalog)) for alt in self.analyses.compare
+        ]
+
+    def alternative(self, alt: Alternative, catalog: Catalog | None = None) -> Scenario:
+        """One `compare` alternative: this scenario with its `set` applied, re-validated."""
         base = self.model_dump(mode="python")
-        context = {"catalog": catalog or load_catalog()}
-        for alt in self.analyses.compare:
-            data = apply_settings(base, alt.set)
-            data["name"] = alt.name
-            data["analyses"] = {"curve": base["analyses"]["curve"]}
-            out.append((alt.name, Scenario.model_validate(data, context=context)))
-        return out
+        data = apply_settings(base, alt.set)
+        data["name"] = alt.name
+        data["analyses"] = {"curve": base["analyses"]["curve"]}
+        return Scenario.model_validate(data, context={"catalog": catalog or load_catalog()})

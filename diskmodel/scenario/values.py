@@ -72,13 +72,28 @@ def either(items: Sequence[int]) -> str:
 def unknown(kind: str, name: str, allowed: Iterable[str]) -> PydanticCustomError:
     """An error naming an unknown `kind` of thing, with the closest allowed name as a hint."""
     allowed = sorted(allowed)
-    close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    close = closest(name, allowed)
+    hint = f"; did you mean '{close}'?" if close else ""
     return PydanticCustomError(
         "unknown_name",
         "unknown {kind} '{name}'{hint} (allowed: {allowed})",
         {"kind": kind, "name": clip(name), "hint": hint, "allowed": ", ".join(allowed)},
     )
+
+
+def closest(name: str, allowed: Sequence[str]) -> str | None:
+    """The allowed name a mistyped `name` most likely means: the same but for case
+    (`DS8800-951`), the only one it begins (`ds8800`, `DS8800` for ds8800-951), else the
+    closest spelling, compared without case; None when none is close."""
+    lowered = {a.lower(): a for a in allowed}
+    wanted = name.strip().lower()
+    if wanted in lowered:
+        return lowered[wanted]
+    starts = [a for a in allowed if wanted and a.lower().startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    close = difflib.get_close_matches(wanted, list(lowered), n=1, cutoff=0.6)
+    return lowered[close[0]] if close else None
 
 
 def known(kind: str, name: str, names: Iterable[str]) -> str:

@@ -56,8 +56,9 @@ CLOSED_STATIC = 0.2
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
 CLOSED_SWEEP = 12
-"""Populations of the closed sweep, each solved on its own, spaced geometrically up to the
-planned one."""
+"""Populations of the closed sweep, each solved on its own, spaced geometrically up to
+`CLOSED_REACH` x the planned one."""
+CLOSED_REACH = 2
 APPLICATION_SWEEP = 14
 """Users of an application's sweep, each solved on its own, spaced geometrically up to
 `APPLICATION_REACH` x the planned users (analyses.application)."""
@@ -118,8 +119,8 @@ def _configuration_s(
         solves = 1 + len(factors)
         customers = population + sum(population * f for f in factors)
         if scenario.application is None:
-            solves += CLOSED_SWEEP
-            customers += geometric_sum(population, CLOSED_SWEEP)
+            solves += CLOSED_SWEEP + 1
+            customers += geometric_sum(CLOSED_REACH * population, CLOSED_SWEEP) + population
         else:
             solves += APPLICATION_SWEEP
             customers += geometric_sum(APPLICATION_REACH * population, APPLICATION_SWEEP)

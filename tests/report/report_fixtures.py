@@ -626,8 +626,20 @@ def _growth_point(
     rt = None if saturated else m.response(x)
     name, _, u = m.busiest(x)
     level = _limits(m, x, max_iops)
-    broken = next((lim.label for lim in level.limits if not lim.met), None)
-    return GrowthPoint(factor, x, rt, rt is None, name, min(u, 1.0), broken is None, broken)
+    broken = tuple(lim.label for lim in level.limits if not lim.met)
+    if saturated:
+        broken = (f"saturated: {m.busiest(max_iops)[0]}", *broken)
+    return GrowthPoint(
+        factor,
+        x,
+        rt,
+        rt is None,
+        name,
+        min(u, 1.0),
+        not broken,
+        broken[0] if broken else None,
+        broken=broken,
+    )
 
 
 # --------------------------------------------------------------------------- named cases

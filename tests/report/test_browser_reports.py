@@ -7,7 +7,11 @@ error, make no request but itself, fail none, and show every chart with a non-ze
 text of a chart (legend, tick label, axis label, annotation) may stick out of the chart's
 frame, on screen or in print; in print the page is A4, the answer comes first, the contents
 list is hidden, a chart and its caption (and a short table and its caption) never part, and the
-page count stays within a budget. A full-page screenshot and the PDF of each are written (to
+page count stays within a budget: printed as written by default (answer, charts, results),
+every shipped scenario's report takes at most six A4 pages (issue 31: the bundled example
+printed 13, three of them half blank and four of catalog appendix); written with
+`--appendix`, the detail, inputs and appendix print after it, within a budget. A full-page
+screenshot and the PDF of each are written (to
 $DISKMODEL_SCREENSHOT_DIR when set, else a temporary folder) for a person to look at.
 
 Two sets of reports: the report fixtures (tests/report/report_fixtures.py, Predictions built
@@ -50,17 +54,20 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 FIXTURE_PAGES = {
-    # case: (most printed pages before the inputs and appendix, most pages in all)
+    # case: (most printed pages by default, most pages in all when written with --appendix)
     "open-comparison": (6, 10),
     "closed-comparison": (6, 10),
     # tiered: 10 pages in all until the systems' easy_tier_generation figure (issue 12) added a
     # row and a source note to its catalog appendix, which already ran to four pages for its
-    # three drive types; the pages before the inputs are unchanged
+    # three drive types
     "tiered": (6, 11),
     "hostile": (6, 10),
-    "many-alternatives": (11, 15),
+    "many-alternatives": (6, 15),
 }
-"""Print budgets of the fixture reports (A4), about a page above what they print today."""
+"""Print budgets of the fixture reports (A4)."""
+
+BODY_PAGES = 6
+"""Most A4 pages a report prints by default (answer, charts, results): a customer summary."""
 
 if not CHROMIUM.exists():
     pytest.skip(
@@ -172,9 +179,39 @@ def _pdf_pages(page: Any) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
+def _printed(browser: Any, report: Path, screenshot_dir: Path, stem: str) -> int:
+    """Pages of `report` printed as it is (A4), its PDF kept for a person to look at; the
+    page is checked to hide what a default report does not print and to say so."""
+    page, log = _open(browser, report)
+    try:
+        _assert_clean(log, report.as_uri())
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": 710, "height": 1000})
+        appendix = "printed" in (page.get_attribute("#appendix", "class") or "")
+        shown = "([s]) => getComputedStyle(document.querySelector(s)).display"
+        for section in ("#inputs", "#appendix"):
+            assert (page.evaluate(shown, [section]) != "none") == appendix, section
+        note = page.query_selector("footer .print-only")
+        assert (note is not None and note.is_visible()) != appendix
+        assert page.evaluate(_CLIPPED_TEXT) == [], "chart text outside its frame (print)"
+        pdf = page.pdf(format="A4", prefer_css_page_size=True)
+        (screenshot_dir / f"{stem}.pdf").write_bytes(pdf)
+        return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    finally:
+        page.close()
+
+
 def _check_report(
-    browser: Any, report: Path, screenshot_dir: Path, stem: str, budget: tuple[int, int]
+    browser: Any,
+    prediction: ScenarioPrediction,
+    folder: Path,
+    screenshot_dir: Path,
+    stem: str,
+    budget: tuple[int, int],
 ) -> None:
+    """The report written with --appendix, everything checked on screen and in print, and
+    written as by default, its printed pages counted."""
+    report = write_report(prediction, folder / f"{stem}.html", appendix=True)
     page, log = _open(browser, report)
     try:
         _assert_clean(log, report.as_uri())
@@ -210,25 +247,27 @@ def _check_report(
         assert page.evaluate(style, ["h2", "breakAfter"]) == "avoid"
         assert page.evaluate(style, [".table-wrap.short", "breakInside"]) == "avoid"
         assert page.evaluate(style, ["#appendix", "breakBefore"]) == "page"
-        (screenshot_dir / f"{stem}.pdf").write_bytes(
+        (screenshot_dir / f"{stem}-appendix.pdf").write_bytes(
             page.pdf(format="A4", prefer_css_page_size=True)
         )
         total = _pdf_pages(page)
-        page.add_style_tag(content="#inputs, #appendix { display: none !important; }")
-        main = _pdf_pages(page)
         most_main, most_total = budget
-        assert main <= most_main, f"{main} printed pages before the inputs (budget {most_main})"
-        assert total <= most_total, f"{total} printed pages (budget {most_total})"
+        assert total <= most_total, f"{total} printed pages with the appendix ({most_total})"
     finally:
         page.close()
+    body = write_report(prediction, folder / f"{stem}-body.html")
+    main = _printed(browser, body, screenshot_dir, stem)
+    assert main <= most_main, f"{main} pages printed by default (budget {most_main})"
+    assert main < total
 
 
 @pytest.mark.parametrize("case", sorted(report_fixtures.CASES))
 def test_fixture_report_opens_clean_prints_within_budget_and_clips_nothing(
     case: str, browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
-    report = write_report(report_fixtures.CASES[case](), tmp_path / f"{case}.html")
-    _check_report(browser, report, screenshot_dir, f"fixture-{case}", FIXTURE_PAGES[case])
+    prediction = report_fixtures.CASES[case]()
+    stem = f"fixture-{case}"
+    _check_report(browser, prediction, tmp_path, screenshot_dir, stem, FIXTURE_PAGES[case])
 
 
 def _predict(path: Path) -> ScenarioPrediction:
@@ -242,7 +281,6 @@ def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_noth
     scenario_path: Path, browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
     prediction = _predict(scenario_path)
-    report = write_report(prediction, tmp_path / f"{scenario_path.stem}.html")
     configs = len(prediction.configurations)
     # A page more for each analysis beyond the configurations (growth, a tier sweep, logs, an
     # uncertainty band, an application's users sweep, a sizing search), and one for every two
@@ -257,8 +295,27 @@ def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_noth
         + int(prediction.baseline.application is not None)
         + int(prediction.sizing is not None)
     )
-    budget = (3 + 2 * configs + analyses, 7 + 2 * configs + analyses)
-    _check_report(browser, report, screenshot_dir, scenario_path.stem, budget)
+    budget = (BODY_PAGES, 7 + 2 * configs + analyses)
+    _check_report(browser, prediction, tmp_path, screenshot_dir, scenario_path.stem, budget)
+
+
+def test_the_bundled_example_prints_six_pages_and_its_appendix_only_when_asked(
+    browser: Any, tmp_path: Path, screenshot_dir: Path
+) -> None:
+    """`make run`'s report, as the command line writes it, with and without --appendix."""
+    from typer.testing import CliRunner
+
+    from diskmodel.cli import app
+
+    example = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
+    pages = {}
+    for flags in ((), ("--appendix",)):
+        out = tmp_path / f"example{''.join(flags)}.html"
+        result = CliRunner().invoke(app, ["run", str(example), "--out", str(out), "-q", *flags])
+        assert result.exit_code == 0, result.output
+        pages[flags] = _printed(browser, out, screenshot_dir, out.stem)
+    assert pages[()] <= BODY_PAGES
+    assert pages[("--appendix",)] >= pages[()] + 3  # the inputs, the detail, the catalog
 
 
 def test_markup_in_names_renders_as_text_and_runs_nothing(

@@ -31,7 +31,10 @@ def _all_charts(name: str) -> list[str]:
     span = charts.TierSpan("ssd", 0.0, 0.1, 0.6)
     closed = charts.Series(name, (1.0, 2.0, 4.0), (100.0, 180.0, 250.0))
     other = charts.Series("B", (1.0, 2.0, 4.0), (90.0, 170.0, 240.0))
-    grown = [charts.Series(name, (1.0, 2.0), (3.0, math.inf)), charts.Series("B", (1.0,), (4.0,))]
+    grown = [
+        charts.GrowthLine(name, (1.0, 2.0), (3.0, math.inf), (0.5, 1.0), (True, False)),
+        charts.GrowthLine("B", (1.0,), (4.0,), (0.4,), (True,)),
+    ]
     return [
         _response_chart("a", name),
         charts.stacked_bar_chart("b", [bar]),
@@ -39,7 +42,7 @@ def _all_charts(name: str) -> list[str]:
         charts.skew_chart("d", [0.0, 0.1, 1.0], [0.0, 0.6, 1.0], [span], title=f"skew of {name}"),
         charts.closed_system_chart("e", [closed, other], [closed, other], 4.0, "queue depth"),
         charts.placement_chart("f", [1.0, 2.0], [("ssd", [0.6, 0.5]), (name, [0.4, 0.5])], 1.5),
-        charts.growth_chart("g", grown, [(name, 2.0)], 5.0),
+        charts.growth_chart("g", grown, 5.0, [(f"ceiling 70% ({name})", 0.7)]),
         charts.sweep_chart("h", [0.0, 1.0], [(name, [100.0, 200.0])], 150.0, "ranks added"),
     ]
 
@@ -153,7 +156,8 @@ def test_drawing_a_chart_imports_no_plotting_library() -> None:
     code = (
         "import sys\n"
         "from diskmodel.report import charts\n"
-        "charts.growth_chart('g', [charts.Series('A', (1.0, 2.0), (1.0, 2.0))], [], None)\n"
+        "line = charts.GrowthLine('A', (1.0, 2.0), (1.0, 2.0), (0.1, 0.2), (True, True))\n"
+        "charts.growth_chart('g', [line], None, [])\n"
         "print('matplotlib' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -42,7 +42,7 @@ def test_an_uneven_spread_over_da_pairs_is_named_in_the_tier_sweep() -> None:
     assert two.da_pair_spread == (1, 1)
     assert three.da_pair_spread == (2, 1)
     text = " ".join(render(sp).split())
-    assert "(uneven over DA pairs: 2/1)" in text
+    assert "(uneven: DA pairs 2/1)" in text
     table = next(t for t in build_report(sp, generated="").tables if t.key == "tier-sweep")
-    assert table.rows[1].cells[-1].text == "uneven over DA pairs: 2/1"
+    assert table.rows[1].cells[-1].text == "uneven: DA pairs 2/1"
     assert table.rows[0].cells[-1].text == ""

@@ -181,8 +181,8 @@ def test_alerts_a_planner_must_not_miss() -> None:
     texts = [(a.level, a.text) for a in report.alerts]
     assert any(
         level == "warning"
-        and "its SSD ranks are not balanced" in text
-        and "2 on server 0, 0 on server 1" in text
+        and "its 2 SSD ranks are not spread evenly" in text
+        and "(DA pairs 2/0, servers 2/0)" in text
         for level, text in texts
     )
     assert any(level == "warning" and "service level is not met" in text for level, text in texts)
@@ -193,7 +193,9 @@ def test_no_ssd_balance_alert_or_claim_where_a_pool_has_no_ssd() -> None:
     report = _report("open-comparison")
     assert not any("SSD" in a.text for a in report.alerts)
     assert "SSD" not in report.all_clear
-    assert "SSD ranks balanced" in _report("many-alternatives").all_clear
+    assert "SSD ranks spread evenly over the DA pairs and the servers" in (
+        _report("many-alternatives").all_clear
+    )
 
 
 def test_saturated_and_nvs_full_are_critical(no_charts: None) -> None:
@@ -311,8 +313,11 @@ def test_growth_and_sweep_say_saturated_exactly_where_the_prediction_does() -> N
     report = _report("open-comparison")
     growth = _table(report, "growth")
     for p in report_fixtures.open_comparison().configurations:
+        # Each configuration's rows come under a row naming it.
+        start = next(i for i, r in enumerate(growth.rows) if r.group and r.header == p.name)
+        mine = growth.rows[start + 1 : start + 1 + len(p.growth)]
         for g in p.growth:
-            row = next(r for r in growth.rows if r.header == f"{p.name}: × {g.factor:g}")
+            row = next(r for r in mine if r.header == f"× {g.factor:g}")
             assert (row.cells[1].text == "saturated") == g.saturated
             assert (row.cells[4].text == "met") == g.meets_service_level
     sweep = _table(_report("tiered"), "tier-sweep")
@@ -442,3 +447,20 @@ def test_an_unbounded_configuration_reads_unlimited_never_inf(no_charts: None) -
     page = render_html(dataclasses.replace(prediction, baseline=idle), timestamp=False)
     assert "unlimited" in page
     assert not re.search(r"\b(inf|nan)\b", page.lower())
+
+
+def test_the_appendix_prints_only_when_asked_and_the_screen_shows_it_always() -> None:
+    """Issue 31 item 7: the bundled example printed 13 A4 pages, 4 of them catalog
+    appendix. By default the detail, the inputs and the appendix are on screen and not in
+    print (the printed footer says so); `appendix=True` (`--appendix`) prints them too."""
+    prediction = report_fixtures.open_comparison()
+    default = render_html(prediction, timestamp=False)
+    printed = render_html(prediction, timestamp=False, appendix=True)
+    for page in (default, printed):
+        assert 'id="inputs"' in page
+        assert 'id="catalog-figures"' in page
+        assert 'id="components"' in page
+    assert '<section id="inputs" class="print-optional" ' in default
+    assert '<section id="inputs" class="print-optional printed" ' in printed
+    assert "a report written with --appendix prints them too" in default
+    assert "a report written with --appendix prints them too" not in printed

@@ -3,7 +3,9 @@
 Every module under diskmodel/report/ that renders a prediction (HTML, view records, charts,
 result and input tables, terminal text, JSON) may import from diskmodel only
 `diskmodel.prediction`, `diskmodel.__version__`, the units and the domain's names
-(`diskmodel.units`, `diskmodel.vocabulary`, which import nothing of ours) and its own modules
+(`diskmodel.units`, `diskmodel.vocabulary`, which import nothing of ours), the terminal's
+sanitiser (`diskmodel.terminal`, which imports nothing of ours either: the text tables make
+each cell printable before drawing it) and its own modules
 (`diskmodel.report.*`), at
 any depth of the module (a deferred import inside a function counts too). Two modules are CLI
 text for other inputs and are kept apart: catalog_text.py renders the catalog for `catalog
@@ -25,7 +27,13 @@ REPORT = Path(__file__).resolve().parents[2] / "diskmodel" / "report"
 CLI_TEXT = {"catalog_text", "check_text"}
 """Modules that render the catalog or a scenario for the CLI, not a prediction."""
 
-ALLOWED = {"diskmodel.prediction", "diskmodel.report", "diskmodel.units", "diskmodel.vocabulary"}
+ALLOWED = {
+    "diskmodel.prediction",
+    "diskmodel.report",
+    "diskmodel.terminal",
+    "diskmodel.units",
+    "diskmodel.vocabulary",
+}
 EXCEPTIONS = {("html", "diskmodel.output")}
 
 

@@ -475,6 +475,14 @@ def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-
     )
 
 
+def test_the_reference_writes_boolean_defaults_as_true_or_false(catalog) -> None:  # type: ignore[no-untyped-def]
+    """They were written `0` and `1` (a bool is an int to Python; issue 31 item 6)."""
+    rows = [r for r in reference_markdown(catalog).splitlines() if r.startswith("| `")]
+    booleans = [r.split(" | ")[2] for r in rows if r.split(" | ")[1] == "boolean"]
+    assert len(booleans) >= 3
+    assert set(booleans) <= {"`true`", "`false`", "required", "-"}
+
+
 # ---------------------------------------------------------------- bounded work (issue 17 item 6)
 
 

@@ -1,0 +1,81 @@
+"""`system.rank_placement: balanced` (issue 31 item 4): each drive type's ranks spread over the
+DA pairs and the servers as evenly as its count allows, whatever the file order.
+
+Before it, a planner could only get an even placement by writing `da_pair:` by hand:
+round-robin in file order puts the SSD ranks of [SSD, HDD, SSD, HDD] all on DA pair 0 and
+server 0.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from diskmodel.scenario import expand_ranks
+
+from ..support.builders import BASE, with_data
+
+DRIVES = ("15k-300", "ssd-300", "nl-3tb")
+RAID = {"15k-300": "raid5-7+p", "ssd-300": "raid5-6+p+s", "nl-3tb": "raid6-6+p+q"}
+
+
+def _data(groups: list[tuple[str, int]], da_pairs: int, placement: str | None) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    data["system"]["da_pairs"] = da_pairs
+    if placement is not None:
+        data["system"]["rank_placement"] = placement
+    data["pools"][0]["ranks"] = [
+        {"drive": drive, "raid": RAID[drive], "count": count} for drive, count in groups
+    ]
+    data["workloads"][0]["capacity_gb"] = 100  # fits the smallest pool drawn
+    return data
+
+
+ALTERNATING = [("ssd-300", 1), ("15k-300", 1), ("ssd-300", 1), ("15k-300", 1)]
+
+
+def test_round_robin_stays_the_default_and_can_stack_one_type() -> None:
+    ranks = expand_ranks(with_data(_data(ALTERNATING, 2, None)))
+    ssd = [r for r in ranks if r.drive == "ssd-300"]
+    assert [(r.da_pair, r.server) for r in ssd] == [(0, 0), (0, 0)]
+
+
+def test_balanced_spreads_each_drive_type_over_the_pairs_and_servers() -> None:
+    ranks = expand_ranks(with_data(_data(ALTERNATING, 2, "balanced")))
+    for drive in ("ssd-300", "15k-300"):
+        mine = [r for r in ranks if r.drive == drive]
+        assert sorted(r.da_pair for r in mine) == [0, 1]
+        assert sorted(r.server for r in mine) == [0, 1]
+    assert [r.index for r in ranks] == [0, 1, 2, 3]  # file order kept
+
+
+def test_balanced_counts_the_ranks_a_group_pins_to_a_pair() -> None:
+    data = _data([("ssd-300", 1), ("ssd-300", 1)], 2, "balanced")
+    data["pools"][0]["ranks"][1]["da_pair"] = 0  # the second pinned to pair 0
+    ranks = expand_ranks(with_data(data))
+    assert [r.da_pair for r in ranks] == [1, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    groups=st.lists(st.tuples(st.sampled_from(DRIVES), st.integers(1, 5)), min_size=1, max_size=6),
+    da_pairs=st.integers(1, 4),
+)
+def test_balanced_is_as_even_as_each_count_allows(
+    groups: list[tuple[str, int]], da_pairs: int
+) -> None:
+    ranks = expand_ranks(with_data(_data(groups, da_pairs, "balanced")))
+    for drive in {d for d, _ in groups}:
+        mine = [r for r in ranks if r.drive == drive]
+        per_pair = Counter(r.da_pair for r in mine)
+        counts = [per_pair.get(i, 0) for i in range(da_pairs)]
+        assert max(counts) - min(counts) <= 1, (drive, counts)
+        per_server = Counter(r.server for r in mine)
+        assert abs(per_server[0] - per_server[1]) <= 1
+    totals = Counter(r.da_pair for r in ranks)
+    counts = [totals.get(i, 0) for i in range(da_pairs)]
+    assert max(counts) - min(counts) <= len({d for d, _ in groups})
