@@ -37,6 +37,7 @@ def predict(
     catalog: Catalog | None = None,
     allow_outside_heatmaps: bool = False,
     sizing: SizingResult | None = None,
+    catalog_bands: bool = True,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
@@ -44,6 +45,9 @@ def predict(
     allow_outside_heatmaps: let heat maps outside `base_dir` be read (the command line's
     `--allow-outside-heatmaps`; `diskmodel.tiering.heatmap.read_heatmap(allow_outside=...)`).
     sizing: the search of `analyses.size` when already made (`diskmodel size`).
+    catalog_bands: the baseline's band over the catalog's estimates (`analyses.catalog_band`;
+    the command line's `--no-catalog-bands` turns it off, as the scenario's
+    `analyses.catalog_band: false` does).
     """
     from diskmodel.analyses import predict_scenario
 
@@ -53,6 +57,7 @@ def predict(
         base_dir,
         allow_outside_heatmaps=allow_outside_heatmaps,
         sizing=sizing,
+        catalog_bands=catalog_bands,
     )
 
 

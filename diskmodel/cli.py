@@ -233,6 +233,13 @@ Force = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="print nothing but errors")]
+NoCatalogBands = Annotated[
+    bool,
+    typer.Option(
+        "--no-catalog-bands",
+        help="skip the band over the catalog's unpublished figures (their ranges)",
+    ),
+]
 Appendix = Annotated[
     bool,
     typer.Option(
@@ -364,6 +371,7 @@ def run(
     force: Force = False,
     quiet: Quiet = False,
     appendix: Appendix = False,
+    no_catalog_bands: NoCatalogBands = False,
     allow_outside_heatmaps: AllowOutside = False,
     catalog: CatalogFiles = None,
 ) -> None:
@@ -390,6 +398,7 @@ def run(
             base_dir=scenario.parent,
             catalog=entries,
             allow_outside_heatmaps=allow_outside_heatmaps,
+            catalog_bands=not no_catalog_bands,
         )
     _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
     _report(prediction, outputs, quiet=quiet, csv=csv)

@@ -570,19 +570,16 @@ class CatalogBandResult:
     """The answer over the ranges of the catalog's unpublished figures (the baseline's;
     `analyses.catalog_band`): the maximum (low, high) and the planned response time at the
     pessimistic and the optimistic corner (None: saturated there), the estimates that move
-    either by more than `threshold` of the central answer, largest effect first, and how many
-    estimates this configuration uses."""
+    either by more than `threshold` of the central answer, largest effect first, how many
+    estimates this configuration uses, and whether the maximum is set by an estimate (the
+    bottleneck's figures are not published)."""
 
     threshold: float
     max_iops: tuple[float, float]
     response_time_ms: tuple[float | None, float | None]
     contributors: tuple[EstimateEffect, ...]
     estimates_tried: int
-
-    @property
-    def bottleneck_estimated(self) -> bool:
-        """The maximum is set by an estimate: some contributor moves it beyond the threshold."""
-        return any(c.moves_max for c in self.contributors)
+    bottleneck_estimated: bool  # some contributor moves the maximum beyond the threshold
 
 
 @dataclass(frozen=True, slots=True)

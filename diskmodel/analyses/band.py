@@ -114,7 +114,7 @@ def _ms(seconds: float, saturated: bool) -> float | None:
     return None if saturated or not np.isfinite(seconds) else float(seconds) / MS
 
 
-def _planned_ms(point: OperatingPoint) -> float | None:
+def planned_ms(point: OperatingPoint) -> float | None:
     """The response time a whole prediction reports at its planned point: the storage's for
     an application, the closed system's, or the open mean (None where saturated)."""
     if point.transactions is not None:
@@ -142,7 +142,7 @@ class _Screened:
 
 def _screen(config: Configuration) -> _Screened:
     begun = begin(config)
-    return _Screened(config, begun, _planned_ms(begun.planned), begun.maximum)
+    return _Screened(config, begun, planned_ms(begun.planned), begun.maximum)
 
 
 def _curve(config: Configuration, loads: Sequence[float], closed: bool) -> list[float | None]:

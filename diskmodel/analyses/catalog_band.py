@@ -195,17 +195,18 @@ def catalog_band(
     config: Configuration,
     catalog: Catalog,
     rebuild: Callable[[Catalog], Configuration],
-    central_max_iops: float,
-    central_response_ms: float | None,
     threshold: float = THRESHOLD,
 ) -> CatalogBandResult:
     """The configuration's reach over its estimates (module docstring). `rebuild` makes the
     same configuration from another catalog (the scenario resolved again)."""
-    from diskmodel.analyses.band import _planned_ms
+    from diskmodel.analyses.band import planned_ms
 
     def solve(cat: Catalog) -> tuple[float, float | None]:
         begun = begin(rebuild(cat))
-        return begun.maximum, _planned_ms(begun.planned)
+        return begun.maximum, planned_ms(begun.planned)
+
+    central = begin(config)
+    central_max_iops, central_response_ms = central.maximum, planned_ms(central.planned)
 
     def moved(value: float | None, central: float | None) -> float:
         if value is None or central is None:
@@ -265,4 +266,5 @@ def catalog_band(
         response_time_ms=(pess_resp, opt_resp),
         contributors=contributors,
         estimates_tried=len(tried),
+        bottleneck_estimated=any(c.moves_max for c in contributors),
     )

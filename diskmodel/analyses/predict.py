@@ -437,10 +437,12 @@ def predict_scenario(
     *,
     allow_outside_heatmaps: bool = False,
     sizing: SizingResult | None = None,
+    catalog_bands: bool = True,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
-    with its growth, and the tier sweep; `sizing`: the sizing search of `analyses.size`
-    already made (`diskmodel size`), which is then not made again."""
+    with its growth, the tier sweep and the baseline's band over the catalog's estimates
+    (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
+    `analyses.size` already made (`diskmodel size`), which is then not made again."""
     from diskmodel.analyses.sweep import tier_sweep
 
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -472,6 +474,23 @@ def predict_scenario(
         )
         for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
     ]
+    if scenario.analyses.catalog_band and catalog_bands:
+        from diskmodel.analyses.catalog_band import catalog_band
+
+        banded[0] = dataclasses.replace(
+            banded[0],
+            catalog_band=catalog_band(
+                configs[0],
+                catalog,
+                lambda cat: resolve(
+                    scenario,
+                    cat,
+                    base_dir,
+                    name=configs[0].name,
+                    allow_outside_heatmaps=allow_outside_heatmaps,
+                ),
+            ),
+        )
     if sizing is None and scenario.analyses.size is not None:
         from diskmodel.analyses.size import size_scenario
 

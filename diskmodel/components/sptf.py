@@ -26,8 +26,8 @@ Tabulation. Depth nodes 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64 and span nodes 
 ratio varies slowly with f: within 2% between f = 1/4 and 1 on a 15K drive). Each (curve,
 rotation, advance, span node) is simulated once per process and cached: the short queues
 (up to 8) in about 0.03 s, the long ones (only for a drive that holds more than 8 commands) in
-about 0.3 s. The short-queue runs the shipped catalog's drives ask for are run once and kept
-in a file (`KEPT_FILE`).
+about 0.3 s. The runs the shipped catalog's drives ask for, short and long, are run once and
+kept in a file (`KEPT_FILE`).
 """
 
 from __future__ import annotations
@@ -138,18 +138,24 @@ the file against a fresh simulation of each, bit for bit."""
 
 
 def _key(
-    curve: SeekCurve, rotation_ms: float, advance_rev: float, span: float
+    curve: SeekCurve,
+    rotation_ms: float,
+    advance_rev: float,
+    span: float,
+    depths: tuple[int, ...] = _SHORT,
+    seed: int = _SEED,
 ) -> tuple[float, ...]:
-    """A short-queue simulation's inputs, all of them (`KEPT_FILE`'s key)."""
+    """A simulation's inputs, all of them (`KEPT_FILE`'s key): the short queues' run or, with
+    `_LONG` and its own seed, the long queues'."""
     return (
         *astuple(curve),
         rotation_ms,
         advance_rev,
         span,
-        *_SHORT,
+        *depths,
         _REPLICAS,
         _MEASURED_STEPS,
-        _SEED,
+        seed,
     )
 
 
@@ -172,16 +178,17 @@ def _short_means(
 
 
 def kept_means(inputs: Iterable[tuple[SeekCurve, float, float]]) -> dict[str, Any]:
-    """`KEPT_FILE`'s contents: the short-queue simulation at every span node for each (seek
-    curve, rotation in ms, fixed work of a request in revolutions) in `inputs`, as
-    `relative_positioning` asks for it."""
+    """`KEPT_FILE`'s contents: the short-queue and the long-queue simulations at every span
+    node for each (seek curve, rotation in ms, fixed work of a request in revolutions) in
+    `inputs`, as `relative_positioning` asks for them."""
     means: dict[tuple[float, ...], tuple[float, ...]] = {}
     for curve, rotation_ms, advance_rev in inputs:
         advance = _advance(advance_rev)
         for span in SPAN_NODES:
-            key = _key(curve, rotation_ms, advance, span)
-            if key not in means:
-                means[key] = _simulate(curve, rotation_ms, advance, span, _SHORT)
+            for depths, seed in ((_SHORT, _SEED), (_LONG, _SEED + 1)):
+                key = _key(curve, rotation_ms, advance, span, depths, seed)
+                if key not in means:
+                    means[key] = _simulate(curve, rotation_ms, advance, span, depths, seed=seed)
     inputs_are = "seek curve (5), rotation_ms, advance_rev, span, depths (6), replicas, steps, seed"
     return {
         "inputs_are": inputs_are,
@@ -193,6 +200,9 @@ def kept_means(inputs: Iterable[tuple[SeekCurve, float, float]]) -> dict[str, An
 def _long_means(
     curve: SeekCurve, rotation_ms: float, advance_rev: float, span: float
 ) -> tuple[float, ...]:
+    kept = _kept().get(_key(curve, rotation_ms, advance_rev, span, _LONG, _SEED + 1))
+    if kept is not None:
+        return kept
     return _simulate(curve, rotation_ms, advance_rev, span, _LONG, seed=_SEED + 1)
 
 
@@ -202,8 +212,9 @@ def _table(
     """P(n) / P(1) at the depth nodes up to the first one >= `deepest`, for one span node.
 
     Two simulations, cached: short queues (up to 8) and long ones, so the short ones are not
-    padded to 64 columns, and a drive that holds at most a few commands (every HDD in the
-    catalog holds 2) never pays for the long run (about 90% of the cost)."""
+    padded to 64 columns, and a drive that holds at most a few commands (the device adapter
+    keeps 2 at an HDD) never pays for the long run (about 90% of the cost). Both runs of the
+    shipped catalog's drives are kept in `KEPT_FILE`."""
     means = _short_means(curve, rotation_ms, advance_rev, span)
     if deepest > _SHORT[-1]:
         means = means + _long_means(curve, rotation_ms, advance_rev, span)

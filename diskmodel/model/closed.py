@@ -381,7 +381,9 @@ def solve_closed(
     limited, result = solution.limited, solution.result
     # Report the throughput of the solution whose queues are reported, so that Little's law
     # holds exactly (it differs from the fixed point by < _X_TOL).
-    x = solution.throughput
+    # The fixed point settles to _X_TOL: near the bottleneck's capacity its throughput may
+    # pass it by that much, which no closed population can; hold it there.
+    x = min(solution.throughput, x_bound)
     if x > x_cap:
         # Held to what the asynchronous work's busiest station absorbs: NVS full where that
         # work is destaging (a card's link transfers or prefetches saturate without it).

@@ -42,7 +42,7 @@ from diskmodel.report import (
     spread,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
-from diskmodel.report.result_tables import bottleneck_text, headroom_text
+from diskmodel.report.result_tables import bottleneck_text, catalog_band_sentence, headroom_text
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
 
 # --------------------------------------------------------------------------- public API
@@ -232,6 +232,10 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
     else:
         planning += "."
     sentences.append(planning)
+    if p.catalog_band is not None:
+        reach = catalog_band_sentence(p.catalog_band)
+        if reach is not None:
+            sentences.append(reach)
     if p is not baseline:
         sentences.append(_comparison(p, baseline))
     figures = [

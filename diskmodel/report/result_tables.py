@@ -11,7 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from diskmodel.prediction import ComponentResult, LimitResult, Prediction, ScenarioPrediction
+from diskmodel.prediction import (
+    CatalogBandResult,
+    ComponentResult,
+    EstimateEffect,
+    LimitResult,
+    Prediction,
+    ScenarioPrediction,
+)
 from diskmodel.report import display, spread
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
 from diskmodel.report.view import Cell, Row, Table
@@ -48,6 +55,39 @@ def bottleneck_text(p: Prediction) -> str:
     if p.bottleneck_kind == "device_adapter":
         return p.bottleneck.replace("DA pair", "device adapter pair")
     return p.bottleneck
+
+
+def _estimate_range(effect: EstimateEffect) -> str:
+    """ "10-40 us", "1,000-4,000 MB/s", "1-64": an estimate's range in its own unit."""
+    key = effect.key.rsplit(".", 1)[-1]
+    units = (("_us_per_kib", " us per KiB"), ("_us", " us"), ("_ms", " ms"), ("_mb_s", " MB/s"))
+    unit = next((u for suffix, u in units if key.endswith(suffix)), "")
+    if key.endswith("_fraction"):
+        return f"{display.percent(effect.low)}-{display.percent(effect.high)}"
+    return f"{display.number(effect.low)}-{display.number(effect.high)}{unit}"
+
+
+def catalog_band_sentence(band: CatalogBandResult) -> str | None:
+    """ "Over the ranges of the catalog's unpublished figures the maximum lies between ...;
+    most of the spread comes from ... (estimated, 10-40 us) ..." (None: no estimate moves
+    the answer beyond the band's threshold)."""
+    if not band.contributors:
+        return None
+    low, high = band.max_iops
+    top, *rest = band.contributors
+    sentence = (
+        f"Over the ranges of the catalog's unpublished figures the maximum lies between "
+        f"{display.rate_3sf(low)} and {display.rate_3sf(high)} IOPS; most of the spread comes "
+        f"from the {top.label} (estimated, {_estimate_range(top)})"
+    )
+    if rest:
+        sentence += ", then the " + ", the ".join(
+            f"{c.label} ({_estimate_range(c)})" for c in rest[:2]
+        )
+    sentence += "."
+    if band.bottleneck_estimated:
+        sentence += " The bottleneck is set by an estimate."
+    return sentence
 
 
 def margin_text(limit: LimitResult) -> str:

@@ -24,6 +24,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import display
 from diskmodel.report.result_tables import (
+    catalog_band_sentence,
     component_groups,
     headroom_text,
     shows_allocation,
@@ -110,6 +111,10 @@ def _headline(p: Prediction) -> str:
         )
     if p.band is not None:
         lines.append(band_sentence(p.band))
+    if p.catalog_band is not None:
+        reach = catalog_band_sentence(p.catalog_band)
+        if reach is not None:
+            lines.append(f"catalog estimates: {reach[0].lower()}{reach[1:]}")
     return "\n".join(lines)
 
 

@@ -935,6 +935,12 @@ class Analyses(Model):
         description="diskmodel size: rank counts, DA pairs, host ports and cache sizes to try, "
         "and prices",
     )
+    catalog_band: bool = Field(
+        True,
+        description="the baseline's maximum and response time over the ranges of the "
+        "catalog's unpublished figures, with the figures that move them most (false, or "
+        "diskmodel run --no-catalog-bands: skip it)",
+    )
 
     @model_validator(mode="after")
     def _alternatives_distinct(self) -> Self:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from diskmodel.analyses.band import _planned_ms
 from diskmodel.analyses.catalog_band import catalog_band, estimates
 from diskmodel.analyses.predict import begin
 from diskmodel.catalog import load_catalog
@@ -21,13 +20,7 @@ def _band(name: str):  # type: ignore[no-untyped-def]
     scenario = load_scenario(SCENARIOS / name)
     config = resolve(scenario, CATALOG)
     begun = begin(config)
-    result = catalog_band(
-        config,
-        CATALOG,
-        lambda cat: resolve(scenario, cat),
-        begun.maximum,
-        _planned_ms(begun.planned),
-    )
+    result = catalog_band(config, CATALOG, lambda cat: resolve(scenario, cat))
     return config, begun, result
 
 

@@ -183,7 +183,10 @@ def test_the_calibrated_file_keeps_its_comments_and_sets_what_was_identified() -
 
 def test_a_hit_ratio_not_measured_is_fitted_within_its_range() -> None:
     """The data say nothing of the hit ratio: given as the range [0, 0.95], it is fitted (the
-    response depends strongly on it) and the calibrated file replaces the range."""
+    response depends strongly on it) and the calibrated file replaces the range. With the
+    destage ratio and the skew fitted beside it, the response times alone trade a little hit
+    ratio for destage work (noise-free data fit to 5e-5 rms at 0.418): the fit's interval
+    holds the truth and is a tenth of the range given."""
     data = _data(
         read_hit_ratio=0.4, destage_ratio=TRUE["destage_ratio"], skew={"level": TRUE["skew.level"]}
     )
@@ -193,7 +196,11 @@ def test_a_hit_ratio_not_measured_is_fitted_within_its_range() -> None:
     fit = calibrate(Scenario.model_validate(guess, context={"catalog": load_catalog()}), measured)
     hit = next(p for p in fit.parameters if p.key == "read_hit_ratio")
     assert hit.identified
-    assert hit.value == pytest.approx(0.4, abs=0.01)
+    assert hit.low is not None
+    assert hit.high is not None
+    assert hit.low <= 0.4 <= hit.high
+    assert hit.high - hit.low < 0.095
+    assert hit.value == pytest.approx(0.4, abs=0.03)
     assert fit.rms_error < 0.01
 
 
