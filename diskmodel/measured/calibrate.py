@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
@@ -165,6 +166,12 @@ class Calibration:
     """Why the fit stopped before it converged ("" when it converged)."""
 
 
+LEAST_MEASURED = 1e-9
+"""A measured figure (a rate, a time, a busy fraction) below this is not fitted: relative to
+it the model's value overflows (found by fuzzing: 2.2e-311 in a CSV cell)."""
+IDLE_IOPS = 1e-3
+"""The rate an interval's scope is modelled at when it measured less (an idle scope)."""
+
 Target = tuple[int, int, str, float]
 """(selection, workload index, figure, measured value) of one figure to fit."""
 
@@ -182,14 +189,14 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
                     f"{sel.label}: scope {row.scope!r} is not a workload of the scenario "
                     f"(its workloads: {', '.join(names)})"
                 )
-            if row.io_rate <= 0:
+            if row.io_rate < LEAST_MEASURED:
                 continue
             w = names.index(row.scope)
             pool = scenario.workloads[w].pool
             for figure, kind in FIGURES.items():
                 value = getattr(row, figure)
-                if value is None or value <= 0:
-                    continue
+                if value is None or value < LEAST_MEASURED:
+                    continue  # not measured (a figure of 1e-311 is no measurement either)
                 owner = {"workload": row.scope, "pool": f"pool {pool}", "system": SYSTEM}
                 if kind.scope != "workload":
                     if (owner[kind.scope], figure) in seen:
@@ -202,6 +209,25 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
             "write_response_ms) for the chosen intervals"
         )
     return out
+
+
+def _check_loads(base: dict[str, Any], selections: Sequence[Selection], catalog: Catalog) -> None:
+    """`InputError` naming the interval when the scenario at its measured loads and mixes does
+    not validate (a rate or a transfer size past the scenario's bounds), before any model is
+    solved (found by fuzzing: a validation error escaped the fit as a traceback)."""
+    for sel in selections:
+        try:
+            Scenario.model_validate(_at(base, sel, np.array([]), []), context={"catalog": catalog})
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            # The key path, without pydantic's union tags ("constrained-float").
+            where = ".".join(
+                str(step) for step in first["loc"] if isinstance(step, int) or step.isidentifier()
+            )
+            raise InputError(
+                f"{sel.label}: the scenario at this interval's measured load does not "
+                f"validate: {where}: {first['msg']}"
+            ) from None
 
 
 def _scope(scenario: Scenario, w: int, figure: str) -> str:
@@ -273,7 +299,7 @@ def _at(
         row = rows.get(w["name"])
         if row is None:
             continue
-        w["iops"] = row.io_rate if row.io_rate > 0 else 1e-3
+        w["iops"] = max(row.io_rate, IDLE_IOPS)
         w["read_fraction"] = row.read_fraction
         if row.read_hit_ratio is not None:
             w["read_hit_ratio"] = row.read_hit_ratio
@@ -348,7 +374,9 @@ def _covariance(jac: np.ndarray, span: np.ndarray, s2: float) -> np.ndarray:
     scaled = jac * span
     _, sv, vt = np.linalg.svd(scaled, full_matrices=False)
     floor = max(float(sv.max(initial=0.0)), 1e-300) * 1e-9
-    inverse = np.where(sv > floor, 1.0 / np.maximum(sv, floor) ** 2, 1e30)
+    seen = sv > floor
+    # (Found by fuzzing: with every column 0 the floor underflows, and 1 / floor^2 warned.)
+    inverse = np.where(seen, 1.0 / np.where(seen, sv, 1.0) ** 2, 1e30)
     cov = (vt.T * inverse) @ vt
     return cov * np.outer(span, span) * s2
 
@@ -545,6 +573,7 @@ def calibrate(
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)
+    _check_loads(base, selections, catalog)
     measured_workloads = sorted(
         {w for _, w, figure, _ in targets if FIGURES[figure].scope == "workload"}
     )

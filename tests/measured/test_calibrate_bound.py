@@ -4,8 +4,11 @@ evaluations are counted and held to what the bound buys, a profile cut short say
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import datetime as dt
 import functools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -267,3 +270,123 @@ def test_any_calibration_shape_is_refused_up_front_or_bounded(
     assert allowed.steps(p, after=checks) >= FIT_STEPS
     # The bound is the same one `run` uses.
     assert budget_module.MAX_WORK_S == MAX_WORK_S
+
+
+MEASURED = st.floats(1e-3, 1e4).map(lambda v: float(f"{v:.4g}")) | st.sampled_from(
+    [2.2e-311, 1e-300, 1e300]
+)
+
+
+@st.composite
+def measured_intervals(draw: st.DrawFn) -> list[Selection]:
+    """1 to 4 intervals of the builders' one-workload pool at drawn loads (some past its
+    saturation), mixes and measured figures (some absent, some absurd)."""
+    out = []
+    for k in range(draw(st.integers(1, 4))):
+        t = dt.datetime(2026, 11, 2, 10) + dt.timedelta(minutes=15 * k)
+        row = Interval(
+            t,
+            "oltp",
+            draw(
+                st.sampled_from([0.0, 5e-324, 1e-3, 100.0, 3000.0, 1e5, 1e12]) | st.floats(0, 2e4)
+            ),
+            draw(st.floats(0, 1)),
+            draw(st.none() | st.floats(0, 1)),
+            draw(st.sampled_from([0.5, 4.0, 64.0, 1024.0])),
+            draw(st.sampled_from([0.5, 4.0, 64.0, 1024.0])),
+            draw(st.none() | MEASURED),
+            None,
+            rank_utilization=draw(st.none() | st.floats(0, 1)),
+            write_response_ms=draw(st.none() | MEASURED),
+        )
+        out.append(Selection("io", t, (row,)))
+    return out
+
+
+@pytest.mark.fuzz
+@fuzz_settings(8)
+@given(selections=measured_intervals(), mode=st.sampled_from(["linear", "auto"]))
+def test_any_measured_intervals_calibrate_within_the_bound_or_are_one_message(
+    selections: list[Selection], mode: str
+) -> None:
+    """End to end on a small pool: a calibration whose every parameter lies in its bounds,
+    with its evaluations within what the bound allowed, or one `InputError`."""
+    allowed: list[Evaluations] = []
+    original = calibrate_module.calibration_budget
+
+    def recorded(*args: Any, **kwargs: Any) -> Evaluations:
+        allowed.append(original(*args, **kwargs))
+        return allowed[-1]
+
+    calibrate_module.calibration_budget = recorded  # type: ignore[assignment]
+    try:
+        outcome = _fitted_or_refusal(_small_pool(), selections, mode)
+    finally:
+        calibrate_module.calibration_budget = original  # type: ignore[assignment]
+    if isinstance(outcome, str):
+        assert "\n" not in outcome
+        return
+    assert outcome.evaluations <= allowed[0].limit
+    for p in outcome.parameters:
+        assert math.isfinite(p.value)
+        if p.identified:
+            assert p.low is not None
+            assert p.high is not None
+            assert p.low <= p.value <= p.high
+    for r in outcome.residuals:
+        assert r.model is None or (math.isfinite(r.model) and r.model >= 0)
+
+
+@functools.cache
+def _small_pool() -> Scenario:
+    from tests.support.builders import BASE
+
+    data = copy.deepcopy(BASE)
+    data["workloads"][0].update(skew={"level": 4.0}, destage_ratio=1.0)
+    return _validated(data)
+
+
+def _fitted_or_refusal(scenario: Scenario, selections: list[Selection], mode: str) -> Any:
+    try:
+        return calibrate(scenario, selections, intervals=mode)
+    except InputError as exc:
+        return str(exc)
+
+
+def _one(t: int, **figures: Any) -> Selection:
+    when = dt.datetime(2026, 11, 2, 10, t)
+    base = {"io_rate": 3000.0, "response_ms": None}
+    base.update(figures)
+    io_rate, response = base.pop("io_rate"), base.pop("response_ms")
+    row = Interval(when, "oltp", io_rate, 0.7, 0.5, 4, 4, response, None, **base)
+    return Selection("io", when, (row,))
+
+
+def test_found_by_fuzzing_a_vanishing_measured_figure_is_not_fitted() -> None:
+    """A figure of 2.2e-311 made the relative residual overflow (RuntimeWarning, an error in
+    the suite): below LEAST_MEASURED a figure is treated as not measured."""
+    fit = calibrate(
+        _small_pool(),
+        [_one(0, response_ms=2.0, rank_utilization=2.2e-311), _one(1, response_ms=2.5)],
+        intervals="linear",
+    )
+    assert {r.figure for r in fit.residuals} == {"response_ms"}
+    with pytest.raises(InputError, match="needs measured response times"):
+        calibrate(_small_pool(), [_one(0, response_ms=2.2e-311)], intervals="linear")
+
+
+def test_found_by_fuzzing_a_load_the_scenario_refuses_names_the_interval() -> None:
+    """An interval's rate of 1e12 I/O/s ended the fit in a pydantic traceback; it is now one
+    message naming the interval, before any model is solved."""
+    refused = r"I/O peak 2026-11-02 10:00: .* validate: workloads\.0\.iops: Input should be"
+    with pytest.raises(InputError, match=refused):
+        calibrate(_small_pool(), [_one(0, io_rate=1e12, response_ms=2.0)])
+
+
+def test_found_by_fuzzing_data_that_see_no_parameter_give_no_warning() -> None:
+    """Every Jacobian column 0 (a write-only scope at 0.001 I/O/s, measured by its write
+    response): the covariance's floor underflowed and 1 / floor^2 warned."""
+    row = Interval(dt.datetime(2026, 11, 2, 10), "oltp", 1e-3, 0.0, None, 0.5, 0.5, None, None)
+    row = dataclasses.replace(row, write_response_ms=1.0)
+    fit = calibrate(_small_pool(), [Selection("io", row.time, (row,))], intervals="linear")
+    assert all(not p.identified for p in fit.parameters)
