@@ -166,7 +166,8 @@ class Sourced(BaseModel):
     def _figure_within_bounds(cls, value: Any, info: ValidationInfo) -> Any:
         """Every number finite and, where not zero, within its physical range (issue 33:
         infinity or 1e308 in a user's file crashed the model): `catalog_bounds`."""
-        return checked_figure(info.field_name or "", value)
+        from_file = bool((info.context or {}).get(_FROM_FILE))
+        return checked_figure(info.field_name or "", value, from_file=from_file)
 
 
 # --------------------------------------------------------------------------- drives

@@ -75,10 +75,14 @@ FIGURE_BOUNDS: dict[str, tuple[float, float, str]] = {
 """(low, high, what the range is) of each numeric field of the catalog's entries, by key."""
 
 
-def checked_figure(key: str, value: Any) -> Any:
+def checked_figure(key: str, value: Any, *, from_file: bool = True) -> Any:
     """`value` if every number in it is finite and, where not zero, within `key`'s range;
-    otherwise `ValueError` saying which and the allowed range. Other values pass as they are
+    otherwise `ValueError` saying which and the allowed range. A figure written as null in a
+    file is refused (a packaging states a figure or leaves the key out; an entry dumped and
+    built again in Python holds None for those it left out); other values pass as they are
     (the field's own type says what it takes)."""
+    if value is None and from_file and key in FIGURE_BOUNDS:  # `{value: null}`: fuzzing
+        raise ValueError(f"{key}: a figure needs a number; leave the key out to state none")
     numbers = value if isinstance(value, list) else [value]
     for number in numbers:
         if isinstance(number, bool) or not isinstance(number, int | float):

@@ -419,3 +419,11 @@ def test_a_figure_the_catalog_accepts_gives_a_finite_prediction_or_one_message(
         assert p.max_iops >= 0
         assert p.response_time_ms is None or 0 < p.response_time_ms < math.inf
         assert all(0 <= c.utilization <= 1 for c in p.components)
+
+
+def test_found_by_fuzzing_a_figure_of_null_is_refused() -> None:
+    """A packaging's optional figure written `{value: null, source: ...}` loaded as "not
+    stated" with a source beside it; a figure needs a number (the key is left out instead)."""
+    entry = _with_value(_shipped("drives", "15k-300"), ("packaging", "ds8800-951", "power_w"), None)
+    with pytest.raises(CatalogError, match=r"packaging\.ds8800-951\.power_w: .*needs a number"):
+        parse_catalog_file(_text("drives", entry), "site.yaml")
