@@ -45,11 +45,13 @@ from pydantic import (
     Field,
     ValidationError,
     ValidationInfo,
+    field_validator,
     model_validator,
 )
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from diskmodel.catalog_bounds import checked_figure
 from diskmodel.errors import InputError
 from diskmodel.vocabulary import TierName
 
@@ -189,6 +191,14 @@ class Sourced(BaseModel):
                 values[key] = raw
         values["provenance"] = provenance
         return values
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _figure_within_bounds(cls, value: Any, info: ValidationInfo) -> Any:
+        """Every number finite and, where not zero, within its physical range (issue 33:
+        infinity or 1e308 in a user's file crashed the model): `catalog_bounds`."""
+        from_file = bool((info.context or {}).get(_FROM_FILE))
+        return checked_figure(info.field_name or "", value, from_file=from_file)
 
 
 # --------------------------------------------------------------------------- drives
@@ -709,10 +719,22 @@ def read_catalog_yaml(text: str, where: str) -> Any:
         raise CatalogError(f"{where}: YAML error: {exc}") from None
 
 
+def read_user_catalog_yaml(text: str, where: str) -> Any:
+    """Parse a user's catalog file by the scenario's guarded loader (`yamlio.parse_yaml`: tags
+    refused, depth, aliases and digits bounded; a 5,000-digit number or 10,000 nested lists
+    crashed the plain loader, issue 33 item 4)."""
+    from diskmodel.yamlio import parse_yaml
+
+    try:
+        return parse_yaml(text, where, kind="catalog file").data
+    except InputError as exc:
+        raise CatalogError(str(exc)) from None
+
+
 def parse_catalog_file(text: str, where: str, *, shipped: bool = False) -> CatalogFile:
     """Validate one catalog file; a `CatalogError` names the file and each bad key path.
     `shipped`: one of diskmodel's own files, whose parse may be kept (`PARSED_FILE`)."""
-    data = _shipped_data(text, where) if shipped else read_catalog_yaml(text, where)
+    data = _shipped_data(text, where) if shipped else read_user_catalog_yaml(text, where)
     if not isinstance(data, dict):
         raise CatalogError(f"{where}: a catalog file is a YAML mapping with schema_version: 1")
     try:

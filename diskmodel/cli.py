@@ -658,6 +658,8 @@ def calibrate(
             )
         else:
             lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
+    if result.stopped:
+        lines.append(f"  {result.stopped}")
     for r in result.residuals:
         figure = FIGURES[r.figure]
         unit = f" {figure.unit}" if figure.unit else ""

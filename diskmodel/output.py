@@ -16,13 +16,20 @@ The rules (docs/SECURITY.md, "What it writes"):
   temporary file beside its target and then moved into place: a new file by `link` (which
   fails if anything has appeared there meanwhile), an existing one by `rename` only if the
   path still holds the very file that was checked. Both files or neither: if a later step
-  fails, the files already put in place are taken back.
+  fails, the files already put in place are taken back, a replaced one by the earlier file
+  (kept by a hard link until the command's files are all in place).
+- Runs writing to one folder take turns: the folders of a command's files are locked
+  (`flock` on the folder itself, no lock file) while every target is checked again to be
+  the file first checked and the files are moved into place. Concurrent runs to one output
+  once left one run's JSON beside another's HTML (a run checked both, another replaced the
+  HTML, and the first replaced the JSON before finding the HTML changed: issue 33 item 6).
 - `--csv DIR` writes one `<table>.csv` per table into the folder DIR (made if absent); each
   file's first line `# diskmodel <version>: <caption>` is its mark.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import html.parser
 import os
@@ -30,7 +37,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -368,16 +375,29 @@ def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
     return (info.st_dev, info.st_ino, info.st_mode, info.st_ctime_ns)
 
 
-def _commit(target: _Target, temp: str) -> None:
-    """Move `temp` into place, only over the very file that was checked (or into a free name)."""
+def _unchanged(target: _Target) -> None:
+    """`OutputError` unless `target`'s path still holds what was checked (nothing, or the very
+    file)."""
     path = target.path
     try:
         now: os.stat_result | None = os.lstat(path)
     except FileNotFoundError:
         now = None
+    if target.existing is None and now is not None:
+        raise OutputError(f"{path}: appeared while the report was written; not replaced")
+    if target.existing is not None and (
+        now is None or _identity(now) != _identity(target.existing)
+    ):
+        raise OutputError(f"{path}: changed while the report was written; not replaced")
+
+
+def _commit(target: _Target, temp: str) -> str | None:
+    """Move `temp` into place, only over the very file that was checked (or into a free name);
+    return where the file it replaced is kept (a hard link beside it, None when there was no
+    file or the file system has no hard links) until the command's files are all in place."""
+    path = target.path
+    _unchanged(target)
     if target.existing is None:
-        if now is not None:
-            raise OutputError(f"{path}: appeared while the report was written; not replaced")
         try:
             os.link(temp, path)  # fails if anything appears at `path` meanwhile
         except OSError as exc:
@@ -390,10 +410,40 @@ def _commit(target: _Target, temp: str) -> None:
             os.replace(temp, path)  # a file system without hard links
         else:
             os.unlink(temp)
-        return
-    if now is None or _identity(now) != _identity(target.existing):
-        raise OutputError(f"{path}: changed while the report was written; not replaced")
+        return None
+    kept = f"{temp}.old"
+    try:
+        os.link(path, kept, follow_symlinks=False)
+    except OSError:
+        os.replace(temp, path)  # no hard links here: a failure later cannot restore this file
+        return None
     os.replace(temp, path)
+    return kept
+
+
+@contextlib.contextmanager
+def _folders_locked(folders: Sequence[Path]) -> Iterator[None]:
+    """Each folder locked (`flock` on the folder itself), in one order so that two runs
+    cannot wait for each other; a folder that cannot be opened, or a system without `flock`,
+    goes unlocked (the checks of `_commit` still hold)."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    held: list[int] = []
+    try:
+        for folder in sorted({os.path.realpath(f) for f in folders}):
+            try:
+                fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            except OSError:
+                continue
+            held.append(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)  # closing the descriptor releases its lock
 
 
 def write_outputs(
@@ -409,7 +459,6 @@ def write_outputs(
     """
     targets = check_outputs(outputs, force=force)
     staged: list[tuple[_Target, str]] = []
-    placed: list[_Target] = []
     try:
         for out, target in zip(outputs, targets, strict=True):
             if target is not None:
@@ -417,19 +466,37 @@ def write_outputs(
         for out, target in zip(outputs, targets, strict=True):
             if target is None:
                 (stdout or _write_stdout)(out.text)
-        for target, temp in staged:
-            try:
-                _commit(target, temp)
-            except OSError as exc:
-                raise _os_error(target.path, exc) from None
-            placed.append(target)
-    except BaseException:
+        with _folders_locked([target.path.parent for target, _ in staged]):
+            _put_in_place(staged)
+    finally:
         for _, temp in staged:
             Path(temp).unlink(missing_ok=True)
-        for target in placed:  # a later step failed: take back the new files put in place
-            if target.existing is None:
+
+
+def _put_in_place(staged: Sequence[tuple[_Target, str]]) -> None:
+    """Move every staged file into place (the folders locked), each target first checked
+    again to be what was first checked, or none: if one fails, those already in place are
+    taken back (a new file removed, a replaced one restored)."""
+    for target, _ in staged:
+        _unchanged(target)
+    placed: list[tuple[_Target, str | None]] = []
+    try:
+        for target, temp in staged:
+            try:
+                placed.append((target, _commit(target, temp)))
+            except OSError as exc:
+                raise _os_error(target.path, exc) from None
+    except BaseException:
+        for target, kept in reversed(placed):
+            if kept is not None:
+                os.replace(kept, target.path)
+            elif target.existing is None:
                 target.path.unlink(missing_ok=True)
         raise
+    finally:
+        for _, kept in placed:
+            if kept is not None:
+                Path(kept).unlink(missing_ok=True)
 
 
 def _write_stdout(text: str) -> None:

@@ -144,7 +144,7 @@ def load_yaml(path: Path) -> Located:
     return parse_yaml(read_input_text(path, MAX_FILE_BYTES, "scenario"), str(path))
 
 
-def _check_flow_depth(text: str, source: str) -> None:
+def _check_flow_depth(text: str, source: str, kind: str = "scenario") -> None:
     """Refuse text whose brackets nest deeper than `MAX_FLOW_DEPTH`, before ruamel scans it.
 
     Comments are skipped; brackets inside quoted strings are counted too (a conservative
@@ -162,16 +162,17 @@ def _check_flow_depth(text: str, source: str) -> None:
             line = text.count("\n", 0, match.start()) + 1
             raise InputError(
                 f"{source}:{line}: brackets nest more than {MAX_FLOW_DEPTH} levels deep; "
-                "a scenario nests a few levels"
+                f"a {kind} nests a few levels"
             )
 
 
 _FLOW_CHARS = re.compile(r"(?:^|(?<=\s))#[^\n]*|[\[\]{}]", re.MULTILINE)
 
 
-def parse_yaml(text: str, source: str) -> Located:
-    """Parse YAML `text`; `source` names it in messages."""
-    _check_flow_depth(text, source)
+def parse_yaml(text: str, source: str, *, kind: str = "scenario") -> Located:
+    """Parse YAML `text`; `source` names it in messages, `kind` what it should be (a
+    "scenario", a "catalog file": the same guards for both)."""
+    _check_flow_depth(text, source, kind)
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -199,7 +200,7 @@ def parse_yaml(text: str, source: str) -> Located:
         problem = "a number has too many digits" if "digits" in str(exc) else str(exc)
         raise InputError(f"{source}: a value cannot be read: {problem}") from None
     if not documents or all(d is None for d in documents):
-        raise InputError(f"{source}: the file is empty; a scenario is a YAML mapping")
+        raise InputError(f"{source}: the file is empty; a {kind} is a YAML mapping")
     if len(documents) > 1:
         raise InputError(f"{source}: holds {len(documents)} YAML documents; write one per file")
     _check_size(documents[0], source)
@@ -312,7 +313,7 @@ def _plain(node: Any, path: Path_, lines: dict[Path_, int], source: str) -> Any:
         raise InputError(
             f"{source}{':' + str(where) if where else ''}: "
             f"{'.'.join(map(str, path)) or 'document'}: the YAML tag '{tag:.60}' is not allowed; "
-            "a scenario holds plain values only"
+            "the file holds plain values only"
         )
     if isinstance(node, CommentedMap):
         out: dict[Any, Any] = {}

@@ -247,7 +247,7 @@ def test_seek_figures_no_seek_curve_fits_are_refused_at_load(tmp_path: Path) -> 
 
 def test_a_yaml_syntax_error_names_the_file(tmp_path: Path) -> None:
     message = _error(tmp_path, "schema_version: 1\ndrives: [\n")
-    assert "YAML error" in message
+    assert "site.yaml:2:10: YAML syntax error" in message
 
 
 def test_a_missing_or_unreadable_file_names_it(tmp_path: Path) -> None:

@@ -18,7 +18,12 @@ from diskmodel.components.host import concurrent_streams, customers
 from diskmodel.configuration import ApplicationConfig
 from diskmodel.model.application import TransactionState
 from diskmodel.model.operating import OperatingPoint, Solver
-from diskmodel.prediction import ApplicationResult, TransactionPoint
+from diskmodel.prediction import (
+    ApplicationResult,
+    ClosedPoint,
+    ClosedSystemResult,
+    TransactionPoint,
+)
 from diskmodel.scenario.limits import MAX_POPULATION
 from diskmodel.scenario.work import APPLICATION_REACH, APPLICATION_SWEEP
 from diskmodel.units import MS
@@ -97,4 +102,33 @@ def application_result(
         storage_bound_tps=storage_bound,
         limited_by="host CPU" if cpu_bound is not None and cpu_bound < storage_bound else "storage",
         method=_method(app),
+    )
+
+
+def closed_result(
+    app: ApplicationConfig, result: ApplicationResult, planned: OperatingPoint
+) -> ClosedSystemResult:
+    """The application's `closed` block: the storage's closed network as it was solved, its
+    customers the users' I/O streams (the users themselves when each has one I/O in flight;
+    p / H_p each with `parallel_ios` p), each spending `think_time_ms` outside the storage per
+    I/O (the users' think time and the host CPU, its waits included, spread over their I/Os),
+    so that population / iops - think time = the response per I/O (Little's law, as
+    docs/json-schema.md states it for every closed block). It once gave the users' think time
+    per transaction beside the storage's rate and response per I/O: -189 ms by that law on the
+    shipped OLTP application, against 0.715 ms (issue 33 item 8)."""
+    state = planned.closed
+    assert state is not None
+    return ClosedSystemResult(
+        population=state.population,
+        population_kind="users",
+        think_time_ms=(state.think_time_s + state.host_residence_s) / MS,
+        iops=result.at.storage_iops,
+        response_time_ms=result.at.storage_response_time_ms,
+        destage_limited=state.destage_limited,
+        curve=tuple(
+            ClosedPoint(
+                customers(p.users, app.parallel_ios), p.storage_iops, p.storage_response_time_ms
+            )
+            for p in result.curve
+        ),
     )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from diskmodel.analyses.application import application_result
+from diskmodel.analyses.application import application_result, closed_result
 from diskmodel.analyses.curve_falls import falls
 from diskmodel.analyses.limits import (
     Limit,
@@ -370,18 +370,7 @@ def predict_configuration(
     app = None
     if config.application is not None:
         app = application_result(config.application, solver, planned, maximum)
-        assert planned.closed is not None
-        closed = ClosedSystemResult(
-            population=app.users,
-            population_kind="users",
-            think_time_ms=app.think_time_ms,
-            iops=app.at.storage_iops,
-            response_time_ms=app.at.storage_response_time_ms,
-            destage_limited=planned.closed.destage_limited,
-            curve=tuple(
-                ClosedPoint(p.users, p.storage_iops, p.storage_response_time_ms) for p in app.curve
-            ),
-        )
+        closed = closed_result(config.application, app, planned)
     elif planned.closed is not None:
         state = planned.closed
         kinds = {w.population_kind for w in config.workloads if w.is_closed}

@@ -25,7 +25,8 @@ import contextlib
 import itertools
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
+from diskmodel.analyses import cluster
 from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
@@ -44,7 +46,6 @@ from diskmodel.configuration import (
     projected_hit_ratios,
     resolve,
 )
-from diskmodel.errors import InputError
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import Choice, SizingCandidate, SizingPruned, SizingResult, no_more
 from diskmodel.scenario import Scenario, apply_settings
@@ -56,8 +57,6 @@ PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
 the processes costs more than it saves)."""
 MAX_WORKERS = 8
-DASK_CONNECT_TIMEOUT_S = 10
-"""How long `--scheduler` waits for a Dask scheduler to answer before saying it did not."""
 
 
 def _label(pool: str, drive: str, raid: str) -> str:
@@ -335,12 +334,14 @@ class _Runner:
         self._pool: Any = None
         self._client: Any = None
         self._shared: Any = None
+        self._deadline = 0.0
 
     def __enter__(self) -> _Runner:
         if self.scheduler is not None:
             self._client, self._shared = self._stack.enter_context(
-                _dask(self.scheduler, self.context)
+                cluster.dask_client(self.scheduler, self.context)
             )
+            self._deadline = time.monotonic() + cluster.DASK_RESULTS_TIMEOUT_S
         elif self.workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
@@ -359,8 +360,9 @@ class _Runner:
     def run(self, jobs: Sequence[_Job]) -> Iterable[SizingCandidate]:
         """Every job's candidate, in the jobs' order, as they come."""
         if self._client is not None:
+            assert self.scheduler is not None
             futures = self._client.map(_try, jobs, context=self._shared, pure=False)
-            return (future.result() for future in futures)
+            return cluster.gathered(self.scheduler, futures, self._deadline)
         if self._pool is not None:
             return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
         return (_try(job, self.context) for job in jobs)
@@ -376,26 +378,6 @@ def _set_worker_context(context: _Context) -> None:
 
 def _try_in_worker(job: _Job) -> SizingCandidate:
     return _try(job, _worker_context[0])
-
-
-@contextlib.contextmanager
-def _dask(scheduler: str, context: _Context) -> Iterator[tuple[Any, Any]]:
-    """A client of the Dask distributed cluster at `scheduler` (the optional extra
-    `diskmodel[dask]`) and the search's context sent to every worker once."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError(
-            "--scheduler needs Dask distributed: pip install 'diskmodel[dask]'"
-        ) from None
-    try:
-        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT_S)
-    except OSError as exc:
-        raise InputError(f"--scheduler {scheduler}: no Dask scheduler answered ({exc})") from None
-    try:
-        yield client, client.scatter(context, broadcast=True)
-    finally:
-        client.close()
 
 
 def _service_level(scenario: Scenario) -> tuple[str, ...]:
@@ -525,6 +507,8 @@ def size_scenario(
     configurations on; 1 solves them here). `scheduler`: a Dask distributed scheduler's
     address to run them on instead (a search that outgrows one machine). `prune`: skip what
     the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`)."""
+    if scheduler is not None:  # a mistyped address is refused before any work
+        scheduler = cluster.scheduler_address(scheduler)
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     scenario = scenario.corner("central")  # inputs given as ranges at their middle
     size = scenario.analyses.size

@@ -58,10 +58,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.errors import InputError
+from diskmodel.measured.budget import (
+    Evaluations,
+    WorkBoundError,
+    calibration_budget,
+    start_evaluations,
+)
 from diskmodel.measured.peaks import Selection
 from diskmodel.measured.profile import Profile, bounded_least_squares, profile
 from diskmodel.model import results
@@ -155,7 +162,15 @@ class Calibration:
     residuals: tuple[Residual, ...]
     rms_error: float
     evaluations: int
+    stopped: str = ""
+    """Why the fit stopped before it converged ("" when it converged)."""
 
+
+LEAST_MEASURED = 1e-9
+"""A measured figure (a rate, a time, a busy fraction) below this is not fitted: relative to
+it the model's value overflows (found by fuzzing: 2.2e-311 in a CSV cell)."""
+IDLE_IOPS = 1e-3
+"""The rate an interval's scope is modelled at when it measured less (an idle scope)."""
 
 Target = tuple[int, int, str, float]
 """(selection, workload index, figure, measured value) of one figure to fit."""
@@ -174,14 +189,14 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
                     f"{sel.label}: scope {row.scope!r} is not a workload of the scenario "
                     f"(its workloads: {', '.join(names)})"
                 )
-            if row.io_rate <= 0:
+            if row.io_rate < LEAST_MEASURED:
                 continue
             w = names.index(row.scope)
             pool = scenario.workloads[w].pool
             for figure, kind in FIGURES.items():
                 value = getattr(row, figure)
-                if value is None or value <= 0:
-                    continue
+                if value is None or value < LEAST_MEASURED:
+                    continue  # not measured (a figure of 1e-311 is no measurement either)
                 owner = {"workload": row.scope, "pool": f"pool {pool}", "system": SYSTEM}
                 if kind.scope != "workload":
                     if (owner[kind.scope], figure) in seen:
@@ -194,6 +209,25 @@ def _targets(scenario: Scenario, selections: Sequence[Selection]) -> list[Target
             "write_response_ms) for the chosen intervals"
         )
     return out
+
+
+def _check_loads(base: dict[str, Any], selections: Sequence[Selection], catalog: Catalog) -> None:
+    """`InputError` naming the interval when the scenario at its measured loads and mixes does
+    not validate (a rate or a transfer size past the scenario's bounds), before any model is
+    solved (found by fuzzing: a validation error escaped the fit as a traceback)."""
+    for sel in selections:
+        try:
+            Scenario.model_validate(_at(base, sel, np.array([]), []), context={"catalog": catalog})
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            # The key path, without pydantic's union tags ("constrained-float").
+            where = ".".join(
+                str(step) for step in first["loc"] if isinstance(step, int) or step.isidentifier()
+            )
+            raise InputError(
+                f"{sel.label}: the scenario at this interval's measured load does not "
+                f"validate: {where}: {first['msg']}"
+            ) from None
 
 
 def _scope(scenario: Scenario, w: int, figure: str) -> str:
@@ -265,7 +299,7 @@ def _at(
         row = rows.get(w["name"])
         if row is None:
             continue
-        w["iops"] = row.io_rate if row.io_rate > 0 else 1e-3
+        w["iops"] = max(row.io_rate, IDLE_IOPS)
         w["read_fraction"] = row.read_fraction
         if row.read_hit_ratio is not None:
             w["read_hit_ratio"] = row.read_hit_ratio
@@ -288,6 +322,11 @@ def _at(
 
 
 INTERVALS = ("auto", "profile", "linear")
+CUT_SHORT = (
+    "its interval was not checked: diskmodel's work bound (about a minute of computing, "
+    "docs/SECURITY.md) ran out first; calibrate fewer intervals or workloads at a time"
+)
+"""Why a parameter is not identified when the work bound stopped its check or profile."""
 """How a parameter's 95% interval is found (`calibrate`'s `intervals`)."""
 NONLINEAR = 0.25
 """A linearised interval is suspect where the sum of squares at either of its ends (along the
@@ -335,7 +374,9 @@ def _covariance(jac: np.ndarray, span: np.ndarray, s2: float) -> np.ndarray:
     scaled = jac * span
     _, sv, vt = np.linalg.svd(scaled, full_matrices=False)
     floor = max(float(sv.max(initial=0.0)), 1e-300) * 1e-9
-    inverse = np.where(sv > floor, 1.0 / np.maximum(sv, floor) ** 2, 1e30)
+    seen = sv > floor
+    # (Found by fuzzing: with every column 0 the floor underflows, and 1 / floor^2 warned.)
+    inverse = np.where(seen, 1.0 / np.where(seen, sv, 1.0) ** 2, 1e30)
     cov = (vt.T * inverse) @ vt
     return cov * np.outer(span, span) * s2
 
@@ -396,7 +437,8 @@ def _parameters(
     """Each fitted parameter with its 95% interval, or why it is not identified (module
     docstring): linearised, or its profile where `intervals` asks (or, "auto", where the
     linearised interval is suspect); and the best point a profile found below the fit, if
-    one."""
+    one. A parameter whose check or profile would go past the work bound (`budget`) is not
+    identified, and says so."""
     from scipy.stats import f as fisher  # deferred: only calibration needs it
 
     x = np.asarray(fit.x)
@@ -417,15 +459,21 @@ def _parameters(
         value = float(x[i])
         half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
         follow = _follow(x, jac, i, lo, hi) if column[i] >= NOT_SEEN else np.zeros_like(x)
-        walk = column[i] >= NOT_SEEN and (
-            intervals == "profile"
-            or (
-                intervals == "auto"
-                and _suspect(residuals, x, follow, i, half_width, least, rise, lo, hi)
+        try:
+            walk = column[i] >= NOT_SEEN and (
+                intervals == "profile"
+                or (
+                    intervals == "auto"
+                    and _suspect(residuals, x, follow, i, half_width, least, rise, lo, hi)
+                )
             )
-        )
-        if walk:
-            walked = profile(residuals, x, least, rise, lo, hi, i, follow, half_width)
+            walked = (
+                profile(residuals, x, least, rise, lo, hi, i, follow, half_width) if walk else None
+            )
+        except WorkBoundError:
+            params.append(Parameter(workload, key, value, None, None, False, CUT_SHORT))
+            continue
+        if walked is not None:
             if walked.better is not None and (better is None or walked.better[0] < better[0]):
                 better = walked.better
             why = _unidentified_by_profile(walked, float(lo[i]), float(hi[i]))
@@ -525,6 +573,7 @@ def calibrate(
     base = scenario.model_dump(mode="python", exclude_none=True)
     base.pop("analyses", None)
     targets = _targets(scenario, selections)
+    _check_loads(base, selections, catalog)
     measured_workloads = sorted(
         {w for _, w, figure, _ in targets if FIGURES[figure].scope == "workload"}
     )
@@ -560,12 +609,22 @@ def calibrate(
         x0.append(0.5 * (front[0] + front[1]))
         lo.append(front[0])
         hi.append(front[1])
-    evaluations = [0]
+    p = len(keys)
+    checks = 2 * p if intervals == "auto" else 0  # `_suspect`: two evaluations a parameter
+    budget = calibration_budget(
+        scenario,
+        catalog,
+        intervals=len({s for s, _, _, _ in targets}),
+        parameters=p,
+        figures=len(targets),
+        start=start_evaluations(len(GRID_DESTAGE) * len(GRID_LEVEL), len(measured_workloads)),
+        checks=checks,
+    )
 
     def model_values(x: np.ndarray) -> list[float]:
         """Each figure's model value (a response in ms, a utilisation, a rate), or minus the
         overload where the point saturates."""
-        evaluations[0] += 1
+        budget.spend()
         out: list[float] = []
         for s, sel in enumerate(selections):
             mine = [(w, figure) for t, w, figure, _ in targets if t == s]
@@ -625,16 +684,20 @@ def calibrate(
         for w in measured_workloads:
             best = min([best, *grid(best, {w})], key=sum_of_squares)
     lower, upper = np.array(lo), np.array(hi)
-    fit = bounded_least_squares(residuals, best, lower, upper)
+    steps = budget.steps(p, after=checks)
+    fit = bounded_least_squares(residuals, best, lower, upper, max_steps=steps)
     names = [w.name for w in scenario.workloads]
     params, better = _parameters(residuals, fit, lower, upper, names, keys, intervals)
     for _ in range(RESTARTS):
-        if better is None:
+        if better is None or budget.steps(p, after=checks) < 1:
             break
         # A profile found a lower sum of squares than the fit: the fit stopped in a local
-        # minimum (or short of its least on a placement step). Fit again from there.
-        fit = bounded_least_squares(residuals, better, lower, upper)
+        # minimum (or short of its least on a placement step). Fit again from there, as far
+        # as the work bound allows.
+        steps = budget.steps(p, after=checks)
+        fit = bounded_least_squares(residuals, better, lower, upper, max_steps=steps)
         params, better = _parameters(residuals, fit, lower, upper, names, keys, intervals)
+    budget.last()
     final = model_values(fit.x)
     resid = tuple(
         Residual(
@@ -648,7 +711,23 @@ def calibrate(
     )
     errors = [r.error for r in resid if r.error is not None]
     rms = math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else math.inf
-    return Calibration(tuple(params), resid, rms, evaluations[0])
+    return Calibration(tuple(params), resid, rms, budget.count, _stopped(fit, steps, budget))
+
+
+def _stopped(fit: Any, steps: int, budget: Evaluations) -> str:
+    """Why the fit stopped before it converged, or "" (scipy's status 0: its step limit)."""
+    if fit.status != 0:
+        return ""
+    if steps < 100 * len(fit.x):
+        return (
+            f"the fit stopped after {steps} steps ({budget.count:,} evaluations in all), at "
+            "diskmodel's work bound (about a minute of computing), before it converged: its "
+            "figures are where it stopped; calibrate fewer intervals or workloads at a time"
+        )
+    return (
+        f"the fit stopped at its step limit ({steps} steps) before it converged: its figures "
+        "are where it stopped"
+    )
 
 
 def calibrated_yaml(text: str, calibration: Calibration, provenance: str) -> str:

@@ -40,16 +40,28 @@ import datetime as dt
 import io
 import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from diskmodel.errors import InputError
 from diskmodel.yamlio import read_input_text
 
 MAX_FILE_BYTES = 64_000_000
-"""A week at one-minute intervals for a thousand volumes is about 10 million rows' worth of
-bytes at the outside; 64 MB bounds what is read."""
+"""64 MB bounds what is read (a year of 15-minute intervals for 64 scopes with every column
+is about 200 MB; an export for sizing is a week or a month)."""
+
+MAX_ROWS = 500_000
+"""Rows of an interval file at most, counted (as lines) before any is parsed: a week of
+one-minute intervals for 49 scopes, a month of 5-minute intervals for 57, or a year of
+15-minute intervals for 14. A 58 MB file of 2 million short rows took 27 s of CPU and 1.9 GB to
+read before this bound (issue 33 item 5); one of 500,000 rows of every column takes about 5 s
+and 390 MB (docs/SECURITY.md)."""
+
+MAX_SCOPE_CHARS = 80
+"""The longest scope: a scope becomes a workload, and this is a workload name's bound
+(`scenario.values.MAX_NAME_CHARS`, not imported: it would load the scenario's models into
+`diskmodel import`; a test keeps the two equal)."""
 
 REQUIRED = ("time", "io_rate", "read_fraction")
 MEASURED = (
@@ -83,7 +95,7 @@ DEFAULT_KIB = 4.0
 _NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Interval:
     """One scope over one interval, as measured."""
 
@@ -111,6 +123,23 @@ class Interval:
 
 
 def _number(text: str, where: str, column: str) -> float:
+    try:
+        value = float(text)  # a plain number: what almost every cell holds
+    except ValueError:
+        return _quirky_number(text, where, column)
+    if not math.isfinite(value) or "_" in text:  # float() reads "inf", "nan" and "1_000"
+        return _quirky_number(text, where, column)
+    if value < 0:
+        raise InputError(f"{where}, column {column}: {text.strip()!r} must be a number >= 0")
+    if value > 1 and column in FRACTIONS:
+        hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
+        raise InputError(f"{where}, column {column}: {value:g} is above 1{hint}")
+    return value
+
+
+def _quirky_number(text: str, where: str, column: str) -> float:
+    """A number as a spreadsheet may write it (quoted, thousands separators, a percentage),
+    or `InputError` naming the row and the column."""
     raw = text.strip().strip('"').strip()
     percent = raw.endswith("%")
     body = raw.removesuffix("%").strip()
@@ -135,72 +164,136 @@ def _time(text: str, where: str) -> dt.datetime:
         return dt.datetime.fromisoformat(raw)
     except ValueError:
         raise InputError(
-            f"{where}, column time: {raw!r} is not an ISO 8601 time (e.g. 2026-11-02 14:15)"
+            f"{where}, column time: {_clip(raw)!r} is not an ISO 8601 time (e.g. 2026-11-02 14:15)"
         ) from None
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """A cell quoted in a message: at most `limit` characters of it."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
+    """(row number as a spreadsheet shows it, cells) of every row that is not blank (blank
+    rows are skipped but counted), read one at a time; a row that is not CSV (a NUL byte, a
+    cell over the csv module's 131,072 characters) is one message naming it."""
+    reader = csv.reader(io.StringIO(text))
+    number = 0
+    while True:
+        number += 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise InputError(f"{source}: row {number}: not CSV ({exc})") from None
+        if "".join(row).strip():
+            yield number, row
 
 
 def parse_intervals(text: str, source: str) -> list[Interval]:
     """The intervals of a CSV's text (module docstring); `source` names it in messages."""
-    # Row numbers as a spreadsheet shows them: blank rows are skipped but counted.
-    numbered = [
-        (n, r)
-        for n, r in enumerate(csv.reader(text.splitlines()), start=1)
-        if any(cell.strip() for cell in r)
-    ]
-    if not numbered:
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if lines > MAX_ROWS + 1:
+        raise InputError(
+            f"{source}: {lines:,} lines; an interval file holds at most {MAX_ROWS:,} rows after "
+            "its header (a week of one-minute intervals for 49 scopes); export a shorter "
+            "period, longer intervals or fewer scopes"
+        )
+    rows = _rows(text, source)
+    first = next(rows, None)
+    if first is None:
         raise InputError(f"{source}: no header row (columns: {', '.join(REQUIRED)}, ...)")
-    header = [h.strip().lower() for h in numbered[0][1]]
+    header = [h.strip().lower() for h in first[1]]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
+        shown = ", ".join(_clip(h) for h in header[:20] if h)
         raise InputError(
             f"{source}: missing column(s) {', '.join(missing)} (the header has: "
-            f"{', '.join(h for h in header if h) or 'nothing'})"
+            f"{shown or 'nothing'})"
         )
     index = {name: header.index(name) for name in (*REQUIRED, *OPTIONAL) if name in header}
     out = []
-    for number, row in numbered[1:]:
-        out.append(_interval(row, index, f"{source}: row {number}"))
-    if not out:
-        raise InputError(f"{source}: a header but no intervals")
+    shared = _Shared()
     seen: set[tuple[dt.datetime, str]] = set()
-    for iv in out:
+    offset: tuple[bool, int] | None = None  # (the first time has a UTC offset, its row)
+    for number, row in rows:
+        where = f"{source}: row {number}"
+        iv = _interval(row, index, where, shared)
+        aware = iv.time.tzinfo is not None
+        if offset is None:
+            offset = (aware, number)
+        elif aware != offset[0]:
+            has, lacks = ("has a", "has none") if aware else ("has no", "has one")
+            raise InputError(
+                f"{where}, column time: {iv.time.isoformat(sep=' ')} {has} UTC offset, "
+                f"but row {offset[1]}'s time {lacks}; give every time with its offset "
+                "(+01:00) or none"
+            )
         key = (iv.time, iv.scope)
         if key in seen:
-            raise InputError(f"{source}: scope {iv.scope!r} appears twice at {iv.time}")
+            raise InputError(f"{source}: scope {_clip(iv.scope)!r} appears twice at {iv.time}")
         seen.add(key)
+        out.append(iv)
+    if not out:
+        raise InputError(f"{source}: a header but no intervals")
     return out
 
 
-def _interval(row: Sequence[str], index: dict[str, int], where: str) -> Interval:
-    """One data row (`index`: the column of each known header)."""
+@dataclass
+class _Shared:
+    """The times and scopes read so far, by their text: the rows of one interval, or of one
+    scope, hold one object for it (a fifth less memory for a large file)."""
 
-    def cell(name: str) -> str | None:
+    times: dict[str, dt.datetime] = field(default_factory=dict)
+    scopes: dict[str, str] = field(default_factory=dict)
+
+
+NUMBERS: tuple[str, ...] = ("io_rate", "read_fraction", "read_hit_ratio", "read_kib")
+NUMBERS += ("write_kib", "response_ms", "capacity_gb", *MEASURED)
+"""The numeric columns, in `Interval`'s order after the time and the scope."""
+
+
+def _interval(row: Sequence[str], index: dict[str, int], where: str, shared: _Shared) -> Interval:
+    """One data row (`index`: the column of each known header); `where` names it."""
+    cells = len(row)
+    if cells <= max(index.values()):
+        missing = next(name for name, i in index.items() if i >= cells)
+        raise InputError(f"{where}: the row has {cells} cells, no {missing}")
+    values: list[float | None] = [None] * len(NUMBERS)
+    for k, name in enumerate(NUMBERS):
         i = index.get(name)
         if i is None:
-            return None
-        if i >= len(row):
-            raise InputError(f"{where}: the row has {len(row)} cells, no {name}")
-        return row[i]
-
-    def value(name: str, default: float | None = None) -> float | None:
-        raw = cell(name)
-        if raw is None or not raw.strip():
-            if name in REQUIRED:
-                raise InputError(f"{where}, column {name}: empty")
-            return default
-        return _number(raw, where, name)
-
+            continue
+        raw = row[i]
+        if raw.strip():
+            values[k] = _number(raw, where, name)
+        elif name in REQUIRED:
+            raise InputError(f"{where}, column {name}: empty")
+    io_rate, read_fraction, hit, read_kib, write_kib, *rest = values
+    when = row[index["time"]]
+    time = shared.times.get(when)
+    if time is None:
+        time = shared.times[when] = _time(when, where)
+    column = index.get("scope")
+    name = (row[column].strip().strip('"') if column is not None else "") or "system"
+    scope = shared.scopes.get(name)
+    if scope is None:
+        if len(name) > MAX_SCOPE_CHARS:
+            raise InputError(
+                f"{where}, column scope: {_clip(name)!r} is {len(name):,} characters long; a "
+                f"scope becomes a workload, whose name has at most {MAX_SCOPE_CHARS}"
+            )
+        scope = shared.scopes[name] = name
     return Interval(
-        time=_time(cell("time") or "", where),
-        scope=(cell("scope") or "").strip().strip('"') or "system",
-        io_rate=value("io_rate") or 0.0,
-        read_fraction=value("read_fraction") or 0.0,
-        read_hit_ratio=value("read_hit_ratio"),
-        read_kib=value("read_kib", DEFAULT_KIB) or DEFAULT_KIB,
-        write_kib=value("write_kib", DEFAULT_KIB) or DEFAULT_KIB,
-        response_ms=value("response_ms"),
-        capacity_gb=value("capacity_gb"),
-        **{name: value(name) for name in MEASURED},
+        time,
+        scope,
+        io_rate or 0.0,
+        read_fraction or 0.0,
+        hit,
+        read_kib or DEFAULT_KIB,
+        write_kib or DEFAULT_KIB,
+        *rest,
     )
 
 

@@ -20,9 +20,12 @@ from diskmodel.errors import InputError
 from diskmodel.measured.intervals import Interval, by_time
 
 PEAKS = ("io", "mbs", "response")
+"""Named peaks: the most host I/O, the most MB/s, the longest I/O-weighted response time."""
 UNKNOWN_HIT_RATIO = [0.0, 0.95]
 """A read hit ratio not measured: from no hits to the most a cache gives random reads."""
-"""Named peaks: the most host I/O, the most MB/s, the longest I/O-weighted response time."""
+MAX_SCOPES = 64
+"""Scopes of one interval at most: each becomes a workload, and a scenario holds at most 64
+(the schema's bound; a test keeps the two equal)."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +86,14 @@ def select(intervals: Sequence[Interval], wanted: Sequence[str], source: str) ->
                 raise InputError(
                     f"--peak: {want!r} is neither a peak ({', '.join(PEAKS)}) nor an ISO time"
                 ) from None
+            first, last = min(groups), max(groups)
+            if (time.tzinfo is None) != (first.tzinfo is None):
+                with_offset = "with" if first.tzinfo is not None else "without"
+                raise InputError(
+                    f"--peak: {want.strip()!r}: the times in {source} are written {with_offset} "
+                    f"a UTC offset (it holds {first} to {last}); give the time the same way"
+                )
             if time not in groups:
-                first, last = min(groups), max(groups)
                 raise InputError(
                     f"--peak: no interval starts at {time} in {source} (it holds {first} to {last})"
                 )
@@ -127,6 +136,11 @@ def scenario_part(
     """`workloads` from the first selection and one `analyses.compare` alternative per other
     (plain data, as a scenario holds them)."""
     first = selections[0]
+    if len(first.rows) > MAX_SCOPES:
+        raise InputError(
+            f"{first.label}: {len(first.rows):,} scopes, each a workload; a scenario holds at "
+            f"most {MAX_SCOPES}: export the scopes you size (a pool, a few volume groups)"
+        )
     workloads = [_workload(r, pool, capacity_gb) for r in first.rows]
     scopes = [r.scope for r in first.rows]
     compare = []

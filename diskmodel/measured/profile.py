@@ -73,10 +73,17 @@ in 10,000, at half the refits of scipy's default 1e-8."""
 
 
 def bounded_least_squares(
-    residuals: Residuals, start: np.ndarray, lo: np.ndarray, hi: np.ndarray, ftol: float = 1e-8
+    residuals: Residuals,
+    start: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    ftol: float = 1e-8,
+    max_steps: int | None = None,
 ) -> Any:
     """scipy's bounded least squares, each parameter scaled to its range, with the
-    finite-difference step DIFF_STEP."""
+    finite-difference step DIFF_STEP; at most `max_steps` steps (scipy's `max_nfev`, which
+    leaves out the Jacobians' evaluations: a step costs at most one evaluation and one
+    Jacobian, 1 + p evaluations), by default scipy's own 100 p."""
     from scipy.optimize import least_squares  # deferred: only calibration needs it
 
     return least_squares(
@@ -87,6 +94,7 @@ def bounded_least_squares(
         ftol=ftol,
         xtol=1e-8,
         x_scale=hi - lo,
+        max_nfev=max_steps,
     )
 
 

@@ -12,9 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic_core import PydanticCustomError
+
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.errors import InputError
 from diskmodel.scenario.schema import Scenario
+from diskmodel.scenario.values import file_reference
 from diskmodel.tiering.heatmap import heatmap_path, read_heatmap
 from diskmodel.yamlio import resolve_in_folder
 
@@ -93,11 +96,24 @@ def read_heatmaps(
     return out
 
 
+MAX_CATALOG_FILES = 16
+"""A scenario's own `catalog` files at most (the schema's bound, checked here too: they are
+read before the scenario is validated)."""
+
+
 def catalog_path(reference: str, base_dir: Path | None) -> Path:
     """The file a scenario's `catalog: [REFERENCE]` names, by the heat maps' policy without its
     escape hatch (docs/SECURITY.md): in the scenario's folder or below it, links resolved, so a
     scenario from someone else cannot make diskmodel read other files; a catalog kept elsewhere
-    is given on the command line (`--catalog`)."""
+    is given on the command line (`--catalog`). A name holding a NUL byte or an invisible
+    character is refused, as a heat map's is (the files are read before the scenario is
+    validated, so the schema's check comes too late for them)."""
+    if not reference.strip():
+        raise InputError("catalog: a file name is empty; give the catalog file's name")
+    try:
+        file_reference(reference)
+    except PydanticCustomError as exc:
+        raise InputError(f"catalog: the file name {exc.message()}") from None
     real, root, inside = resolve_in_folder(reference, base_dir)
     if not inside:
         raise InputError(

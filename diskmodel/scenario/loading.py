@@ -41,10 +41,15 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
             f"{shown(version) or type(version).__name__} is not supported; this diskmodel "
             f"reads schema_version {SCHEMA_VERSION}"
         )
-    references = data.get("catalog")
-    if isinstance(references, list) and all(isinstance(r, str) for r in references):
-        from diskmodel.scenario.files import scenario_catalog
+    from diskmodel.scenario.files import MAX_CATALOG_FILES, scenario_catalog
 
+    references = data.get("catalog")
+    # Read only a list the schema could accept; any other is reported by the validation.
+    if (
+        isinstance(references, list)
+        and len(references) <= MAX_CATALOG_FILES
+        and all(isinstance(r, str) for r in references)
+    ):
         where = f"{located.source}:{located.line_of(['catalog'])}"
         try:
             catalog = scenario_catalog(references, _folder(located), catalog)

@@ -145,6 +145,12 @@ def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) 
     return seconds
 
 
+def planned_point_s(scenario: Scenario, catalog: Catalog) -> float:
+    """One planned operating point of `scenario`'s configuration, resolved and solved (what
+    each of calibration's model evaluations does once per interval it fits)."""
+    return _sizing_s(scenario, catalog, ())
+
+
 SATURATION_POINTS = 12
 """Placements of one saturation search, at most (measured: up to 9 over the shipped
 scenarios' configurations)."""

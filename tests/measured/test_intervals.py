@@ -163,7 +163,9 @@ def test_calibrate_offers_exactly_the_fits_interval_methods_and_refuses_others()
 _VALUES = st.floats(0.0, 1e7, allow_nan=False, allow_infinity=False)
 _FRACTIONS = st.floats(0.0, 1.0, allow_nan=False)
 _SCOPES = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+    min_size=1,
+    max_size=80,  # a scope becomes a workload, whose name has at most 80 characters
 ).filter(lambda s: s.strip() == s and not s.startswith('"'))
 
 

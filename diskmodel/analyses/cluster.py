@@ -1,0 +1,238 @@
+"""The Dask cluster `diskmodel size --scheduler ADDRESS` spreads its search over.
+
+The address is checked before anything is opened (`scheduler_address`: `tcp://HOST:PORT` or
+`tls://HOST:PORT`, or `HOST:PORT`). Then the scheduler is asked who it is and how many workers
+it has, over one connection with one deadline (`DASK_CONNECT_TIMEOUT_S` for connecting, the
+handshake and the answer together): Dask's own connect waits for the handshake with no end,
+so a server that accepts and stays silent kept the command waiting indefinitely, one that
+answered garbage made it allocate 6.46 EiB, and a scheduler with no workers ended in a
+TimeoutError traceback (issue 33 item 2). Only a scheduler that answers as one, with workers,
+is given the search; the results must all come back within `DASK_RESULTS_TIMEOUT_S`. Every
+failure is one message (`SchedulerError`, exit 3; a malformed address, exit 2).
+
+Trust: a Dask connection carries pickled Python objects both ways, from its first answer on,
+and unpickling runs code. A scheduler address is therefore a host trusted completely, with
+the rights of the user who runs diskmodel (docs/SECURITY.md); the checks here are for an
+address mistyped or a service that is down, not a defence against a hostile server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+import socket
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from diskmodel import __version__
+from diskmodel.errors import ExitCode, InputError, UserError
+
+DASK_CONNECT_TIMEOUT_S = 10.0
+"""How long the scheduler has to accept the connection, shake hands and say who it is."""
+DASK_RESULTS_TIMEOUT_S = 300.0
+"""How long a search's results may take on the cluster, in all: five times the computing
+diskmodel allows a whole run on one 2-core machine (`scenario.work.MAX_WORK_S`); a cluster
+slower than that is not working."""
+SCHEMES = ("tcp", "tls")
+
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^:/\[\]]+):(?P<port>\d{1,5})"
+)
+
+
+class SchedulerAddressError(UserError):
+    """`--scheduler` is not an address (a mistake on the command line: exit 2)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class SchedulerError(InputError):
+    """The scheduler cannot be used: not reached, not a Dask scheduler, no workers, no
+    results in time; the message says which."""
+
+
+def scheduler_address(text: str) -> str:
+    """`text` as the address Dask is given (`tcp://` when no scheme is written), or
+    `SchedulerAddressError` saying what an address looks like."""
+    shown = repr(text[:60] + ("..." if len(text) > 60 else ""))
+    usage = (
+        f"--scheduler: {shown} is not a Dask scheduler's address; give tcp://HOST:PORT "
+        "(e.g. tcp://10.0.0.5:8786) or tls://HOST:PORT"
+    )
+    match = _ADDRESS.fullmatch(text) if len(text) <= 300 else None
+    if match is None:
+        raise SchedulerAddressError(usage)
+    scheme = match["scheme"] or "tcp"
+    if scheme not in SCHEMES:
+        raise SchedulerAddressError(f"{usage} ({scheme}:// is not one diskmodel connects by)")
+    host, port = match["host"], int(match["port"])
+    if not 1 <= port <= 65535:
+        raise SchedulerAddressError(f"{usage} (a port is 1 to 65535)")
+    if host.startswith("["):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise SchedulerAddressError(usage) from None
+    elif len(host) > 253 or not all(_HOST_LABEL.fullmatch(p) for p in host.split(".")):
+        raise SchedulerAddressError(usage)
+    return f"{scheme}://{host}:{port}"
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's loggers silenced (a garbled answer is logged as CRITICAL with a traceback);
+    their levels restored after."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
+def _run(coroutine: Callable[[], Any]) -> Any:
+    """Run `coroutine()` in an event loop of its own, on a thread of its own (the caller may
+    be running a loop: a notebook)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(lambda: asyncio.run(coroutine())).result()
+
+
+def probe(address: str, timeout: float = DASK_CONNECT_TIMEOUT_S) -> int:
+    """The number of workers of the scheduler at `address` (checked by `scheduler_address`),
+    asked over one connection within `timeout` seconds in all; `SchedulerError` when it
+    cannot be reached, does not answer in time, or answers as something else."""
+    from distributed.comm import connect
+    from distributed.core import send_recv
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=timeout, deserialize=False)
+        try:
+            return await send_recv(comm, op="identity")
+        finally:
+            comm.abort()
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(identity(), deadline - time.monotonic())
+
+    deadline = time.monotonic() + timeout
+    _reachable(address, timeout)
+    try:
+        with _quiet_dask():
+            info = _run(bounded)
+    except TimeoutError:
+        raise SchedulerError(
+            f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s (is it "
+            "running, and is this its address and port?)"
+        ) from None
+    except OSError as exc:
+        raise SchedulerError(
+            f"--scheduler {address}: cannot connect ({_reason(exc)}); is a Dask scheduler "
+            "running there?"
+        ) from None
+    except Exception as exc:  # a garbled answer: what Dask's decoder raises is open-ended
+        raise SchedulerError(
+            f"--scheduler {address}: what answered there is not a Dask scheduler (its answer "
+            f"could not be read: {type(exc).__name__})"
+        ) from None
+    if not isinstance(info, dict) or info.get("type") != "Scheduler":
+        kind = info.get("type") if isinstance(info, dict) else None
+        said = f" (it says it is a {str(kind)[:40]})" if isinstance(kind, str) else ""
+        raise SchedulerError(
+            f"--scheduler {address}: what answered there is not a Dask scheduler{said}"
+        )
+    workers = info.get("n_workers", len(info.get("workers") or ()))
+    if not isinstance(workers, int) or workers < 1:
+        raise SchedulerError(
+            f"--scheduler {address}: the scheduler has no workers; start some "
+            f"(dask worker {address}) or give another scheduler"
+        )
+    return workers
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """`SchedulerError` at once when nothing listens at `address` (Dask's own connect tries a
+    refused connection again until its deadline, and then says only that it timed out)."""
+    host, port = address.split("://", 1)[1].rsplit(":", 1)
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise SchedulerError(
+            f"--scheduler {address}: nothing answered within {timeout:g} s (is this the "
+            "scheduler's address, and does a firewall let it through?)"
+        ) from None
+    except OSError as exc:
+        raise SchedulerError(
+            f"--scheduler {address}: cannot connect ({exc.strerror or _reason(exc)}); is a "
+            "Dask scheduler running there?"
+        ) from None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+@contextlib.contextmanager
+def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
+    """A client of the cluster at `address` (its scheduler probed first) and `context` sent
+    to every worker once; `SchedulerError` for every failure."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SchedulerError(
+            "--scheduler needs Dask distributed: pip install 'diskmodel[dask]'"
+        ) from None
+    probe(address)
+    try:
+        with _quiet_dask():
+            client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    except Exception as exc:  # the probe answered; the client did not: one message
+        raise SchedulerError(
+            f"--scheduler {address}: the scheduler answered but the client could not connect "
+            f"({_reason(exc)})"
+        ) from None
+    try:
+        try:
+            shared = client.scatter(context, broadcast=True, timeout=DASK_CONNECT_TIMEOUT_S)
+        except Exception as exc:
+            raise SchedulerError(
+                f"--scheduler {address}: the search could not be sent to the workers "
+                f"({_reason(exc)})"
+            ) from None
+        yield client, shared
+    finally:
+        with _quiet_dask(), contextlib.suppress(Exception):
+            client.close(timeout=DASK_CONNECT_TIMEOUT_S)
+
+
+def gathered(address: str, futures: Sequence[Any], deadline: float) -> Iterable[Any]:
+    """Each future's result in order, all by `deadline` (`time.monotonic()`); a result that
+    does not come in time, or a worker that fails, is one `SchedulerError`."""
+    for future in futures:
+        left = deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            result = future.result(timeout=left)
+        except TimeoutError:
+            raise SchedulerError(
+                f"--scheduler {address}: the cluster did not return the search's results "
+                f"within {DASK_RESULTS_TIMEOUT_S:g} s"
+            ) from None
+        except Exception as exc:
+            raise SchedulerError(
+                f"--scheduler {address}: the search failed on the cluster ("
+                f"{type(exc).__name__}: {_reason(exc)}); its workers need the diskmodel of "
+                f"this machine ({__version__}) installed"
+            ) from None
+        yield result
