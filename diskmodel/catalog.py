@@ -174,13 +174,20 @@ class Sourced(BaseModel):
                     not _is_figure_value(span)
                     or not isinstance(span, list)
                     or len(span) != 2
-                    or not _is_figure_value(raw["value"])
-                    or isinstance(raw["value"], list)
-                    or not span[0] <= raw["value"] <= span[1]
+                    or not span[0] <= span[1]
                 ):
                     raise ValueError(
-                        f"figure {key!r}: range must be [low, high] around its value "
-                        f"{raw['value']!r}, got {span!r}"
+                        f"figure {key!r}: a range is [low, high] with low <= high, got {span!r}"
+                    )
+                if (
+                    span is not None
+                    and _is_figure_value(raw["value"])
+                    and not isinstance(raw["value"], list)
+                    and not span[0] <= raw["value"] <= span[1]
+                ):
+                    raise ValueError(
+                        f"figure {key!r}: its value {raw['value']!r} is outside its range "
+                        f"{span!r} (change the range with the value, or drop it)"
                     )
             elif _is_figure_value(raw) and key not in cls.label_fields:
                 raise ValueError(

@@ -42,7 +42,12 @@ from diskmodel.report import (
     spread,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
-from diskmodel.report.result_tables import bottleneck_text, catalog_band_sentence, headroom_text
+from diskmodel.report.result_tables import (
+    bottleneck_text,
+    catalog_band_sentence,
+    headroom_text,
+    population_count,
+)
 from diskmodel.report.view import Alert, Answer, HeadlineFigure, Level, Report, Table
 
 # --------------------------------------------------------------------------- public API
@@ -184,10 +189,8 @@ def _population_text(p: Prediction) -> str:
 
 
 def _population_short(p: Prediction) -> str:
-    assert p.closed is not None
-    if p.closed.population_kind == "users":
-        return f"{p.closed.population:,} users"
-    return f"queue depth {p.closed.population:,}"
+    count, kind = population_count(p)
+    return f"{count:,} users" if kind == "users" else f"queue depth {count:,}"
 
 
 def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:

@@ -90,6 +90,16 @@ def catalog_band_sentence(band: CatalogBandResult) -> str | None:
     return sentence
 
 
+def population_count(p: Prediction) -> tuple[int, str]:
+    """A closed configuration's load as a planner states it: (count, "users" or "queue
+    depth"). For an application it is its users, not the I/O streams the storage is solved
+    with (a user with several I/Os in flight is several streams: `closed.population`)."""
+    assert p.closed is not None
+    if p.application is not None:
+        return p.application.users, "users"
+    return p.closed.population, p.closed.population_kind.replace("_", " ")
+
+
 def margin_text(limit: LimitResult) -> str:
     """ "met, 1.2 ms to spare", "not met, 4.1 points over", "saturated": a limit at the
     planned load."""
@@ -178,9 +188,7 @@ def results_table(configs: Sequence[Prediction]) -> Table:
                 "Closed system: population",
                 [
                     Cell(
-                        f"{p.closed.population:,} ({p.closed.population_kind.replace('_', ' ')})"
-                        if p.closed
-                        else "–",
+                        "{:,} ({})".format(*population_count(p)) if p.closed else "–",
                         "num",
                     )
                     for p in configs
