@@ -505,6 +505,8 @@ class StorageSystem(Sourced):
     """The Easy Tier generation the system shipped with: a pool's `easy_tier.generation`
     when the scenario does not say."""
     write_copy_us_per_kib: float = Field(ge=0)
+    log_striping_us: float = Field(ge=0)
+    """The striping layer's own time per striped log write (docs/model.md §6b)."""
     host_adapters: list[HostAdapterType] = Field(min_length=1)
     default_host_adapter: str
     max_host_ports: int = Field(ge=1)

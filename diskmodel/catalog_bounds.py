@@ -66,6 +66,7 @@ FIGURE_BOUNDS: dict[str, tuple[float, float, str]] = {
     "servers": (2, 2, "a DS8000 has two servers, over which the model spreads ranks and NVS"),
     "nvs_fraction": (0.001, 0.999, "NVS is a part of the cache, 0.1% to 99.9%"),
     "nvs_rank_limit_fraction": (0.001, 1.0, "a rank may fill 0.1% to all of a server's NVS"),
+    "log_striping_us": (0.0, 100_000.0, "0 to 100 ms per striped log write"),
     "front_end_latency_us": (0.01, 10_000.0, "up to 10 ms, the scenario's own bound"),
     "write_copy_us_per_kib": (0.001, 1_000.0, "up to 1 ms per KiB copied to NVS"),
     "max_host_ports": (1, 1_024, "1 to 1,024 host ports"),

@@ -536,6 +536,7 @@ def logwrite(
         port.port_bandwidth_mb_s,
         chosen.write_copy_us_per_kib,
         page_kib,
+        striping_us=chosen.log_striping_us,
     )
     busy = Contention.mm1(utilization, service_us) if utilization > 0 else None
     s = striping_summary(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy)

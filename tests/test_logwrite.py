@@ -194,6 +194,8 @@ def test_a_striping_layer_cost_is_paid_only_when_striped() -> None:
     layered = LogPath(C6.fixed_us, C6.per_page_us, C6.start_interval_us, striping_us=40.0)
     assert commit_time_us(layered, 8, 1) == commit_time_us(C6, 8, 1)
     assert commit_time_us(layered, 8, 4) == pytest.approx(commit_time_us(C6, 8, 4) + 40.0)
+    # A one-page write to a striped log goes to one stripe and still passes the layer.
+    assert commit_time_us(layered, 1, 4) == pytest.approx(commit_time_us(C6, 1, 1) + 40.0)
 
 
 @given(

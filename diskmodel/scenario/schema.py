@@ -569,8 +569,12 @@ class Log(Model):
     links: int | None = Field(
         None, ge=1, le=64, description="host ports or channels the stripes share; default: one each"
     )
-    striping_overhead_us: float = Field(
-        0.0, ge=0, le=1e5, description="the striping layer's own time per striped write, us"
+    striping_overhead_us: float | None = Field(
+        None,
+        ge=0,
+        le=1e5,
+        description="the striping layer's own time per striped write, us; default: the "
+        "catalog system's log_striping_us",
     )
     large_write_pages: int = Field(
         128, ge=1, le=MAX_LOG_PAGES, description="pages of one large asynchronous log write"
