@@ -134,6 +134,7 @@ class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_version: Literal[1]
+    notes: list[str] = Field(default_factory=list)  # printed under the summary
     figures: list[FigureSpec]
 
     @model_validator(mode="after")
@@ -437,6 +438,9 @@ def page(run: Run) -> str:
         f"{s['median_abs_error']:.1%}** (0 for a prediction inside a published range or a band "
         "that reaches the published value).",
         "",
+        f"Published figures covered: {', '.join(_covered(run.manifest))}.",
+        *[f"\n{note}" for note in run.manifest.notes],
+        "",
         "## Validation figures",
         "",
         *table(outcomes, ("validation",)),
@@ -472,6 +476,12 @@ def page(run: Run) -> str:
         scenario = f"`{s_.scenario}`" if s_.scenario else "catalog"
         lines.append(f"| {s_.id} | {_cell(s_.source)} | {scenario} | {where} |")
     return "\n".join(lines) + "\n"
+
+
+def _covered(manifest: Manifest) -> list[str]:
+    """The published figures' labels (C1, C2, ...), each once, in number order."""
+    labels = {f.figure for f in manifest.figures}
+    return sorted(labels, key=lambda label: (len(label), label))
 
 
 def _field_label(spec: FigureSpec) -> str:
