@@ -25,12 +25,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 from diskmodel.analyses.predict import begin
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
+from diskmodel.model.operating import Solver
 from diskmodel.prediction import CatalogBandResult, EstimateEffect
+from diskmodel.units import MS
 
 THRESHOLD = 0.02
 """An estimate contributes when one end of its range moves the maximum or the planned
@@ -198,34 +201,65 @@ def catalog_band(
     threshold: float = THRESHOLD,
 ) -> CatalogBandResult:
     """The configuration's reach over its estimates (module docstring). `rebuild` makes the
-    same configuration from another catalog (the scenario resolved again)."""
+    same configuration from another catalog (the scenario resolved again).
+
+    Each end of each estimate's range is first screened by cheap open calls that can only
+    say whether it moves the answer past the threshold: whether the placement for the central
+    maximum times (1 - threshold) still carries that load and whether the one for (1 +
+    threshold) times it does not (the maximum is where the placement for a load just carries
+    it, `Solver.saturation`), and the response at the central planned rates (for a closed
+    system, the throughput its population settles at, taken as an open load: its own closed
+    solution costs tens of times more). The estimates that pass, and the two corners, are
+    then solved as a whole prediction begins (`analyses.predict.begin`), so every figure
+    reported is the product's own."""
     from diskmodel.analyses.band import planned_ms
 
     def solve(cat: Catalog) -> tuple[float, float | None]:
         begun = begin(rebuild(cat))
         return begun.maximum, planned_ms(begun.planned)
 
-    central = begin(config)
-    central_max_iops, central_response_ms = central.maximum, planned_ms(central.planned)
-
     def moved(value: float | None, central: float | None) -> float:
         if value is None or central is None:
             return 0.0 if value == central else float("inf")
         return abs(value / central - 1.0) if central > 0 else 0.0
 
+    central = begin(config)
+    central_max_iops, central_response_ms = central.maximum, planned_ms(central.planned)
+    rates = central.planned.rates
+
+    def open_response_ms(solver: Solver) -> float | None:
+        point = solver.open_point(rates)
+        return None if point.saturated else float(point.response_s) / MS
+
+    screened_response_ms = (
+        open_response_ms(central.solver) if config.has_closed else central_response_ms
+    )
+    bracketed = bool(np.isfinite(central_max_iops)) and central_max_iops > 0
+
+    def passes_screen(cat: Catalog) -> bool:
+        solver = Solver(rebuild(cat))
+        if moved(open_response_ms(solver), screened_response_ms) > threshold:
+            return True
+        if not bracketed:
+            return moved(solver.saturation(central.unit)[0], central_max_iops) > threshold
+        return not solver.carries(
+            central.unit, central_max_iops * (1 - threshold)
+        ) or solver.carries(central.unit, central_max_iops * (1 + threshold))
+
     effects: list[tuple[float, EstimateEffect, bool]] = []
     tried = estimates(config, catalog)
     for est in tried:
+        if not any(passes_screen(est.put(catalog, end)) for end in (est.low, est.high)):
+            continue
         (max_low, resp_low), (max_high, resp_high) = (
             solve(est.put(catalog, end)) for end in (est.low, est.high)
         )
-        reach = max(
-            moved(max_low, central_max_iops),
-            moved(max_high, central_max_iops),
-            moved(resp_low, central_response_ms),
-            moved(resp_high, central_response_ms),
+        on_max = max(moved(max_low, central_max_iops), moved(max_high, central_max_iops))
+        on_response = max(
+            moved(resp_low, central_response_ms), moved(resp_high, central_response_ms)
         )
-        if reach <= threshold:
+        reach = max(on_max, on_response)
+        if reach <= threshold:  # passed the screen on the open load, not on the answer
             continue
         effect = EstimateEffect(
             label=est.label,
@@ -235,8 +269,7 @@ def catalog_band(
             high=est.high,
             max_iops=(max_low, max_high),
             response_time_ms=(resp_low, resp_high),
-            moves_max=max(moved(max_low, central_max_iops), moved(max_high, central_max_iops))
-            > threshold,
+            moves_max=on_max > threshold,
         )
         # The pessimistic end: the lower maximum; on a tie, the slower response.
         low_is_worse = (max_low, -(resp_low or float("inf"))) < (

@@ -447,6 +447,13 @@ class Solver:
                 b.failed(x, f_x)
         return b.lo, k_lo
 
+    def carries(self, unit: ArrayLike, total: float) -> bool:
+        """Whether the placement for the total rate `total` of the mix `unit` carries it: below
+        the maximum (`saturation`) it does, above it it does not."""
+        rates = np.asarray(unit, dtype=np.float64) * total
+        scale, _ = self.network(rates).saturation_scale(rates)
+        return bool(scale >= 1.0)
+
     def _probe(self, unit: FloatArray) -> float:
         """A load at which to start looking for the maximum: the capacity of the placement
         that ignores the load (Easy Tier filling the fast tiers to capacity)."""

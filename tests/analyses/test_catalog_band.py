@@ -55,3 +55,20 @@ def test_an_estimate_put_in_the_catalog_is_the_one_the_model_uses() -> None:
     changed = da.put(CATALOG, da.high)
     assert changed.systems["ds8800-951"].device_adapter.per_op_us == pytest.approx(da.high)
     assert CATALOG.systems["ds8800-951"].device_adapter.per_op_us == pytest.approx(da.value)
+
+
+def test_a_closed_system_reports_each_contributor_as_the_product_solves_it() -> None:
+    """A closed system is screened with open calls; what it reports for a contributor is the
+    whole prediction at that end of the range, not the screen."""
+    from diskmodel.analyses.band import planned_ms
+
+    scenario = load_scenario(SCENARIOS / "ds8800-oltp-application.yaml")
+    config, begun, band = _band("ds8800-oltp-application.yaml")
+    assert config.has_closed
+    assert band.contributors
+    (est,) = [e for e in estimates(config, CATALOG) if e.path == band.contributors[0].key]
+    at_low = begin(resolve(scenario, est.put(CATALOG, est.low)))
+    top = band.contributors[0]
+    assert top.max_iops[0] == pytest.approx(at_low.maximum)
+    assert top.response_time_ms[0] == pytest.approx(planned_ms(at_low.planned))
+    assert band.max_iops[0] <= begun.maximum <= band.max_iops[1]
