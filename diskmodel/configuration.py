@@ -227,15 +227,6 @@ class Configuration:
     def has_closed(self) -> bool:
         return any(w.is_closed for w in self.workloads)
 
-    @property
-    def all_closed(self) -> bool:
-        return all(w.is_closed for w in self.workloads)
-
-    @property
-    def planned_open_iops(self) -> float:
-        """Sum of the open workloads' planned rates."""
-        return float(sum(w.iops or 0.0 for w in self.workloads if not w.is_closed))
-
     def pool(self, name: str) -> PoolConfig:
         return next(p for p in self.pools if p.name == name)
 
