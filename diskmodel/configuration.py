@@ -42,7 +42,7 @@ from diskmodel.prediction import (
     SystemInput,
     WorkloadInput,
 )
-from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
+from diskmodel.scenario import Application, Log, Scenario, ServiceLevel, Workload, expand_ranks
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.placement import Preference
 from diskmodel.tiering.skew import (
@@ -199,12 +199,21 @@ class Hardware:
 
 
 @dataclass(frozen=True)
-class ServiceLevel:
+class ServiceLevelConfig:
     """What the planner sizes to: response-time targets (ms) and utilisation ceilings."""
 
     response_time_ms: float
     read_response_time_ms: float | None
     utilization: dict[str, float]  # per component kind
+
+    @classmethod
+    def of(cls, level: ServiceLevel) -> ServiceLevelConfig:
+        """A scenario's service level, its utilisation ceilings by component kind."""
+        return cls(
+            response_time_ms=level.response_time_ms,
+            read_response_time_ms=level.read_response_time_ms,
+            utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
+        )
 
 
 @dataclass(frozen=True)
@@ -217,7 +226,7 @@ class Configuration:
     ranks: tuple[Rank, ...]
     pools: tuple[PoolConfig, ...]
     workloads: tuple[WorkloadConfig, ...]
-    service_level: ServiceLevel
+    service_level: ServiceLevelConfig
     curve_points: int
     inputs: Inputs
     logs: tuple[LogConfig, ...] = ()
@@ -346,12 +355,7 @@ def resolve(
         )
         for i, w in enumerate(given)
     )
-    level = scenario.service_level
-    service_level = ServiceLevel(
-        response_time_ms=level.response_time_ms,
-        read_response_time_ms=level.read_response_time_ms,
-        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
-    )
+    service_level = ServiceLevelConfig.of(scenario.service_level)
     inputs = Inputs(
         system=_system_input(hardware),
         ranks=_rank_groups(ranks),

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from diskmodel.configuration import COMPONENT_KINDS, ServiceLevel
+from diskmodel.configuration import COMPONENT_KINDS, ServiceLevelConfig
 from diskmodel.model.bracket import highest_passing
 from diskmodel.model.open import class_rates
 from diskmodel.model.operating import OperatingPoint
@@ -71,7 +71,7 @@ class Limit:
         return not point.saturated and not self.exceeded(point)
 
 
-def limits(level: ServiceLevel) -> tuple[Limit, ...]:
+def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
     out = [
         Limit(
             "response_time",

@@ -42,7 +42,7 @@ from diskmodel.configuration import (
     COMPONENT_KINDS,
     Configuration,
     Rank,
-    ServiceLevel,
+    ServiceLevelConfig,
     projected_hit_ratios,
     resolve,
 )
@@ -382,13 +382,7 @@ def _try_in_worker(job: _Job) -> SizingCandidate:
 
 def _service_level(scenario: Scenario) -> tuple[str, ...]:
     """The labels of the limits every period must meet (the resolved service level's)."""
-    level = scenario.service_level
-    resolved = ServiceLevel(
-        response_time_ms=level.response_time_ms,
-        read_response_time_ms=level.read_response_time_ms,
-        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
-    )
-    return tuple(limit.label for limit in limits(resolved))
+    return tuple(limit.label for limit in limits(ServiceLevelConfig.of(scenario.service_level)))
 
 
 BATCH_PER_WORKER = 4
