@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from diskmodel.analyses.predict import begin
+from diskmodel.analyses.predict import begin, planned_ms
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
 from diskmodel.prediction import CatalogBandResult, EstimateEffect
@@ -199,7 +199,6 @@ def catalog_band(
 ) -> CatalogBandResult:
     """The configuration's reach over its estimates (module docstring). `rebuild` makes the
     same configuration from another catalog (the scenario resolved again)."""
-    from diskmodel.analyses.band import planned_ms
 
     def solve(cat: Catalog) -> tuple[float, float | None]:
         begun = begin(rebuild(cat))
