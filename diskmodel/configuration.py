@@ -45,19 +45,10 @@ from diskmodel.prediction import (
 from diskmodel.scenario import Application, Log, Scenario, ServiceLevel, Workload, expand_ranks
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.placement import Preference
-from diskmodel.tiering.skew import (
-    UNIFORM,
-    PiecewiseSkew,
-    SkewCurve,
-    derived_mb_curve,
-    skew_from_level,
-)
+from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve, described_skew
 from diskmodel.units import GB, MS
-from diskmodel.vocabulary import TIERS
+from diskmodel.vocabulary import COMPONENT_KINDS, TIERS, easy_tier_follows_load
 from diskmodel.workload import IoMix
-
-COMPONENT_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
-"""Component kinds: the stations of the model and the breakdown of a response time."""
 
 # Heat maps already read in this run: small-I/O curve, MB curve, description, extents.
 HeatMaps = dict[str, tuple[SkewCurve, SkewCurve | None, str, int]]
@@ -108,8 +99,8 @@ class PoolConfig:
     @property
     def placement_follows_load(self) -> bool:
         """Easy Tier (second generation) over two or more tiers: the tiers' load limits make
-        where data lands depend on the load."""
-        return self.easy_tier and self.easy_tier_generation >= 2 and len(self.tiers) > 1
+        where data lands depend on the load (`vocabulary.easy_tier_follows_load`)."""
+        return easy_tier_follows_load(self.easy_tier, self.easy_tier_generation, len(self.tiers))
 
     @property
     def rebalanced(self) -> bool:
@@ -512,16 +503,14 @@ def _skew(
                 )
         small, mb, text, _ = heat[key]
         return small, mb if seq is None else derived_mb_curve(small, seq), text
-    curve: SkewCurve
+    level = skew.level_value or 1.0
+    curve, mb = described_skew(skew.points, level, seq)
     if skew.points is not None:
-        curve = PiecewiseSkew.from_points([list(p) for p in skew.points])
         text = "points " + ", ".join(f"{c:g} of capacity: {f:g} of I/O" for c, f in skew.points)
     else:
-        level = skew.level_value or 1.0
-        curve = skew_from_level(level)
         preset = f" ({skew.level})" if isinstance(skew.level, str) else ""
         text = f"level {level:g}{preset}"
-    return curve, derived_mb_curve(curve, seq) if seq is not None else None, text
+    return curve, mb, text
 
 
 def _workload(

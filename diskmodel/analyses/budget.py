@@ -32,6 +32,7 @@ from diskmodel.analyses.predict import CLOSED_REACH, CLOSED_SWEEP
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.hardware import closed_population
+from diskmodel.vocabulary import easy_tier_follows_load
 
 MAX_WORK_S = 60.0
 """A scenario estimated to need more computing than this is refused (issue 17: the worst case
@@ -91,8 +92,8 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     system = catalog.systems[scenario.system.model]
     for pool in scenario.pools:
         tiers = {catalog.drives[g.drive].tier for g in pool.ranks}
-        generation = pool.easy_tier.generation_on(system)
-        if pool.easy_tier.mode != "auto" or generation < 2 or len(tiers) < 2:
+        auto = pool.easy_tier.mode == "auto"
+        if not easy_tier_follows_load(auto, pool.easy_tier.generation_on(system), len(tiers)):
             continue
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)

@@ -28,7 +28,7 @@ from diskmodel.analyses.limits import (
     service_level_result,
 )
 from diskmodel.analyses.logs import log_results
-from diskmodel.configuration import COMPONENT_KINDS, Configuration
+from diskmodel.configuration import Configuration
 from diskmodel.model import results
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import (
@@ -41,6 +41,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.scenario import MAX_POPULATION
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 CLOSED_SWEEP = 12
 """Populations of a closed system's sweep (each solved on its own), at most, spaced

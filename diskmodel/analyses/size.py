@@ -39,7 +39,6 @@ from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import (
-    COMPONENT_KINDS,
     Configuration,
     Rank,
     ServiceLevelConfig,
@@ -52,6 +51,7 @@ from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
