@@ -339,10 +339,6 @@ class Drive(Sourced):
 
     def as_packaged(self, system: str) -> Drive:
         """This drive with the figures of its packaging for `system` (KeyError: not offered)."""
-        key = (id(self), system)
-        kept = _PACKAGED.get(key)
-        if kept is not None and kept[0] is self:
-            return kept[1]
         packaging = self.packaging[system]
         overrides = packaging.overrides()
         if not overrides:
@@ -351,20 +347,7 @@ class Drive(Sourced):
             **self.provenance,
             **{k: packaging.provenance[k] for k in overrides if k in packaging.provenance},
         }
-        made = self.model_copy(update={**overrides, "provenance": provenance})
-        if len(_PACKAGED) >= _PACKAGED_KEPT:
-            _PACKAGED.clear()
-        _PACKAGED[key] = (self, made)
-        return made
-
-
-# The packaged copies made so far, by (drive entry, system): one object per pair, so that the
-# model's memos keyed by a drive's identity (`model.costs.drive_gain`) serve every
-# configuration a sizing search resolves, not only the one that made the copy. Entries are
-# not hashable (dict fields), so the key is the entry's identity, kept alive by the value so
-# that the identity cannot be reused. Not a private attribute: pydantic compares those.
-_PACKAGED: dict[tuple[int, str], tuple[Drive, Drive]] = {}
-_PACKAGED_KEPT = 1024
+        return self.model_copy(update={**overrides, "provenance": provenance})
 
 
 def _check_seek_figures(drive: Drive, system: str) -> None:

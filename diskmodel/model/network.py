@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
+from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
@@ -583,7 +583,7 @@ class NetworkBuilder:
                 for at, *sums in parts:
                     for row, values in enumerate(sums):
                         drives[row] += weight * np.bincount(at, weights=values, minlength=K)
-        return _assemble(config, self._stations, flows, infos, layout, drives, self._weights)
+        return _assemble(config, costs, self._stations, flows, infos, layout, drives, self._weights)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -594,6 +594,7 @@ def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> 
 
 def _assemble(
     config: Configuration,
+    costs: OpCosts,
     stations: Sequence[Station],
     flows: _Flows,
     infos: list[RankInfo],
@@ -637,7 +638,7 @@ def _assemble(
     commands = config.hardware.system.device_adapter.commands_per_hdd
     for info in infos:
         depth = queue_limit(info.rank, commands)
-        gain = drive_gain(info.rank, info.span, depth, float(positioning_share[info.station]))
+        gain = costs.gain(info.rank, info.span, depth, float(positioning_share[info.station]))
         gains[info.station] = gain
         capacity[info.station] = float(gain[-1])
     return Network(
