@@ -665,8 +665,8 @@ def catalog_files() -> Iterator[tuple[str, str]]:
 
 PARSED_FILE = "parsed.json"
 """The shipped YAML files parsed once: each file's data under its path, beside the SHA-256 of
-the text it was parsed from (`python -m diskmodel.catalog parsed >
-diskmodel/hardware_catalog/parsed.json`). Reading it takes about a millisecond where the
+the text it was parsed from (`python -m diskmodel.catalog parsed`; `make catalog` regenerates
+it). Reading it takes about a millisecond where the
 pure-Python YAML parser takes 0.08 s of every run. A file whose text no longer matches its hash
 is parsed again, so an edit is never missed; tests/test_catalog.py checks the file is current."""
 

@@ -21,9 +21,8 @@ PUBLISHED = ROOT / "docs" / "result.schema.json"
 
 
 def test_the_published_schema_is_the_one_the_models_give() -> None:
-    # Regenerate: python -m diskmodel.report.result_schema > docs/result.schema.json
     assert PUBLISHED.read_text(encoding="utf-8") == schema_text(), (
-        "docs/result.schema.json is stale: regenerate it"
+        "docs/result.schema.json is stale: make catalog"
     )
 
 

@@ -440,9 +440,8 @@ def test_pinned_workloads_together_must_fit_their_tier(tmp_path: Path) -> None:
 
 
 def test_the_shipped_json_schema_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
-    # Regenerate: python -m diskmodel.scenario.json_schema > diskmodel/scenario/scenario.schema.json
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(catalog), (
-        "diskmodel/scenario/scenario.schema.json is stale: regenerate it"
+        "diskmodel/scenario/scenario.schema.json is stale: make catalog"
     )
 
 
@@ -470,10 +469,9 @@ def test_the_schema_refuses_what_the_models_refuse_value_by_value() -> None:
 
 
 def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
-    # Regenerate: python -m diskmodel.scenario.reference > docs/scenario.md
     page = ROOT / "docs" / "scenario.md"
     assert page.read_text(encoding="utf-8") == reference_markdown(catalog), (
-        "docs/scenario.md is stale: regenerate it"
+        "docs/scenario.md is stale: make catalog"
     )
 
 
