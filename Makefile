@@ -37,7 +37,7 @@ bench: $(BIN)/diskmodel
 # A test checks each file is current; docs/design.md, "Generated files", lists them.
 regenerate = $(BIN)/python -m $(1) > $(2).new && mv $(2).new $(2)
 catalog: $(BIN)/diskmodel
-	$(call regenerate,diskmodel.catalog parsed,diskmodel/hardware_catalog/parsed.json)
+	$(call regenerate,diskmodel.catalog parsed,diskmodel/catalog/parsed.json)
 	$(call regenerate,diskmodel.components.drive kept,diskmodel/components/sptf_means.json)
 	$(call regenerate,diskmodel.catalog,docs/catalog.md)
 	$(call regenerate,diskmodel.scenario.json_schema,diskmodel/scenario/scenario.schema.json)

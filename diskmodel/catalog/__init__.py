@@ -1,7 +1,7 @@
 """The hardware catalog: what diskmodel knows about DS8700/DS8800 systems, drives and RAID formats.
 
-The data lives in YAML files under `diskmodel/hardware_catalog/` (shipped inside the package
-and found with `importlib.resources`). Every numeric figure there is written
+The data lives in YAML files under the project's `hardware_catalog/` (shipped inside the wheel
+as package data, `loading.shipped_folder`). Every numeric figure there is written
 
     key: {value: 3.5, source: "document, table or page"}      # taken from a publication
     key: {value: 0.2, basis: "how it was derived or estimated"}   # derived or estimated

@@ -55,9 +55,31 @@ class CatalogFile(BaseModel):
     raid_formats: list[RaidFormat] = Field(default_factory=list)
 
 
+SHIPPED_FOLDER = "hardware_catalog"
+"""The shipped catalog's folder: the project's top-level `hardware_catalog/` (YAML data only),
+which the wheel carries as `diskmodel/hardware_catalog/` (pyproject.toml maps it)."""
+
+
+def shipped_folder() -> Traversable:
+    """Where the shipped catalog is: inside the installed package (a wheel), else beside the
+    package in the project (a checkout, or the editable install `make test` uses, where the
+    package is the project's own folder). `CatalogError` when neither holds it."""
+    packaged = resources.files("diskmodel") / SHIPPED_FOLDER
+    if packaged.is_dir():
+        return packaged
+    project = Path(__file__).resolve().parents[2] / SHIPPED_FOLDER
+    if project.is_dir():
+        return project
+    raise CatalogError(
+        f"{SHIPPED_FOLDER}: the catalog shipped with diskmodel is missing (looked in {packaged} "
+        f"and {project}); reinstall diskmodel"
+    )
+
+
 def catalog_files() -> Iterator[tuple[str, str]]:
-    """(relative path, text) of every `*.yaml` file under `diskmodel/hardware_catalog/`."""
-    root = resources.files("diskmodel") / "hardware_catalog"
+    """(relative path, text) of every `*.yaml` file of the shipped catalog (`shipped_folder`),
+    each path starting `hardware_catalog/` wherever the folder is."""
+    root = shipped_folder()
 
     def walk(folder: Traversable, prefix: str) -> Iterator[tuple[str, str]]:
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
@@ -66,15 +88,16 @@ def catalog_files() -> Iterator[tuple[str, str]]:
             elif entry.name.endswith(".yaml"):
                 yield f"{prefix}{entry.name}", entry.read_text(encoding="utf-8")
 
-    yield from walk(root, "hardware_catalog/")
+    yield from walk(root, f"{SHIPPED_FOLDER}/")
 
 
 PARSED_FILE = "parsed.json"
-"""The shipped YAML files parsed once: each file's data under its path, beside the SHA-256 of
-the text it was parsed from (`python -m diskmodel.catalog parsed`; `make catalog` regenerates
-it). Reading it takes about a millisecond where the
-pure-Python YAML parser takes 0.08 s of every run. A file whose text no longer matches its hash
-is parsed again, so an edit is never missed; tests/test_catalog.py checks the file is current."""
+"""The shipped YAML files parsed once, kept in this package (`diskmodel/catalog/`; the catalog's
+folder holds YAML only): each file's data under its path, beside the SHA-256 of the text it was
+parsed from (`python -m diskmodel.catalog parsed`; `make catalog` regenerates it). Reading it
+takes about a millisecond where the pure-Python YAML parser takes 0.08 s of every run. A file
+whose text no longer matches its hash is parsed again, so an edit is never missed;
+tests/test_catalog.py checks the file is current."""
 
 
 def _digest(text: str) -> str:
@@ -91,7 +114,7 @@ def parsed_catalog_files(files: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 @functools.cache
 def _parsed_shipped() -> dict[str, Any]:
-    path = resources.files("diskmodel") / "hardware_catalog" / PARSED_FILE
+    path = resources.files("diskmodel.catalog") / PARSED_FILE
     try:
         parsed: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):  # missing or damaged: the YAML is read instead

@@ -25,7 +25,7 @@ def render_catalog_markdown(catalog: Catalog) -> str:
     lines = [
         "# The hardware catalog, figure by figure",
         "",
-        "Generated from `diskmodel/hardware_catalog/*.yaml` by "
+        "Generated from `hardware_catalog/*.yaml` by "
         "`python -m diskmodel.catalog > docs/catalog.md`; a test checks it is up to date.",
         "Units are in the key names (`_ms`, `_us`, `_mb_s`, `_gb`, `_gbps`, `_ghz`, `_w`, `_in`).",
         "*Source* is where a figure was published; *basis* says how it was derived or estimated.",
