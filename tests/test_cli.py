@@ -427,9 +427,9 @@ def test_heat_maps_are_bounded_per_run_not_only_per_file(
     # Issue 17 item 6: each heat map is bounded (50 MB), but 64 workloads could each name their
     # own; the extents read in one run are bounded in all. Shown here with the bound lowered
     # to 5 extents: two 3-extent maps are over it, one map alone is not.
-    import diskmodel.configuration
+    import diskmodel.configuration.resolution
 
-    monkeypatch.setattr(diskmodel.configuration, "MAX_HEATMAP_EXTENTS", 5)
+    monkeypatch.setattr(diskmodel.configuration.resolution, "MAX_HEATMAP_EXTENTS", 5)
     write(tmp_path, HEAT, "a.csv")
     write(tmp_path, HEAT, "b.csv")
     one = with_heatmap("a.csv")

@@ -2,7 +2,7 @@
 
 `resolve(scenario, catalog, base_dir)` gives a frozen `Configuration`, the only thing the model
 reads; `resolve_scenario` gives the baseline and each `compare` alternative. One job a module:
-`records` (the frozen records), `resolve` (the scenario resolved against the catalog, heat maps
+`records` (the frozen records), `resolution` (the scenario resolved against the catalog, heat maps
 read, hit ratios projected), `inputs` (the inputs as the report shows them), `defaults` (what
 the scenario left out, and why each default is what it is). Every name below is imported from
 here.
@@ -19,7 +19,7 @@ from diskmodel.configuration.records import (
     ServiceLevelConfig,
     WorkloadConfig,
 )
-from diskmodel.configuration.resolve import projected_hit_ratios, resolve, resolve_scenario
+from diskmodel.configuration.resolution import projected_hit_ratios, resolve, resolve_scenario
 
 __all__ = [
     "ApplicationConfig",

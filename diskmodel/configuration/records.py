@@ -4,7 +4,7 @@
 given), every rank as installed (`Rank`), the pools (`PoolConfig`), the workloads with every
 default filled in (`WorkloadConfig`), the service level (`ServiceLevelConfig`), the logs and the
 application above the storage, and the inputs as the report shows them (`prediction.Inputs`).
-`resolve` (`configuration.resolve`) makes one from a scenario.
+`resolve` (`configuration.resolution`) makes one from a scenario.
 """
 
 from __future__ import annotations

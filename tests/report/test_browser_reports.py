@@ -37,6 +37,7 @@ from diskmodel.output import write_output
 from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.html import render_html
 from tests.report import report_fixtures
+from tests.support.shipped import predicted
 
 pytestmark = pytest.mark.browser
 
@@ -271,17 +272,11 @@ def test_fixture_report_opens_clean_prints_within_budget_and_clips_nothing(
     _check_report(browser, prediction, tmp_path, screenshot_dir, stem, FIXTURE_PAGES[case])
 
 
-def _predict(path: Path) -> ScenarioPrediction:
-    import diskmodel
-
-    return diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
-
-
 @pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_nothing(
     scenario_path: Path, browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
-    prediction = _predict(scenario_path)
+    prediction = predicted(scenario_path)
     configs = len(prediction.configurations)
     # A page more for each analysis beyond the configurations (growth, a tier sweep, logs, an
     # uncertainty band, an application's users sweep, a sizing search), and one for every two
