@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 SCENARIO ?= scenarios/ds8800-15k-plus-2-ssd.yaml
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench catalog clean
 
 # Set up once (a minute or two, then never again until pyproject.toml changes): each step says
 # what it does, and pip lists each package as it collects and installs it.
@@ -31,6 +31,19 @@ lint: $(BIN)/diskmodel
 
 bench: $(BIN)/diskmodel
 	$(BIN)/python -m bench
+
+# Every generated file, made again from its sources, the catalog's first and the validation page
+# (which runs the model on all of them) last; each is written only when its generator succeeds.
+# A test checks each file is current; docs/design.md, "Generated files", lists them.
+regenerate = $(BIN)/python -m $(1) > $(2).new && mv $(2).new $(2)
+catalog: $(BIN)/diskmodel
+	$(call regenerate,diskmodel.catalog parsed,diskmodel/catalog/parsed.json)
+	$(call regenerate,diskmodel.components.drive kept,diskmodel/components/sptf_means.json)
+	$(call regenerate,diskmodel.catalog,docs/catalog.md)
+	$(call regenerate,diskmodel.scenario.json_schema,diskmodel/scenario/scenario.schema.json)
+	$(call regenerate,diskmodel.scenario.reference,docs/scenario.md)
+	$(call regenerate,diskmodel.report.result_schema,docs/result.schema.json)
+	$(BIN)/python -m diskmodel.validation --write
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

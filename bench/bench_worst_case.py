@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench worst_case
 
-For each shape: the work estimate that validation judges it by (`diskmodel.scenario.work`),
+For each shape: the work estimate that validation judges it by (`diskmodel.analyses.budget`),
 the CPU seconds and peak memory of the prediction, and whether the estimate bounded it. A
 shape whose estimate is over the limit is refused by validation; its row shows how long the
 refusal took. The table in docs/SECURITY.md is this benchmark's output.
@@ -22,7 +22,7 @@ import json, resource, sys, time
 import diskmodel
 from diskmodel.catalog import load_catalog
 from diskmodel.scenario import ScenarioError
-from diskmodel.scenario.work import estimate
+from diskmodel.analyses.budget import estimate
 start = time.process_time()
 try:
     scenario = diskmodel.load_scenario(sys.argv[1])

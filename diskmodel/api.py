@@ -24,10 +24,13 @@ if TYPE_CHECKING:
 
 
 def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
-    """Read and validate a scenario file (`ScenarioError` names the file, line and key)."""
+    """Read and validate a scenario file (`ScenarioError` names the file, line and key),
+    refusing one whose analyses ask for more computing than a run allows
+    (`diskmodel.analyses.budget`)."""
+    from diskmodel.analyses.budget import work_problems
     from diskmodel.scenario import load_scenario as load
 
-    return load(path, catalog)
+    return load(path, catalog, work_bound=work_problems)
 
 
 def predict(

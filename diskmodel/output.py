@@ -46,13 +46,6 @@ from diskmodel.errors import OutputError
 STDOUT = "-"
 """The output name that means standard output."""
 
-GENERATOR_MARKS = (
-    '<meta name="generator" content="diskmodel',  # HTML reports
-    '"generator": "diskmodel',  # JSON results
-    "# diskmodel ",  # CSV tables: their first line
-)
-"""How the files diskmodel writes say so; `is_diskmodel_output` reads them where they belong."""
-
 _HEAD_BYTES = 16384
 """How much of an existing file is read to find the generator mark in its head."""
 

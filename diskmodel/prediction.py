@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from diskmodel.vocabulary import easy_tier_follows_load
+
 # --------------------------------------------------------------------------- the inputs as used
 
 
@@ -97,6 +99,14 @@ class PoolInput:
     ssd_ranks_per_server: tuple[int, ...]  # SSD ranks owned by server 0, 1
     easy_tier_generation: int = 2  # 1: by I/O density only; 2: load limits, auto-rebalance
     host_tiering: bool = False  # the host places the data by its own read counts
+
+    @property
+    def placement_follows_load(self) -> bool:
+        """Easy Tier keeps each tier under `utilization_target`, so where data lands depends
+        on the load (the configuration's rule, `vocabulary.easy_tier_follows_load`)."""
+        return easy_tier_follows_load(
+            self.easy_tier == "auto", self.easy_tier_generation, len(self.tiers)
+        )
 
 
 @dataclass(frozen=True, slots=True)

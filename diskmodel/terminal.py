@@ -69,8 +69,3 @@ def drawn(*parts: str) -> Drawn:
 def shown(text: str) -> str:
     """`text` as it may reach a terminal: a `Drawn` text as it is, anything else printable."""
     return text if isinstance(text, Drawn) else printable(text)
-
-
-def is_printable(text: str) -> bool:
-    """True if `printable(text)` would leave `text` as it is."""
-    return printable(text) == text

@@ -11,11 +11,12 @@ import pytest
 import diskmodel
 
 from .conftest import SCENARIOS
+from .support.shipped import predicted
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: Path(p).stem)
 def test_shipped_scenario_runs(path: Path) -> None:
-    sp = diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
+    sp = predicted(path)
     text = diskmodel.render_text(sp)
     data = json.loads(diskmodel.to_json(sp))
     assert len(data["configurations"]) == 1 + len(sp.alternatives)

@@ -95,10 +95,10 @@ def test_load_catalog_is_cached() -> None:
 
 
 def test_the_kept_parse_of_the_shipped_files_is_current_and_exact() -> None:
-    """`PARSED_FILE` is what the YAML parser gives for today's files (regenerate it with
-    `python -m diskmodel.catalog parsed > diskmodel/hardware_catalog/parsed.json`), and JSON
+    """`PARSED_FILE` is what the YAML parser gives for today's files (`make catalog`
+    regenerates it), and JSON
     keeps every value as parsed (int and float alike), so reading it is reading the YAML."""
-    kept = json.loads((ROOT / "diskmodel" / "hardware_catalog" / PARSED_FILE).read_text("utf-8"))
+    kept = json.loads((ROOT / "diskmodel" / "catalog" / PARSED_FILE).read_text("utf-8"))
     assert kept == json.loads(json.dumps(parsed_catalog_files(FILES)))
     for path, text in FILES:
         data = read_catalog_yaml(text, path)
@@ -564,7 +564,7 @@ def test_domain_c8_10k_and_nearline_figures_are_reproduced_exactly(catalog: Cata
 def test_docs_catalog_md_is_up_to_date(catalog: Catalog) -> None:
     page = ROOT / "docs" / "catalog.md"
     assert page.read_text(encoding="utf-8") == render_catalog_markdown(catalog), (
-        "docs/catalog.md is stale: run `.venv/bin/python -m diskmodel.catalog > docs/catalog.md`"
+        "docs/catalog.md is stale: make catalog"
     )
 
 

@@ -2,7 +2,7 @@
 
 A user's catalog file, and the `catalog:` list of a scenario that names one, are held to the
 shipped catalog's figure checks (every number finite and within its physical range,
-`diskmodel.catalog_bounds`) and to the scenario's YAML guards (`yamlio.parse_yaml`: tags,
+`diskmodel.catalog.bounds`) and to the scenario's YAML guards (`yamlio.parse_yaml`: tags,
 depth, aliases, digits). Every case ends in one message naming the file and the key, never a
 traceback; the fuzz tests mutate real entries figure by figure and byte by byte.
 """
@@ -43,7 +43,7 @@ from diskmodel.catalog import (
     parse_catalog_file,
     read_catalog_yaml,
 )
-from diskmodel.catalog_bounds import FIGURE_BOUNDS
+from diskmodel.catalog.bounds import FIGURE_BOUNDS
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode, InputError, UserError
 from diskmodel.scenario.files import MAX_CATALOG_FILES

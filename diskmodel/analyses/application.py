@@ -5,7 +5,7 @@ the storage's (utilisations, per-workload responses) at the planned users are on
 The sweep runs from one user to twice the knee of the asymptotic bounds (Denning & Buzen: the
 users N* = X_max (Z + R_1) at which the lightest-load line meets the throughput bound) or the
 planned users, whichever is more, so that the chart shows the rise, the knee and the flat; but
-never past `APPLICATION_REACH` times the planned users (the work validation allowed for).
+never past `APPLICATION_REACH` times the planned users (the work `analyses.budget` allows for).
 """
 
 from __future__ import annotations
@@ -25,8 +25,12 @@ from diskmodel.prediction import (
     TransactionPoint,
 )
 from diskmodel.scenario.limits import MAX_POPULATION
-from diskmodel.scenario.work import APPLICATION_REACH, APPLICATION_SWEEP
 from diskmodel.units import MS
+
+APPLICATION_SWEEP = 14
+"""Users of an application's sweep, each solved on its own, spaced geometrically up to
+`APPLICATION_REACH` x the planned users."""
+APPLICATION_REACH = 4
 
 
 def _point(t: TransactionState) -> TransactionPoint:

@@ -37,14 +37,13 @@ from pathlib import Path
 
 import numpy as np
 
-from diskmodel.analyses.predict import Begun, begin, planning_max_iops
+from diskmodel.analyses.predict import Begun, begin, planned_ms, planning_max_iops, response_ms
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
-from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.model.operating import Solver
 from diskmodel.prediction import SAMPLED_METHOD, BandPoint, BandResult, Prediction
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.schema import Corner
-from diskmodel.units import MS
 
 _PESSIMISTIC_ENDS = (
     "read hit ratio low, destage ratio high, transfers long, skew low, front-end latency high"
@@ -110,20 +109,6 @@ def _method(scenario: Scenario) -> str:
     )
 
 
-def _ms(seconds: float, saturated: bool) -> float | None:
-    return None if saturated or not np.isfinite(seconds) else float(seconds) / MS
-
-
-def planned_ms(point: OperatingPoint) -> float | None:
-    """The response time a whole prediction reports at its planned point: the storage's for
-    an application, the closed system's, or the open mean (None where saturated)."""
-    if point.transactions is not None:
-        return float(point.transactions.storage_response_s) / MS
-    if point.closed is not None:
-        return float(point.closed.response_s) / MS
-    return _ms(point.response_s, point.saturated)
-
-
 @dataclass(frozen=True)
 class _Screened:
     """One sample at one end, by the cheap calls a whole prediction begins with (kept, so
@@ -157,7 +142,7 @@ def _curve(config: Configuration, loads: Sequence[float], closed: bool) -> list[
         return [None] * len(loads)
     mix = rates / rates.sum()
     points = solver.open_points(mix[:, None] * np.asarray(loads)[None, :])
-    return [_ms(p.response_s, p.saturated) for p in points]
+    return [response_ms(p.response_s, p.saturated) for p in points]
 
 
 def _slowest(values: Sequence[float | None]) -> float | None:

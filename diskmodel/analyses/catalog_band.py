@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from diskmodel.analyses.predict import begin
+from diskmodel.analyses.predict import begin, planned_ms
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
 from diskmodel.model.operating import Solver
@@ -212,7 +212,6 @@ def catalog_band(
     solution costs tens of times more). The estimates that pass, and the two corners, are
     then solved as a whole prediction begins (`analyses.predict.begin`), so every figure
     reported is the product's own."""
-    from diskmodel.analyses.band import planned_ms
 
     def solve(cat: Catalog) -> tuple[float, float | None]:
         begun = begin(rebuild(cat))

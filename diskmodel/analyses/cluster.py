@@ -36,7 +36,7 @@ DASK_CONNECT_TIMEOUT_S = 10.0
 """How long the scheduler has to accept the connection, shake hands and say who it is."""
 DASK_RESULTS_TIMEOUT_S = 300.0
 """How long a search's results may take on the cluster, in all: five times the computing
-diskmodel allows a whole run on one 2-core machine (`scenario.work.MAX_WORK_S`); a cluster
+diskmodel allows a whole run on one 2-core machine (`analyses.budget.MAX_WORK_S`); a cluster
 slower than that is not working."""
 SCHEMES = ("tcp", "tls")
 

@@ -22,22 +22,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from diskmodel.configuration import COMPONENT_KINDS, ServiceLevel
+from diskmodel.configuration import ServiceLevelConfig
 from diskmodel.model.bracket import highest_passing
 from diskmodel.model.open import class_rates
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LimitResult, ServiceLevelResult
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
 
 # Steps of the search between two curve points (it stops at 1e-4 of the load first).
 _STEPS = 30
-
-_KIND_LABEL = {
-    "host_adapter": "host adapter",
-    "processor": "processor",
-    "device_adapter": "DA pair",
-    "rank": "rank (per drive)",
-}
 
 
 @dataclass(frozen=True)
@@ -71,7 +65,7 @@ class Limit:
         return not point.saturated and not self.exceeded(point)
 
 
-def limits(level: ServiceLevel) -> tuple[Limit, ...]:
+def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
     out = [
         Limit(
             "response_time",
@@ -90,7 +84,12 @@ def limits(level: ServiceLevel) -> tuple[Limit, ...]:
     for kind in COMPONENT_KINDS:
         ceiling = level.utilization[kind]
         out.append(
-            Limit("utilization", f"{_KIND_LABEL[kind]} utilisation ≤ {ceiling:.0%}", ceiling, kind)
+            Limit(
+                "utilization",
+                f"{COMPONENT_KIND[kind].ceiling} utilisation ≤ {ceiling:.0%}",
+                ceiling,
+                kind,
+            )
         )
     return tuple(out)
 

@@ -19,13 +19,12 @@ from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LogResult, LogStripingRow
 from diskmodel.queueing import erlang_c
 from diskmodel.units import KIB, MB, US
+from diskmodel.vocabulary import COMPONENT_KIND
 
 STRIPE_COUNTS = (1, 2, 4, 8)
 """Stripe counts every log is tabulated for (issue 15), with its own added."""
 TABLE_PAGES = (1, 2, 4, 8, 16, 32, 64, 128)
 """Pages per commit in every log's table, with its own page counts added."""
-FRONT_END = ("host_adapter", "processor")
-"""Station kinds on a log write's synchronous path."""
 
 
 def front_end_contention(point: OperatingPoint, log: str) -> tuple[Contention | None, str]:
@@ -46,7 +45,7 @@ def front_end_contention(point: OperatingPoint, log: str) -> tuple[Contention | 
     probability = 0.0
     longest, longest_wait = "", -1.0
     for k, st in enumerate(net.stations):
-        if st.kind not in FRONT_END:
+        if not COMPONENT_KIND[st.kind].front_end:
             continue
         visited = float(times.visits[classes, k].sum())
         if visited <= 0:

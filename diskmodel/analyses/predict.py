@@ -14,7 +14,6 @@ import dataclasses
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -29,8 +28,7 @@ from diskmodel.analyses.limits import (
     service_level_result,
 )
 from diskmodel.analyses.logs import log_results
-from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.configuration import COMPONENT_KINDS, Configuration, resolve, resolve_scenario
+from diskmodel.configuration import Configuration
 from diskmodel.model import results
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import (
@@ -39,19 +37,18 @@ from diskmodel.prediction import (
     CurvePoint,
     GrowthPoint,
     Prediction,
-    ScenarioPrediction,
-    SizingResult,
     SkewCurveResult,
 )
-from diskmodel.scenario import MAX_POPULATION, Scenario
-from diskmodel.scenario.files import scenario_catalog
+from diskmodel.scenario import MAX_POPULATION
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KINDS
 
-# Points of a closed system's population sweep (each solved on its own), at most.
-_CLOSED_SWEEP_POINTS = 12
-# How far past the given population the sweep goes: "what if the queue depth doubles" is
-# read off the same report (issue 31), as an application's sweep reaches past its users.
+CLOSED_SWEEP = 12
+"""Populations of a closed system's sweep (each solved on its own), at most, spaced
+geometrically up to `CLOSED_REACH` x the planned one."""
 CLOSED_REACH = 2
+"""How far past the given population the sweep goes: "what if the queue depth doubles" is
+read off the same report (issue 31), as an application's sweep reaches past its users."""
 # Points sampled along a skew curve for the report.
 _SKEW_POINTS = 41
 
@@ -193,7 +190,7 @@ def _closed_sweep(solver: Solver, population: int) -> tuple[ClosedPoint, ...]:
     """Populations from 1 to `CLOSED_REACH` times the given one (at most `MAX_POPULATION`),
     the given one among them, each solved on its own."""
     top = max(population, min(CLOSED_REACH * population, MAX_POPULATION))
-    count = min(top, _CLOSED_SWEEP_POINTS)
+    count = min(top, CLOSED_SWEEP)
     sizes = sorted(
         {1, population, top, *np.unique(np.round(np.geomspace(1, top, count)).astype(int))}
     )
@@ -269,6 +266,21 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
             "throughputs split by those weights."
         )
     return tuple(out)
+
+
+def response_ms(seconds: float, saturated: bool) -> float | None:
+    """A response time as a prediction reports it: milliseconds, None where saturated."""
+    return None if saturated or not np.isfinite(seconds) else float(seconds) / MS
+
+
+def planned_ms(point: OperatingPoint) -> float | None:
+    """The response time a whole prediction reports at its planned point: the storage's for
+    an application, the closed system's, or the open mean (None where saturated)."""
+    if point.transactions is not None:
+        return float(point.transactions.storage_response_s) / MS
+    if point.closed is not None:
+        return float(point.closed.response_s) / MS
+    return response_ms(point.response_s, point.saturated)
 
 
 @dataclass(frozen=True)
@@ -416,127 +428,4 @@ def predict_configuration(
         application=app,
         logs=log_results(config.logs, planned),
         notes=(),
-    )
-
-
-def predict_scenario(
-    scenario: Scenario,
-    catalog: Catalog | None = None,
-    base_dir: Path | None = None,
-    *,
-    allow_outside_heatmaps: bool = False,
-    sizing: SizingResult | None = None,
-    catalog_bands: bool = True,
-) -> ScenarioPrediction:
-    """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
-    with its growth, the tier sweep and the baseline's band over the catalog's estimates
-    (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
-    `analyses.size` already made (`diskmodel size`), which is then not made again."""
-    from diskmodel.analyses.sweep import tier_sweep
-
-    catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
-    configs = resolve_scenario(
-        scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
-    )
-    growth = scenario.analyses.growth
-    factors = growth.multipliers if growth else ()
-    labels = growth.labels if growth else ()
-    predictions = [predict_configuration(c, factors, labels) for c in configs]
-    sweep = scenario.analyses.tier_sweep
-    from diskmodel.analyses.band import band
-
-    # Each configuration's band over the inputs given as ranges (an alternative inherits the
-    # baseline's ranges unless it sets the input).
-    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
-    banded = [
-        dataclasses.replace(
-            p,
-            band=band(
-                variant,
-                p,
-                catalog,
-                base_dir,
-                allow_outside_heatmaps=allow_outside_heatmaps,
-                baseline=None if variant is scenario else scenario,
-                settings=settings.get(name),
-            ),
-        )
-        for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
-    ]
-    if scenario.analyses.catalog_band and catalog_bands:
-        from diskmodel.analyses.catalog_band import catalog_band
-
-        banded[0] = dataclasses.replace(
-            banded[0],
-            catalog_band=catalog_band(
-                configs[0],
-                catalog,
-                lambda cat: resolve(
-                    scenario,
-                    cat,
-                    base_dir,
-                    name=configs[0].name,
-                    allow_outside_heatmaps=allow_outside_heatmaps,
-                ),
-            ),
-        )
-    if sizing is None and scenario.analyses.size is not None:
-        from diskmodel.analyses.size import size_scenario
-
-        sizing = size_scenario(scenario, catalog, base_dir)
-    return ScenarioPrediction(
-        scenario=scenario.name,
-        description=scenario.description.strip(),
-        baseline=banded[0],
-        alternatives=tuple(banded[1:]),
-        tier_sweep=tuple(
-            tier_sweep(
-                scenario, sweep, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
-            )
-        )
-        if sweep
-        else (),
-        sizing=sizing,
-    )
-
-
-def compare_scenarios(
-    scenarios: Sequence[tuple[Scenario, Path | None]],
-    catalog: Catalog | None = None,
-    *,
-    allow_outside_heatmaps: bool = False,
-) -> ScenarioPrediction:
-    """Several scenario files side by side: each baseline solved as one configuration.
-
-    The first is the reference the others are compared with. Each keeps its own name; where
-    two share a name, the later ones are numbered so the report can tell them apart.
-    """
-    catalog = catalog or load_catalog()
-    names: list[str] = []
-    predictions = []
-    for scenario, base_dir in scenarios:
-        name = scenario.name
-        suffix = 2
-        while name in names:
-            name = f"{scenario.name} ({suffix})"
-            suffix += 1
-        names.append(name)
-        config = resolve(
-            scenario,
-            scenario_catalog(scenario.catalog, base_dir, catalog),
-            base_dir,
-            name=name,
-            allow_outside_heatmaps=allow_outside_heatmaps,
-        )
-        growth = scenario.analyses.growth
-        predictions.append(
-            predict_configuration(
-                config, growth.multipliers if growth else (), growth.labels if growth else ()
-            )
-        )
-    return ScenarioPrediction(
-        scenario=" vs ".join(names),
-        description=scenarios[0][0].description.strip() if scenarios else "",
-        baseline=predictions[0],
-        alternatives=tuple(predictions[1:]),
     )

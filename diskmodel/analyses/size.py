@@ -39,10 +39,9 @@ from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import (
-    COMPONENT_KINDS,
     Configuration,
     Rank,
-    ServiceLevel,
+    ServiceLevelConfig,
     projected_hit_ratios,
     resolve,
 )
@@ -52,6 +51,7 @@ from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.scenario.files import scenario_catalog
 from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
@@ -382,13 +382,7 @@ def _try_in_worker(job: _Job) -> SizingCandidate:
 
 def _service_level(scenario: Scenario) -> tuple[str, ...]:
     """The labels of the limits every period must meet (the resolved service level's)."""
-    level = scenario.service_level
-    resolved = ServiceLevel(
-        response_time_ms=level.response_time_ms,
-        read_response_time_ms=level.read_response_time_ms,
-        utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
-    )
-    return tuple(limit.label for limit in limits(resolved))
+    return tuple(limit.label for limit in limits(ServiceLevelConfig.of(scenario.service_level)))
 
 
 BATCH_PER_WORKER = 4

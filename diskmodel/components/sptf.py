@@ -130,7 +130,7 @@ _LONG = tuple(d for d in DEPTH_NODES if d > 8)
 KEPT_FILE = "sptf_means.json"
 """The short-queue simulations the shipped catalog's drives ask for, run once and kept: every
 installed HDD's random read (its command-queueing gain, `drive.gain_simulations`) at every
-span node (`python -m diskmodel.components.drive kept > diskmodel/components/sptf_means.json`).
+span node (`python -m diskmodel.components.drive kept`; `make catalog` regenerates it).
 A run asks for 2-5 of them at about 0.02 s each, 5-10% of a whole `diskmodel run`. Each is
 kept under every input of the simulation, so a drive with other figures (a user's catalog
 file) or another request size is simulated as before; tests/components/test_drive.py checks

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskmodel.analyses.budget import MAX_WORK_S, STARTUP_S, planned_point_s
 from diskmodel.catalog import Catalog
 from diskmodel.errors import InputError
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.work import MAX_WORK_S, STARTUP_S, planned_point_s
 
 FIT_STEPS = 20
 """Steps of the least squares a calibration needs at the least, for the estimate made before

@@ -22,11 +22,12 @@ from typing import Generic, TypeVar
 from diskmodel.tiering.roots import brent_bracket
 
 Solution = TypeVar("Solution")
-Figure = TypeVar("Figure", float, float | None)
+Value = TypeVar("Value", float, float | None)
+"""The value of the function searched at a bracket's end (at `hi` None where not known)."""
 
 
 @dataclass
-class Illinois(Generic[Figure]):
+class Illinois(Generic[Value]):
     """A bracket [lo, hi] of a crossing and the figure at each end (at hi None where it is
     not known), narrowed one probe at a time by the Illinois rule: when the same end moves
     twice running, the figure kept at the other end is halved, so that regula falsi moves
@@ -35,7 +36,7 @@ class Illinois(Generic[Figure]):
     lo: float
     f_lo: float
     hi: float
-    f_hi: Figure
+    f_hi: Value
     side: int = 0  # +1: lo moved last; -1: hi moved last
 
     def passed(self, x: float, f_x: float) -> None:
@@ -45,7 +46,7 @@ class Illinois(Generic[Figure]):
             self.f_hi /= 2
         self.side = +1
 
-    def failed(self, x: float, f_x: Figure) -> None:
+    def failed(self, x: float, f_x: Value) -> None:
         """x is on hi's side: it becomes hi."""
         self.hi, self.f_hi = x, f_x
         if self.side == -1:

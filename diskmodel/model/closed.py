@@ -306,16 +306,7 @@ def solve_closed(
     wait_factor = np.array([net.wait_factor[g[0]] for g in members])
     is_drive = np.array([g is not None for g in net.gains])
     top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
-    servers = np.array([net.stations[g[0]].servers for g in members], dtype=np.float64)
-    drives = np.array(
-        [net.stations[g[0]].drives * len(g) if is_drive[g[0]] else 1 for g in members]
-    )
-    base_demand = np.array([loads.demand[g].sum() for g in members])
-    if host is not None and host.demand_s > 0:
-        # The host CPU: a c-server station no open work visits, after the storage's stations.
-        servers = np.append(servers, float(host.cpus))
-        drives = np.append(drives, 1)
-        base_demand = np.append(base_demand, host.demand_s)
+    servers, drives, base_demand = _mva_figures(net, loads, members, is_drive, host)
 
     def throughput_at(x: float) -> _Solution:
         """Closed throughput when the asynchronous stream runs at the rate set by `x`."""
@@ -339,46 +330,15 @@ def solve_closed(
                 demands[j] /= 1 - rho[k]
                 alphas.append(None)
         alphas.extend([None] * (len(demands) - len(members)))
-        # A digest, not the inputs themselves: a drive's multipliers run to the population.
-        digest = hashlib.blake2b(f"{N} {think_time_s + delay_s!r}".encode(), digest_size=32)
-        for part in (demands, servers, drives, *alphas):
-            digest.update(b"-" if part is None else part.tobytes())
-        key = digest.digest()
-        result = None if solved is None else solved.get(key)
-        if result is None:
-            result = closed_network(
-                demands,
-                N,
-                think_time_s + delay_s,
-                servers=servers,
-                alpha=alphas,
-                members=drives,
-                points=[N],
-            )
-            if solved is not None:
-                solved[key] = result
+        result = _network_at(demands, N, think_time_s + delay_s, servers, drives, alphas, solved)
         service = base_demand[: len(members)]
         x, residence = _variability_corrected(result, N, service, wait_factor, x_bound)
         return _Solution(x, hit_limit, result, residence, open_work)
 
-    # The most the closed class could pass through any station (its visible and asynchronous
-    # work per closed I/O against what the open workloads leave): the asymptotic bound.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        free = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
-        per_io = loads.visible + loads.asynchronous
-        x_bound = float(
-            np.where(per_io > 0, free / np.where(per_io > 0, per_io, 1.0), np.inf).min()
-        )
-    if host is not None and host.demand_s > 0:
-        x_bound = min(x_bound, host.cpus / host.demand_s)
-    # NVS full: the destage stream cannot exceed what its busiest station absorbs; beyond that
-    # rate writes wait for NVS space, so the closed class is held to it.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        room = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
-        caps = np.where(loads.asynchronous > 0, room / loads.asynchronous, np.inf)
+    x_bound, caps = _throughput_limits(loads, is_drive, top, host)
     x_cap = float(caps.min())
     solution = _fixed_point(throughput_at, x_cap)
-    limited, result = solution.limited, solution.result
+    limited = solution.limited
     # Report the throughput of the solution whose queues are reported, so that Little's law
     # holds exactly (it differs from the fixed point by < _X_TOL).
     # The fixed point settles to _X_TOL: near the bottleneck's capacity its throughput may
@@ -392,7 +352,104 @@ def solve_closed(
     if len(solution.residence) > len(members):
         host_residence = float(solution.residence[len(members)])
     response_s = N / x - think_time_s - host_residence
+    util, wait, service, factor = _station_states(net, loads, members, solution, x, is_drive)
+    host_util = x * host.demand_s / host.cpus if host is not None else 0.0
+    return ClosedState(
+        N,
+        think_time_s,
+        x,
+        response_s,
+        limited,
+        util,
+        wait,
+        service,
+        factor,
+        host_residence_s=host_residence,
+        host_utilization=min(host_util, 1.0),
+    )
 
+
+def _mva_figures(
+    net: Network,
+    loads: _Loads,
+    members: list[list[int]],
+    is_drive: NDArray[np.bool_],
+    host: HostCpu | None,
+) -> tuple[FloatArray, NDArray[np.int64], FloatArray]:
+    """Per MVA station (each group of `members`, then a `host` CPU with work to do): its
+    servers, its drives (a group of identical ranks: all their drives) and its demand per
+    closed I/O."""
+    servers = np.array([net.stations[g[0]].servers for g in members], dtype=np.float64)
+    drives = np.array(
+        [net.stations[g[0]].drives * len(g) if is_drive[g[0]] else 1 for g in members]
+    )
+    base_demand = np.array([loads.demand[g].sum() for g in members])
+    if host is not None and host.demand_s > 0:
+        # The host CPU: a c-server station no open work visits, after the storage's stations.
+        servers = np.append(servers, float(host.cpus))
+        drives = np.append(drives, 1)
+        base_demand = np.append(base_demand, host.demand_s)
+    return servers, drives, base_demand
+
+
+def _network_at(
+    demands: FloatArray,
+    N: int,
+    think_s: float,
+    servers: FloatArray,
+    drives: NDArray[np.int64] | FloatArray,
+    alphas: list[FloatArray | None],
+    solved: dict[bytes, ClosedNetworkResult] | None,
+) -> ClosedNetworkResult:
+    """The closed network's solution at `N`, from `solved` where it holds the same inputs (by a
+    digest, not the inputs themselves: a drive's multipliers run to the population)."""
+    digest = hashlib.blake2b(f"{N} {think_s!r}".encode(), digest_size=32)
+    for part in (demands, servers, drives, *alphas):
+        digest.update(b"-" if part is None else part.tobytes())
+    key = digest.digest()
+    result = None if solved is None else solved.get(key)
+    if result is None:
+        result = closed_network(
+            demands, N, think_s, servers=servers, alpha=alphas, members=drives, points=[N]
+        )
+        if solved is not None:
+            solved[key] = result
+    return result
+
+
+def _throughput_limits(
+    loads: _Loads, is_drive: NDArray[np.bool_], top: FloatArray, host: HostCpu | None
+) -> tuple[float, FloatArray]:
+    """The most the closed class could pass through any station (its visible and asynchronous
+    work per closed I/O against what the open workloads leave, and the host CPUs): the
+    asymptotic bound; and per station, the closed throughput at which the asynchronous stream
+    fills it (NVS full: the destage stream cannot exceed what its busiest station absorbs;
+    beyond that rate writes wait for NVS space, so the closed class is held to it)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        free = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
+        per_io = loads.visible + loads.asynchronous
+        x_bound = float(
+            np.where(per_io > 0, free / np.where(per_io > 0, per_io, 1.0), np.inf).min()
+        )
+    if host is not None and host.demand_s > 0:
+        x_bound = min(x_bound, host.cpus / host.demand_s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room = np.where(is_drive, top - loads.background, (1 - loads.background) * loads.servers)
+        caps = np.where(loads.asynchronous > 0, room / loads.asynchronous, np.inf)
+    return x_bound, caps
+
+
+def _station_states(
+    net: Network,
+    loads: _Loads,
+    members: list[list[int]],
+    solution: _Solution,
+    x: float,
+    is_drive: NDArray[np.bool_],
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Per station [K] at closed throughput `x` of `solution`: utilisation, wait per visit,
+    effective service per operation and its ratio to the queue-length-one service."""
+    result = solution.result
     K = len(net.stations)
     residence = np.zeros(K)
     util = x * (loads.asynchronous + loads.visible) / loads.servers + loads.background
@@ -429,17 +486,4 @@ def solve_closed(
         visits = loads.visible_arrival[k] * net.stations[k].drives  # per closed host I/O
         own = loads.visible[k] / loads.visible_arrival[k] * factor[k]
         wait[k] = max(residence[k] / visits - own, 0.0)
-    host_util = x * host.demand_s / host.cpus if host is not None else 0.0
-    return ClosedState(
-        N,
-        think_time_s,
-        x,
-        response_s,
-        limited,
-        util,
-        wait,
-        service,
-        factor,
-        host_residence_s=host_residence,
-        host_utilization=min(host_util, 1.0),
-    )
+    return util, wait, service, factor

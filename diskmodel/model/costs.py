@@ -1,12 +1,13 @@
 """Back-end operation costs of a workload's I/O classes on a rank: how many drive operations,
 of what size, and how long each takes on a drive (with its data on a given span) and through the
-DA pair. The network's flows and the placement's tier ceilings both use them, memoised per
-configuration, so the drive physics is evaluated once per (workload, drive, RAID format, span).
+DA pair, and a drive's command-queueing gain. The network's flows and the placement's tier
+ceilings both use them, memoised per configuration by its `OpCosts` (which the configuration's
+`Solver` owns), so the drive physics is evaluated once per (workload, drive, RAID format, span)
+and a gain once per (drive, queue, span, positioning share) of that configuration.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,10 +63,13 @@ class OpShape:
 
 
 class OpCosts:
-    """Per-rank operation costs, memoised: the network and the placement's tier ceilings ask
-    for the same (mix, rank, span) many times (one call each would repeat the drive physics),
-    and a ceiling search asks for one rank kind at many spans (what does not depend on the
-    span is kept per rank kind)."""
+    """Per-rank operation costs and drive gains of one configuration, memoised: the network
+    and the placement's tier ceilings ask for the same (mix, rank, span) many times (one call
+    each would repeat the drive physics), a ceiling search asks for one rank kind at many
+    spans (what does not depend on the span is kept per rank kind), and a placement asks for
+    a drive's gain per rank and round, thousands of times a run from a few dozen keys. Within
+    a configuration a drive's name is its figures (`Catalog.installed_drive` for its system),
+    so the keys name drives."""
 
     def __init__(self, config: Configuration) -> None:
         hw = config.hardware
@@ -83,6 +87,28 @@ class OpCosts:
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
         self._tables: dict[tuple[int, str, str, float], FloatArray] = {}
+        self._gains: dict[tuple[str, int, float, float], FloatArray] = {}
+        self._work: dict[tuple[float, bytes], float] = {}
+
+    def gain(
+        self, rank: Rank, span: float, depth: int, positioning_share: float | None = None
+    ) -> FloatArray:
+        """`drive_gain`, memoised by the grid point it is computed at. Read-only."""
+        grid, share = _gain_grid(span, positioning_share)
+        key = (rank.drive.name, depth, grid, share)
+        found = self._gains.get(key)
+        if found is None:
+            found = self._gains[key] = drive_gain(rank, span, depth, positioning_share)
+        return found
+
+    def work_at(self, utilization: float, gain: FloatArray) -> float:
+        """`drive_work_at`, memoised (a placement asks for it per rank and round, with few
+        distinct gains)."""
+        key = (float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
+        found = self._work.get(key)
+        if found is None:
+            found = self._work[key] = drive_work_at(utilization, gain)
+        return found
 
     def queue_limit(self, rank: Rank) -> int:
         """The most requests one of the rank's drives holds to reorder (`queue_limit`)."""
@@ -229,16 +255,11 @@ def _backend_ops(
     return []  # read hits never reach the back end
 
 
-@functools.lru_cache(maxsize=4096)
-def _work_at(target: float, gain: bytes) -> float:
-    return load_dependent_rate_at(target, np.frombuffer(gain))
-
-
 def drive_work_at(utilization: float, gain: FloatArray) -> float:
     """Offered work (arrival rate x queue-length-one service) at which a drive with command
-    queueing gain `gain` is busy the fraction `utilization` of the time (memoised: a placement
-    asks for it per rank and round, with few distinct gains)."""
-    return _work_at(float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
+    queueing gain `gain` is busy the fraction `utilization` of the time (`OpCosts.work_at`
+    memoises it per configuration)."""
+    return load_dependent_rate_at(float(utilization), np.ascontiguousarray(gain, np.float64))
 
 
 # The command-queueing gain is looked up on a grid of data spans (1% of the stroke) and of
@@ -247,14 +268,6 @@ def drive_work_at(utilization: float, gain: FloatArray) -> float:
 # dozen gains instead of one per load.
 _GRID = 100
 _SHARE_GRID = 1000
-
-
-# Gains already computed, by (catalog drive, depth, grid span, grid share): a placement asks for
-# one per rank and round, thousands per run, from a few dozen distinct keys. Catalog entries
-# are not hashable (pydantic models with dict fields), so the key is the drive's identity, kept
-# alive by the entry itself so that the identity cannot be reused.
-_GAINS: dict[tuple[int, int, float, float], tuple[object, FloatArray]] = {}
-_GAINS_KEPT = 4096
 
 
 def queue_limit(rank: Rank, commands_per_hdd: int) -> int:
@@ -273,21 +286,22 @@ def drive_gain(
     """alpha(1..depth) of one of the rank's drives with its data on `span`, `depth` the queue
     it may reorder (`queue_limit`). HDD: for work of which `positioning_share` of the busy time
     is positioning (`drive.mixed_gain`; by default a 4 KiB random read's, the host-visible
-    operation at a rank). SSD: its parallel flash units. Read-only: shared between callers."""
-    grid = max(round(span * _GRID), 1) / _GRID
-    share = (
-        -1.0 if positioning_share is None else round(positioning_share * _SHARE_GRID) / _SHARE_GRID
-    )
-    key = (id(rank.drive), depth, grid, share)
-    hit = _GAINS.get(key)
-    if hit is not None and hit[0] is rank.drive:
-        return hit[1]
+    operation at a rank). SSD: its parallel flash units. Computed at the grid point nearest
+    (`_gain_grid`); read-only (`OpCosts.gain` shares it between callers)."""
+    grid, share = _gain_grid(span, positioning_share)
     if rank.drive.kind == "ssd" or positioning_share is None:
         gain = drive.command_queueing_gain(rank.drive, drive.GAIN_READ_BYTES, grid, False, depth)
     else:
         gain = drive.mixed_gain(drive.relative_positioning(rank.drive, grid, depth), share)
     gain.setflags(write=False)
-    if len(_GAINS) >= _GAINS_KEPT:
-        _GAINS.clear()
-    _GAINS[key] = (rank.drive, gain)
     return gain
+
+
+def _gain_grid(span: float, positioning_share: float | None) -> tuple[float, float]:
+    """The grid point a gain is computed at: the span to `_GRID`, the positioning share to
+    `_SHARE_GRID` (-1: none given)."""
+    grid = max(round(span * _GRID), 1) / _GRID
+    share = (
+        -1.0 if positioning_share is None else round(positioning_share * _SHARE_GRID) / _SHARE_GRID
+    )
+    return grid, share

@@ -42,7 +42,7 @@ from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.bracket import highest_within
-from diskmodel.model.costs import OpCosts, drive_gain, drive_work_at
+from diskmodel.model.costs import OpCosts
 from diskmodel.tiering.placement import (
     PoolPlacement,
     PoolPlacer,
@@ -429,9 +429,9 @@ class _Pool:
         if found is None:
             found = _DriveTimes(
                 small_io_drive_time_s(self.costs, rank, rounded, self.members),
-                drive_work_at(
+                self.costs.work_at(
                     self.pool.utilization_target,
-                    drive_gain(rank, rounded, self.costs.queue_limit(rank)),
+                    self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
                 ),
             )
             self._memo[key] = found

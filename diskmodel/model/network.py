@@ -29,16 +29,16 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache, host_adapter, processor
-from diskmodel.configuration import COMPONENT_KINDS, Configuration, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
+from diskmodel.configuration import Configuration, Rank, WorkloadConfig
+from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
 from diskmodel.units import KIB, MB, US
+from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 FloatArray = NDArray[np.float64]
 _NONE = np.zeros(0, dtype=np.int64)
 
-KINDS = COMPONENT_KINDS
 _PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "read_hit": "read_hit",
     "read_miss": "read_miss",
@@ -168,13 +168,14 @@ class Network:
 
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
-        return self._kind_members[KINDS.index(kind)] if kind in KINDS else _NONE
+        return self._kind_members[COMPONENT_KINDS.index(kind)] if kind in COMPONENT_KIND else _NONE
 
     @cached_property
     def _kind_members(self) -> list[NDArray[np.int64]]:
-        """Per component kind (in `KINDS` order), its stations (`times.kind_of_station`)."""
+        """Per component kind (in `COMPONENT_KINDS` order), its stations
+        (`times.kind_of_station`)."""
         kinds = self.times.kind_of_station
-        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(KINDS))]
+        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(COMPONENT_KINDS))]
 
     @cached_property
     def tier_stations(self) -> dict[tuple[str, str], tuple[NDArray[np.int64], FloatArray]]:
@@ -582,7 +583,7 @@ class NetworkBuilder:
                 for at, *sums in parts:
                     for row, values in enumerate(sums):
                         drives[row] += weight * np.bincount(at, weights=values, minlength=K)
-        return _assemble(config, self._stations, flows, infos, layout, drives, self._weights)
+        return _assemble(config, costs, self._stations, flows, infos, layout, drives, self._weights)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -593,6 +594,7 @@ def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> 
 
 def _assemble(
     config: Configuration,
+    costs: OpCosts,
     stations: Sequence[Station],
     flows: _Flows,
     infos: list[RankInfo],
@@ -636,7 +638,7 @@ def _assemble(
     commands = config.hardware.system.device_adapter.commands_per_hdd
     for info in infos:
         depth = queue_limit(info.rank, commands)
-        gain = drive_gain(info.rank, info.span, depth, float(positioning_share[info.station]))
+        gain = costs.gain(info.rank, info.span, depth, float(positioning_share[info.station]))
         gains[info.station] = gain
         capacity[info.station] = float(gain[-1])
     return Network(
@@ -710,8 +712,8 @@ def _class_times(
     cell = group.astype(np.int64) * K + station
     visits_gk = _summed(cell, visits, G, K)
     service = _summed(cell, visits * mean_s, G, K)
-    kind_idx = np.array([KINDS.index(s.kind) for s in stations], dtype=np.int64)
-    front = (kind_idx == KINDS.index("host_adapter")) | (kind_idx == KINDS.index("processor"))
+    kind_idx = np.array([COMPONENT_KINDS.index(s.kind) for s in stations], dtype=np.int64)
+    front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
     delay = np.zeros(G)
     for g, (wl, c) in enumerate(keys):

@@ -45,18 +45,6 @@ class StationStates:
     wait_ratio: FloatArray  # wait per second of own queue-length-one service (0 if saturated)
 
 
-@dataclass(frozen=True)
-class OpenSolution:
-    """The open network at P loads: station states, per-class response [G, P] (inf where a
-    class visits a saturated station), and the mean over all host I/O [P]."""
-
-    rates: FloatArray  # [W, P]
-    stations: StationStates
-    class_response_s: FloatArray
-    response_s: FloatArray
-    saturated: BoolArray  # [P]: some station saturated
-
-
 def station_states(net: Network, rates: ArrayLike) -> StationStates:
     """Every station's state when the workloads run at host `rates` [W] or [W, P]."""
     r = np.asarray(rates, dtype=np.float64)
@@ -119,21 +107,3 @@ def class_rates(net: Network, rates: FloatArray) -> FloatArray:
     if owners.size == 0:
         return np.zeros((0, rates.shape[1]))
     return fractions[:, None] * rates[owners]
-
-
-def solve_open(net: Network, rates: ArrayLike) -> OpenSolution:
-    """The open network at per-workload host `rates` [W] or [W, P]."""
-    r = np.asarray(rates, dtype=np.float64)
-    if r.ndim == 1:
-        r = r[:, None]
-    states = station_states(net, r)
-    per_class = class_responses(net, states)
-    weights = class_rates(net, r)
-    total = weights.sum(axis=0)
-    with np.errstate(invalid="ignore"):
-        weighted = np.where(weights > 0, weights * per_class, 0.0).sum(axis=0)
-    saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
-    response = np.where(
-        saturated | ~np.isfinite(weighted), np.inf, weighted / np.where(total > 0, total, 1.0)
-    )
-    return OpenSolution(r, states, per_class, response, saturated)

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from diskmodel.model.network import KINDS
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import (
     AllocationShare,
@@ -19,6 +18,7 @@ from diskmodel.prediction import (
     WorkloadResult,
 )
 from diskmodel.units import MS
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 
 def _ms(seconds: float) -> float | None:
@@ -52,14 +52,14 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
     """Per workload and I/O class: response time and its breakdown by component kind."""
     net = point.network
     times = net.times
-    kind_wait = np.zeros((len(times.keys), len(KINDS)))
-    kind_service = np.zeros((len(times.keys), len(KINDS)))
+    kind_wait = np.zeros((len(times.keys), len(COMPONENT_KINDS)))
+    kind_service = np.zeros((len(times.keys), len(COMPONENT_KINDS)))
     for k in range(len(net.stations)):
         i = times.kind_of_station[k]
         kind_wait[:, i] += times.service_s[:, k] * point.wait_ratio[k]
         kind_service[:, i] += times.service_s[:, k] * point.speed_factor[k]
     by_kind = kind_wait + kind_service
-    by_kind[:, KINDS.index("host_adapter")] += times.delay_s  # the front end's fixed time
+    by_kind[:, COMPONENT_KINDS.index("host_adapter")] += times.delay_s  # the front end's fixed time
     out = []
     for w, workload in enumerate(net.workloads):
         io_types = []
@@ -74,7 +74,7 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
                     response_time_ms=None if unknown else float(point.class_response_s[g]) / MS,
                     breakdown_ms={
                         kind: None if unknown else float(by_kind[g, i]) / MS
-                        for i, kind in enumerate(KINDS)
+                        for i, kind in enumerate(COMPONENT_KINDS)
                     },
                 )
             )
@@ -119,7 +119,7 @@ def _workload(
 ) -> WorkloadResult:
     breakdown: dict[str, float | None] = {}
     share = sum(t.fraction for t in io_types)
-    for kind in KINDS:
+    for kind in COMPONENT_KINDS:
         parts = [t.breakdown_ms[kind] for t in io_types]
         if any(p is None for p in parts) or share <= 0:
             breakdown[kind] = None

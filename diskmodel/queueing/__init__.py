@@ -26,6 +26,13 @@ K          number of stations;  R (as a count) the number of classes
 =========  =====================================================================
 
 All times are in one unit chosen by the caller (the model uses seconds).
+
+The storage model uses `station` (M/M/1, M/M/c, load-dependent stations, Erlang C) and
+`closed_network` (log-space convolution, saddle point, exact MVA for small networks). The rest
+is the package's public library API, tested in tests/queueing against sympy, textbook values,
+simulation and line-solver, though the model does not call it: exact and load-dependent MVA
+(`closed`), multi-class MVA (`multiclass`), Seidmann's multi-server reduction (`multiserver`),
+bounds (`bounds`) and open and mixed networks (`open_network`).
 """
 
 from diskmodel.queueing.bounds import BoundsResult, bounds
@@ -48,7 +55,6 @@ from diskmodel.queueing.convolution import (
     log_convolve_station,
     log_station_factor,
 )
-from diskmodel.queueing.flow_equivalent import FlowEquivalent, flow_equivalent
 from diskmodel.queueing.multiclass import MulticlassResult, linearizer, mva_multiclass, schweitzer
 from diskmodel.queueing.multiserver import seidmann, seidmann_transform
 from diskmodel.queueing.open_network import MixedResult, OpenResult, mixed_network, open_network
@@ -67,7 +73,6 @@ __all__ = [
     "BoundsResult",
     "ClosedNetworkResult",
     "ClosedResult",
-    "FlowEquivalent",
     "MixedResult",
     "MulticlassResult",
     "OpenResult",
@@ -78,7 +83,6 @@ __all__ = [
     "delay",
     "erlang_b",
     "erlang_c",
-    "flow_equivalent",
     "linearizer",
     "log_convolve",
     "log_convolve_power",

@@ -4,6 +4,10 @@ Bounds need only the total demand D = sum_k D_k, the largest Dmax and the mean
 Davg = D/K over the K queueing stations (delay stations belong in Z), so they cost
 O(K + N) and bracket exact MVA from both sides; they are what a planner checks a model
 against before trusting it (Lazowska et al., Quantitative System Performance, 1984, ch. 5).
+
+Public API of the queueing library (`diskmodel.queueing`): the storage model does not call it;
+it is kept for scripts that model other systems, and tested in
+tests/queueing/test_closed_network.py and test_properties.py.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ solvers return the whole population sweep n = 1..N from one pass, as a `ClosedRe
 - `mva_load_dependent`: stations whose service rate depends on how many customers they
   hold (multi-server: rate multiplier min(n, c); a drive with command queueing: its
   throughput gain at queue depth n). Exact, through the normalising constants, see there.
+
+The storage model calls only `mva_final` (through `closed_network`, for a network of ordinary
+queues and delays); `mva`, `mva_load_dependent`, `multiserver_alpha` and
+`marginal_probabilities` are the queueing library's public API (`diskmodel.queueing`), kept for
+scripts that model other systems and tested in tests/queueing/test_closed_theory.py,
+test_single_class_routes.py and test_reference_line_solver.py.
 """
 
 from __future__ import annotations

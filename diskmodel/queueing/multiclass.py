@@ -15,6 +15,11 @@ their knee within 0.1% on 34 of 40, 0.17-0.99% on the rest); `schweitzer` its un
 core (up to 12% off for classes of one or two). Seidmann's reduction (`seidmann_transform`)
 is up to 11% off on the small networks and 3.1% on the larger ones
 (tests/queueing/test_multiserver_multiclass.py).
+
+Public API of the queueing library (`diskmodel.queueing`): the storage model does not call it;
+it is kept for scripts that model other systems, and tested in
+tests/queueing/test_multiserver_multiclass.py, test_closed_theory.py and
+test_reference_line_solver.py (against line-solver; `python -m bench queueing` times them).
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ many-server stations (host ports, processor cores) and prefer the exact solver f
 servers near N = c.
 Source: Seidmann, Schweitzer & Shalev-Oren, "Computerized closed queueing network models
 of flexible manufacturing systems", Large Scale Systems 12, 1987.
+
+Public API of the queueing library (`diskmodel.queueing`): the storage model does not call it;
+it is kept for scripts that model other systems, and tested in
+tests/queueing/test_multiserver_multiclass.py and test_properties.py.
 """
 
 from __future__ import annotations

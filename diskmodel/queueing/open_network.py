@@ -9,6 +9,10 @@ is carried first: at a single-server queue it leaves the closed classes an effec
 demand D / (1 - U_open); the closed classes are then solved alone, and each open class's
 residence is D (1 + Q_closed) / (1 - U_open). Exact for product-form networks (Lazowska et
 al., Quantitative System Performance, 1984, §7.4.3).
+
+Public API of the queueing library (`diskmodel.queueing`): the storage model does not call it;
+it is kept for scripts that model other systems, and tested in
+tests/queueing/test_open_mixed.py and test_properties.py.
 """
 
 from __future__ import annotations

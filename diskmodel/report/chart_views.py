@@ -25,7 +25,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import charts, display, result_tables, spread
 from diskmodel.report.view import Chart
-from diskmodel.vocabulary import TIERS
+from diskmodel.vocabulary import KIND_TABLE, TIERS
 
 """Fastest first: Easy Tier fills the tiers with the hottest data in this order."""
 
@@ -42,12 +42,7 @@ GROUP_LABEL = {
 }
 """A component group's name on the utilisation chart (`result_tables.component_groups`)."""
 
-KIND_LABEL = {
-    "host_adapter": "host adapter",
-    "processor": "processor",
-    "device_adapter": "DA pair",
-    "rank": "rank",
-}
+KIND_LABEL = {kind.key: kind.label for kind in KIND_TABLE}
 
 
 def charts_for(prediction: ScenarioPrediction) -> list[Chart]:

@@ -26,7 +26,6 @@ import datetime as dt
 import math
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from diskmodel import __version__
@@ -71,22 +70,6 @@ def render_html(
     generated = _generated_line() if timestamp else None
     report = build_report(prediction, generated)
     return render_report(dataclasses.replace(report, print_appendix=appendix))
-
-
-def write_report(
-    prediction: ScenarioPrediction,
-    path: Path | str,
-    *,
-    timestamp: bool = True,
-    force: bool = False,
-    appendix: bool = False,
-) -> Path:
-    """Write the report to `path` atomically (never over a file diskmodel did not write,
-    unless `force`); return the path written."""
-    from diskmodel.output import write_output
-
-    text = render_html(prediction, timestamp=timestamp, appendix=appendix)
-    return write_output(Path(path), text, force=force)
 
 
 def render_report(report: Report) -> str:

@@ -14,14 +14,9 @@ from collections.abc import Sequence
 from diskmodel.prediction import Inputs, Prediction, WorkloadInput
 from diskmodel.report import display
 from diskmodel.report.view import Cell, CellKind, Row, SourceNote, Table
-from diskmodel.vocabulary import TIERS
+from diskmodel.vocabulary import KIND_TABLE, TIERS
 
-KIND_WORD = {
-    "host_adapter": "host adapters (ports and cards)",
-    "processor": "processors",
-    "device_adapter": "DA pairs",
-    "rank": "ranks",
-}
+KIND_WORD = {kind.key: kind.plural for kind in KIND_TABLE}
 
 
 def configuration_table(configs: Sequence[Prediction]) -> Table:
@@ -87,9 +82,7 @@ def _configuration_column(inputs: Inputs) -> list[str]:
             f"{pool.name} (Easy Tier {pool.easy_tier}"
             + (
                 f", tiers kept under {display.percent(pool.utilization_target, 0)} busy"
-                if pool.easy_tier == "auto"
-                and len(pool.tiers) > 1
-                and pool.easy_tier_generation > 1
+                if pool.placement_follows_load
                 else ""
             )
             + (

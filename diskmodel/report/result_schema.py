@@ -12,11 +12,10 @@ the descriptions), with the few things the writer does to them written in here o
   `{server, ranks}` objects, not pairs;
 - defaults are left out (the writer writes every value, defaulted or not).
 
-`$defs.SizingDocument` is the document of `diskmodel size --json`. Regenerate after changing
-a model, and a test checks the published file is current and that every shipped scenario's
-result, and a sizing result, validate against it::
-
-    python -m diskmodel.report.result_schema > docs/result.schema.json
+`$defs.SizingDocument` is the document of `diskmodel size --json`. `python -m
+diskmodel.report.result_schema` prints it; `make catalog` regenerates it after a model changes
+(docs/design.md, "Generated files"), and a test checks the published file is current and that
+every shipped scenario's result, and a sizing result, validate against it.
 """
 
 from __future__ import annotations

@@ -32,8 +32,9 @@ from diskmodel.report.result_tables import (
 )
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
+from diskmodel.vocabulary import KIND_TABLE
 
-_BREAKDOWN_KINDS = ("host_adapter", "processor", "device_adapter", "rank")
+_BREAKDOWN_KINDS = KIND_TABLE
 """The component kinds of a workload's response-time breakdown, in the order of its path."""
 
 SMALLEST_MS = 0.001
@@ -222,7 +223,7 @@ def _workloads(p: Prediction) -> TextTable:
             _ms(w.read_response_time_ms) if w.reads else "-",
             _ms(w.write_response_time_ms) if w.writes else "-",
             display.percent(w.read_hit_ratio),
-            *(_ms(w.breakdown_ms.get(k)) for k in _BREAKDOWN_KINDS),
+            *(_ms(w.breakdown_ms.get(k.key)) for k in _BREAKDOWN_KINDS),
         ]
         for w in p.workloads
     ]
@@ -235,10 +236,7 @@ def _workloads(p: Prediction) -> TextTable:
             "read ms",
             "write ms",
             "read hits",
-            "HA",
-            "proc",
-            "DA",
-            "rank",
+            *(k.short for k in _BREAKDOWN_KINDS),
         ],
         rows,
         title="Workloads (response time and its breakdown by component, ms)",

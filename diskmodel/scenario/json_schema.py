@@ -11,9 +11,9 @@ skew presets) are listed as the allowed values. The schema checks each value; wh
 values (a drive the system does not offer, data that does not fit its pool) is left to
 `diskmodel check`. Every scenario diskmodel accepts is valid against it (a property test).
 
-Regenerate after changing the models or the catalog, and a test checks it is current::
-
-    python -m diskmodel.scenario.json_schema > diskmodel/scenario/scenario.schema.json
+`python -m diskmodel.scenario.json_schema` prints it; `make catalog` regenerates it with the
+other generated files (docs/design.md, "Generated files") after the models or the catalog
+change, and a test checks it is current.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ method would take more than a quarter of a second (`queueing.closed_network`). M
 (2026-11-25, CPU s and peak RSS of a whole process): the C3 pool (16 15K ranks) at a host queue
 depth of 131,072, `diskmodel run` 7.1 s and 63 MB; the bundled example's Easy Tier pool at
 131,072 with a 20-point curve, `predict` 4.5 s and 57 MB. What a population costs on a large
-system is bounded by the work estimate (`scenario.work`), which refuses a run it expects to
+system is bounded by the work estimate (`analyses.budget`), which refuses a run it expects to
 exceed a minute and names the population (it estimates that Easy Tier run at 129 s and refuses
 it: the estimate is an upper bound). The bound was 4,096 while the solution built N x N arrays
 (10,000 took 52 s and 3.2 GB), then 65,536. 131,072 is 1,536 drives at a queue depth of about

@@ -1,7 +1,14 @@
-"""Loading a scenario file: YAML read with line numbers, validated, errors located."""
+"""Loading a scenario file: YAML read with line numbers, validated, errors located.
+
+What a scenario asks the analyses to compute is judged by the analyses (`diskmodel.analyses.
+budget`), which the scenario layer never imports: the caller hands that judgement in as
+`work_bound`, and `diskmodel.api.load_scenario`, what the command line and scripts call,
+always does.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -12,20 +19,29 @@ from diskmodel.scenario.messages import format_alternative_errors, format_errors
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.schema import SCHEMA_VERSION, Scenario
 from diskmodel.scenario.values import ScenarioError
-from diskmodel.scenario.work import work_problems
 from diskmodel.yamlio import Located, load_yaml
 
+WorkBound = Callable[[Scenario, Catalog], Iterable[str]]
+"""The messages refusing the computing a valid scenario asks for, given it and its catalog (the
+analyses' `budget.work_problems`); each is reported at the scenario's `analyses` key."""
 
-def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
-    """Load and validate a scenario file; raise `ScenarioError` listing every problem."""
+
+def load_scenario(
+    path: Path | str, catalog: Catalog | None = None, *, work_bound: WorkBound | None = None
+) -> Scenario:
+    """Load and validate a scenario file; raise `ScenarioError` listing every problem (and
+    the first of `work_bound`'s)."""
     path = Path(path)
     located = load_yaml(path)
-    return validate_scenario(located, catalog)
+    return validate_scenario(located, catalog, work_bound=work_bound)
 
 
-def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scenario:
+def validate_scenario(
+    located: Located, catalog: Catalog | None = None, *, work_bound: WorkBound | None = None
+) -> Scenario:
     """Validate already-parsed scenario data; messages point into `located.source`. The
-    scenario's own `catalog` files are read (relative to its file's folder) after `catalog`."""
+    scenario's own `catalog` files are read (relative to its file's folder) after `catalog`;
+    `work_bound` (module docstring) judges the valid scenario against that catalog."""
     catalog = catalog or load_catalog()
     data = located.data
     if not isinstance(data, dict):
@@ -61,7 +77,7 @@ def validate_scenario(located: Located, catalog: Catalog | None = None) -> Scena
     except ValidationError as exc:
         raise ScenarioError(format_errors(exc, located)) from None
     _check_alternatives(scenario, located, catalog)
-    for problem in work_problems(scenario, catalog):
+    for problem in work_bound(scenario, catalog) if work_bound is not None else ():
         line = located.line_of(["analyses"])
         where = f"{located.source}:{line}" if line is not None else f"{located.source}"
         raise ScenarioError(f"{where}: {problem}")

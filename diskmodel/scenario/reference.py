@@ -1,10 +1,10 @@
 """docs/scenario.md: every key of a scenario file, generated from the JSON Schema.
 
 One table per section, in the order a file is written (the top level, then each section as
-first named), each key with its type, default, allowed range and meaning. Regenerate after
-changing the models; a test checks it is current::
-
-    python -m diskmodel.scenario.reference > docs/scenario.md
+first named), each key with its type, default, allowed range and meaning.
+`python -m diskmodel.scenario.reference` prints it; `make catalog` regenerates it with the other
+generated files (docs/design.md, "Generated files") after the models change, and a test checks
+it is current.
 """
 
 from __future__ import annotations

@@ -478,3 +478,22 @@ def derived_mb_curve(small_io: SkewCurve, sequential_level: float | None = None)
     if sequential_level is not None:
         return LevelSkew(float(sequential_level))
     return MixtureSkew(small_io, MB_FOLLOWS_SMALL_IO_SHARE)
+
+
+def described_skew(
+    points: Sequence[Sequence[float]] | None,
+    level: float,
+    sequential_level: float | None = None,
+) -> tuple[SkewCurve, SkewCurve | None]:
+    """The skew a scenario describes without a heat map: the small-I/O curve through `points`
+    ([capacity fraction, I/O fraction] pairs) where given, else the family member at `level`;
+    and with `sequential_level` its MB curve (None: the MB curve is derived from the small-I/O
+    one where it is needed, `derived_mb_curve`). ValueError for a curve the family or the
+    points cannot make."""
+    curve: SkewCurve
+    if points is not None:
+        curve = PiecewiseSkew.from_points([list(p) for p in points])
+    else:
+        curve = skew_from_level(level)
+    mb = derived_mb_curve(curve, sequential_level) if sequential_level is not None else None
+    return curve, mb

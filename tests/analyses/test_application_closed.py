@@ -18,12 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diskmodel.api import load_scenario, predict, to_json
+from diskmodel.api import to_json
 from diskmodel.components.host import customers
 from diskmodel.prediction import Prediction
 from tests.support.builders import BASE, predict_one, with_data
 
 from ..conftest import ROOT
+from ..support.shipped import predicted
 
 APPLICATIONS = sorted((ROOT / "scenarios").glob("ds8800-oltp-application*.yaml"))
 REL = 1e-9
@@ -38,7 +39,7 @@ def _littles_law_holds(closed: dict[str, Any]) -> None:
 @pytest.mark.parametrize("path", APPLICATIONS, ids=lambda p: p.stem)
 def test_the_json_closed_block_of_a_shipped_application_keeps_littles_law(path: Path) -> None:
     assert APPLICATIONS
-    result = json.loads(to_json(predict(load_scenario(path), base_dir=path.parent)))
+    result = json.loads(to_json(predicted(path)))
     for configuration in result["configurations"]:
         _littles_law_holds(configuration["closed"])
 
@@ -47,7 +48,7 @@ def test_one_io_at_a_time_the_population_is_the_users_and_the_think_time_per_io(
     """With one I/O in flight per user, the customers are the users, and each spends its
     think time and its transaction's CPU time (waits included) per I/O outside the storage."""
     path = ROOT / "scenarios" / "ds8800-oltp-application.yaml"
-    p = predict(load_scenario(path), base_dir=path.parent).configurations[0]
+    p = predicted(path).configurations[0]
     assert p.closed is not None
     assert p.application is not None
     app = p.application

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from diskmodel.api import load_scenario, predict
 from diskmodel.prediction import Prediction
 from diskmodel.report.html import render_html
 from diskmodel.report.table import Output
@@ -22,6 +21,7 @@ from diskmodel.report.text import render
 
 from ..conftest import SCENARIOS
 from ..support.builders import BASE, predict_one, with_data
+from ..support.shipped import predicted
 
 RANK = "rank (per drive) utilisation ≤ 50%"
 DA = "DA pair utilisation ≤ 40%"
@@ -80,7 +80,7 @@ def test_the_planned_load_names_every_limit_it_breaks(tmp_path: Path) -> None:
     nearline rank and breaks the response time and the rank ceiling; the host adapters at
     a few per cent are not named."""
     path = next(p for p in SCENARIOS if p.name == "ent-nearline-growth.yaml")
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     off = prediction.alternatives[0]
     assert off.saturated
     assert off.service_level.broken[0] == f"saturated: {off.bottleneck}"
@@ -94,7 +94,7 @@ def test_the_planned_load_names_every_limit_it_breaks(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_growth_step_names_what_binds_first_first(path: Path) -> None:
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     for p in prediction.configurations:
         reached = {lim.label: lim.max_iops for lim in p.service_level.limits}
         for step in [*p.growth]:

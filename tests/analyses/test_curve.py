@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from diskmodel.analyses.curve_falls import falls
-from diskmodel.api import load_scenario, predict
 from diskmodel.prediction import CurvePoint, Prediction, TierPoint
 from diskmodel.report.html import render_html
 
 from ..conftest import ROOT, SCENARIOS
+from ..support.shipped import predicted
 
 
 def _open(path: Path) -> list[Prediction]:
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     return [p for p in prediction.configurations if p.closed is None]
 
 
@@ -52,7 +52,7 @@ def test_ent_nearline_growth_names_its_fall_and_the_report_marks_it() -> None:
     """The issue's case (13.67 ms at 10,061 IOPS to 12.88 ms at 11,403 IOPS before the drive
     and destage physics of issue 26; 9.85 ms at 8,659 IOPS to 9.42 ms at 9,622 IOPS now)."""
     path = ROOT / "scenarios" / "ent-nearline-growth.yaml"
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     (fall,) = prediction.baseline.curve_falls
     assert round(fall.from_iops) == 8_659
     assert round(fall.to_iops) == 9_622

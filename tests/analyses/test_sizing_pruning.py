@@ -28,12 +28,12 @@ from diskmodel.analyses import size_bounds
 from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
 from diskmodel.catalog import load_catalog
-from diskmodel.configuration import COMPONENT_KINDS
 from diskmodel.model.costs import drive_gain, queue_limit
 from diskmodel.model.operating import Solver
 from diskmodel.prediction import Choice, SizingResult
 from diskmodel.report.json_result import sizing_json
 from diskmodel.scenario import Scenario
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 REL = 1e-9
 """The bounds and the exact solution compute the same sums in a different order."""

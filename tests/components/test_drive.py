@@ -269,8 +269,7 @@ def test_the_simulation_s_arithmetic_is_the_plain_one_bit_for_bit(
 
 def test_the_kept_sptf_runs_are_the_catalog_drives_and_a_fresh_run_s_bit_for_bit() -> None:
     """`sptf.KEPT_FILE` holds exactly the runs the shipped catalog's HDDs ask for, each equal
-    to a fresh simulation (regenerate: `python -m diskmodel.components.drive kept >
-    diskmodel/components/sptf_means.json`)."""
+    to a fresh simulation (`make catalog` regenerates it)."""
     shipped = json.loads(
         (resources.files("diskmodel.components") / sptf.KEPT_FILE).read_text(encoding="utf-8")
     )

@@ -33,6 +33,8 @@ from diskmodel.scenario import Scenario, load_scenario
 
 from ..conftest import ROOT
 
+pytestmark = pytest.mark.calibration
+
 EXAMPLE = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
 TRUE = {"destage_ratio": 0.45, "skew.level": 9.0, "front_end_latency_us": 220.0}
 """What the measurements are made with; the front end's fixed time 220 us (not the catalog's

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import diskmodel.measured.calibrate as calibrate_module
+from diskmodel.analyses.budget import MAX_WORK_S, STARTUP_S, planned_point_s
 from diskmodel.catalog import load_catalog
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode, InputError
@@ -33,7 +34,6 @@ from diskmodel.measured.calibrate import CUT_SHORT, calibrate
 from diskmodel.measured.intervals import Interval, format_intervals
 from diskmodel.measured.peaks import Selection
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.work import MAX_WORK_S, STARTUP_S, planned_point_s
 from tests.support.budget import fuzz_settings
 
 from ..conftest import ROOT

@@ -23,6 +23,7 @@ from diskmodel.prediction import Prediction
 
 from ..conftest import SCENARIOS
 from ..support.builders import predict_one, solver, with_data
+from ..support.shipped import predicted
 
 CATALOG = load_catalog()
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -241,7 +242,7 @@ def test_every_planning_limit_holds_up_to_its_load_and_no_further(
 def test_bundled_example_planned_point_on_its_curve() -> None:
     """The bundled example said 0.593 ms at the planned point and 0.927 ms on its own curve
     at the same load: each view placed the data for a different load."""
-    sp = diskmodel.predict(diskmodel.load_scenario(EXAMPLE), base_dir=EXAMPLE.parent)
+    sp = predicted(EXAMPLE)
     for p in sp.configurations:
         (point,) = [pt for pt in p.curve if pt.iops == p.planned_iops]
         assert point.response_time_ms == p.response_time_ms
@@ -330,7 +331,7 @@ def test_unequal_closed_workloads_are_placed_by_their_own_rates() -> None:
 
 def test_every_shipped_scenario_is_coherent() -> None:
     for path in SCENARIOS:
-        sp = diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
+        sp = predicted(path)
         for p in sp.configurations:
             _curve_is_monotone(p)
             if p.closed is None and p.response_time_ms is not None:
@@ -355,7 +356,7 @@ def test_a_ceiling_never_reached_before_saturation_does_not_bind() -> None:
     failed every limit, so a crossing was searched below it). A ceiling the load never
     reaches before saturation holds up to saturation: no load of its own."""
     path = SCENARIOS[0].parent / "c5-auto-rebalance.yaml"
-    sp = diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
+    sp = predicted(path)
     before = next(p for p in sp.configurations if p.name == "before adding the 2 ranks")
     by_label = {r.label: r for r in before.service_level.limits}
     for kind in ("host adapter", "processor", "DA pair"):

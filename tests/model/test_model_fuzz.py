@@ -16,9 +16,10 @@ import pytest
 from hypothesis import event, given
 
 from diskmodel import predict
+from diskmodel.api import load_scenario
 from diskmodel.errors import UserError
 from diskmodel.report.json_result import to_json
-from diskmodel.scenario import Scenario, load_scenario
+from diskmodel.scenario import Scenario
 
 from ..support.budget import fuzz_settings
 from ..support.invariants import check_result_json, check_user_error, no_hang

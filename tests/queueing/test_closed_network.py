@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from diskmodel.queueing import (
     bounds,
     closed_network,
-    flow_equivalent,
     log_convolve,
     log_convolve_power,
     log_convolve_station,
@@ -141,11 +140,18 @@ def test_group_of_members_matches_enumeration(members: int) -> None:
         assert result.member_idle[0] == pytest.approx(float(idle), rel=EXACT)
 
 
+def _group_alpha(members: int, N: int) -> np.ndarray:
+    """alpha(1..N) of `members` identical drives with gains `GAINS` seen as one station
+    (Norton's flow-equivalent): m f_m(n-1) / f_m(n), f_m the m-fold convolution power of one
+    member's factor (Chandy, Herzog & Woo 1975)."""
+    log_m = log_convolve_power(log_station_factor(1.0, GAINS, N + 1), members)
+    return np.asarray(members * np.exp(log_m[:-1] - log_m[1:]))
+
+
 def test_exact_method_equals_load_dependent_mva_with_the_group_as_one_station() -> None:
     N = 400
-    fes = flow_equivalent(GAINS, 8, N)
     D = np.array([0.2e-3, 0.1e-3, 0.3e-3, 4e-3])
-    alpha = np.vstack([np.ones(N), multiserver_alpha([4], N), np.ones(N), fes.alpha])
+    alpha = np.vstack([np.ones(N), multiserver_alpha([4], N), np.ones(N), _group_alpha(8, N)])
     for Z in (0.0, 2e-3):
         reference = mva_load_dependent(D, N, Z, alpha)
         result = closed_network(
@@ -160,18 +166,6 @@ def test_exact_method_equals_load_dependent_mva_with_the_group_as_one_station() 
         np.testing.assert_allclose(
             result.utilization[:3], reference.utilization[:3, -1], rtol=1e-12
         )
-
-
-def test_flow_equivalent_equals_the_convolution_power() -> None:
-    lf = log_station_factor(1.0, GAINS, 301)
-    for m in (1, 5, 40):
-        fes = flow_equivalent(GAINS, m, 300)
-        log_m = log_convolve_power(lf, m)
-        log_rest = log_convolve_power(lf, m - 1)
-        np.testing.assert_allclose(fes.alpha, m * np.exp(log_m[:-1] - log_m[1:]), rtol=1e-11)
-        np.testing.assert_allclose(fes.member_idle, np.exp(log_rest - log_m), rtol=1e-11)
-        assert fes.alpha[0] == pytest.approx(1.0)
-        assert fes.member_idle[0] == 1.0
 
 
 @pytest.mark.parametrize("N", [1000, 20_000])

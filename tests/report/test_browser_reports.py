@@ -33,9 +33,11 @@ from typing import Any
 
 import pytest
 
+from diskmodel.output import write_output
 from diskmodel.prediction import ScenarioPrediction
-from diskmodel.report.html import write_report
+from diskmodel.report.html import render_html
 from tests.report import report_fixtures
+from tests.support.shipped import predicted
 
 pytestmark = pytest.mark.browser
 
@@ -211,7 +213,7 @@ def _check_report(
 ) -> None:
     """The report written with --appendix, everything checked on screen and in print, and
     written as by default, its printed pages counted."""
-    report = write_report(prediction, folder / f"{stem}.html", appendix=True)
+    report = write_output(folder / f"{stem}.html", render_html(prediction, appendix=True))
     page, log = _open(browser, report)
     try:
         _assert_clean(log, report.as_uri())
@@ -255,7 +257,7 @@ def _check_report(
         assert total <= most_total, f"{total} printed pages with the appendix ({most_total})"
     finally:
         page.close()
-    body = write_report(prediction, folder / f"{stem}-body.html")
+    body = write_output(folder / f"{stem}-body.html", render_html(prediction))
     main = _printed(browser, body, screenshot_dir, stem)
     assert main <= most_main, f"{main} pages printed by default (budget {most_main})"
     assert main < total
@@ -270,17 +272,11 @@ def test_fixture_report_opens_clean_prints_within_budget_and_clips_nothing(
     _check_report(browser, prediction, tmp_path, screenshot_dir, stem, FIXTURE_PAGES[case])
 
 
-def _predict(path: Path) -> ScenarioPrediction:
-    import diskmodel
-
-    return diskmodel.predict(diskmodel.load_scenario(path), base_dir=path.parent)
-
-
 @pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_shipped_scenario_report_opens_clean_prints_within_budget_and_clips_nothing(
     scenario_path: Path, browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
-    prediction = _predict(scenario_path)
+    prediction = predicted(scenario_path)
     configs = len(prediction.configurations)
     # A page more for each analysis beyond the configurations (growth, a tier sweep, logs, an
     # uncertainty band, an application's users sweep, a sizing search), and one for every two
@@ -321,7 +317,7 @@ def test_the_bundled_example_prints_six_pages_and_its_appendix_only_when_asked(
 def test_markup_in_names_renders_as_text_and_runs_nothing(
     browser: Any, tmp_path: Path, screenshot_dir: Path
 ) -> None:
-    report = write_report(report_fixtures.hostile(), tmp_path / "hostile.html")
+    report = write_output(tmp_path / "hostile.html", render_html(report_fixtures.hostile()))
     page, log = _open(browser, report)
     try:
         _assert_clean(log, report.as_uri())

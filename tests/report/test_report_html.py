@@ -13,9 +13,10 @@ import jinja2
 import pytest
 
 from diskmodel.errors import OutputError
+from diskmodel.output import write_output
 from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report import view
-from diskmodel.report.html import build_report, render_html, render_report, write_report
+from diskmodel.report.html import build_report, render_html, render_report
 from tests.report import report_fixtures
 from tests.report.gold_files import GOLD, gold_path, mask, render_case
 
@@ -421,18 +422,18 @@ def test_page_names_diskmodel_as_its_generator_near_the_top(pages: dict[str, str
     assert pages["tiered"].index('<meta name="generator" content="diskmodel') < 1024
 
 
-def test_write_report_replaces_its_own_file_but_not_a_foreign_one(
+def test_a_report_replaces_its_own_file_but_not_a_foreign_one(
     tmp_path: Path, no_charts: None
 ) -> None:
-    prediction = report_fixtures.CASES["tiered"]()
+    text = render_html(report_fixtures.CASES["tiered"](), timestamp=False)
     target = tmp_path / "reports" / "tiered.html"
-    write_report(prediction, target, timestamp=False)
-    write_report(prediction, target, timestamp=False)
+    write_output(target, text)
+    write_output(target, text)
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     foreign = tmp_path / "notes.html"
     foreign.write_text("my notes", encoding="utf-8")
     with pytest.raises(OutputError):
-        write_report(prediction, foreign)
+        write_output(foreign, text)
     assert foreign.read_text(encoding="utf-8") == "my notes"
 
 

@@ -10,32 +10,32 @@ from pathlib import Path
 
 import pytest
 
-from diskmodel.api import load_scenario, predict, to_json
+from diskmodel.api import to_json
 from diskmodel.report.json_result import sizing_json
 from diskmodel.report.result_schema import result_json_schema, schema_text
 
 from ..conftest import ROOT, SCENARIOS
 from ..scenario.json_schema_subset import errors
+from ..support.shipped import predicted
 
 PUBLISHED = ROOT / "docs" / "result.schema.json"
 
 
 def test_the_published_schema_is_the_one_the_models_give() -> None:
-    # Regenerate: python -m diskmodel.report.result_schema > docs/result.schema.json
     assert PUBLISHED.read_text(encoding="utf-8") == schema_text(), (
-        "docs/result.schema.json is stale: regenerate it"
+        "docs/result.schema.json is stale: make catalog"
     )
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_scenario_s_result_is_valid(path: Path) -> None:
-    result = json.loads(to_json(predict(load_scenario(path), base_dir=path.parent)))
+    result = json.loads(to_json(predicted(path)))
     assert errors(json.loads(PUBLISHED.read_text(encoding="utf-8")), result) == []
 
 
 def test_a_sizing_result_is_valid_against_its_document() -> None:
     path = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     assert prediction.sizing is not None
     schema = result_json_schema()
     document = {**schema["$defs"]["SizingDocument"], "$defs": schema["$defs"]}
@@ -45,7 +45,7 @@ def test_a_sizing_result_is_valid_against_its_document() -> None:
 def test_the_schema_refuses_what_the_writer_never_writes() -> None:
     """A check that can fail: an unknown key, a missing key, a string for a number."""
     path = ROOT / "scenarios" / "c5-auto-rebalance.yaml"
-    result = json.loads(to_json(predict(load_scenario(path), base_dir=path.parent)))
+    result = json.loads(to_json(predicted(path)))
     schema = result_json_schema()
     broken = json.loads(json.dumps(result))
     broken["configurations"][0]["extra"] = 1

@@ -17,13 +17,14 @@ import pytest
 from typer.testing import CliRunner
 
 from diskmodel.analyses import predict_scenario
-from diskmodel.api import load_scenario, predict
+from diskmodel.api import load_scenario
 from diskmodel.cli import app
 from diskmodel.report import spread
 from diskmodel.report.html import render_html
 
 from ..conftest import ROOT, SCENARIOS
 from ..support.builders import with_data
+from ..support.shipped import predicted
 
 TWO_SSD = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
 
@@ -52,7 +53,7 @@ def test_three_ssd_ranks_split_2_1_are_uneven_in_check_and_the_report(tmp_path: 
         "oltp": "NOT spread evenly (DA pairs 2/1, servers 2/1): the DA pair and server "
         "holding more carry more of the hot I/O"
     }
-    prediction = predict(load_scenario(path), base_dir=path.parent)
+    prediction = predicted(path)
     assert spread.uneven_ssd(prediction.baseline) == [("oltp", 3, "DA pairs 2/1, servers 2/1")]
     html = render_html(prediction, timestamp=False)
     assert "its 3 SSD ranks are not spread evenly (DA pairs 2/1, servers 2/1)" in html
@@ -63,7 +64,7 @@ def test_three_ssd_ranks_split_2_1_are_uneven_in_check_and_the_report(tmp_path: 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_check_and_the_report_judge_every_shipped_scenario_alike(path: Path) -> None:
     verdicts = _check_verdicts(path)
-    baseline = predict(load_scenario(path), base_dir=path.parent).baseline
+    baseline = predicted(path).baseline
     judged = {pool: text for pool, _, text in spread.uneven_ssd(baseline)}
     assert set(verdicts) == {pool for pool, _, _ in spread.ssd_spread(baseline)}
     for pool, verdict in verdicts.items():

@@ -15,9 +15,10 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
+from diskmodel.api import load_scenario
 from diskmodel.errors import UserError
 from diskmodel.report.check_text import render_check
-from diskmodel.scenario import Scenario, load_scenario
+from diskmodel.scenario import Scenario
 
 from ..support.budget import fuzz_settings
 from ..support.invariants import check_user_error, no_hang

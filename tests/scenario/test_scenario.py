@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from diskmodel import api
 from diskmodel.errors import InputError
 from diskmodel.scenario import (
     Scenario,
@@ -283,7 +284,8 @@ def test_easy_tier_shorthand_and_mapping_mean_the_same(tmp_path: Path) -> None:
 
 
 def load_text(tmp_path: Path, text: str) -> Scenario:
-    return load_scenario(write(tmp_path, text))
+    """The scenario as a planner's run loads it: validated, and its work bounded."""
+    return api.load_scenario(write(tmp_path, text))
 
 
 def refused(tmp_path: Path, text: str) -> str:
@@ -438,9 +440,8 @@ def test_pinned_workloads_together_must_fit_their_tier(tmp_path: Path) -> None:
 
 
 def test_the_shipped_json_schema_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
-    # Regenerate: python -m diskmodel.scenario.json_schema > diskmodel/scenario/scenario.schema.json
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(catalog), (
-        "diskmodel/scenario/scenario.schema.json is stale: regenerate it"
+        "diskmodel/scenario/scenario.schema.json is stale: make catalog"
     )
 
 
@@ -468,10 +469,9 @@ def test_the_schema_refuses_what_the_models_refuse_value_by_value() -> None:
 
 
 def test_the_scenario_reference_is_current(catalog) -> None:  # type: ignore[no-untyped-def]
-    # Regenerate: python -m diskmodel.scenario.reference > docs/scenario.md
     page = ROOT / "docs" / "scenario.md"
     assert page.read_text(encoding="utf-8") == reference_markdown(catalog), (
-        "docs/scenario.md is stale: regenerate it"
+        "docs/scenario.md is stale: make catalog"
     )
 
 
@@ -510,8 +510,8 @@ def test_every_bound_at_its_maximum_is_refused_before_any_work(tmp_path: Path) -
 
 
 def test_the_work_estimate_grows_with_every_multiplier(tmp_path: Path) -> None:
+    from diskmodel.analyses.budget import estimate
     from diskmodel.catalog import load_catalog
-    from diskmodel.scenario.work import estimate
 
     catalog = load_catalog()
 
@@ -530,8 +530,8 @@ def test_the_work_estimate_grows_with_every_multiplier(tmp_path: Path) -> None:
 
 
 def test_shipped_scenarios_are_well_inside_the_work_limit() -> None:
+    from diskmodel.analyses.budget import MAX_WORK_S, estimate
     from diskmodel.catalog import load_catalog
-    from diskmodel.scenario.work import MAX_WORK_S, estimate
 
     catalog = load_catalog()
     for path in SCENARIOS:

@@ -25,7 +25,7 @@ CASE_CPU_S = 60
 a case's work does not grow when the machine is loaded, its wall-clock time does (the long
 profile on a loaded 2-core machine failed a closed case "still running after 30 s" of wall
 clock, issue 17 item 13). Validation refuses a run estimated above 60 s of CPU
-(`diskmodel.scenario.work`, an upper bound), so an accepted case that reaches this is a hang
+(`diskmodel.analyses.budget`, an upper bound), so an accepted case that reaches this is a hang
 or an under-estimate, both defects (the slowest edge case seen uses about 10 s)."""
 
 _UNIT_KEYS = ("utilization", "fraction", "share", "hit_ratio")

@@ -39,7 +39,7 @@ def test_published_figure(
 def test_the_page_matches_a_fresh_run(run: validation.Run) -> None:
     """docs/validation.md is what `python -m diskmodel.validation --write` gives today."""
     assert validation.PAGE.read_text(encoding="utf-8") == validation.page(run), (
-        "docs/validation.md is stale: run python -m diskmodel.validation --write"
+        "docs/validation.md is stale: make catalog"
     )
 
 

@@ -5,8 +5,14 @@ Every input is bounded on its own (`limits`), but the analyses multiply: alterna
 the square of the workloads sharing an Easy Tier pool (each placement ranks every workload's
 extents against every other's) and, for a closed system, with the population. Hostile testing
 found valid scenarios inside every single bound that ran for minutes (issue 17 item 6). So a
-scenario is refused, at validation and before any model is solved, when the estimate exceeds
+scenario is refused, when it is loaded (`diskmodel.api.load_scenario` hands `work_problems` to
+the scenario's validation) and before any model is solved, when the estimate exceeds
 `MAX_WORK_S`; the message names the multipliers to lower.
+
+The budget counts the analyses' own loops, so it lives beside them and takes their sizes from
+them: the closed sweep's (`predict.CLOSED_SWEEP`, `CLOSED_REACH`), the application's
+(`application.APPLICATION_SWEEP`, `APPLICATION_REACH`) and the band's samples
+(`band.sample_count`). What it measures per unit of work is its own.
 
 The estimate is in CPU seconds of the 2-core development machine, from the costs measured by
 `python -m bench.worst_case` (its table is in docs/SECURITY.md). It is meant as an upper
@@ -20,9 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from diskmodel.analyses.application import APPLICATION_REACH, APPLICATION_SWEEP
+from diskmodel.analyses.band import sample_count
+from diskmodel.analyses.predict import CLOSED_REACH, CLOSED_SWEEP
 from diskmodel.catalog import Catalog
+from diskmodel.scenario import Scenario
 from diskmodel.scenario.hardware import closed_population
-from diskmodel.scenario.schema import Scenario
+from diskmodel.vocabulary import easy_tier_follows_load
 
 MAX_WORK_S = 60.0
 """A scenario estimated to need more computing than this is refused (issue 17: the worst case
@@ -55,14 +65,6 @@ CLOSED_STATIC = 0.2
 61-76 s for 4,096 customers)."""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
-CLOSED_SWEEP = 12
-"""Populations of the closed sweep, each solved on its own, spaced geometrically up to
-`CLOSED_REACH` x the planned one."""
-CLOSED_REACH = 2
-APPLICATION_SWEEP = 14
-"""Users of an application's sweep, each solved on its own, spaced geometrically up to
-`APPLICATION_REACH` x the planned users (analyses.application)."""
-APPLICATION_REACH = 4
 STARTUP_S = 3.0
 """Importing, reading the catalog and the scenario, and the tables built once per run (the
 drives' command-queueing simulation): 2-3 s of CPU on a shared machine."""
@@ -90,8 +92,8 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     system = catalog.systems[scenario.system.model]
     for pool in scenario.pools:
         tiers = {catalog.drives[g.drive].tier for g in pool.ranks}
-        generation = pool.easy_tier.generation_on(system)
-        if pool.easy_tier.mode != "auto" or generation < 2 or len(tiers) < 2:
+        auto = pool.easy_tier.mode == "auto"
+        if not easy_tier_follows_load(auto, pool.easy_tier.generation_on(system), len(tiers)):
             continue
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
@@ -161,8 +163,6 @@ def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
     at the central curve's loads (one where every range moves the work one way; where some are
     sampled, at most three: the middle sample and the two extremes), and each sample's planned
     point (as a sizing candidate's) and saturation search."""
-    from diskmodel.analyses.band import sample_count  # deferred: the model is not loaded here
-
     samples = sample_count(scenario)
     whole = min(samples, 3) * _configuration_s(scenario, catalog, 2 * points, ())
     if samples == 1:

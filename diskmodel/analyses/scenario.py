@@ -1,0 +1,144 @@
+"""A scenario's whole prediction, and several scenarios side by side.
+
+`predict_scenario` is everything `diskmodel run` reports for one scenario file: each
+configuration's prediction (`analyses.predict`: the baseline and each `compare`
+alternative, with its growth), each one's band over the inputs the scenario gives as ranges
+(`band`), the baseline's band over the catalog's estimates (`catalog_band`), the tier sweep
+(`sweep`) and the sizing search (`size`). `compare_scenarios` puts the baselines of several
+files side by side. Both assemble what the per-configuration loops compute; neither solves
+anything itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+from diskmodel.analyses.band import band
+from diskmodel.analyses.catalog_band import catalog_band
+from diskmodel.analyses.predict import predict_configuration
+from diskmodel.analyses.sweep import tier_sweep
+from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.configuration import resolve, resolve_scenario
+from diskmodel.prediction import ScenarioPrediction, SizingResult
+from diskmodel.scenario import Scenario
+from diskmodel.scenario.files import scenario_catalog
+
+
+def predict_scenario(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
+    sizing: SizingResult | None = None,
+    catalog_bands: bool = True,
+) -> ScenarioPrediction:
+    """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
+    with its growth, the tier sweep and the baseline's band over the catalog's estimates
+    (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
+    `analyses.size` already made (`diskmodel size`), which is then not made again."""
+    catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
+    configs = resolve_scenario(
+        scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+    )
+    growth = scenario.analyses.growth
+    factors = growth.multipliers if growth else ()
+    labels = growth.labels if growth else ()
+    predictions = [predict_configuration(c, factors, labels) for c in configs]
+    sweep = scenario.analyses.tier_sweep
+    # Each configuration's band over the inputs given as ranges (an alternative inherits the
+    # baseline's ranges unless it sets the input).
+    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
+    banded = [
+        dataclasses.replace(
+            p,
+            band=band(
+                variant,
+                p,
+                catalog,
+                base_dir,
+                allow_outside_heatmaps=allow_outside_heatmaps,
+                baseline=None if variant is scenario else scenario,
+                settings=settings.get(name),
+            ),
+        )
+        for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
+    ]
+    if scenario.analyses.catalog_band and catalog_bands:
+        banded[0] = dataclasses.replace(
+            banded[0],
+            catalog_band=catalog_band(
+                configs[0],
+                catalog,
+                lambda cat: resolve(
+                    scenario,
+                    cat,
+                    base_dir,
+                    name=configs[0].name,
+                    allow_outside_heatmaps=allow_outside_heatmaps,
+                ),
+            ),
+        )
+    if sizing is None and scenario.analyses.size is not None:
+        # Deferred: the sizing search brings the cluster's asyncio (40 ms) to every run.
+        from diskmodel.analyses.size import size_scenario
+
+        sizing = size_scenario(scenario, catalog, base_dir)
+    return ScenarioPrediction(
+        scenario=scenario.name,
+        description=scenario.description.strip(),
+        baseline=banded[0],
+        alternatives=tuple(banded[1:]),
+        tier_sweep=tuple(
+            tier_sweep(
+                scenario, sweep, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
+            )
+        )
+        if sweep
+        else (),
+        sizing=sizing,
+    )
+
+
+def compare_scenarios(
+    scenarios: Sequence[tuple[Scenario, Path | None]],
+    catalog: Catalog | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
+) -> ScenarioPrediction:
+    """Several scenario files side by side: each baseline solved as one configuration.
+
+    The first is the reference the others are compared with. Each keeps its own name; where
+    two share a name, the later ones are numbered so the report can tell them apart.
+    """
+    catalog = catalog or load_catalog()
+    names: list[str] = []
+    predictions = []
+    for scenario, base_dir in scenarios:
+        name = scenario.name
+        suffix = 2
+        while name in names:
+            name = f"{scenario.name} ({suffix})"
+            suffix += 1
+        names.append(name)
+        config = resolve(
+            scenario,
+            scenario_catalog(scenario.catalog, base_dir, catalog),
+            base_dir,
+            name=name,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+        )
+        growth = scenario.analyses.growth
+        predictions.append(
+            predict_configuration(
+                config, growth.multipliers if growth else (), growth.labels if growth else ()
+            )
+        )
+    return ScenarioPrediction(
+        scenario=" vs ".join(names),
+        description=scenarios[0][0].description.strip() if scenarios else "",
+        baseline=predictions[0],
+        alternatives=tuple(predictions[1:]),
+    )

@@ -1,0 +1,361 @@
+"""Resolution: a validated scenario, the catalog and the files it names, resolved once.
+
+`resolve(scenario, catalog, base_dir)` turns a validated scenario into a `Configuration`: every
+catalog figure looked up (drives as installed in this system), every rank placed on its DA
+pair and server, every default filled in and listed, every skew curve built and every heat map
+read. Nothing below this step (the model, placement, the analyses) sees a path, a catalog or a
+scenario; the report sees only what the model carries into the `Prediction`.
+
+`resolve_scenario` gives the baseline and each `compare` alternative; an alternative that
+changes the cache size (and does not set the hit ratio itself) gets each workload's read hit
+ratio projected from the baseline's with McNutt's hierarchical reuse model, and the projection
+is carried as the hit ratio used, with its basis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from diskmodel.catalog import Catalog, Provenance, StorageSystem, load_catalog
+from diskmodel.components import cache
+from diskmodel.configuration.inputs import model_value, shown_inputs
+from diskmodel.configuration.records import (
+    ApplicationConfig,
+    Configuration,
+    Hardware,
+    LogConfig,
+    PoolConfig,
+    Rank,
+    ServiceLevelConfig,
+    WorkloadConfig,
+)
+from diskmodel.logwrite import LogPath
+from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
+from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
+from diskmodel.tiering.placement import Preference
+from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve, described_skew
+from diskmodel.units import MS
+from diskmodel.vocabulary import TIERS
+from diskmodel.workload import IoMix
+
+# Heat maps already read in this run: small-I/O curve, MB curve, description, extents.
+HeatMaps = dict[str, tuple[SkewCurve, SkewCurve | None, str, int]]
+
+
+def resolve_scenario(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    allow_outside_heatmaps: bool = False,
+) -> tuple[Configuration, ...]:
+    """The baseline and each `compare` alternative, resolved (hit ratios projected where an
+    alternative changes the cache size and does not set the hit ratio itself)."""
+    catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")  # ranges at their middle; bands: analyses.predict
+    settings = {alt.name: alt.set for alt in scenario.analyses.compare}
+    heatmaps: HeatMaps = {}
+    out = []
+    for name, variant in scenario.alternatives(catalog):
+        projected = None
+        if variant is not scenario:
+            projected = projected_hit_ratios(scenario, variant, settings[name])
+        out.append(
+            resolve(
+                variant,
+                catalog,
+                base_dir,
+                name=name,
+                hit_ratios=projected,
+                allow_outside_heatmaps=allow_outside_heatmaps,
+                _heat=heatmaps,
+            )
+        )
+    return tuple(out)
+
+
+def resolve(
+    scenario: Scenario,
+    catalog: Catalog | None = None,
+    base_dir: Path | None = None,
+    *,
+    name: str | None = None,
+    hit_ratios: Sequence[tuple[float, str]] | None = None,
+    allow_outside_heatmaps: bool = False,
+    _heat: HeatMaps | None = None,
+) -> Configuration:
+    """One scenario (already validated) as a `Configuration`.
+
+    hit_ratios: per workload, (read hit ratio, basis) replacing the scenario's (a projection to
+    another cache size). base_dir: the scenario file's folder, where heat-map paths start;
+    a heat map outside it is refused unless `allow_outside_heatmaps`.
+    """
+    catalog = catalog or load_catalog()
+    scenario = scenario.corner("central")
+    hardware = _hardware(scenario, catalog)
+    system = hardware.system
+    ranks = _ranks(scenario, catalog, system)
+    pools = tuple(
+        _pool(
+            p.name,
+            p.easy_tier.mode,
+            p.easy_tier.utilization_target,
+            ranks,
+            p.host_tiering,
+            p.easy_tier.generation_on(system),
+        )
+        for p in scenario.pools
+    )
+    heat = {} if _heat is None else _heat
+    given = scenario.model_workloads  # the logs' writes after the scenario's workloads
+    workloads = tuple(
+        _workload(
+            w,
+            None if hit_ratios is None or i >= len(hit_ratios) else hit_ratios[i],
+            base_dir,
+            heat,
+            allow_outside_heatmaps,
+            scenario.application,
+        )
+        for i, w in enumerate(given)
+    )
+    service_level = ServiceLevelConfig.of(scenario.service_level)
+    return Configuration(
+        name=name or scenario.name,
+        hardware=hardware,
+        ranks=ranks,
+        pools=pools,
+        workloads=workloads,
+        service_level=service_level,
+        curve_points=scenario.analyses.curve.points,
+        inputs=shown_inputs(scenario, hardware, ranks, pools, workloads, service_level),
+        logs=tuple(_log(log, hardware) for log in scenario.logs),
+        application=_application(scenario),
+    )
+
+
+def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
+    """The system as the scenario configures it, with the scenario's front-end latency (measured,
+    calibrated; a range at its middle here) in place of the catalog's where it gives one."""
+    cfg = scenario.system
+    system: StorageSystem = catalog.systems[cfg.model]
+    if cfg.front_end_latency_us is not None:
+        system = system.model_copy(
+            update={
+                "front_end_latency_us": cfg.front_end_latency_us,
+                "provenance": {
+                    **system.provenance,
+                    "front_end_latency_us": Provenance(
+                        basis="the scenario's system.front_end_latency_us (measured or "
+                        "calibrated), in place of the catalog's"
+                    ),
+                },
+            }
+        )
+    return Hardware(
+        system=system,
+        host_adapter=system.host_adapter(cfg.host_adapter),
+        processor=system.processor_option(cfg.processor_ways),
+        host_ports=cfg.host_ports,
+        da_pairs=cfg.da_pairs,
+        cache_gb=cfg.cache_gb,
+        ordered_destage=cfg.destage_order == "ordered",
+    )
+
+
+def _ranks(scenario: Scenario, catalog: Catalog, system: StorageSystem) -> tuple[Rank, ...]:
+    """Every rank of the scenario as installed in `system`, on its DA pair and server."""
+    added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
+    return tuple(
+        Rank(
+            index=r.index,
+            pool=r.pool,
+            drive=catalog.installed_drive(system.name, r.drive),
+            raid=catalog.raid_formats[r.raid],
+            da_pair=r.da_pair,
+            server=r.server,
+            added=flag,
+        )
+        for r, flag in zip(expand_ranks(scenario), added, strict=True)
+    )
+
+
+def _application(scenario: Scenario) -> ApplicationConfig | None:
+    app = scenario.application
+    if app is None:
+        return None
+    return ApplicationConfig(
+        name=app.name,
+        users=app.users,
+        think_time_s=app.think_time_ms * MS,
+        cpu_s=app.cpu_ms_per_transaction * MS,
+        cpus=app.cpus,
+        parallel_ios=app.parallel_ios,
+        ios_per_transaction=sum(w.ios_per_transaction or 0.0 for w in scenario.workloads),
+    )
+
+
+def _log(log: Log, hw: Hardware) -> LogConfig:
+    s, port = hw.system, hw.host_adapter
+    path = LogPath.from_hardware(
+        s.front_end_latency_us,
+        port.port_bandwidth_mb_s,
+        s.write_copy_us_per_kib,
+        log.page_kib,
+        striping_us=s.log_striping_us
+        if log.striping_overhead_us is None
+        else log.striping_overhead_us,
+    )
+    basis = (
+        f"{s.name}: {s.front_end_latency_us:g} us fixed per I/O (front_end_latency_us); per "
+        f"{log.page_kib:g} KiB page, {port.name} port transfer at {port.port_bandwidth_mb_s:g} "
+        f"MB/s plus {s.write_copy_us_per_kib:g} us/KiB copy into cache and NVS "
+        "(write_copy_us_per_kib); each stripe's I/O started one fixed time after the previous"
+    )
+    return LogConfig(
+        name=log.name,
+        pool=log.pool,
+        commit_rate=log.commit_rate,
+        page_shares=log.page_shares,
+        page_kib=log.page_kib,
+        stripes=log.stripes,
+        links=log.links,
+        large_write_pages=log.large_write_pages,
+        ios_per_commit=log.ios_per_commit(),
+        path=path,
+        path_basis=basis,
+    )
+
+
+def projected_hit_ratios(
+    baseline: Scenario, alternative: Scenario, settings: dict[str, object]
+) -> list[tuple[float, str]] | None:
+    old, new = baseline.system.cache_gb, alternative.system.cache_gb
+    if new == old or any(key.endswith("read_hit_ratio") for key in settings):
+        return None
+    out = []
+    for w in alternative.workloads:
+        given = model_value(w.read_hit_ratio)
+        projected = cache.project_read_hit_ratio(given, old, new)
+        out.append(
+            (
+                projected,
+                f"projected from {given:g} at {old:g} GB cache to {new:g} GB "
+                f"(McNutt's hierarchical reuse model, theta {cache.HIERARCHICAL_REUSE_THETA:g})",
+            )
+        )
+    return out
+
+
+def _pool(
+    name: str,
+    mode: str,
+    target: float,
+    ranks: Sequence[Rank],
+    host_tiering: bool = False,
+    generation: int = 2,
+) -> PoolConfig:
+    mine = [r for r in ranks if r.pool == name]
+    tiers = tuple(t for t in TIERS if any(r.tier == t for r in mine))
+    return PoolConfig(
+        name=name,
+        easy_tier=mode == "auto",
+        utilization_target=target,
+        tiers=tiers,
+        tier_capacity_gb=tuple(sum(r.capacity_gb for r in mine if r.tier == t) for t in tiers),
+        host_tiering=host_tiering,
+        easy_tier_generation=generation,
+    )
+
+
+def _skew(
+    workload: Workload,
+    base_dir: Path | None,
+    heat: HeatMaps,
+    allow_outside: bool,
+) -> tuple[SkewCurve, SkewCurve | None, str]:
+    """The small-I/O curve, the MB curve (None: derived by placement) and a description."""
+    skew = workload.skew
+    if skew is None:
+        return UNIFORM, None, "none (uniform: I/O in proportion to capacity)"
+    seq = skew.sequential_level
+    if skew.heatmap is not None:
+        key = f"{base_dir}\0{skew.heatmap}"
+        if key not in heat:  # several workloads and alternatives may name one heat map
+            read = read_heatmap(skew.heatmap, base_dir, allow_outside=allow_outside)
+            heat[key] = (
+                read.small_io,
+                read.mb,
+                f"heat map {skew.heatmap} ({read.extent_count:,} extents)",
+                read.extent_count,
+            )
+            extents = sum(entry[3] for entry in heat.values())
+            if extents > MAX_HEATMAP_EXTENTS:
+                # Each file is bounded; many files (64 workloads, each its own 50 MB map)
+                # would not be: the run's total is bounded too (issue 17 item 6).
+                raise HeatMapError(
+                    f"the heat maps this scenario names hold {extents:,} extents in all, up to "
+                    f"{skew.heatmap}; diskmodel reads at most {MAX_HEATMAP_EXTENTS:,} per run "
+                    "(about one 50 MB file)"
+                )
+        small, mb, text, _ = heat[key]
+        return small, mb if seq is None else derived_mb_curve(small, seq), text
+    level = skew.level_value or 1.0
+    curve, mb = described_skew(skew.points, level, seq)
+    if skew.points is not None:
+        text = "points " + ", ".join(f"{c:g} of capacity: {f:g} of I/O" for c, f in skew.points)
+    else:
+        preset = f" ({skew.level})" if isinstance(skew.level, str) else ""
+        text = f"level {level:g}{preset}"
+    return curve, mb, text
+
+
+def _workload(
+    w: Workload,
+    hit: tuple[float, str] | None,
+    base_dir: Path | None,
+    heat: HeatMaps,
+    allow_outside: bool,
+    app: Application | None,
+) -> WorkloadConfig:
+    hit_ratio, basis = hit if hit is not None else (model_value(w.read_hit_ratio), "as given")
+    small, mb, description = _skew(w, base_dir, heat, allow_outside)
+    population = w.queue_depth if w.queue_depth is not None else w.users
+    kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
+    if w.ios_per_transaction is not None and app is not None:
+        population, kind = app.users, "application"
+    return WorkloadConfig(
+        name=w.name,
+        pool=w.pool,
+        iops=None if w.is_closed or w.iops is None else model_value(w.iops),
+        population=population,
+        population_kind=kind,
+        think_time_s=w.think_time_ms * MS,
+        mix=IoMix.of(
+            read_fraction=model_value(w.read_fraction),
+            read_hit_ratio=hit_ratio,
+            read_sequential_fraction=model_value(w.read_sequential_fraction),
+            write_sequential_fraction=model_value(w.write_sequential_fraction),
+            read_size_kib=model_value(w.read_size_kib),
+            write_size_kib=model_value(w.write_size_kib),
+            destage_ratio=model_value(w.destage_ratio),
+            backend_kib=w.backend_kib,
+        ),
+        read_hit_ratio=hit_ratio,
+        read_hit_ratio_basis=basis,
+        capacity_gb=w.capacity_gb,
+        skew=small,
+        mb_skew=mb,
+        skew_description=description,
+        pin_tier=w.pin_tier,
+        iops_range=w.iops_range,
+        ios_per_transaction=w.ios_per_transaction,
+        preference=None
+        if w.pin is None
+        else Preference(
+            w.pin.tier,
+            w.pin.capacity_gb,
+            None if w.pin.io_share is None else model_value(w.pin.io_share),
+        ),
+    )

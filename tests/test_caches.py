@@ -1,0 +1,156 @@
+"""State that outlives a call (issue 32 item 3): per-configuration state belongs to the
+configuration's Solver; every module-level cache or container is listed in docs/design.md
+("State that outlives a call"), and each listed one keeps the contract written there."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from diskmodel.catalog import load_catalog
+from diskmodel.components import destage, drive, sptf
+from diskmodel.components.seek import SeekCurve
+from diskmodel.configuration import resolve
+from diskmodel.logwrite import _gauss_legendre
+from diskmodel.model.costs import drive_gain, drive_work_at
+from diskmodel.model.operating import Solver
+
+from .support.builders import scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "diskmodel"
+CACHE_CALLS = {"functools.cache", "cache", "functools.lru_cache", "lru_cache"}
+
+
+def _is_cache(node: ast.expr) -> bool:
+    """`@functools.cache`, `@lru_cache(maxsize=16)`, `functools.cache(f)`."""
+    target = node.func if isinstance(node, ast.Call) else node
+    return ast.unparse(target) in CACHE_CALLS
+
+
+def _is_empty_container(node: ast.expr | None) -> bool:
+    """`{}`, `[]`, `set()`, `dict()`, `list()`: state a module keeps filling."""
+    if isinstance(node, ast.Dict | ast.List | ast.Set):
+        return not (node.keys if isinstance(node, ast.Dict) else node.elts)
+    return (
+        isinstance(node, ast.Call)
+        and ast.unparse(node.func) in {"dict", "list", "set"}
+        and not node.args
+    )
+
+
+def module_state() -> set[str]:
+    """`module.name` of every module-level cache (a memoised function or a name bound to one)
+    and every module-level name bound to an empty container, in the package."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and any(map(_is_cache, node.decorator_list)):
+                found.add(f"{module}.{node.name}")
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign):
+                targets, value = [node.target], node.value
+            if value is not None and (
+                _is_empty_container(value) or (isinstance(value, ast.Call) and _is_cache(value))
+            ):
+                found |= {f"{module}.{t.id}" for t in targets if isinstance(t, ast.Name)}
+    return found
+
+
+def documented_state() -> set[str]:
+    """The names in docs/design.md's table of module-level state."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    section = text.split("### State that outlives a call", 1)[1].split("\n### ", 1)[0]
+    names = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1]
+            quoted = re.findall(r"`([^`]+)`", first)
+            module = quoted[0].rsplit(".", 1)[0]
+            names |= {q if "." in q else f"{module}.{q}" for q in quoted}
+    return names
+
+
+def test_every_module_level_cache_is_documented_and_every_documented_one_exists() -> None:
+    assert module_state() == documented_state()
+
+
+def test_the_scan_sees_each_kind_of_module_state() -> None:
+    tree = ast.parse(
+        "import functools\n@functools.lru_cache(maxsize=2)\ndef f(x): return x\n"
+        "g = functools.cache(len)\n_seen: dict[str, int] = {}\nLIMITS = {'a': 1}\n"
+    )
+    cached = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert cached == ["f"]
+    values = [n.value for n in tree.body if isinstance(n, ast.Assign | ast.AnnAssign)]
+    assert [_is_cache(v) for v in values if v is not None] == [True, False, False]
+    assert [_is_empty_container(v) for v in values] == [False, True, False]
+
+
+# ------------------------------------------------------------- per configuration: the Solver
+
+
+def test_each_solver_owns_its_costs_and_gains() -> None:
+    config = resolve(scenario(**{"pools.0.easy_tier": "auto"}), load_catalog())
+    one, two = Solver(config), Solver(config)
+    assert one.costs is not two.costs
+    one.planned_point()
+    assert one.costs._gains
+    assert not two.costs._gains
+    rank = config.ranks[0]
+    depth = one.costs.queue_limit(rank)
+    np.testing.assert_array_equal(one.costs.gain(rank, 0.37, depth), drive_gain(rank, 0.37, depth))
+    gain = one.costs.gain(rank, 0.37, depth)
+    assert not gain.flags.writeable
+    assert one.costs.work_at(0.8, gain) == drive_work_at(0.8, gain)
+
+
+def test_a_solver_s_answers_do_not_depend_on_another_solver_before_it() -> None:
+    config = resolve(scenario(**{"pools.0.easy_tier": "auto"}), load_catalog())
+    other = resolve(scenario(**{"workloads.0.iops": 9000}), load_catalog())
+    fresh = Solver(config).planned_point().response_s
+    Solver(other).planned_point()
+    assert Solver(config).planned_point().response_s == fresh
+
+
+# ------------------------------------------------------------- module level: pure memos
+
+
+def test_the_shipped_catalog_is_loaded_once_and_is_frozen() -> None:
+    """(A user's file edited is read anew: tests/test_user_catalog.py,
+    test_the_last_given_file_is_read_as_written_each_time.)"""
+    catalog = load_catalog()
+    assert load_catalog() is catalog
+    with pytest.raises(ValueError, match="frozen"):
+        catalog.drives = {}  # type: ignore[misc]
+
+
+def test_the_seek_fit_memo_is_the_fit() -> None:
+    figures = (0.2, 3.4, 7.0)
+    assert drive._fit(*figures) == SeekCurve.fit(*figures)
+
+
+def test_the_sptf_memos_are_their_simulations() -> None:
+    d = load_catalog().installed_drive("ds8800-951", "15k-300")
+    (curve, rotation, advance), *_ = drive.gain_simulations([d])
+    key = (curve, rotation, round(advance % 1.0, 2), sptf.SPAN_NODES[2])
+    assert sptf._short_means(*key) == sptf._short_means.__wrapped__(*key)
+    assert sptf._long_means(*key) == sptf._long_means.__wrapped__(*key)
+
+
+def test_the_pure_memos_hand_out_read_only_or_immutable_values() -> None:
+    u, w = destage._spacing_law(5)
+    fresh = destage._spacing_law.__wrapped__(5)
+    np.testing.assert_array_equal(u, fresh[0])
+    np.testing.assert_array_equal(w, fresh[1])
+    nodes, weights = _gauss_legendre(4)
+    assert not nodes.flags.writeable
+    assert not weights.flags.writeable
