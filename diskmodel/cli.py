@@ -40,7 +40,7 @@ INTERRUPTED = 130
 
 
 class Intervals(StrEnum):
-    """`calibrate --intervals` (measured.calibrate.INTERVALS, written out here so that the
+    """`calibrate --intervals` (measured.identify.INTERVALS, written out here so that the
     command line does not import the fit and scipy before it is asked to fit)."""
 
     auto = "auto"
@@ -636,8 +636,9 @@ def calibrate(
     """
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
-    from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
     from diskmodel.measured.calibrate import calibrate as fit_scenario
+    from diskmodel.measured.calibrated import calibrated_yaml
+    from diskmodel.measured.figures import FIGURES
     from diskmodel.report.table import working
     from diskmodel.yaml_edit import keep_layout
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text

@@ -10,7 +10,10 @@ import textwrap
 import pytest
 from ruamel.yaml import YAML
 
-from diskmodel.measured.calibrate import FRONT_END, Calibration, Parameter, calibrated_yaml
+from diskmodel.measured.calibrate import Calibration
+from diskmodel.measured.calibrated import calibrated_yaml
+from diskmodel.measured.identify import Parameter
+from diskmodel.measured.problem import FRONT_END
 from diskmodel.yaml_edit import keep_layout
 
 from .conftest import ROOT

@@ -29,7 +29,7 @@ import numpy as np
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
-from diskmodel.measured.calibrate import pool_rank_utilization
+from diskmodel.measured.figures import pool_rank_utilization
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, load_scenario

@@ -148,7 +148,7 @@ def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
 
 def test_calibrate_offers_exactly_the_fits_interval_methods_and_refuses_others() -> None:
     from diskmodel.cli import Intervals
-    from diskmodel.measured.calibrate import INTERVALS
+    from diskmodel.measured.identify import INTERVALS
 
     assert tuple(m.value for m in Intervals) == INTERVALS
     base = ROOT / "scenarios" / "measured" / "ds8800-measured-base.yaml"
