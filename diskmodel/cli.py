@@ -611,6 +611,27 @@ def calibrate(
             "[default: io, mbs]",
         ),
     ] = None,
+    fit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fit",
+            metavar="FIGURE",
+            help="also fit this catalog estimate within its range (repeatable): its path "
+            "(ds8800-951.device_adapter.per_op_us), its key (per_op_us) or its name (device "
+            "adapter cost per operation); the fitted figures go into a catalog file beside "
+            "--out, which the calibrated scenario names",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="the calibrated scenario's file (.yaml), or - for standard output",
+        ),
+    ] = "-",
     catalog: CatalogFiles = None,
     intervals: Annotated[
         Intervals,
@@ -620,64 +641,89 @@ def calibrate(
             "interval is suspect), profile (every parameter's; slower) or linear",
         ),
     ] = Intervals.auto,
+    threshold: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            max=1.0,
+            metavar="FRACTION",
+            help="the quality gate: the largest rms error of the measured response times",
+        ),
+    ] = 0.10,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help=f"exit {int(ExitCode.CALIBRATION_FAILED)} when the calibration fails its "
+            "quality gate (the calibrated file is written all the same)",
+        ),
+    ] = False,
+    force: Force = False,
     quiet: Annotated[
         bool,
         typer.Option("--quiet", "-q", help="print nothing but errors and the calibrated file"),
     ] = False,
 ) -> None:
-    """Fit each measured workload's destage ratio and skew level, and the system's front-end
-    latency, to the measured response times and utilisations: the fit goes to standard error,
-    the calibrated scenario (its layout and comments kept) to standard output (redirect it to
-    a file).
+    """Fit each measured workload's destage ratio and skew level, what the scenario gives as
+    ranges and the catalog estimates named by --fit, to the measured response times and
+    utilisations, and judge the result (the quality gate): the fit and the gate go to
+    standard error, the calibrated scenario (its layout and comments kept, the calibration's
+    record at its end) to --out or standard output.
 
     \b
-    Example:
+    Examples:
       diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml
+      diskmodel calibrate base.yaml --measured week.csv -p io -p mbs -p "2026-11-04 10:00" \\
+          --fit per_op_us --out calibrated.yaml --strict
     """
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
     from diskmodel.measured.calibrate import calibrate as fit_scenario
-    from diskmodel.measured.calibrated import calibrated_yaml
-    from diskmodel.measured.figures import FIGURES
+    from diskmodel.measured.calibrated import calibrated_yaml, fitted_catalog_text
+    from diskmodel.output import YAML, Output, output_path, write_outputs
+    from diskmodel.report.calibration_text import render
     from diskmodel.report.table import working
-    from diskmodel.yaml_edit import keep_layout
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
+    target = output_path(out, YAML, f"{scenario.stem}-calibrated")
+    if fit and target is None:
+        raise typer.BadParameter(
+            "the fitted catalog figures are written into a catalog file beside the calibrated "
+            "scenario, which names it: give --out FILE",
+            param_hint="--fit",
+        )
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
     with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
         result = fit_scenario(
-            loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
+            loaded,
+            chosen,
+            entries,
+            base_dir=scenario.parent,
+            intervals=intervals.value,
+            fit=fit or (),
+            threshold=threshold,
         )
-    lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
-    for p in result.parameters:
-        if p.identified:
-            lines.append(
-                f"  {p.workload}.{p.key} = {p.value:.4g} (95%: {p.low:.4g} to {p.high:.4g})"
-            )
-        else:
-            lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
-    if result.stopped:
-        lines.append(f"  {result.stopped}")
-    for r in result.residuals:
-        figure = FIGURES[r.figure]
-        unit = f" {figure.unit}" if figure.unit else ""
-        got = "saturated" if r.model is None else f"{r.model:.3g}{unit}"
-        error = "" if r.error is None else f" ({r.error:+.1%})"
-        lines.append(
-            f"  {r.interval}, {r.scope}: {figure.label} measured {r.measured:.3g}{unit}, "
-            f"model {got}{error}"
-        )
-    lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
     if not quiet:
-        say("\n".join(lines), err=True)
-    # The fitted values set in the scenario's own text: its layout and comments kept, the fit
-    # as a comment above it.
+        say(render(result, measured.name), err=True)
     text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
-    header = "".join(f"# {line}\n" for line in lines)
-    _write_stdout(header + keep_layout(text, calibrated_yaml(text, result, "")))
+    outputs = []
+    catalog_name = None
+    if result.catalog_entries and target is not None:
+        catalog_path = target.with_name(f"{target.stem}-catalog.yaml")
+        catalog_name = catalog_path.name
+        outputs.append(Output(catalog_path, fitted_catalog_text(result, measured.name), YAML))
+    calibrated = calibrated_yaml(text, result, measured.name, catalog_name)
+    outputs.insert(0, Output(target, calibrated, YAML))
+    write_outputs(outputs, force=force, stdout=_write_stdout)
+    if not quiet:
+        for o in outputs:
+            if o.path is not None:
+                say(f"wrote {o.path}", err=True)
+    if strict and result.gate is not None and not result.gate.passed:
+        raise typer.Exit(int(ExitCode.CALIBRATION_FAILED))
 
 
 @app.command()

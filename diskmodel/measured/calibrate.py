@@ -31,9 +31,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from diskmodel.catalog import Catalog
+from diskmodel.configuration import resolve
 from diskmodel.measured.budget import Evaluations, calibration_budget
-from diskmodel.measured.figures import FIGURES
+from diskmodel.measured.estimates import chosen, offered
+from diskmodel.measured.figures import RESPONSE_FIGURES
+from diskmodel.measured.gate import (
+    THRESHOLD,
+    Gate,
+    Suggestion,
+    judge,
+    long_random_workloads,
+    suggestions,
+)
 from diskmodel.measured.identify import INTERVALS, Parameter, parameters, threshold_rise
 from diskmodel.measured.peaks import Selection
 from diskmodel.measured.problem import (
@@ -52,6 +64,7 @@ from diskmodel.measured.search import (
     start_point,
 )
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.calibration import FIGURES
 from diskmodel.scenario.files import scenario_catalog
 
 RESTARTS = 1
@@ -85,6 +98,16 @@ class Calibration:
     evaluations: int
     stopped: str = ""
     """Why the fit stopped before it converged ("" when it converged)."""
+    catalog_entries: tuple[Any, ...] = ()
+    """The catalog entries (systems, drives) whose estimates were fitted and identified, with
+    the fitted values set (`calibrated.fitted_catalog_text` writes them)."""
+    gate: Gate | None = None
+    """The quality gate's verdict and findings (`diskmodel.measured.gate`)."""
+
+    @property
+    def intervals(self) -> tuple[str, ...]:
+        """The intervals fitted, in the order chosen."""
+        return tuple(dict.fromkeys(r.interval for r in self.residuals))
 
 
 def calibrate(
@@ -93,20 +116,31 @@ def calibrate(
     catalog: Catalog | None = None,
     base_dir: Path | None = None,
     intervals: str = "auto",
+    fit: Sequence[str] = (),
+    threshold: float = THRESHOLD,
 ) -> Calibration:
-    """Fit each measured workload's destage ratio and skew level, and what the scenario gives
-    as ranges, to the measured figures (module docstring). `intervals`: "auto" walks the
-    profile of each parameter whose linearised interval is suspect, "profile" of every one,
-    "linear" of none."""
+    """Fit each measured workload's destage ratio and skew level, what the scenario gives as
+    ranges, and the catalog estimates `fit` names (`diskmodel.measured.estimates`), to the
+    measured figures (module docstring). `intervals`: "auto" walks the profile of each
+    parameter whose linearised interval is suspect, "profile" of every one, "linear" of
+    none. `threshold`: the quality gate's largest rms error of the response times."""
     if intervals not in INTERVALS:
         raise ValueError(f"intervals must be one of {', '.join(INTERVALS)}, got {intervals!r}")
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     central = scenario.corner("central")
     figures = targets(central, selections)
     measured = sorted({w for _, w, figure, _ in figures if FIGURES[figure].scope == "workload"})
+    config = resolve(central, catalog, base_dir)
+    named = chosen(fit, config, catalog) if fit else []
+    # The catalog estimates the gate may name in its remedy (`gate.suggestions`).
+    candidates = [
+        est
+        for est, why in offered(config, catalog)
+        if not why and all(est.path != e.path for e in named)
+    ]
     unknowns = [
         *workload_unknowns(scenario, selections, measured),
-        *system_unknowns(scenario, ()),
+        *system_unknowns(scenario, named),
     ]
     problem = Problem(central, selections, catalog, base_dir, unknowns, figures)
     problem.check_loads()
@@ -125,21 +159,27 @@ def calibrate(
     problem.budget = budget
     _, best = start_point(problem.sum_of_squares, unknowns, problem.start)
     steps = budget.steps(p, after=checks)
-    fit = bounded_least_squares(problem.residuals, best, problem.lo, problem.hi, max_steps=steps)
+    found = bounded_least_squares(problem.residuals, best, problem.lo, problem.hi, max_steps=steps)
     look = look_evaluations(workloads, others)
+
+    def left() -> int:
+        """Evaluations left for the intervals' checks and profiles (the catalog estimates'
+        trial for the gate's remedy kept aside)."""
+        return budget.left(after=len(candidates) + 1)
+
     for _ in range(LOOKS):
         if budget.left(after=checks) < look + p + 1:
             break
-        least = float(fit.fun @ fit.fun)
+        least = float(found.fun @ found.fun)
         margin = LOWER * threshold_rise(least, len(figures), p)
-        _, point = look_around(problem.sum_of_squares, unknowns, fit.x, least - margin)
-        if point is fit.x:
+        _, point = look_around(problem.sum_of_squares, unknowns, found.x, least - margin)
+        if point is found.x:
             break
         steps = budget.steps(p, after=checks)
-        fit = bounded_least_squares(
+        found = bounded_least_squares(
             problem.residuals, point, problem.lo, problem.hi, max_steps=steps
         )
-    params, better = parameters(problem.residuals, fit, unknowns, intervals)
+    params, better = parameters(problem.residuals, found, unknowns, intervals, left)
     for _ in range(RESTARTS):
         if better is None or budget.steps(p, after=checks) < 1:
             break
@@ -147,12 +187,19 @@ def calibrate(
         # minimum (or short of its least on a placement step). Fit again from there, as far
         # as the work bound allows.
         steps = budget.steps(p, after=checks)
-        fit = bounded_least_squares(
+        found = bounded_least_squares(
             problem.residuals, better, problem.lo, problem.hi, max_steps=steps
         )
-        params, better = parameters(problem.residuals, fit, unknowns, intervals)
+        params, better = parameters(problem.residuals, found, unknowns, intervals, left)
+    # Where the response times are not reproduced, the catalog estimates that would lower
+    # the error most are named in the gate's remedy (one evaluation each, as the bound allows).
+    response = np.array([figure in RESPONSE_FIGURES for _, _, figure, _ in figures])
+    at_fit = np.asarray(found.fun)[response]
+    named_estimates: list[Suggestion] = []
+    if not at_fit.size or math.sqrt(float(np.mean(at_fit**2))) > threshold:
+        named_estimates = suggestions(problem, found.x, np.asarray(found.jac), candidates)
     budget.last()
-    final = problem.model_values(fit.x)
+    final = problem.model_values(found.x)
     resid = tuple(
         Residual(
             selections[s].label,
@@ -164,8 +211,24 @@ def calibrate(
         for (s, w, figure, value), got in zip(figures, final, strict=True)
     )
     errors = [r.error for r in resid if r.error is not None]
+    # The catalog figures identified, set in their entries; the others stay the catalog's.
+    kept = np.array(
+        [
+            p.value if p.identified or p.kind != "catalog" else u.start
+            for p, u in zip(params, unknowns, strict=True)
+        ]
+    )
+    owners = dict.fromkeys(p.workload for p in params if p.kind == "catalog" and p.identified)
+    stopped = _stopped(found, steps, budget)
+    gate = judge(threshold, params, resid, stopped, long_random_workloads(problem), named_estimates)
     return Calibration(
-        tuple(params), resid, rms(errors), budget.count, _stopped(fit, steps, budget)
+        tuple(params),
+        resid,
+        rms(errors),
+        budget.count,
+        stopped,
+        tuple(problem.entries_at(kept, list(owners))),
+        gate,
     )
 
 

@@ -5,43 +5,21 @@ A scope's response times (overall, reads, writes) belong to one workload; the ra
 utilisation and the back-end operation rate to the ranks of the workload's pool; the DA and
 host-port utilisations to the whole system (a pool's or the system's figure counts once per
 interval however many rows of the interval carry it). The interval columns have the same
-names (`diskmodel.measured.intervals`).
+names (`diskmodel.measured.intervals`); their labels and units are kept with the record a
+calibrated scenario carries (`diskmodel.scenario.calibration.FIGURES`).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import WorkloadResult
+from diskmodel.scenario.calibration import FIGURES
 
 SYSTEM = "system"
 """The scope of a figure (and the owner of a parameter) that belongs to the whole system."""
 
-
-@dataclass(frozen=True)
-class Figure:
-    """A measured figure calibration can fit to: what it is called in reports, its unit, and
-    what it measures (`scope`: one workload's I/O, the ranks of the workload's pool, or the
-    whole system)."""
-
-    label: str
-    unit: str
-    scope: str  # "workload" | "pool" | "system"
-
-
-FIGURES = {
-    "response_ms": Figure("response", "ms", "workload"),
-    "read_response_ms": Figure("read response", "ms", "workload"),
-    "write_response_ms": Figure("write response", "ms", "workload"),
-    "rank_utilization": Figure("rank utilisation", "", "pool"),
-    "backend_iops": Figure("back-end rate", "ops/s", "pool"),
-    "da_utilization": Figure("DA utilisation", "", "system"),
-    "host_port_utilization": Figure("host port utilisation", "", "system"),
-}
-"""What calibration fits to (the interval columns of the same names)."""
 
 RESPONSE_FIGURES = frozenset(k for k, f in FIGURES.items() if f.scope == "workload")
 """The response times: the figures a planner sizes by (the quality gate's threshold is on

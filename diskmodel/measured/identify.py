@@ -44,6 +44,7 @@ CUT_SHORT = (
     "docs/SECURITY.md) ran out first; calibrate fewer intervals or workloads at a time"
 )
 """Why a parameter is not identified when the work bound stopped its check or profile."""
+PROFILE_CUT = "its profile was cut short by diskmodel's work bound"
 NONLINEAR = 0.25
 """A linearised interval is suspect where the sum of squares at either of its ends (along the
 linearised profile trace) misses the 95% threshold by more than this fraction of the rise: its
@@ -66,7 +67,8 @@ class Parameter:
     entry's name) and which (`key`), the value, its 95% interval (None when not identified),
     why not (`why` in words, `reason` one of `REASONS`, `partner` the parameter it cannot be
     told apart from, if one), the bounds it was fitted within, whether each is a value the
-    quantity itself can take (`natural`), and its `kind` ("workload", "system", "catalog")."""
+    quantity itself can take (`natural`), its `kind` ("workload", "system", "catalog") and
+    where the fit started from (`initial`: for a catalog estimate, the catalog's value)."""
 
     workload: str
     key: str
@@ -80,6 +82,7 @@ class Parameter:
     bounds: tuple[float, float] | None = None
     natural: tuple[bool, bool] = (False, False)
     kind: str = "workload"
+    initial: float | None = None
 
     @property
     def name(self) -> str:
@@ -197,17 +200,62 @@ def threshold_rise(least: float, figures: int, parameters: int) -> float:
     return s2 * float(fisher.ppf(0.95, 1, dof))
 
 
+def _linear_verdict(
+    unknowns: Sequence[Unknown],
+    cov: np.ndarray,
+    column: np.ndarray,
+    i: int,
+    value: float,
+    half_width: float,
+) -> tuple[str, str, str]:
+    """(reason, why, partner) of parameter `i` by its linearised interval: ("", "", "") where
+    it is identified; the partner is the parameter it cannot be told apart from (a
+    correlation above 0.95), if one."""
+    u = unknowns[i]
+    reason = _unidentified(column[i], value, u.low, u.high, half_width)
+    if not reason:
+        return "", "", ""
+    why = _linear_why(reason, value, half_width)
+    partner = ""
+    if column[i] >= NOT_SEEN:
+        sd = np.sqrt(np.maximum(np.diag(cov), 1e-300))
+        corr = cov[i] / (sd[i] * sd)
+        corr[i] = 0.0
+        j = int(np.argmax(np.abs(corr)))
+        if abs(corr[j]) > 0.95 and column[j] >= NOT_SEEN:
+            partner = unknowns[j].name
+            why += f"; the data do not tell it apart from {partner} (correlation {corr[j]:+.2f})"
+    return reason, why, partner
+
+
+class _Allowance:
+    """`residuals` allowed `share` evaluations at most (None: no share of its own; the work
+    bound still holds), then `WorkBoundError`."""
+
+    def __init__(self, residuals: Callable[[np.ndarray], np.ndarray], share: int | None) -> None:
+        self.residuals, self.share, self.count = residuals, share, 0
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.share is not None and self.count >= self.share:
+            raise WorkBoundError
+        self.count += 1
+        return self.residuals(x)
+
+
 def parameters(
     residuals: Callable[[np.ndarray], np.ndarray],
     fit: Any,
     unknowns: Sequence[Unknown],
     intervals: str,
+    left: Callable[[], int] | None = None,
 ) -> tuple[list[Parameter], np.ndarray | None]:
     """Each fitted parameter with its 95% interval, or why it is not identified (module
     docstring): linearised, or its profile where `intervals` asks (or, "auto", where the
     linearised interval is suspect); and the best point a profile found below the fit, if
-    one. A parameter whose check or profile would go past the work bound is not identified,
-    and says so."""
+    one. `left` tells the evaluations the work bound has left: each parameter's check may
+    spend its share of them (those left over by earlier ones pass on); one whose check or
+    profile would go past its share is not identified, and says so (with its linearised
+    interval's reason where that says it is not identified either)."""
     x = np.asarray(fit.x)
     jac = np.asarray(fit.jac)
     lo = np.array([u.low for u in unknowns])
@@ -246,23 +294,32 @@ def parameters(
                 (u.low, u.high),
                 u.natural,
                 u.kind,
+                u.start,
             )
 
         half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
         follow = _follow(x, jac, i, lo, hi) if column[i] >= NOT_SEEN else np.zeros_like(x)
+        linear = _linear_verdict(unknowns, cov, column, i, value, half_width)
+        # Each parameter's check may spend its share of the evaluations left, so that one
+        # long profile does not leave the others none.
+        share = None if left is None else left() // (len(unknowns) - i)
+        limited = _Allowance(residuals, share)
         try:
             walk = column[i] >= NOT_SEEN and (
                 intervals == "profile"
                 or (
                     intervals == "auto"
-                    and _suspect(residuals, x, follow, i, half_width, least, rise, lo, hi)
+                    and _suspect(limited, x, follow, i, half_width, least, rise, lo, hi)
                 )
             )
             walked = (
-                profile(residuals, x, least, rise, lo, hi, i, follow, half_width) if walk else None
+                profile(limited, x, least, rise, lo, hi, i, follow, half_width) if walk else None
             )
         except WorkBoundError:
-            out.append(made(None, None, "cut", CUT_SHORT))
+            if linear[0]:  # the linearised interval says not identified: say why, and so
+                out.append(made(None, None, linear[0], f"{linear[1]}; {PROFILE_CUT}", linear[2]))
+            else:
+                out.append(made(None, None, "cut", CUT_SHORT))
             continue
         if walked is not None:
             if walked.better is not None and (better is None or walked.better[0] < better[0]):
@@ -274,23 +331,8 @@ def parameters(
             partners = _trace_partners(unknowns, i, walked, span)
             out.append(made(None, None, reason, why + _partner_words(partners), _first(partners)))
             continue
-        reason = _unidentified(column[i], value, float(lo[i]), float(hi[i]), half_width)
-        if reason:
-            why = _linear_why(reason, value, half_width)
-            partner = ""
-            if column[i] >= NOT_SEEN:
-                # Name the parameter it cannot be told apart from, if one.
-                sd = np.sqrt(np.maximum(np.diag(cov), 1e-300))
-                corr = cov[i] / (sd[i] * sd)
-                corr[i] = 0.0
-                j = int(np.argmax(np.abs(corr)))
-                if abs(corr[j]) > 0.95 and column[j] >= NOT_SEEN:
-                    partner = unknowns[j].name
-                    why += (
-                        f"; the data do not tell it apart from {partner} "
-                        f"(correlation {corr[j]:+.2f})"
-                    )
-            out.append(made(None, None, reason, why, partner))
+        if linear[0]:
+            out.append(made(None, None, *linear))
         else:
             low, high = max(lo[i], value - half_width), min(hi[i], value + half_width)
             out.append(made(float(low), float(high)))

@@ -19,6 +19,8 @@ order is free; unknown columns are ignored so an export can be read as it is):
 | `backend_iops` | disk operations per second | no | the scope's pool's drives' operations |
 | `da_utilization` | 0 to 1 | no | the system's mean device adapter (DA pair) busy fraction |
 | `host_port_utilization` | 0 to 1 | no | the system's mean host port busy fraction |
+| `read_sequential_fraction` | 0 to 1 | no | the share of reads that are sequential |
+| `write_sequential_fraction` | 0 to 1 | no | the share of writes that are sequential |
 
 `rank_utilization` is what a performance tool reports as the utilisation of the ranks holding
 the scope's data, and `backend_iops` the operations those ranks' drives did (stages, destage
@@ -81,6 +83,8 @@ OPTIONAL = (
     "response_ms",
     "capacity_gb",
     *MEASURED,
+    "read_sequential_fraction",
+    "write_sequential_fraction",
 )
 FRACTIONS = frozenset(
     {
@@ -89,6 +93,8 @@ FRACTIONS = frozenset(
         "rank_utilization",
         "da_utilization",
         "host_port_utilization",
+        "read_sequential_fraction",
+        "write_sequential_fraction",
     }
 )
 DEFAULT_KIB = 4.0
@@ -114,6 +120,8 @@ class Interval:
     backend_iops: float | None = None
     da_utilization: float | None = None
     host_port_utilization: float | None = None
+    read_sequential_fraction: float | None = None  # None: not measured (the scenario's holds)
+    write_sequential_fraction: float | None = None
 
     @property
     def mb_s(self) -> float:
@@ -251,6 +259,7 @@ class _Shared:
 
 NUMBERS: tuple[str, ...] = ("io_rate", "read_fraction", "read_hit_ratio", "read_kib")
 NUMBERS += ("write_kib", "response_ms", "capacity_gb", *MEASURED)
+NUMBERS += ("read_sequential_fraction", "write_sequential_fraction")
 """The numeric columns, in `Interval`'s order after the time and the scope."""
 
 
@@ -332,7 +341,7 @@ def format_intervals(intervals: Iterable[Interval]) -> str:
                 "" if iv.capacity_gb is None else repr(iv.capacity_gb),
                 *(
                     "" if getattr(iv, name) is None else repr(getattr(iv, name))
-                    for name in MEASURED
+                    for name in (*MEASURED, "read_sequential_fraction", "write_sequential_fraction")
                 ),
             ]
         )

@@ -31,11 +31,12 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.errors import InputError
 from diskmodel.measured.budget import Evaluations
-from diskmodel.measured.figures import FIGURES, SYSTEM, figure_value
+from diskmodel.measured.figures import SYSTEM, figure_value
 from diskmodel.measured.peaks import Selection
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.calibration import FIGURES
 
 DESTAGE_BOUNDS = (0.05, 1.0)
 """Destages per host write: at least 1 in 20 writes reaches the drives (a write-folding rate
@@ -223,6 +224,7 @@ class Problem:
         self.budget = budget
         self.base = scenario.model_dump(mode="python", exclude_none=True)
         self.base.pop("analyses", None)
+        self.base.pop("calibration", None)  # provenance: an earlier calibration's record
         self.measured = np.array([value for _, _, _, value in self.targets])
         self.lo = np.array([u.low for u in self.unknowns])
         self.hi = np.array([u.high for u in self.unknowns])
@@ -266,9 +268,10 @@ class Problem:
                 w["read_hit_ratio"] = row.read_hit_ratio
             w["read_size_kib"] = row.read_kib
             w["write_size_kib"] = row.write_kib
-            for key in ("read_sequential_fraction", "write_sequential_fraction"):
-                if getattr(row, key, None) is not None:
-                    w[key] = getattr(row, key)
+            if row.read_sequential_fraction is not None:
+                w["read_sequential_fraction"] = row.read_sequential_fraction
+            if row.write_sequential_fraction is not None:
+                w["write_sequential_fraction"] = row.write_sequential_fraction
         for value, u in zip(x, self.unknowns, strict=True):
             if u.estimate is not None:
                 continue
@@ -286,21 +289,29 @@ class Problem:
         data["analyses"] = {}
         return data
 
-    def catalog_at(self, x: np.ndarray) -> Catalog:
-        """The catalog with the catalog estimates among the unknowns at `x`."""
-        catalog = self.catalog
+    def catalog_at(self, x: np.ndarray, catalog: Catalog | None = None) -> Catalog:
+        """The catalog (`catalog`, by default the problem's) with the catalog estimates among
+        the unknowns at `x`."""
+        catalog = catalog or self.catalog
         for value, u in zip(x, self.unknowns, strict=True):
             if u.estimate is not None:
                 catalog = u.estimate.put(catalog, float(value))
         return catalog
 
-    def model_values(self, x: np.ndarray) -> list[float]:
+    def entries_at(self, x: np.ndarray, owners: Sequence[str]) -> list[Any]:
+        """The catalog entries named `owners` (systems or drives) with the catalog estimates
+        among the unknowns at `x`."""
+        catalog = self.catalog_at(x)
+        return [catalog.systems.get(name) or catalog.drives[name] for name in owners]
+
+    def model_values(self, x: np.ndarray, catalog: Catalog | None = None) -> list[float]:
         """Each figure's model value (a response in ms, a utilisation, a rate), or minus the
-        overload where the point saturates. One evaluation of the work bound."""
+        overload where the point saturates, with the catalog `catalog` (by default the
+        problem's). One evaluation of the work bound."""
         if self.budget is None:
             raise RuntimeError("a calibration problem is evaluated only under a work bound")
         self.budget.spend()
-        catalog = self.catalog_at(x)
+        catalog = self.catalog_at(x, catalog)
         out: list[float] = []
         for s, sel in enumerate(self.selections):
             mine = [(w, figure) for t, w, figure, _ in self.targets if t == s]
@@ -319,10 +330,10 @@ class Problem:
                 out.append(-1.0 / max(headroom, 1e-6) if point.saturated or got is None else got)
         return out
 
-    def residuals(self, x: np.ndarray) -> np.ndarray:
+    def residuals(self, x: np.ndarray, catalog: Catalog | None = None) -> np.ndarray:
         """Relative residuals, model / measured - 1 (past saturation, the overload times
         `SATURATED_RESIDUAL`)."""
-        return self.relative(self.model_values(x))
+        return self.relative(self.model_values(x, catalog))
 
     def relative(self, got: Sequence[float]) -> np.ndarray:
         return np.array(

@@ -163,8 +163,9 @@ def test_the_calibrated_file_keeps_its_comments_and_sets_what_was_identified() -
     data = _data(destage_ratio=TRUE["destage_ratio"], skew={"level": TRUE["skew.level"]})
     fit = calibrate(_start(data), _measured(data, 0.0, 0))
     text = EXAMPLE.read_text(encoding="utf-8")
-    out = calibrated_yaml(text, fit, "calibrated by a test")
-    assert out.startswith("# calibrated by a test\n")
+    out = calibrated_yaml(text, fit, "a test's intervals")
+    assert out.startswith("# diskmodel ")
+    assert "against a test's intervals" in out.splitlines()[0]
     assert "# Balance the SSD ranks across the two servers" in out
     path = ROOT / "scenarios" / "calibrated.yaml"
     try:
@@ -175,6 +176,10 @@ def test_the_calibrated_file_keeps_its_comments_and_sets_what_was_identified() -
     assert again.workloads[0].destage_ratio == pytest.approx(TRUE["destage_ratio"], rel=1e-3)
     assert again.workloads[0].skew is not None
     assert again.workloads[0].skew.level_value == pytest.approx(TRUE["skew.level"], rel=1e-3)
+    assert again.calibration is not None
+    assert again.calibration.measured == "a test's intervals"
+    assert again.calibration.gate.passed
+    assert [f.name for f in again.calibration.fitted] == [p.name for p in fit.parameters]
 
 
 def test_a_hit_ratio_not_measured_is_fitted_within_its_range() -> None:

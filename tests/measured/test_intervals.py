@@ -142,8 +142,10 @@ def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
     assert result.exit_code == 0, result.output
     assert "oltp.skew.level" in result.stderr
     assert "rms error" in result.stderr
-    assert result.stdout.startswith("# Calibrated against")
+    assert result.stdout.startswith("# diskmodel ")
     assert "schema_version: 1" in result.stdout
+    assert "\ncalibration:\n" in result.stdout
+    assert "Quality gate" in result.stderr
 
 
 def test_calibrate_offers_exactly_the_fits_interval_methods_and_refuses_others() -> None:
