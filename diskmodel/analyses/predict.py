@@ -432,6 +432,7 @@ def predict_scenario(
     with its growth, the tier sweep and the baseline's band over the catalog's estimates
     (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
     `analyses.size` already made (`diskmodel size`), which is then not made again."""
+    from diskmodel.analyses.calibration import calibration_result
     from diskmodel.analyses.sweep import tier_sweep
 
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -497,6 +498,7 @@ def predict_scenario(
         if sweep
         else (),
         sizing=sizing,
+        calibration=calibration_result(scenario, configs[0], catalog),
     )
 
 

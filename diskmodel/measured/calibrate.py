@@ -37,7 +37,6 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.measured.budget import Evaluations, calibration_budget
 from diskmodel.measured.estimates import chosen, offered
-from diskmodel.measured.figures import RESPONSE_FIGURES
 from diskmodel.measured.gate import (
     THRESHOLD,
     Gate,
@@ -64,7 +63,7 @@ from diskmodel.measured.search import (
     start_point,
 )
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.calibration import FIGURES
+from diskmodel.scenario.calibration import FIGURES, RESPONSE_FIGURES
 from diskmodel.scenario.files import scenario_catalog
 
 RESTARTS = 1

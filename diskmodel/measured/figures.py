@@ -15,15 +15,9 @@ import numpy as np
 
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import WorkloadResult
-from diskmodel.scenario.calibration import FIGURES
 
 SYSTEM = "system"
 """The scope of a figure (and the owner of a parameter) that belongs to the whole system."""
-
-
-RESPONSE_FIGURES = frozenset(k for k, f in FIGURES.items() if f.scope == "workload")
-"""The response times: the figures a planner sizes by (the quality gate's threshold is on
-these)."""
 
 
 def pool_rank_utilization(point: OperatingPoint, pool: str) -> float:

@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from diskmodel.analyses.catalog_band import Estimate
-from diskmodel.measured.figures import RESPONSE_FIGURES
 from diskmodel.measured.identify import Parameter
 from diskmodel.measured.problem import DESTAGE, FRONT_END, HIT, PIN_SHARE, SKEW, Problem
+from diskmodel.scenario.calibration import RESPONSE_FIGURES
 
 THRESHOLD = 0.10
 """The default largest rms relative error of the measured response times a calibration may

@@ -45,6 +45,9 @@ FIGURES = {
     "host_port_utilization": Figure("host port utilisation", "", "system"),
 }
 """What calibration fits to (the interval columns of the same names)."""
+RESPONSE_FIGURES = frozenset(k for k, f in FIGURES.items() if f.scope == "workload")
+"""The response times: the figures a planner sizes by (the quality gate's threshold is on
+these)."""
 
 FigureName = Literal[
     "response_ms",
