@@ -39,6 +39,13 @@ INTERRUPTED = 130
 """Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
 
 
+class EasyTier(StrEnum):
+    """`import --easy-tier` (the scenario's `easy_tier` modes)."""
+
+    auto = "auto"
+    off = "off"
+
+
 class Intervals(StrEnum):
     """`calibrate --intervals` (measured.identify.INTERVALS, written out here so that the
     command line does not import the fit and scipy before it is asked to fit)."""
@@ -563,8 +570,14 @@ def import_intervals(
         ),
     ] = None,
     pool: Annotated[
-        str, typer.Option(metavar="POOL", help="the pool the workloads are placed in")
-    ] = "pool0",
+        str | None,
+        typer.Option(
+            metavar="POOL",
+            help="the pool the workloads are placed in  [default: pool0, or the configuration's "
+            "only pool]",
+            show_default=False,
+        ),
+    ] = None,
     capacity_gb: Annotated[
         float | None,
         typer.Option(
@@ -574,24 +587,140 @@ def import_intervals(
             help="GB per scope when the CSV has no capacity_gb",
         ),
     ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            help="the hardware (system and pools, as a scenario writes them): print a complete "
+            "scenario that check accepts and calibrate takes",
+            show_default=False,
+        ),
+    ] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            "--system",
+            metavar="MODEL",
+            help="instead of --config: the storage system (catalog name, e.g. ds8800-951), with "
+            "--cache-gb, --host-ports, --da-pairs and --ranks",
+            show_default=False,
+            autocompletion=_catalog_names,
+        ),
+    ] = None,
+    processor_ways: Annotated[
+        int, typer.Option(metavar="2|4", help="with --system: cores per server")
+    ] = 4,
+    cache_gb: Annotated[
+        float | None,
+        typer.Option(metavar="GB", help="with --system: cache (GB)", show_default=False),
+    ] = None,
+    host_ports: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="with --system: host ports in use", show_default=False),
+    ] = None,
+    da_pairs: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="with --system: DA pairs installed", show_default=False),
+    ] = None,
+    ranks: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ranks",
+            metavar="DRIVE,RAID,COUNT",
+            help="with --system: a rank group of the pool (repeatable), e.g. 15k-300,raid5-7+p,32",
+            show_default=False,
+        ),
+    ] = None,
+    easy_tier: Annotated[
+        EasyTier, typer.Option(metavar="auto|off", help="with --system: the pool's Easy Tier")
+    ] = EasyTier.auto,
+    catalog: CatalogFiles = None,
     quiet: Quiet = False,
 ) -> None:
-    """Turn measured intervals into a scenario's workloads, printed as YAML on standard
-    output (redirect it to a file); a summary of the chosen intervals goes to standard error.
+    """Turn measured intervals into a scenario's workloads, or with the hardware (--config, or
+    --system and its flags) into a complete scenario, printed as YAML on standard output
+    (redirect it to a file); a summary of the chosen intervals goes to standard error.
 
     \b
-    Example:
+    Examples:
       diskmodel import scenarios/measured/ds8800-week.csv -p io -p mbs > workloads.yaml
+      diskmodel import week.csv -p io -p mbs --config hardware.yaml > base.yaml
+      diskmodel import week.csv --system ds8800-951 --cache-gb 256 --host-ports 16 \\
+          --da-pairs 4 --ranks 15k-300,raid5-7+p,32 --ranks ssd-300,raid5-6+p+s,2 > base.yaml
     """
     from diskmodel.measured import load_intervals, select, workloads_yaml
 
     rows = load_intervals(intervals)
     chosen = select(rows, peak or ["io"], str(intervals))
-    text = workloads_yaml(chosen, pool, capacity_gb, str(intervals))
+    hardware = _hardware(
+        config, system, processor_ways, cache_gb, host_ports, da_pairs, ranks, easy_tier, pool
+    )
+    if hardware is None:
+        text = workloads_yaml(chosen, pool or "pool0", capacity_gb, str(intervals))
+    else:
+        from diskmodel.measured.base import base_scenario, base_yaml, pool_for
+
+        data = base_scenario(
+            chosen,
+            hardware,
+            pool_for(hardware, pool),
+            capacity_gb,
+            str(intervals),
+            _catalog(catalog),
+        )
+        text = base_yaml(data, chosen, str(intervals))
     for sel in chosen:
         if not quiet:
             say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
     _write_stdout(text)
+
+
+def _hardware(
+    config: Path | None,
+    system: str | None,
+    processor_ways: int,
+    cache_gb: float | None,
+    host_ports: int | None,
+    da_pairs: int | None,
+    ranks: list[str] | None,
+    easy_tier: EasyTier,
+    pool: str | None,
+) -> Any:
+    """`import`'s hardware: from the configuration file, from the flags, or None."""
+    from diskmodel.measured.base import hardware_from_flags, read_hardware
+
+    given = {"--cache-gb": cache_gb, "--host-ports": host_ports, "--da-pairs": da_pairs}
+    if config is not None:
+        if system is not None or ranks:
+            raise typer.BadParameter(
+                "give the hardware either in the file or as flags, not both",
+                param_hint="--config",
+            )
+        return read_hardware(config)
+    if system is None:
+        stray = [flag for flag, value in given.items() if value is not None]
+        if ranks:
+            stray.append("--ranks")
+        if stray:
+            raise typer.BadParameter(
+                f"{', '.join(stray)} describe(s) the system: give --system too",
+                param_hint="--system",
+            )
+        return None
+    if cache_gb is None or host_ports is None or da_pairs is None:
+        missing = [flag for flag, value in given.items() if value is None]
+        raise typer.BadParameter(f"give {', '.join(missing)} as well", param_hint="--system")
+    return hardware_from_flags(
+        system,
+        processor_ways,
+        cache_gb,
+        host_ports,
+        da_pairs,
+        ranks or [],
+        easy_tier.value,
+        pool or "pool0",
+    )
 
 
 @app.command()

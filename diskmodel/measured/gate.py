@@ -116,6 +116,8 @@ def judge(
         top = max((r for r in responses if r.error is not None), key=lambda r: abs(r.error))
         worst_error, worst = float(top.error), f"{top.interval}, {top.scope}"
     findings: list[Finding] = []
+    misses = bool(saturated) or rms is None or rms > threshold
+    measured = frozenset(r.figure for r in residuals)
     if saturated:
         findings.append(
             Finding(
@@ -142,7 +144,7 @@ def judge(
             )
         )
     for p in params:
-        finding = _parameter_finding(p)
+        finding = _parameter_finding(p, measured, misses)
         if finding is not None:
             findings.append(finding)
     figures, fitted = len(residuals), len(params)
@@ -202,7 +204,7 @@ def _error_finding(
     for s in suggestions:
         remedies.append(
             f"fit a catalog figure: --fit {s.path} ({s.label}, estimated {s.value:g} in "
-            f"{s.low:g} to {s.high:g}; fitting it alone would bring the error to about "
+            f"{s.low:g} to {s.high:g}; fitting it too would bring the error to about "
             f"{s.rms_after:.1%}, linearised)"
         )
     if not remedies:
@@ -213,29 +215,49 @@ def _error_finding(
     return Finding("fit", cause, "; or ".join(remedies), True)
 
 
-_SEES = {
-    DESTAGE: "add a measured rank utilisation or back-end rate (rank_utilization, backend_iops "
-    "columns): they see the back-end work the destage ratio sets",
-    SKEW: "add intervals at higher loads, or give a measured skew curve (a heat map)",
-    FRONT_END: "add measured write response times (write_response_ms), or a second workload "
-    "with another mix; or state the front-end latency",
-    HIT: "measure it (a read_hit_ratio column), or state it",
-    PIN_SHARE: "add intervals at other loads, or state the share",
-}
-"""What sees each kind of parameter apart."""
+def _sees(p: Parameter, measured: frozenset[str]) -> str:
+    """What would see parameter `p` apart, given the figures already `measured`."""
+    if p.kind == "catalog":
+        if p.key.startswith("device_adapter"):
+            figure, what = "da_utilization", "the measured DA utilisation"
+        elif p.key.startswith("host_adapters"):
+            figure, what = "host_port_utilization", "the measured host port utilisation"
+        else:
+            return "add intervals at loads where it binds, or measured utilisations"
+        if figure in measured:
+            return "add intervals at higher loads, where it is busier"
+        return f"add {what} ({figure}) and intervals at higher loads"
+    if p.key == DESTAGE:
+        if measured & {"rank_utilization", "backend_iops"}:
+            return "add intervals at other loads (the back-end figures measured see it)"
+        return (
+            "add a measured rank utilisation or back-end rate (rank_utilization, backend_iops "
+            "columns): they see the back-end work the destage ratio sets"
+        )
+    if p.key == FRONT_END:
+        if "write_response_ms" in measured:
+            return "add a second workload with another mix, or state the front-end latency"
+        return (
+            "add measured write response times (write_response_ms), or a second workload "
+            "with another mix; or state the front-end latency"
+        )
+    return {
+        SKEW: "add intervals at higher loads, or give a measured skew curve (a heat map)",
+        HIT: "measure it (a read_hit_ratio column), or state it",
+        PIN_SHARE: "add intervals at other loads, or state the share",
+    }.get(p.key, "")
 
 
-def _catalog_sees(key: str) -> str:
-    if key.startswith("device_adapter"):
-        return "add the measured DA utilisation (da_utilization) and intervals at higher loads"
-    if key.startswith("host_adapters"):
-        return "add the measured host port utilisation (host_port_utilization)"
-    return "add intervals at loads where it binds, or measured utilisations"
+MISSES_FIRST = (
+    "make the model reproduce the measured response times first (the finding above): a "
+    "parameter's interval means little while the model misses the data"
+)
 
 
-def _parameter_finding(p: Parameter) -> Finding | None:
-    """The finding of one parameter: not identified, or on the edge of a stated range."""
-    sees = _catalog_sees(p.key) if p.kind == "catalog" else _SEES.get(p.key, "")
+def _parameter_finding(p: Parameter, measured: frozenset[str], misses: bool) -> Finding | None:
+    """The finding of one parameter: not identified, or on the edge of a stated range
+    (`measured`: the figures the data give; `misses`: the model does not reproduce them)."""
+    sees = _sees(p, measured)
     if p.reason == "unseen":
         return Finding(
             p.name,
@@ -247,6 +269,8 @@ def _parameter_finding(p: Parameter) -> Finding | None:
         )
     if p.reason == "cut":
         return Finding(p.name, p.why, "calibrate fewer intervals or workloads at a time", True)
+    if misses and p.reason:
+        return Finding(p.name, f"not identified: {p.why}", MISSES_FIRST, True)
     if p.reason == "minima":
         return Finding(
             p.name,
@@ -284,7 +308,8 @@ def _edge(p: Parameter) -> Finding | None:
                 f"the fit sits on the {at} end of its range ({p.value:.4g}, range {low:g} to "
                 f"{high:g}): the data push it past the range",
                 "the range may be too narrow (widen it if the hardware allows), or another "
-                "figure is wrong: fit the catalog figure the remedy of the error names (--fit)",
+                "figure is wrong (a catalog estimate: --fit one; where the error is above the "
+                "threshold, its remedy names the likeliest)",
                 True,
             )
     return None

@@ -45,6 +45,10 @@ CUT_SHORT = (
 )
 """Why a parameter is not identified when the work bound stopped its check or profile."""
 PROFILE_CUT = "its profile was cut short by diskmodel's work bound"
+FEW = (
+    "{n} measured figures for {p} parameters: nothing is left to judge the noise by, so no "
+    "interval can be given"
+)
 NONLINEAR = 0.25
 """A linearised interval is suspect where the sum of squares at either of its ends (along the
 linearised profile trace) misses the 95% threshold by more than this fraction of the rise: its
@@ -53,9 +57,10 @@ NOT_SEEN = 1e-6
 """A Jacobian column (relative residuals per unit of the parameter) below this: the figures
 do not move with the parameter at the fit."""
 
-REASONS = ("", "unseen", "wide", "bound", "flat", "minima", "cut")
+REASONS = ("", "unseen", "few", "wide", "bound", "flat", "minima", "cut")
 """Why a parameter is not identified (`Parameter.reason`): "" it is; "unseen" the data do not
-depend on it; "wide" its linearised interval covers more than half its range; "bound" the
+depend on it; "few" there are no more measured figures than parameters, so nothing is left to
+judge the noise by; "wide" its linearised interval covers more than half its range; "bound" the
 linearised fit ran to a bound; "flat" its profile is within the threshold over more than half
 its range; "minima" its profile reaches below the fit; "cut" the work bound stopped its
 check."""
@@ -135,7 +140,12 @@ def covariance(jac: np.ndarray, span: np.ndarray, s2: float) -> np.ndarray:
     two parameters that move the figures alike) gets an unbounded variance rather than the
     zero a pseudo-inverse would give it."""
     scaled = jac * span
-    _, sv, vt = np.linalg.svd(scaled, full_matrices=False)
+    # Every direction of the parameters, those the figures cannot see at all when there are
+    # fewer figures than parameters included (their singular value 0): with the reduced SVD
+    # they had no term, and a pseudo-inverse's zero variance (found: one interval of three
+    # figures fitted exactly by five parameters gave each a 95% interval of width 0).
+    _, sv, vt = np.linalg.svd(scaled, full_matrices=True)
+    sv = np.concatenate([sv, np.zeros(vt.shape[0] - len(sv))])
     floor = max(float(sv.max(initial=0.0)), 1e-300) * 1e-9
     seen = sv > floor
     # (Found by fuzzing: with every column 0 the floor underflows, and 1 / floor^2 warned.)
@@ -269,6 +279,7 @@ def parameters(
     cov = covariance(jac, span, s2)
     out = []
     better: tuple[float, np.ndarray] | None = None
+    few = len(fit.fun) <= len(x)
     for i, u in enumerate(unknowns):
         value = float(x[i])
 
@@ -297,6 +308,16 @@ def parameters(
                 u.start,
             )
 
+        if few:
+            # As many parameters as figures (or more): the fit may pass through every figure,
+            # and the noise cannot be told from it; no interval means anything.
+            seen = column[i] >= NOT_SEEN
+            out.append(
+                made(None, None, "few", FEW.format(n=len(fit.fun), p=len(x)))
+                if seen
+                else made(None, None, "unseen", "the data do not depend on it")
+            )
+            continue
         half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
         follow = _follow(x, jac, i, lo, hi) if column[i] >= NOT_SEEN else np.zeros_like(x)
         linear = _linear_verdict(unknowns, cov, column, i, value, half_width)

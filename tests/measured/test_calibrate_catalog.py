@@ -52,11 +52,13 @@ def _estimate(catalog: Catalog, path: str = DA) -> Estimate:
     return next(e for e in estimates(resolve(scenario, catalog), catalog) if e.path == path)
 
 
-def _measured(noise: float, seed: int, utilisations: bool) -> list[Selection]:
-    """The example at each load with the true DA cost: its response times (and with
+def _measured(
+    noise: float, seed: int, utilisations: bool, da_us: float = TRUE_DA_US
+) -> list[Selection]:
+    """The example at each load with the DA cost `da_us`: its response times (and with
     `utilisations` the pool's rank and the DA pairs' utilisations), times seeded noise."""
     catalog = load_catalog()
-    truth = _estimate(catalog).put(catalog, TRUE_DA_US)
+    truth = _estimate(catalog).put(catalog, da_us)
     rng = np.random.default_rng(seed)
     out = []
     for k, iops in enumerate(LOADS):
@@ -138,6 +140,26 @@ def test_from_noisy_response_times_alone_the_cost_is_not_claimed() -> None:
     assert not fit.catalog_entries  # nothing identified: no catalog figure written
 
 
+def test_a_wrong_da_estimate_fails_the_gate_whose_remedy_names_it_and_fitting_it_passes() -> None:
+    """Measured with a DA cost of 36 us (the catalog says 20) and the utilisations a
+    performance tool reports: the workloads' own unknowns cannot match the DA utilisation,
+    the gate fails and its remedy names the DA cost first (of every estimate tried one step
+    along its range, the one whose linearised fit lowers the error most); fitted, it comes back
+    to 1e-4 and the gate passes."""
+    measured = _measured(0.0, 0, utilisations=True, da_us=36.0)
+    without = calibrate(_start(), measured)
+    assert without.gate is not None
+    assert not without.gate.passed
+    error = without.gate.findings[0]
+    assert error.subject == "fit"
+    assert error.remedy.startswith(f"fit a catalog figure: --fit {DA} ")
+    fitted = calibrate(_start(), measured, fit=[DA])
+    (da,) = [p for p in fitted.parameters if p.name == DA]
+    assert da.value == pytest.approx(36.0, rel=1e-4)
+    assert fitted.gate is not None
+    assert fitted.gate.passed
+
+
 def test_figures_are_named_by_path_key_or_label_and_the_others_are_refused() -> None:
     catalog = load_catalog()
     scenario = Scenario.model_validate(_data(), context={"catalog": catalog})
@@ -155,9 +177,7 @@ def test_figures_are_named_by_path_key_or_label_and_the_others_are_refused() -> 
     assert reasons[DA] == ""
 
 
-def test_an_hdd_figure_the_sptf_simulation_uses_is_not_offered_and_a_shared_key_is_ambiguous() -> (
-    None
-):
+def test_an_hdd_figure_the_simulation_uses_is_refused_and_a_shared_key_is_ambiguous() -> None:
     catalog = load_catalog()
     scenario = load_scenario(ROOT / "scenarios" / "ent-nearline-growth.yaml")
     config = resolve(scenario.corner("central"), catalog)

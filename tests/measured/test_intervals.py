@@ -195,6 +195,8 @@ def _intervals(draw: st.DrawFn) -> list[Interval]:
                     backend_iops=draw(st.none() | _VALUES),
                     da_utilization=draw(st.none() | _FRACTIONS),
                     host_port_utilization=draw(st.none() | _FRACTIONS),
+                    read_sequential_fraction=draw(st.none() | _FRACTIONS),
+                    write_sequential_fraction=draw(st.none() | _FRACTIONS),
                 )
             )
     return out
