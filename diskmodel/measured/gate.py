@@ -287,16 +287,18 @@ def _parameter_finding(p: Parameter, measured: frozenset[str], misses: bool) -> 
             )
         elif sees:
             remedy += f"; {sees}"
-        if p.reason == "bound":
-            edge = _edge(p)
-            if edge:
-                return edge
+        if p.reason == "bound" and _edge(p) is not None:
+            remedy += (
+                "; should more data keep it on the edge of its range, the range is too narrow "
+                "or another figure is wrong"
+            )
         return Finding(p.name, f"not identified: {p.why}", remedy, True)
     return _edge(p)
 
 
 def _edge(p: Parameter) -> Finding | None:
-    """A fit on the edge of a stated range (module docstring), or None."""
+    """A fit on the edge of a stated range (module docstring), or None (a parameter not
+    identified says so first: `_parameter_finding`)."""
     if p.bounds is None:
         return None
     low, high = p.bounds

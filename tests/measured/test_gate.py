@@ -158,3 +158,17 @@ def test_calibrate_strict_exits_5_on_a_failed_gate_and_writes_the_file(tmp_path:
     assert "\n    passed: false\n" in text
     lenient = CliRunner().invoke(app, [*args, "--out", str(out)])  # replaces its own file
     assert lenient.exit_code == 0, lenient.output
+
+
+def test_a_parameter_not_identified_on_an_edge_says_not_identified_first() -> None:
+    """From response times alone the shipped week's batch destage ratio ran to the floor of
+    0.05 and its profile was cut short: not pinned, which is what to fix first."""
+    floor = Parameter(
+        "batch", "destage_ratio", 0.05, None, None, False, "ran to its bound", "bound",
+        bounds=(0.05, 1.0), natural=(False, True),
+    )  # fmt: skip
+    (finding,) = judge(0.10, [floor], GOOD, "").findings
+    assert finding.cause == "not identified: ran to its bound"
+    assert finding.remedy.startswith("add more intervals, at different loads")
+    assert "rank_utilization" in finding.remedy
+    assert finding.remedy.endswith("the range is too narrow or another figure is wrong")
