@@ -34,7 +34,7 @@ from typing import Any
 
 from diskmodel.catalog import Catalog
 from diskmodel.errors import InputError
-from diskmodel.measured.peaks import Selection, scenario_part
+from diskmodel.measured.peaks import Selection, imported_lines, scenario_part
 from diskmodel.scenario.values import MAX_NAME_CHARS
 from diskmodel.yamlio import Located, load_yaml
 
@@ -181,12 +181,8 @@ def base_yaml(data: dict[str, Any], selections: Sequence[Selection], source: str
 
     lines = [
         "# yaml-language-server: $schema=<path to diskmodel/scenario/scenario.schema.json>",
-        f"# Imported from {source} by diskmodel import:",
+        *imported_lines(selections, source),
     ]
-    for sel in selections:
-        rt = sel.response_ms
-        measured = f", measured {rt:.3g} ms" if rt is not None else ""
-        lines.append(f"#   {sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s{measured}")
     lines.append(
         "# The workloads' destage ratios and skews are not measured: `diskmodel calibrate "
         "THIS_FILE --measured"

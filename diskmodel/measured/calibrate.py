@@ -37,6 +37,7 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import resolve
 from diskmodel.measured.budget import Evaluations, calibration_budget
 from diskmodel.measured.estimates import chosen, offered
+from diskmodel.measured.figures import Residual
 from diskmodel.measured.gate import (
     THRESHOLD,
     Gate,
@@ -71,22 +72,6 @@ RESTARTS = 1
 LOOKS = 2
 """How many times the fit is made again from a better point the look around its end found
 (`search.look_around`)."""
-
-
-@dataclass(frozen=True)
-class Residual:
-    """One measured figure (`figure`: a key of `FIGURES`) of one `scope` (a workload, a pool
-    or SYSTEM) against the calibrated model (None where the model saturates)."""
-
-    interval: str
-    scope: str
-    measured: float
-    model: float | None
-    figure: str = "response_ms"
-
-    @property
-    def error(self) -> float | None:
-        return None if self.model is None else self.model / self.measured - 1.0
 
 
 @dataclass(frozen=True)

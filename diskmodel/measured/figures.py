@@ -11,6 +11,8 @@ calibrated scenario carries (`diskmodel.scenario.calibration.FIGURES`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from diskmodel.model.operating import OperatingPoint
@@ -18,6 +20,22 @@ from diskmodel.prediction import WorkloadResult
 
 SYSTEM = "system"
 """The scope of a figure (and the owner of a parameter) that belongs to the whole system."""
+
+
+@dataclass(frozen=True)
+class Residual:
+    """One measured figure (`figure`: a key of `FIGURES`) of one `scope` (a workload, a pool
+    or SYSTEM) against the calibrated model (None where the model saturates)."""
+
+    interval: str
+    scope: str
+    measured: float
+    model: float | None
+    figure: str = "response_ms"
+
+    @property
+    def error(self) -> float | None:
+        return None if self.model is None else self.model / self.measured - 1.0
 
 
 def pool_rank_utilization(point: OperatingPoint, pool: str) -> float:

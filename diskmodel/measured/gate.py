@@ -30,11 +30,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from diskmodel.analyses.catalog_band import Estimate
+from diskmodel.measured.figures import Residual
 from diskmodel.measured.identify import Parameter
 from diskmodel.measured.problem import DESTAGE, FRONT_END, HIT, PIN_SHARE, SKEW, Problem
 from diskmodel.scenario.calibration import RESPONSE_FIGURES
@@ -93,13 +93,10 @@ class Gate:
         return not any(f.fails for f in self.findings)
 
 
-ResidualLike = Any  # calibrate.Residual (imported there; this module is below it)
-
-
 def judge(
     threshold: float,
     params: Sequence[Parameter],
-    residuals: Sequence[ResidualLike],
+    residuals: Sequence[Residual],
     stopped: str,
     long_random: Sequence[str] = (),
     suggestions: Sequence[Suggestion] = (),
@@ -111,10 +108,12 @@ def judge(
     errors = [r.error for r in responses if r.error is not None]
     saturated = [r for r in responses if r.error is None]
     rms = math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else None
-    worst_error, worst = None, ""
-    if errors:
-        top = max((r for r in responses if r.error is not None), key=lambda r: abs(r.error))
-        worst_error, worst = float(top.error), f"{top.interval}, {top.scope}"
+    worst_error: float | None = None
+    worst = ""
+    scored = [(r.error, r) for r in responses if r.error is not None]
+    if scored:
+        worst_error, top = max(scored, key=lambda pair: abs(pair[0]))
+        worst = f"{top.interval}, {top.scope}"
     findings: list[Finding] = []
     misses = bool(saturated) or rms is None or rms > threshold
     measured = frozenset(r.figure for r in residuals)
@@ -174,7 +173,7 @@ def judge(
 def _error_finding(
     rms: float | None,
     threshold: float,
-    responses: Sequence[ResidualLike],
+    responses: Sequence[Residual],
     long_random: Sequence[str],
     suggestions: Sequence[Suggestion],
 ) -> Finding:

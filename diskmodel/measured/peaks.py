@@ -179,16 +179,22 @@ def scenario_part(
     return out
 
 
-def workloads_yaml(
-    selections: Sequence[Selection], pool: str, capacity_gb: float | None, source: str
-) -> str:
-    """The scenario part as YAML text, with a comment saying where it came from."""
-    data = scenario_part(selections, pool, capacity_gb)
+def imported_lines(selections: Sequence[Selection], source: str) -> list[str]:
+    """Comment lines saying where the imported intervals came from, one for each."""
     lines = [f"# Imported from {source} by diskmodel import:"]
     for sel in selections:
         rt = sel.response_ms
         measured = f", measured {rt:.3g} ms" if rt is not None else ""
         lines.append(f"#   {sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s{measured}")
+    return lines
+
+
+def workloads_yaml(
+    selections: Sequence[Selection], pool: str, capacity_gb: float | None, source: str
+) -> str:
+    """The scenario part as YAML text, with a comment saying where it came from."""
+    data = scenario_part(selections, pool, capacity_gb)
+    lines = imported_lines(selections, source)
     lines.append(
         "# Add schema_version, name, system, pools (the pool named here) and what the measurement"
     )

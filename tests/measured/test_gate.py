@@ -5,7 +5,6 @@ edge and fits stopped short, each a finding with its likely cause and remedy; --
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,28 +12,16 @@ from typer.testing import CliRunner
 
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode
+from diskmodel.measured.figures import Residual
 from diskmodel.measured.gate import MISSES_FIRST, Suggestion, judge
 from diskmodel.measured.identify import Parameter
 
 from ..conftest import ROOT
 
 
-@dataclass(frozen=True)
-class _Residual:
-    interval: str
-    scope: str
-    measured: float
-    model: float | None
-    figure: str = "response_ms"
-
-    @property
-    def error(self) -> float | None:
-        return None if self.model is None else self.model / self.measured - 1.0
-
-
-def _responses(*errors: tuple[str, str, float | None]) -> list[_Residual]:
+def _responses(*errors: tuple[str, str, float | None]) -> list[Residual]:
     return [
-        _Residual(interval, scope, 1.0, None if e is None else 1.0 + e)
+        Residual(interval, scope, 1.0, None if e is None else 1.0 + e)
         for interval, scope, e in errors
     ]
 
@@ -111,7 +98,7 @@ def test_parameters_not_identified_fail_with_what_would_see_them() -> None:
     assert "rank_utilization" in by_subject["oltp.destage_ratio"].remedy
     assert "apart from oltp.destage_ratio" in by_subject["oltp.skew.level"].remedy
     assert not by_subject["batch.skew.level"].fails  # no figure depends on it: a warning
-    with_utilisation = [*GOOD, _Residual("a", "pool0", 0.1, 0.1, "rank_utilization")]
+    with_utilisation = [*GOOD, Residual("a", "pool0", 0.1, 0.1, "rank_utilization")]
     again = judge(0.10, [wide], with_utilisation, "")
     assert "rank_utilization" not in again.findings[0].remedy  # measured already
     assert "other loads" in again.findings[0].remedy
