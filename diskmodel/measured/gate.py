@@ -224,11 +224,11 @@ def _sees(p: Parameter, measured: frozenset[str]) -> str:
         else:
             return "add intervals at loads where it binds, or measured utilisations"
         if figure in measured:
-            return "add intervals at higher loads, where it is busier"
-        return f"add {what} ({figure}) and intervals at higher loads"
+            return ""  # more intervals at other loads (the generic remedy) is what is left
+        return f"add {what} ({figure}), and intervals at higher loads"
     if p.key == DESTAGE:
         if measured & {"rank_utilization", "backend_iops"}:
-            return "add intervals at other loads (the back-end figures measured see it)"
+            return ""  # the back-end figures that see it are measured: more intervals
         return (
             "add a measured rank utilisation or back-end rate (rank_utilization, backend_iops "
             "columns): they see the back-end work the destage ratio sets"
