@@ -39,8 +39,15 @@ INTERRUPTED = 130
 """Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
 
 
+class EasyTier(StrEnum):
+    """`import --easy-tier` (the scenario's `easy_tier` modes)."""
+
+    auto = "auto"
+    off = "off"
+
+
 class Intervals(StrEnum):
-    """`calibrate --intervals` (measured.calibrate.INTERVALS, written out here so that the
+    """`calibrate --intervals` (measured.identify.INTERVALS, written out here so that the
     command line does not import the fit and scipy before it is asked to fit)."""
 
     auto = "auto"
@@ -564,8 +571,14 @@ def import_intervals(
         ),
     ] = None,
     pool: Annotated[
-        str, typer.Option(metavar="POOL", help="the pool the workloads are placed in")
-    ] = "pool0",
+        str | None,
+        typer.Option(
+            metavar="POOL",
+            help="the pool the workloads are placed in  [default: pool0, or the configuration's "
+            "only pool]",
+            show_default=False,
+        ),
+    ] = None,
     capacity_gb: Annotated[
         float | None,
         typer.Option(
@@ -575,24 +588,140 @@ def import_intervals(
             help="GB per scope when the CSV has no capacity_gb",
         ),
     ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            help="the hardware (system and pools, as a scenario writes them): print a complete "
+            "scenario that check accepts and calibrate takes",
+            show_default=False,
+        ),
+    ] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            "--system",
+            metavar="MODEL",
+            help="instead of --config: the storage system (catalog name, e.g. ds8800-951), with "
+            "--cache-gb, --host-ports, --da-pairs and --ranks",
+            show_default=False,
+            autocompletion=_catalog_names,
+        ),
+    ] = None,
+    processor_ways: Annotated[
+        int, typer.Option(metavar="2|4", help="with --system: cores per server")
+    ] = 4,
+    cache_gb: Annotated[
+        float | None,
+        typer.Option(metavar="GB", help="with --system: cache (GB)", show_default=False),
+    ] = None,
+    host_ports: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="with --system: host ports in use", show_default=False),
+    ] = None,
+    da_pairs: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="with --system: DA pairs installed", show_default=False),
+    ] = None,
+    ranks: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ranks",
+            metavar="DRIVE,RAID,COUNT",
+            help="with --system: a rank group of the pool (repeatable), e.g. 15k-300,raid5-7+p,32",
+            show_default=False,
+        ),
+    ] = None,
+    easy_tier: Annotated[
+        EasyTier, typer.Option(metavar="auto|off", help="with --system: the pool's Easy Tier")
+    ] = EasyTier.auto,
+    catalog: CatalogFiles = None,
     quiet: Quiet = False,
 ) -> None:
-    """Turn measured intervals into a scenario's workloads, printed as YAML on standard
-    output (redirect it to a file); a summary of the chosen intervals goes to standard error.
+    """Turn measured intervals into a scenario's workloads, or with the hardware (--config, or
+    --system and its flags) into a complete scenario, printed as YAML on standard output
+    (redirect it to a file); a summary of the chosen intervals goes to standard error.
 
     \b
-    Example:
+    Examples:
       diskmodel import scenarios/measured/ds8800-week.csv -p io -p mbs > workloads.yaml
+      diskmodel import week.csv -p io -p mbs --config hardware.yaml > base.yaml
+      diskmodel import week.csv --system ds8800-951 --cache-gb 256 --host-ports 16 \\
+          --da-pairs 4 --ranks 15k-300,raid5-7+p,32 --ranks ssd-300,raid5-6+p+s,2 > base.yaml
     """
     from diskmodel.measured import load_intervals, select, workloads_yaml
 
     rows = load_intervals(intervals)
     chosen = select(rows, peak or ["io"], str(intervals))
-    text = workloads_yaml(chosen, pool, capacity_gb, str(intervals))
+    hardware = _hardware(
+        config, system, processor_ways, cache_gb, host_ports, da_pairs, ranks, easy_tier, pool
+    )
+    if hardware is None:
+        text = workloads_yaml(chosen, pool or "pool0", capacity_gb, str(intervals))
+    else:
+        from diskmodel.measured.base import base_scenario, base_yaml, pool_for
+
+        data = base_scenario(
+            chosen,
+            hardware,
+            pool_for(hardware, pool),
+            capacity_gb,
+            str(intervals),
+            _catalog(catalog),
+        )
+        text = base_yaml(data, chosen, str(intervals))
     for sel in chosen:
         if not quiet:
             say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
     _write_stdout(text)
+
+
+def _hardware(
+    config: Path | None,
+    system: str | None,
+    processor_ways: int,
+    cache_gb: float | None,
+    host_ports: int | None,
+    da_pairs: int | None,
+    ranks: list[str] | None,
+    easy_tier: EasyTier,
+    pool: str | None,
+) -> Any:
+    """`import`'s hardware: from the configuration file, from the flags, or None."""
+    from diskmodel.measured.base import hardware_from_flags, read_hardware
+
+    given = {"--cache-gb": cache_gb, "--host-ports": host_ports, "--da-pairs": da_pairs}
+    if config is not None:
+        if system is not None or ranks:
+            raise typer.BadParameter(
+                "give the hardware either in the file or as flags, not both",
+                param_hint="--config",
+            )
+        return read_hardware(config)
+    if system is None:
+        stray = [flag for flag, value in given.items() if value is not None]
+        if ranks:
+            stray.append("--ranks")
+        if stray:
+            raise typer.BadParameter(
+                f"{', '.join(stray)} describe(s) the system: give --system too",
+                param_hint="--system",
+            )
+        return None
+    if cache_gb is None or host_ports is None or da_pairs is None:
+        missing = [flag for flag, value in given.items() if value is None]
+        raise typer.BadParameter(f"give {', '.join(missing)} as well", param_hint="--system")
+    return hardware_from_flags(
+        system,
+        processor_ways,
+        cache_gb,
+        host_ports,
+        da_pairs,
+        ranks or [],
+        easy_tier.value,
+        pool or "pool0",
+    )
 
 
 @app.command()
@@ -612,6 +741,27 @@ def calibrate(
             "[default: io, mbs]",
         ),
     ] = None,
+    fit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fit",
+            metavar="FIGURE",
+            help="also fit this catalog estimate within its range (repeatable): its path "
+            "(ds8800-951.device_adapter.per_op_us), its key (per_op_us) or its name (device "
+            "adapter cost per operation); the fitted figures go into a catalog file beside "
+            "--out, which the calibrated scenario names",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="the calibrated scenario's file (.yaml), or - for standard output",
+        ),
+    ] = "-",
     catalog: CatalogFiles = None,
     intervals: Annotated[
         Intervals,
@@ -621,63 +771,89 @@ def calibrate(
             "interval is suspect), profile (every parameter's; slower) or linear",
         ),
     ] = Intervals.auto,
+    threshold: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            max=1.0,
+            metavar="FRACTION",
+            help="the quality gate: the largest rms error of the measured response times",
+        ),
+    ] = 0.10,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help=f"exit {int(ExitCode.CALIBRATION_FAILED)} when the calibration fails its "
+            "quality gate (the calibrated file is written all the same)",
+        ),
+    ] = False,
+    force: Force = False,
     quiet: Annotated[
         bool,
         typer.Option("--quiet", "-q", help="print nothing but errors and the calibrated file"),
     ] = False,
 ) -> None:
-    """Fit each measured workload's destage ratio and skew level, and the system's front-end
-    latency, to the measured response times and utilisations: the fit goes to standard error,
-    the calibrated scenario (its layout and comments kept) to standard output (redirect it to
-    a file).
+    """Fit each measured workload's destage ratio and skew level, what the scenario gives as
+    ranges and the catalog estimates named by --fit, to the measured response times and
+    utilisations, and judge the result (the quality gate): the fit and the gate go to
+    standard error, the calibrated scenario (its layout and comments kept, the calibration's
+    record at its end) to --out or standard output.
 
     \b
-    Example:
+    Examples:
       diskmodel calibrate base.yaml --measured week.csv > calibrated.yaml
+      diskmodel calibrate base.yaml --measured week.csv -p io -p mbs -p "2026-11-04 10:00" \\
+          --fit per_op_us --out calibrated.yaml --strict
     """
     from diskmodel.api import load_scenario
     from diskmodel.measured import load_intervals, select
-    from diskmodel.measured.calibrate import FIGURES, calibrated_yaml
     from diskmodel.measured.calibrate import calibrate as fit_scenario
+    from diskmodel.measured.calibrated import calibrated_yaml, fitted_catalog_text
+    from diskmodel.output import YAML, Output, output_path, write_outputs
+    from diskmodel.report.calibration_text import render
     from diskmodel.report.table import working
-    from diskmodel.yaml_edit import keep_layout
     from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
 
+    target = output_path(out, YAML, f"{scenario.stem}-calibrated")
+    if fit and target is None:
+        raise typer.BadParameter(
+            "the fitted catalog figures are written into a catalog file beside the calibrated "
+            "scenario, which names it: give --out FILE",
+            param_hint="--fit",
+        )
     entries = _catalog(catalog)
     loaded = load_scenario(scenario, entries)
     entries = _with_own(loaded, scenario, entries)
     chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
     with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
         result = fit_scenario(
-            loaded, chosen, entries, base_dir=scenario.parent, intervals=intervals.value
+            loaded,
+            chosen,
+            entries,
+            base_dir=scenario.parent,
+            intervals=intervals.value,
+            fit=fit or (),
+            threshold=threshold,
         )
-    lines = [f"Calibrated against {measured} ({', '.join(s.label for s in chosen)}):"]
-    for p in result.parameters:
-        if p.identified:
-            lines.append(
-                f"  {p.workload}.{p.key} = {p.value:.4g} (95%: {p.low:.4g} to {p.high:.4g})"
-            )
-        else:
-            lines.append(f"  {p.workload}.{p.key}: not identified ({p.why}); left as given")
-    if result.stopped:
-        lines.append(f"  {result.stopped}")
-    for r in result.residuals:
-        figure = FIGURES[r.figure]
-        unit = f" {figure.unit}" if figure.unit else ""
-        got = "saturated" if r.model is None else f"{r.model:.3g}{unit}"
-        error = "" if r.error is None else f" ({r.error:+.1%})"
-        lines.append(
-            f"  {r.interval}, {r.scope}: {figure.label} measured {r.measured:.3g}{unit}, "
-            f"model {got}{error}"
-        )
-    lines.append(f"  rms error {result.rms_error:.1%} after {result.evaluations} model evaluations")
     if not quiet:
-        say("\n".join(lines), err=True)
-    # The fitted values set in the scenario's own text: its layout and comments kept, the fit
-    # as a comment above it.
+        say(render(result, measured.name), err=True)
     text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
-    header = "".join(f"# {line}\n" for line in lines)
-    _write_stdout(header + keep_layout(text, calibrated_yaml(text, result, "")))
+    outputs = []
+    catalog_name = None
+    if result.catalog_entries and target is not None:
+        catalog_path = target.with_name(f"{target.stem}-catalog.yaml")
+        catalog_name = catalog_path.name
+        outputs.append(Output(catalog_path, fitted_catalog_text(result, measured.name), YAML))
+    calibrated = calibrated_yaml(text, result, measured.name, catalog_name)
+    outputs.insert(0, Output(target, calibrated, YAML))
+    write_outputs(outputs, force=force, stdout=_write_stdout)
+    if not quiet:
+        for o in outputs:
+            if o.path is not None:
+                say(f"wrote {o.path}", err=True)
+    if strict and result.gate is not None and not result.gate.passed:
+        raise typer.Exit(int(ExitCode.CALIBRATION_FAILED))
 
 
 @app.command()

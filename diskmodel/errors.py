@@ -18,6 +18,7 @@ class ExitCode(IntEnum):
     USAGE = 2  # the command line itself is wrong (typer's own code)
     INVALID_INPUT = 3  # a scenario or data file is missing, malformed or inconsistent
     OUTPUT_REFUSED = 4  # an output file could not or should not be written
+    CALIBRATION_FAILED = 5  # calibrate --strict: the calibration failed its quality gate
 
 
 class UserError(Exception):

@@ -24,7 +24,8 @@ The rules (docs/SECURITY.md, "What it writes"):
   once left one run's JSON beside another's HTML (a run checked both, another replaced the
   HTML, and the first replaced the JSON before finding the HTML changed: issue 33 item 6).
 - `--csv DIR` writes one `<table>.csv` per table into the folder DIR (made if absent); each
-  file's first line `# diskmodel <version>: <caption>` is its mark.
+  file's first line `# diskmodel <version>: <caption>` is its mark, and so is a calibrated
+  scenario's and a fitted catalog file's (`calibrate --out`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class Format:
 HTML = Format("HTML report", "--out", (".html", ".htm"))
 JSON = Format("JSON result", "--json", (".json",))
 CSV = Format("CSV table", "--csv", (".csv",))
+YAML = Format("calibrated scenario", "--out", (".yaml", ".yml"))
 
 
 @dataclass(frozen=True)
@@ -173,20 +175,22 @@ _JSON_HEAD = re.compile(
 
 _HTML_START = re.compile(r"\A\s*<!doctype html", re.IGNORECASE)
 
-_CSV_HEAD = re.compile(r"\A# diskmodel [0-9][^\s:]*: ")
-"""The first line of a CSV table diskmodel wrote: `# diskmodel 0.1.0: <caption>`."""
+_COMMENT_HEAD = re.compile(r"\A# diskmodel [0-9][^\s:]*: ")
+"""The first line of a CSV table, a calibrated scenario or a fitted catalog file diskmodel
+wrote: `# diskmodel 0.1.0: <caption>`."""
 
 
 def marked_as_ours(head: str) -> bool:
     """True if `head` (the start of a file) is the head of a file diskmodel wrote.
 
     HTML: a page whose own `<head>` holds the generator `<meta>` element. JSON: an object
-    whose first keys include `"generator": "diskmodel ..."`. CSV: a first line
+    whose first keys include `"generator": "diskmodel ..."`. CSV and YAML (a CSV table, a
+    calibrated scenario, a fitted catalog file): a first line
     `# diskmodel <version>: ...`. The mark quoted anywhere else
     (in a comment, a string, further down) does not count.
     """
     text = head.removeprefix("\ufeff")
-    if _JSON_HEAD.match(text) or _CSV_HEAD.match(text):
+    if _JSON_HEAD.match(text) or _COMMENT_HEAD.match(text):
         return True
     if not _HTML_START.match(text):
         return False

@@ -10,7 +10,10 @@ import textwrap
 import pytest
 from ruamel.yaml import YAML
 
-from diskmodel.measured.calibrate import FRONT_END, Calibration, Parameter, calibrated_yaml
+from diskmodel.measured.calibrate import Calibration
+from diskmodel.measured.calibrated import with_values
+from diskmodel.measured.identify import Parameter
+from diskmodel.measured.problem import FRONT_END
 from diskmodel.yaml_edit import keep_layout
 
 from .conftest import ROOT
@@ -64,7 +67,7 @@ def test_a_flow_scenario_keeps_its_layout_and_gets_the_fitted_values() -> None:
         ("batch", "destage_ratio", 0.8),
         ("system", FRONT_END, 151.3),
     )
-    rewritten = calibrated_yaml(FLOW, fit, "")
+    rewritten = with_values(FLOW, fit)
     assert _changed_lines(FLOW, rewritten), "ruamel's writer re-lays the file"
     kept = keep_layout(FLOW, rewritten)
     assert _load(kept) == _load(rewritten)
@@ -86,7 +89,7 @@ def test_the_measured_base_scenario_changes_only_its_fitted_lines() -> None:
     fit = _fit(
         ("system", FRONT_END, 143.2), ("oltp", "destage_ratio", 0.61), ("oltp", "skew.level", 6.5)
     )
-    rewritten = calibrated_yaml(text, fit, "")
+    rewritten = with_values(text, fit)
     kept = keep_layout(text, rewritten)
     assert _load(kept) == _load(rewritten)
     assert _changed_lines(text, kept) == [

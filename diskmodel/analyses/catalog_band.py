@@ -90,6 +90,8 @@ class Estimate:
     low: float
     high: float
     put: Setter
+    whole: bool = False
+    """A whole-number figure (a count): `put` rounds what it is given."""
 
     @property
     def label(self) -> str:
@@ -101,15 +103,16 @@ class Estimate:
         return f"{self.entry}.{self.key}"
 
 
-def _ranged(model: Sourced) -> Iterator[tuple[str, float, tuple[float, float]]]:
-    """(key, value, range) of the model's own figures that carry a range of some width."""
+def _ranged(model: Sourced) -> Iterator[tuple[str, float, tuple[float, float], bool]]:
+    """(key, value, range, whether a whole number) of the model's own figures that carry a
+    range of some width."""
     for key, provenance in model.provenance.items():
         span = provenance.range
         value = getattr(model, key, None)
         if span is None or span[0] == span[1] or key in SKIPPED:
             continue
         if isinstance(value, int | float) and not isinstance(value, bool):
-            yield key, float(value), span
+            yield key, float(value), span, isinstance(value, int)
 
 
 def _replace(model: BaseModel, key: str, value: float) -> Any:
@@ -161,11 +164,14 @@ def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
     hw = config.hardware
     system = catalog.systems[hw.system.name]
     name = system.name
-    out = [Estimate(name, k, v, *span, _on_system(name, None, k)) for k, v, span in _ranged(system)]
+    out = [
+        Estimate(name, k, v, *span, _on_system(name, None, k), whole)
+        for k, v, span, whole in _ranged(system)
+    ]
     for part in ("device_adapter", "processor_costs"):
         out += [
-            Estimate(name, f"{part}.{k}", v, *span, _on_system(name, part, k))
-            for k, v, span in _ranged(getattr(system, part))
+            Estimate(name, f"{part}.{k}", v, *span, _on_system(name, part, k), whole)
+            for k, v, span, whole in _ranged(getattr(system, part))
         ]
     adapter = system.host_adapter(hw.host_adapter.name)
     out += [
@@ -175,21 +181,24 @@ def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
             v,
             *span,
             _on_system(name, "host_adapters", k, adapter.name),
+            whole,
         )
-        for k, v, span in _ranged(adapter)
+        for k, v, span, whole in _ranged(adapter)
     ]
     for drive_name in sorted({r.drive.name for r in config.ranks}):
         drive = catalog.drives[drive_name]
         packaging = drive.packaging[name]
         overridden = set(packaging.overrides())  # the packaging's own figure is installed
         out += [
-            Estimate(drive_name, k, v, *span, _on_drive(drive_name, k))
-            for k, v, span in _ranged(drive)
+            Estimate(drive_name, k, v, *span, _on_drive(drive_name, k), whole)
+            for k, v, span, whole in _ranged(drive)
             if k not in overridden
         ]
         out += [
-            Estimate(drive_name, f"packaging.{name}.{k}", v, *span, _on_drive(drive_name, k, name))
-            for k, v, span in _ranged(packaging)
+            Estimate(
+                drive_name, f"packaging.{name}.{k}", v, *span, _on_drive(drive_name, k, name), whole
+            )
+            for k, v, span, whole in _ranged(packaging)
         ]
     return out
 

@@ -4,7 +4,8 @@
 configuration's prediction (`analyses.predict`: the baseline and each `compare`
 alternative, with its growth), each one's band over the inputs the scenario gives as ranges
 (`band`), the baseline's band over the catalog's estimates (`catalog_band`), the tier sweep
-(`sweep`) and the sizing search (`size`). `compare_scenarios` puts the baselines of several
+(`sweep`), the sizing search (`size`) and, for a calibrated scenario, its calibration
+(`calibration`). `compare_scenarios` puts the baselines of several
 files side by side. Both assemble what the per-configuration loops compute; neither solves
 anything itself.
 """
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from diskmodel.analyses.band import band
+from diskmodel.analyses.calibration import calibration_result
 from diskmodel.analyses.catalog_band import catalog_band
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.sweep import tier_sweep
@@ -99,6 +101,7 @@ def predict_scenario(
         if sweep
         else (),
         sizing=sizing,
+        calibration=calibration_result(scenario, configs[0], catalog),
     )
 
 

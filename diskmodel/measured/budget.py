@@ -57,19 +57,16 @@ class Evaluations:
         """Release the reserve: the calibration's final evaluations."""
         self.reserve = 0
 
+    def left(self, after: int = 0) -> int:
+        """Evaluations left before the reserve, with `after` kept for what follows."""
+        return self.limit - self.reserve - self.count - after
+
     def steps(self, parameters: int, after: int) -> int:
         """Steps a fit of `parameters` may take (each costs at most 1 + `parameters`
         evaluations) with `after` evaluations left over for what follows it; at most scipy's
         own default, 100 per parameter, so that a fit the bound does not reach is the fit it
         always was."""
-        left = self.limit - self.reserve - self.count - after
-        return max(0, min(100 * parameters, left // (parameters + 1)))
-
-
-def start_evaluations(grid: int, workloads: int) -> int:
-    """Evaluations of the start: the first guess and the grid for every workload at once,
-    and with several workloads the best so far and the grid for each alone."""
-    return 1 + grid + ((1 + grid) * workloads if workloads > 1 else 0)
+        return max(0, min(100 * parameters, self.left(after) // (parameters + 1)))
 
 
 def calibration_budget(

@@ -19,6 +19,8 @@ order is free; unknown columns are ignored so an export can be read as it is):
 | `backend_iops` | disk operations per second | no | the scope's pool's drives' operations |
 | `da_utilization` | 0 to 1 | no | the system's mean device adapter (DA pair) busy fraction |
 | `host_port_utilization` | 0 to 1 | no | the system's mean host port busy fraction |
+| `read_sequential_fraction` | 0 to 1 | no | the share of reads that are sequential |
+| `write_sequential_fraction` | 0 to 1 | no | the share of writes that are sequential |
 
 `rank_utilization` is what a performance tool reports as the utilisation of the ranks holding
 the scope's data, and `backend_iops` the operations those ranks' drives did (stages, destage
@@ -81,6 +83,8 @@ OPTIONAL = (
     "response_ms",
     "capacity_gb",
     *MEASURED,
+    "read_sequential_fraction",
+    "write_sequential_fraction",
 )
 FRACTIONS = frozenset(
     {
@@ -89,6 +93,8 @@ FRACTIONS = frozenset(
         "rank_utilization",
         "da_utilization",
         "host_port_utilization",
+        "read_sequential_fraction",
+        "write_sequential_fraction",
     }
 )
 DEFAULT_KIB = 4.0
@@ -114,6 +120,8 @@ class Interval:
     backend_iops: float | None = None
     da_utilization: float | None = None
     host_port_utilization: float | None = None
+    read_sequential_fraction: float | None = None  # None: not measured (the scenario's holds)
+    write_sequential_fraction: float | None = None
 
     @property
     def mb_s(self) -> float:
@@ -122,39 +130,49 @@ class Interval:
         return self.io_rate * kib * 1024 / 1e6
 
 
-def _number(text: str, where: str, column: str) -> float:
+def _number(text: str, where: str, column: str, label: str = "", percent: bool = False) -> float:
+    """The cell `text` of `column` (`label`: the header as written, for messages; `percent`:
+    the header says its values are percentages)."""
+    if percent:
+        return _quirky_number(text, where, column, label, percent=True)
     try:
         value = float(text)  # a plain number: what almost every cell holds
     except ValueError:
-        return _quirky_number(text, where, column)
+        return _quirky_number(text, where, column, label)
     if not math.isfinite(value) or "_" in text:  # float() reads "inf", "nan" and "1_000"
-        return _quirky_number(text, where, column)
+        return _quirky_number(text, where, column, label)
+    label = label or column
     if value < 0:
-        raise InputError(f"{where}, column {column}: {text.strip()!r} must be a number >= 0")
+        raise InputError(f"{where}, column {label}: {text.strip()!r} must be a number >= 0")
     if value > 1 and column in FRACTIONS:
         hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
-        raise InputError(f"{where}, column {column}: {value:g} is above 1{hint}")
+        raise InputError(f"{where}, column {label}: {value:g} is above 1{hint}")
     return value
 
 
-def _quirky_number(text: str, where: str, column: str) -> float:
+def _quirky_number(
+    text: str, where: str, column: str, label: str = "", percent: bool = False
+) -> float:
     """A number as a spreadsheet may write it (quoted, thousands separators, a percentage),
     or `InputError` naming the row and the column."""
+    label = label or column
     raw = text.strip().strip('"').strip()
-    percent = raw.endswith("%")
+    percent = percent or raw.endswith("%")
     body = raw.removesuffix("%").strip()
     if not body or not _NUMBER.match(body) or body in {".", "+", "-"}:
-        raise InputError(f"{where}, column {column}: {text.strip()!r} is not a number")
+        raise InputError(f"{where}, column {label}: {text.strip()!r} is not a number")
     value = float(body.replace(",", ""))
     if percent:
         if column not in FRACTIONS:
-            raise InputError(f"{where}, column {column}: a percentage is only read for fractions")
+            raise InputError(f"{where}, column {label}: a percentage is only read for fractions")
         value /= 100.0
     if not math.isfinite(value) or value < 0:
-        raise InputError(f"{where}, column {column}: {text.strip()!r} must be a number >= 0")
+        raise InputError(f"{where}, column {label}: {text.strip()!r} must be a number >= 0")
     if column in FRACTIONS and value > 1:
+        if percent:
+            raise InputError(f"{where}, column {label}: {100 * value:g}% is above 100%")
         hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
-        raise InputError(f"{where}, column {column}: {value:g} is above 1{hint}")
+        raise InputError(f"{where}, column {label}: {value:g} is above 1{hint}")
     return value
 
 
@@ -204,22 +222,21 @@ def parse_intervals(text: str, source: str) -> list[Interval]:
     first = next(rows, None)
     if first is None:
         raise InputError(f"{source}: no header row (columns: {', '.join(REQUIRED)}, ...)")
-    header = [h.strip().lower() for h in first[1]]
-    missing = [c for c in REQUIRED if c not in header]
+    columns = _columns(first[1], source)
+    missing = [c for c in REQUIRED if c not in columns.index]
     if missing:
-        shown = ", ".join(_clip(h) for h in header[:20] if h)
+        shown = ", ".join(_clip(h.strip()) for h in first[1][:20] if h.strip())
         raise InputError(
             f"{source}: missing column(s) {', '.join(missing)} (the header has: "
-            f"{shown or 'nothing'})"
+            f"{shown or 'nothing'}; docs/measured.md lists the spellings read)"
         )
-    index = {name: header.index(name) for name in (*REQUIRED, *OPTIONAL) if name in header}
     out = []
     shared = _Shared()
     seen: set[tuple[dt.datetime, str]] = set()
     offset: tuple[bool, int] | None = None  # (the first time has a UTC offset, its row)
     for number, row in rows:
         where = f"{source}: row {number}"
-        iv = _interval(row, index, where, shared)
+        iv = _interval(row, columns, where, shared)
         aware = iv.time.tzinfo is not None
         if offset is None:
             offset = (aware, number)
@@ -251,15 +268,94 @@ class _Shared:
 
 NUMBERS: tuple[str, ...] = ("io_rate", "read_fraction", "read_hit_ratio", "read_kib")
 NUMBERS += ("write_kib", "response_ms", "capacity_gb", *MEASURED)
+NUMBERS += ("read_sequential_fraction", "write_sequential_fraction")
 """The numeric columns, in `Interval`'s order after the time and the scope."""
 
 
-def _interval(row: Sequence[str], index: dict[str, int], where: str, shared: _Shared) -> Interval:
-    """One data row (`index`: the column of each known header); `where` names it."""
+MB_S = "mb_s"
+"""Host MB/s (decimal megabytes): read where a file gives no transfer sizes, which it then
+gives as their mean (MB/s over the I/O rate), for reads and writes alike."""
+
+ALIASES = {
+    "time": ("timestamp", "date_time", "datetime", "interval", "interval_start", "start_time"),
+    "scope": ("volume_group", "workload", "application"),
+    "io_rate": ("iops", "io_s", "ios", "io_per_s", "i_o_rate", "total_io_rate", "total_iops"),
+    "read_fraction": ("read_ratio", "read_pct", "read_percent", "reads_pct", "read_io_pct"),
+    "read_hit_ratio": ("read_hit_pct", "read_hits_pct", "read_hit_percent", "read_cache_hit_pct"),
+    "read_kib": ("read_kb", "read_size_kib", "read_size_kb", "read_transfer_size_kb"),
+    "write_kib": ("write_kb", "write_size_kib", "write_size_kb", "write_transfer_size_kb"),
+    "response_ms": ("response_time_ms", "response_time", "resp_time_ms", "rt_ms", "latency_ms"),
+    "read_response_ms": ("read_response_time_ms", "read_rt_ms", "read_latency_ms"),
+    "write_response_ms": ("write_response_time_ms", "write_rt_ms", "write_latency_ms"),
+    "rank_utilization": ("rank_util_pct", "rank_utilization_pct", "rank_busy_pct"),
+    "backend_iops": ("back_end_iops", "backend_io_rate", "disk_iops"),
+    "da_utilization": ("da_util_pct", "da_utilization_pct", "device_adapter_utilization"),
+    "host_port_utilization": ("port_utilization", "port_util_pct", "host_port_util_pct"),
+    "read_sequential_fraction": ("sequential_read_pct", "seq_read_pct", "read_sequential_pct"),
+    "write_sequential_fraction": ("sequential_write_pct", "seq_write_pct", "write_sequential_pct"),
+    MB_S: ("mbs", "mb_sec", "mb_per_s", "mbytes_s", "throughput_mb_s"),
+}
+"""The spellings read for each column besides its own name, after `_normal` (lower case, `%`
+as `pct`, anything not a letter or digit as one `_`: `IO Rate` is `io_rate`, `MB/s` is `mb_s`,
+`Read %` is `read_pct`, `Response Time (ms)` is `response_time_ms`). A header that says its
+values are percentages (`%`, `pct`, `percent`) of a fraction column is read as such: 70 is
+0.70."""
+
+_CANONICAL = {
+    **{name: name for name in (*REQUIRED, *OPTIONAL, MB_S)},
+    **{alias: name for name, aliases in ALIASES.items() for alias in aliases},
+}
+
+
+def _normal(header: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", header.strip().lower().replace("%", " pct ")).strip("_")
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where each known column is (`index`), its header as written where that is not its own
+    name (`written`), and the fraction columns whose header says percent (`percent`)."""
+
+    index: dict[str, int]
+    written: dict[str, str]
+    percent: frozenset[str]
+
+    def label(self, name: str) -> str:
+        """The column as a message names it: `read_fraction`, or `Read % (read_fraction)`."""
+        written = self.written.get(name)
+        return f"{_clip(written)} ({name})" if written else name
+
+
+def _columns(header: Sequence[str], source: str) -> _Columns:
+    """The known columns of a header row (`ALIASES`), or `InputError` where two give one."""
+    index: dict[str, int] = {}
+    written: dict[str, str] = {}
+    percent = set()
+    for i, cell in enumerate(header):
+        normal = _normal(cell)
+        name = _CANONICAL.get(normal)
+        if name is None:
+            continue  # a column this file has and calibration does not read
+        if name in index:
+            raise InputError(
+                f"{source}: columns {_clip(header[index[name]].strip())!r} and "
+                f"{_clip(cell.strip())!r} both give {name}; keep one"
+            )
+        index[name] = i
+        if normal != name:
+            written[name] = cell.strip()
+        if name in FRACTIONS and re.search(r"(^|_)(pct|percent)($|_)", normal):
+            percent.add(name)
+    return _Columns(index, written, frozenset(percent))
+
+
+def _interval(row: Sequence[str], columns: _Columns, where: str, shared: _Shared) -> Interval:
+    """One data row (`columns`: where each known column is); `where` names it."""
+    index = columns.index
     cells = len(row)
     if cells <= max(index.values()):
         missing = next(name for name, i in index.items() if i >= cells)
-        raise InputError(f"{where}: the row has {cells} cells, no {missing}")
+        raise InputError(f"{where}: the row has {cells} cells, no {columns.label(missing)}")
     values: list[float | None] = [None] * len(NUMBERS)
     for k, name in enumerate(NUMBERS):
         i = index.get(name)
@@ -267,10 +363,15 @@ def _interval(row: Sequence[str], index: dict[str, int], where: str, shared: _Sh
             continue
         raw = row[i]
         if raw.strip():
-            values[k] = _number(raw, where, name)
+            values[k] = _number(raw, where, name, columns.label(name), name in columns.percent)
         elif name in REQUIRED:
-            raise InputError(f"{where}, column {name}: empty")
+            raise InputError(f"{where}, column {columns.label(name)}: empty")
     io_rate, read_fraction, hit, read_kib, write_kib, *rest = values
+    if read_kib is None and write_kib is None and MB_S in index and row[index[MB_S]].strip():
+        # Only the throughput: every transfer taken as its mean size, MB/s over the rate.
+        mb_s = _number(row[index[MB_S]], where, MB_S, columns.label(MB_S))
+        if io_rate and mb_s > 0:
+            read_kib = write_kib = mb_s * 1e6 / 1024 / io_rate
     when = row[index["time"]]
     time = shared.times.get(when)
     if time is None:
@@ -332,7 +433,7 @@ def format_intervals(intervals: Iterable[Interval]) -> str:
                 "" if iv.capacity_gb is None else repr(iv.capacity_gb),
                 *(
                     "" if getattr(iv, name) is None else repr(getattr(iv, name))
-                    for name in MEASURED
+                    for name in (*MEASURED, "read_sequential_fraction", "write_sequential_fraction")
                 ),
             ]
         )

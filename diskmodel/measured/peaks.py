@@ -23,6 +23,8 @@ PEAKS = ("io", "mbs", "response")
 """Named peaks: the most host I/O, the most MB/s, the longest I/O-weighted response time."""
 UNKNOWN_HIT_RATIO = [0.0, 0.95]
 """A read hit ratio not measured: from no hits to the most a cache gives random reads."""
+SEQUENTIAL = ("read_sequential_fraction", "write_sequential_fraction")
+"""The sequential fractions, written where the intervals measured them."""
 MAX_SCOPES = 64
 """Scopes of one interval at most: each becomes a workload, and a scenario holds at most 64
 (the schema's bound; a test keeps the two equal)."""
@@ -120,6 +122,11 @@ def _workload(row: Interval, pool: str, capacity_gb: float | None) -> dict[str, 
         else _plain(row.read_hit_ratio, 6),
         "read_size_kib": _plain(row.read_kib, 3),
         "write_size_kib": _plain(row.write_kib, 3),
+        **{
+            key: _plain(getattr(row, key), 6)
+            for key in SEQUENTIAL
+            if getattr(row, key) is not None  # measured; else the scenario's default, 0
+        },
         "capacity_gb": _plain(capacity, 3),
     }
 
@@ -160,8 +167,9 @@ def scenario_part(
                 "read_hit_ratio",
                 "read_size_kib",
                 "write_size_kib",
+                *SEQUENTIAL,
             ):
-                if key == "read_hit_ratio" and rows[scope].read_hit_ratio is None:
+                if key not in w or (key == "read_hit_ratio" and rows[scope].read_hit_ratio is None):
                     continue  # not measured: the baseline's (range, or calibrated value) holds
                 settings[f"workloads.{scope}.{key}"] = w[key]
         compare.append({"name": sel.label, "set": settings})
@@ -171,16 +179,22 @@ def scenario_part(
     return out
 
 
-def workloads_yaml(
-    selections: Sequence[Selection], pool: str, capacity_gb: float | None, source: str
-) -> str:
-    """The scenario part as YAML text, with a comment saying where it came from."""
-    data = scenario_part(selections, pool, capacity_gb)
+def imported_lines(selections: Sequence[Selection], source: str) -> list[str]:
+    """Comment lines saying where the imported intervals came from, one for each."""
     lines = [f"# Imported from {source} by diskmodel import:"]
     for sel in selections:
         rt = sel.response_ms
         measured = f", measured {rt:.3g} ms" if rt is not None else ""
         lines.append(f"#   {sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s{measured}")
+    return lines
+
+
+def workloads_yaml(
+    selections: Sequence[Selection], pool: str, capacity_gb: float | None, source: str
+) -> str:
+    """The scenario part as YAML text, with a comment saying where it came from."""
+    data = scenario_part(selections, pool, capacity_gb)
+    lines = imported_lines(selections, source)
     lines.append(
         "# Add schema_version, name, system, pools (the pool named here) and what the measurement"
     )

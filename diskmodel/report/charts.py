@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from diskmodel.report import display
 from diskmodel.report.svg_plot import (
+    AXIS_COLOUR,
     FONT_PT,
     LEGEND_PT,
     ON_TOP,
@@ -339,6 +340,72 @@ def utilization_chart(key: str, groups: Sequence[BarGroup], alternatives: Sequen
     ax.grid(x=True, y=False)
     legend.place(fig, ax)
     return fig.svg("Utilisation of each component")
+
+
+def residual_chart(
+    key: str,
+    intervals: Sequence[str],
+    series: Sequence[str],
+    errors: Sequence[Sequence[float | None]],
+    threshold: float,
+) -> str:
+    """A calibration's model against its measurements: one group of horizontal bars per
+    interval, one bar per measured figure (`series`, in the legend) from 0 to its relative
+    error (model / measured - 1; `errors[interval][series]`, None where not measured, inf
+    where the model saturates), with the quality gate's threshold either side as dashed
+    lines and each bar's value written at its end."""
+    n = max(1, len(series))
+    band = 0.8 / n
+    legend = _Legend(list(series) if n > 1 else [])
+    labels = [_wrap(label, 34) for label in intervals]
+    fig, ax = _figure(
+        key, len(intervals) * (0.12 + 0.14 * n) + 0.2, legend, left_in=_label_width_in(labels)
+    )
+    finite = [abs(e) for row in errors for e in row if e is not None and math.isfinite(e)]
+    reach = max([threshold * 1.5, *finite]) * 1.25
+    ax.set_xlim(-reach, reach)
+    ax.set_ylim(-0.55, len(intervals) - 0.45)
+    y = [float(len(intervals) - 1 - i) for i in range(len(intervals))]
+    for j, name in enumerate(series):
+        offsets = [yi + 0.4 - band * (j + 0.5) for yi in y]
+        values = [row[j] if j < len(row) else None for row in errors]
+        shown = [
+            (off, e)
+            for off, e in zip(offsets, values, strict=True)
+            if e is not None and math.isfinite(e)
+        ]
+        ax.barh(
+            [off for off, _ in shown],
+            [abs(e) for _, e in shown],
+            band * 0.9,
+            _bar_style(j),
+            left=[min(e, 0.0) for _, e in shown],
+            label=_wrap(name) if n > 1 else None,
+        )
+        for off, e in zip(offsets, values, strict=True):
+            if e is None:
+                continue
+            if not math.isfinite(e):
+                ax.annotate("saturated", (0.0, off), (3, 0), align="center", size=7.0)
+                continue
+            ax.annotate(
+                f"{100 * e:+.1f}%",
+                (e, off),
+                (3 if e >= 0 else -3, 0),
+                align="center",
+                size=7.0,
+                anchor="start" if e >= 0 else "end",
+            )
+    for edge in (-threshold, threshold):
+        ax.axvline(edge, LineStyle(CRITICAL_COLOUR, width=1.1, dash="--"))
+    ax.axvline(0.0, LineStyle(AXIS_COLOUR, width=0.8))
+    ax.set_yticks(y, labels)
+    ticks = nice_ticks(-reach, reach, TICK_BINS)
+    ax.set_xticks(ticks, [f"{100 * t:+.0f}%" if t else "0" for t in ticks])
+    ax.set_xlabel("model against measurement (model / measured - 1)")
+    ax.grid(x=True, y=False)
+    legend.place(fig, ax)
+    return fig.svg("Model against measurement, per interval")
 
 
 def skew_chart(

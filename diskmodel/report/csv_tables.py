@@ -28,8 +28,9 @@ _GROUPED_NUMBER = re.compile(r"[<+-]?\d{1,3}(,\d{3})+(\.\d+)?%?")
 
 
 def report_tables(report: Report) -> list[Table]:
-    """Every table of the report, in page order: results, inputs, appendix."""
-    return [*report.tables, *report.inputs, *report.appendix]
+    """Every table of the report, in page order: results, calibration, inputs, appendix."""
+    calibration = report.calibration.tables if report.calibration is not None else ()
+    return [*report.tables, *calibration, *report.inputs, *report.appendix]
 
 
 def csv_files(tables: Iterable[Table]) -> list[tuple[str, str]]:

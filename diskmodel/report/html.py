@@ -32,6 +32,7 @@ from diskmodel import __version__
 from diskmodel.prediction import Prediction, ScenarioPrediction
 from diskmodel.report import (
     application_tables,
+    calibration_view,
     chart_views,
     display,
     input_tables,
@@ -107,6 +108,19 @@ def build_report(prediction: ScenarioPrediction, generated: str | None = None) -
     answers = tuple(
         _answer(p, baseline, _worst(found)) for p, found in zip(configs, per_config, strict=True)
     )
+    calibrated = prediction.calibration
+    if calibrated is not None:
+        # The first screen says how well the model was calibrated, and warns when it failed.
+        first = answers[0]
+        answers = (
+            dataclasses.replace(
+                first, sentences=(*first.sentences, calibration_view.verdict(calibrated))
+            ),
+            *answers[1:],
+        )
+        failed = calibration_view.alert(calibrated)
+        if failed is not None:
+            per_config[0] = [*per_config[0], failed]
     figures, sources = input_tables.catalog_figures(configs)
     return Report(
         title=prediction.scenario,
@@ -128,6 +142,7 @@ def build_report(prediction: ScenarioPrediction, generated: str | None = None) -
         ),
         sources=sources,
         generated=generated,
+        calibration=None if calibrated is None else calibration_view.calibration_view(calibrated),
     )
 
 

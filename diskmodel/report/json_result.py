@@ -64,6 +64,7 @@ def result_data(prediction: ScenarioPrediction) -> dict[str, Any]:
         "configurations": [_plain(p) for p in prediction.configurations],
         "tier_sweep": _plain(prediction.tier_sweep),
         "sizing": _plain(prediction.sizing),
+        "calibration": _plain(prediction.calibration),
     }
 
 

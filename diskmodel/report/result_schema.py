@@ -24,7 +24,7 @@ import dataclasses
 import json
 from typing import Any
 
-from diskmodel.prediction import Prediction, SizingResult, TierSweepPoint
+from diskmodel.prediction import CalibrationResult, Prediction, SizingResult, TierSweepPoint
 from diskmodel.report.json_result import PLACED, SCHEMA_VERSION, UNBOUNDED_KEYS
 
 SCHEMA_ID = "https://diskmodel.invalid/result.schema.json"
@@ -34,8 +34,8 @@ SCHEMA_ID = "https://diskmodel.invalid/result.schema.json"
 @dataclasses.dataclass(frozen=True)
 class ResultDocument:
     """The result of `diskmodel run --json` and `diskmodel compare --json` (docs/json-schema.md):
-    the scenario's configurations (the baseline first, then each alternative), its tier sweep
-    and its sizing search."""
+    the scenario's configurations (the baseline first, then each alternative), its tier sweep,
+    its sizing search and the calibration it carries (null: none)."""
 
     schema_version: int
     generator: str
@@ -44,6 +44,7 @@ class ResultDocument:
     configurations: tuple[Prediction, ...]
     tier_sweep: tuple[TierSweepPoint, ...]
     sizing: SizingResult | None
+    calibration: CalibrationResult | None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,12 +17,14 @@ import math
 from diskmodel.prediction import (
     ApplicationResult,
     BandResult,
+    CalibrationResult,
     ComponentResult,
     LogResult,
     Prediction,
     ScenarioPrediction,
 )
 from diskmodel.report import display
+from diskmodel.report.calibration_view import verdict
 from diskmodel.report.result_tables import (
     catalog_band_sentence,
     component_groups,
@@ -515,10 +517,22 @@ def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
     )
 
 
+def calibration_line(c: CalibrationResult) -> str:
+    """The calibration the scenario carries: its verdict, and the first finding that fails
+    its gate (the report's calibration section has every one)."""
+    line = verdict(c)
+    failing = next((f for f in c.findings if f.fails), None)
+    if failing is not None:
+        line += f" First: {failing.subject}: {failing.cause}; remedy: {failing.remedy}."
+    return line
+
+
 def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
     """The whole terminal summary of a scenario's prediction (`output`: where it goes; by
     default stdout, detected)."""
     parts: list[str | TextTable] = [f"Scenario: {prediction.scenario}"]
+    if prediction.calibration is not None:
+        parts.append(calibration_line(prediction.calibration))
     for p in prediction.configurations:
         parts.extend(prediction_parts(p))
     if prediction.alternatives:

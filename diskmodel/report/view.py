@@ -10,9 +10,12 @@ from these records without parsing HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from diskmodel.report.calibration_view import CalibrationView
 
 Level = Literal["ok", "warning", "critical"]
 CellKind = Literal["text", "num", "source"]
@@ -112,9 +115,10 @@ class SourceNote:
 class Report:
     """Everything the page shows, in the order it shows it.
 
-    answers and alerts first (the first screen), then charts and result tables; inputs are
-    the configuration, workload and service-level tables; appendix the assumptions, defaults
-    applied and catalog figures, whose sources are the numbered `sources`.
+    answers and alerts first (the first screen), then charts and result tables, then the
+    calibration the scenario carries (`calibration`, if one); inputs are the configuration,
+    workload and service-level tables; appendix the assumptions, defaults applied and catalog
+    figures, whose sources are the numbered `sources`.
 
     On screen the page shows everything. Printed, it is the answer, the charts and the result
     tables, at most six A4 pages for the bundled example; the detail tables, the inputs and
@@ -133,3 +137,4 @@ class Report:
     sources: tuple[SourceNote, ...]
     generated: str | None
     print_appendix: bool = False
+    calibration: CalibrationView | None = None

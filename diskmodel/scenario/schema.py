@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from diskmodel.catalog import Catalog, StorageSystem, load_catalog
+from diskmodel.scenario.calibration import CalibrationRecord
 from diskmodel.scenario.hardware import hardware_problems
 from diskmodel.scenario.limits import MAX_ALTERNATIVES, MAX_PATH_CHARS, MAX_POPULATION, MAX_RANKS
 from diskmodel.scenario.overrides import apply_settings
@@ -1015,6 +1016,12 @@ class Scenario(Model):
         ServiceLevel(), description="the response-time target and utilisation ceilings"
     )
     analyses: Analyses = Field(Analyses(), description="what to compute beside the baseline")
+    calibration: CalibrationRecord | None = Field(
+        None,
+        description="what diskmodel calibrate fitted, to which measured intervals, its quality "
+        "gate and every measured figure against the model: written by calibrate, shown by the "
+        "report; provenance, not an input",
+    )
 
     @model_validator(mode="after")
     def _fits_the_hardware(self, info: ValidationInfo) -> Self:

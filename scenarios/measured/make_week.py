@@ -11,8 +11,9 @@ lognormal measurement noise, so that
 `diskmodel calibrate` can be seen to recover them (docs/measured.md). The pool's rank
 utilisation (one pool holds both scopes, so both rows carry the same figure) is the model's
 too, with its own 3% noise drawn from a second seeded stream, so the other columns are those
-the file had before it had this one. Seeded: the same file every run (about 10 s: one model
-solve per interval).
+the file had before it had this one; the sequential fractions are the base scenario's, exact
+(drawing nothing, they left every other column as it was). Seeded: the same file every run
+(about 10 s: one model solve per interval).
 
     python scenarios/measured/make_week.py > scenarios/measured/ds8800-week.csv
 """
@@ -29,7 +30,7 @@ import numpy as np
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
-from diskmodel.measured.calibrate import pool_rank_utilization
+from diskmodel.measured.figures import pool_rank_utilization
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, load_scenario
@@ -50,6 +51,8 @@ COLUMNS = (
     "response_ms",
     "capacity_gb",
     "rank_utilization",
+    "read_sequential_fraction",
+    "write_sequential_fraction",
 )
 
 
@@ -71,6 +74,13 @@ def _responses(rows: dict[str, dict[str, float]]) -> tuple[dict[str, float], flo
 
 
 def main() -> None:
+    # Each scope's sequential fractions (reads, writes): the base scenario's, as a performance
+    # tool reports them (exact: no noise is drawn for them, so the other columns are those the
+    # file had before it had these).
+    sequential = {
+        w.name: (w.read_sequential_fraction, w.write_sequential_fraction)
+        for w in load_scenario(BASE).workloads
+    }
     rng = np.random.default_rng(SEED)
     util_rng = np.random.default_rng(SEED + 1)
     out = csv.writer(sys.stdout, lineterminator="\n")
@@ -113,6 +123,7 @@ def main() -> None:
                     f"{measured:.3f}",
                     capacity,
                     f"{measured_busy:.3f}",
+                    *(f"{f:g}" for f in sequential[scope]),
                 ]
             )
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import diskmodel.measured.calibrate as calibrate_module
+import diskmodel.measured.problem as problem_module
 from diskmodel.analyses.budget import MAX_WORK_S, STARTUP_S, planned_point_s
 from diskmodel.catalog import load_catalog
 from diskmodel.cli import app
@@ -28,11 +29,12 @@ from diskmodel.measured.budget import (
     Evaluations,
     WorkBoundError,
     calibration_budget,
-    start_evaluations,
 )
-from diskmodel.measured.calibrate import CUT_SHORT, calibrate
+from diskmodel.measured.calibrate import calibrate
+from diskmodel.measured.identify import CUT_SHORT, INTERVALS
 from diskmodel.measured.intervals import Interval, format_intervals
 from diskmodel.measured.peaks import Selection
+from diskmodel.measured.search import start_evaluations
 from diskmodel.scenario import Scenario
 from tests.support.budget import fuzz_settings
 
@@ -107,7 +109,7 @@ def test_sixteen_workloads_are_refused_before_any_model_is_solved(
     def no_model(*_: object, **__: object) -> None:
         raise AssertionError("a model was solved before the estimate refused the calibration")
 
-    monkeypatch.setattr(calibrate_module, "Solver", no_model)
+    monkeypatch.setattr(problem_module, "Solver", no_model)
     with pytest.raises(InputError) as refused:
         calibrate(scenario, _intervals(scenario, 2))
     message = str(refused.value)
@@ -125,7 +127,7 @@ def test_the_estimate_is_the_least_a_calibration_needs_at_the_cost_of_run() -> N
     for workloads in (1, 4, 8, 16):
         scenario = _validated(_pool_of(workloads))
         p = 2 * workloads
-        start = start_evaluations(15, workloads)
+        start = start_evaluations(workloads, 0)
         each = 2 * planned_point_s(scenario, catalog)
         least = start + FIT_STEPS * (p + 1) + 2 * p + 1
         args = {"intervals": 2, "parameters": p, "figures": 2 * workloads, "start": start}
@@ -245,7 +247,7 @@ def test_evaluations_are_counted_and_the_reserve_kept_for_the_end() -> None:
     tiers=st.integers(2, 3),
     intervals=st.integers(1, 12),
     extra=st.integers(0, 3),
-    mode=st.sampled_from(calibrate_module.INTERVALS),
+    mode=st.sampled_from(INTERVALS),
 )
 def test_any_calibration_shape_is_refused_up_front_or_bounded(
     workloads: int, tiers: int, intervals: int, extra: int, mode: str
@@ -256,7 +258,7 @@ def test_any_calibration_shape_is_refused_up_front_or_bounded(
     scenario = _shape(workloads, tiers)
     p = 2 * workloads + extra
     checks = 2 * p if mode == "auto" else 0
-    start = start_evaluations(15, workloads)
+    start = start_evaluations(workloads, 0)
     sizes = {"intervals": intervals, "parameters": p, "figures": intervals * workloads}
     each = intervals * planned_point_s(scenario, catalog)
     least = start + FIT_STEPS * (p + 1) + checks + 1

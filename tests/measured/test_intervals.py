@@ -142,13 +142,15 @@ def test_calibrate_prints_the_fit_and_the_calibrated_scenario() -> None:
     assert result.exit_code == 0, result.output
     assert "oltp.skew.level" in result.stderr
     assert "rms error" in result.stderr
-    assert result.stdout.startswith("# Calibrated against")
+    assert result.stdout.startswith("# diskmodel ")
     assert "schema_version: 1" in result.stdout
+    assert "\ncalibration:\n" in result.stdout
+    assert "Quality gate" in result.stderr
 
 
 def test_calibrate_offers_exactly_the_fits_interval_methods_and_refuses_others() -> None:
     from diskmodel.cli import Intervals
-    from diskmodel.measured.calibrate import INTERVALS
+    from diskmodel.measured.identify import INTERVALS
 
     assert tuple(m.value for m in Intervals) == INTERVALS
     base = ROOT / "scenarios" / "measured" / "ds8800-measured-base.yaml"
@@ -193,6 +195,8 @@ def _intervals(draw: st.DrawFn) -> list[Interval]:
                     backend_iops=draw(st.none() | _VALUES),
                     da_utilization=draw(st.none() | _FRACTIONS),
                     host_port_utilization=draw(st.none() | _FRACTIONS),
+                    read_sequential_fraction=draw(st.none() | _FRACTIONS),
+                    write_sequential_fraction=draw(st.none() | _FRACTIONS),
                 )
             )
     return out

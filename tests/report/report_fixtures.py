@@ -12,6 +12,7 @@ source texts (the gold files mask them). Component names follow the model's ("ho
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -19,6 +20,10 @@ from dataclasses import dataclass, field
 
 from diskmodel.catalog import iter_figures, load_catalog
 from diskmodel.prediction import (
+    CalibratedParameter,
+    CalibrationFigure,
+    CalibrationFinding,
+    CalibrationResult,
     ClosedPoint,
     ClosedSystemResult,
     ComponentResult,
@@ -806,7 +811,10 @@ def hostile() -> ScenarioPrediction:
         }
     )
     return ScenarioPrediction(
-        HOSTILE, "<img src=x onerror=alert(2)> & SSD, 15K and nearline.", make_prediction(config)
+        HOSTILE,
+        "<img src=x onerror=alert(2)> & SSD, 15K and nearline.",
+        make_prediction(config),
+        calibration=_calibration(HOSTILE),
     )
 
 
@@ -881,6 +889,96 @@ def many_alternatives() -> ScenarioPrediction:
     return ScenarioPrediction(names[0], "The bundled example's shape, made up.", base, tuple(alts))
 
 
+def _calibration(text: str = "") -> CalibrationResult:
+    """A calibration that failed its quality gate: two intervals, two workloads, one
+    parameter not identified, a catalog estimate fitted, a figure the model saturates at
+    (`text` is put into every name, for the hostile case)."""
+    intervals = (f"I/O peak 2026-11-02 14:30{text}", f"MB/s peak 2026-11-03 03:00{text}")
+    scopes = (f"oltp{text}", f"batch{text}", f"pool0{text}")
+    figures = []
+    for k, interval in enumerate(intervals):
+        for scope, figure, label, unit, measured, model in (
+            (scopes[0], "response_ms", "response", "ms", 0.81, 0.83 + 0.1 * k),
+            (scopes[1], "response_ms", "response", "ms", 0.5, None if k else 0.62),
+            (scopes[2], "rank_utilization", "rank utilisation", "", 0.1, 0.097),
+        ):
+            error = None if model is None else model / measured - 1.0
+            figures.append(
+                CalibrationFigure(
+                    interval, scope, figure, label, unit, measured, model, error, unit == "ms"
+                )
+            )
+    return CalibrationResult(
+        measured=f"week.csv{text}",
+        intervals=intervals,
+        evaluations=412,
+        rms_error=0.31,
+        threshold=0.1,
+        passed=False,
+        response_rms_error=0.37,
+        worst_error=0.24,
+        worst=f"{intervals[0]}, {scopes[1]}",
+        findings=(
+            CalibrationFinding(
+                "fit",
+                f"the model does not reproduce the measured response times{text}",
+                f"add the sequential fractions of {scopes[1]}",
+                True,
+            ),
+            CalibrationFinding(
+                f"{scopes[1]}.skew.level",
+                "not identified: the measured figures do not depend on it at all",
+                "state it",
+                False,
+            ),
+        ),
+        fitted=(
+            CalibratedParameter(
+                f"{scopes[0]}.destage_ratio",
+                "workload",
+                0.55,
+                0.5,
+                0.6,
+                True,
+                "",
+                (0.05, 1.0),
+                1.0,
+                0.7,
+            ),
+            CalibratedParameter(
+                f"{scopes[1]}.skew.level",
+                "workload",
+                4.2,
+                None,
+                None,
+                False,
+                f"the data do not depend on it{text}",
+                (1.0, 24.0),
+                4.0,
+                None,
+            ),
+            CalibratedParameter(
+                "ds8800-951.device_adapter.per_op_us",
+                "catalog",
+                28.1,
+                26.9,
+                29.4,
+                True,
+                "",
+                (10.0, 40.0),
+                20.0,
+                None,
+            ),
+        ),
+        figures=tuple(figures),
+    )
+
+
+def calibrated() -> ScenarioPrediction:
+    """The open comparison carrying a calibration that failed its gate."""
+    return dataclasses.replace(open_comparison(), calibration=_calibration())
+
+
 CASES: dict[str, Callable[[], ScenarioPrediction]] = {
     name: functools.cache(make)  # predictions are frozen: building each once is enough
     for name, make in (
@@ -889,6 +987,7 @@ CASES: dict[str, Callable[[], ScenarioPrediction]] = {
         ("tiered", tiered),
         ("hostile", hostile),
         ("many-alternatives", many_alternatives),
+        ("calibrated", calibrated),
     )
 }
 """Every fixed case the gold files are made from, by name."""

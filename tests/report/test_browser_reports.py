@@ -65,6 +65,7 @@ FIXTURE_PAGES = {
     "tiered": (6, 11),
     "hostile": (6, 10),
     "many-alternatives": (6, 15),
+    "calibrated": (6, 11),
 }
 """Print budgets of the fixture reports (A4)."""
 

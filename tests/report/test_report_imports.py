@@ -7,10 +7,11 @@ result and input tables, terminal text, JSON) may import from diskmodel only
 sanitiser (`diskmodel.terminal`, which imports nothing of ours either: the text tables make
 each cell printable before drawing it) and its own modules
 (`diskmodel.report.*`), at
-any depth of the module (a deferred import inside a function counts too). Two modules are CLI
+any depth of the module (a deferred import inside a function counts too). Three modules are CLI
 text for other inputs and are kept apart: catalog_text.py renders the catalog for `catalog
-show`/`list` and check_text.py a validated scenario for `check`; they may read the catalog and
-the scenario, and no prediction-rendering module may import them. Writing a report's file is
+show`/`list`, check_text.py a validated scenario for `check` and calibration_text.py a
+calibration's fit and quality gate for `calibrate`; they may read the catalog, the scenario and
+the calibration, and no prediction-rendering module may import them. Writing a report's file is
 the command's job (`diskmodel.output`), not the report's.
 """
 
@@ -23,8 +24,9 @@ import pytest
 
 REPORT = Path(__file__).resolve().parents[2] / "diskmodel" / "report"
 
-CLI_TEXT = {"catalog_text", "check_text"}
-"""Modules that render the catalog or a scenario for the CLI, not a prediction."""
+CLI_TEXT = {"catalog_text", "check_text", "calibration_text"}
+"""Modules that render the catalog, a scenario or a calibration for the CLI, not a
+prediction."""
 
 ALLOWED = {
     "diskmodel.prediction",
