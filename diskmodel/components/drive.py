@@ -30,9 +30,10 @@ prod lam S / alpha(i), in the open and the closed solution, for reads and destag
 - HDD: alpha(n) = E[S(1)] / (fixed + P(n)), P(n) the mean SPTF positioning time with n
   requests queued and the passed-over requests kept (`components.sptf`, a seeded simulation,
   tabulated), fixed = controller overhead + transfer. alpha(1) = 1. Beyond the drive's
-  `command_queue_depth` no further gain. Maximum gain (n -> infinity) = alpha at
-  `command_queue_depth`: about 1.21 for a 15K drive over its full stroke at the catalog's 2
-  (bounded from C9, docs/model.md §2), 2.5 at 32, 2.95 at 64 (`max_command_queueing_gain`).
+  `command_queue_depth` (its specification's tagged commands, tabulated to
+  `sptf.MAX_TABULATED_DEPTH`) no further gain; how many commands the device adapter keeps at
+  one drive (`device_adapter.commands_per_hdd`, an estimate with its range) is the model's
+  limit, applied by `model.costs.queue_limit`, not here.
 - SSD: alpha(n) = min(n, `ssd_parallelism`, S(1) / t_link): the flash units serve requests in
   parallel until they are all busy or the drive's interface (`media_transfer_mb_s`, the
   bandwidth of the whole drive) is full. Maximum gain = min(`ssd_parallelism`, S(1) / t_link).
@@ -254,19 +255,6 @@ def gain_simulations(drives: Iterable[Drive]) -> list[tuple[SeekCurve, float, fl
         for d in drives
         if d.kind == "hdd"
     ]
-
-
-def max_command_queueing_gain(
-    drive: Drive, size_bytes: float, occupied_fraction: float, write: bool
-) -> float:
-    """alpha(n -> infinity): the drive's rate multiplier with its command queue full.
-
-    It sets the open solution's maximum throughput of a drive: alpha_max / E[S(1)].
-    """
-    if drive.kind == "ssd":
-        return ssd_max_parallelism(drive, size_bytes, write)
-    depth = min(drive.command_queue_depth, sptf.MAX_TABULATED_DEPTH)
-    return float(command_queueing_gain(drive, size_bytes, occupied_fraction, write, depth)[-1])
 
 
 def ssd_max_parallelism(drive: Drive, size_bytes: float, write: bool) -> float:

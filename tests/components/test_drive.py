@@ -123,7 +123,7 @@ def test_ssd_gain_is_its_parallelism_up_to_its_bandwidth(d) -> None:  # type: ig
     p = d.ssd_parallelism
     assert list(gain[:p]) == list(range(1, p + 1))
     assert np.all(gain[p:] == p)
-    assert drive.max_command_queueing_gain(d, 4096, 1.0, False) == p
+    assert drive.ssd_max_parallelism(d, 4096, False) == p
     # A 1 MiB transfer fills the drive's interface long before its flash units are busy.
     big = 1 << 20
     cap = drive.ssd_max_parallelism(d, big, False)
@@ -150,7 +150,6 @@ def test_command_queueing_gain_starts_at_one_and_grows(name: str, write: bool) -
     assert np.all(np.diff(gain[:depth]) > 0)
     # No further gain beyond the drive's command queue.
     assert np.all(gain[depth - 1 :] == gain[depth - 1])
-    assert drive.max_command_queueing_gain(d, 4096, 1.0, write) == gain[depth - 1]
     # Bounded by the fixed part: positioning cannot fall below zero.
     m = drive.random_op(d, 4096, 1.0, write)
     fixed_s = d.controller_overhead_ms * 1e-3 + 4096 / (d.media_transfer_mb_s * 1e6)
