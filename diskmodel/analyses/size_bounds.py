@@ -31,7 +31,7 @@ only the configuration's counts, and hold for *every* placement the model can ma
   is the load-dependent station's L / X, which is at least its queue-length-one service
   because the drive never serves faster than one request per request queued
   (alpha(n) <= n). A read miss costs at least the drive and DA service of the rank kind it
-  lands on, at the shortest data span the model ever gives (`layout.EMPTY_FRACTION`); the
+  lands on, at the shortest data span the model ever gives (`rank_shares.EMPTY_FRACTION`); the
   skew bound splits misses over kinds.
 
 Each bound is a function of the planned load times the growth factor: a configuration whose
@@ -78,8 +78,8 @@ from diskmodel.catalog import Catalog
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank
 from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
-from diskmodel.model.layout import EMPTY_FRACTION
 from diskmodel.model.network import _PROCESSOR_WORK, front_end_delay_s
+from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.tiering.skew import SkewCurve
 from diskmodel.workload import IO_CLASSES
 

@@ -31,7 +31,8 @@ from numpy.typing import ArrayLike, NDArray
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, queue_limit
-from diskmodel.model.layout import EMPTY_FRACTION, PoolLayout
+from diskmodel.model.layout import PoolLayout
+from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
