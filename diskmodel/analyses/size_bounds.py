@@ -78,7 +78,7 @@ from diskmodel.catalog import Catalog
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank
 from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
-from diskmodel.model.network import _PROCESSOR_WORK, front_end_delay_s
+from diskmodel.model.network_build import PROCESSOR_WORK, front_end_delay_s
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.tiering.skew import SkewCurve
 from diskmodel.workload import IO_CLASSES
@@ -237,7 +237,7 @@ def profile(config: Configuration, catalog: Catalog, kinds: Sequence[RankKind]) 
                 continue
             size = mix.size_bytes(io_class)
             port = host_adapter.port_service(hw.host_adapter, size).mean_s
-            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
+            core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
             counted = max(port + core - size / port_bytes_per_s, 0.0)
             delay = front_end_delay_s(config, io_class, size, counted)
             port_s[w] += p * port

@@ -29,7 +29,8 @@ from diskmodel.model.bracket import Illinois, fixed_point_between
 from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout, network_key
-from diskmodel.model.network import Network, NetworkBuilder
+from diskmodel.model.network import Network
+from diskmodel.model.network_build import NetworkBuilder
 from diskmodel.model.open import class_rates, class_responses, station_states
 from diskmodel.queueing.closed_network import ClosedNetworkResult
 
