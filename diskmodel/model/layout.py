@@ -47,7 +47,8 @@ from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.pool_load import PoolAtLoad, pools_at
 from diskmodel.model.rank_shares import RankShare
-from diskmodel.tiering.placement import PoolPlacement, PoolPlacer, WorkloadDemand
+from diskmodel.tiering.placement import PoolPlacer
+from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
 
 # A tier's load ceiling is searched to this fraction of the load it would hold without one:
 # the response time at a steep point of the curve moves some 30 times the ceiling's relative
