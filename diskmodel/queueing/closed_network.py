@@ -261,7 +261,7 @@ def _ordinary_fast(
     wanted = _points(points, N)
     queue = c == 1
     D_queue = D * queue
-    from diskmodel.queueing.closed import mva_final
+    from diskmodel.queueing.exact_routes import mva_final
 
     X_all, Q = mva_final(D, D_queue, N, Z)
     X = float(X_all[-1])
@@ -286,8 +286,8 @@ def _ordinary_fast(
 
 def _ordinary_network(net: Network) -> tuple[FloatArray, FloatArray]:
     """X(n), n = 1..N, and Q [K] at N of a network of ordinary queues and delays only: exact
-    MVA by the cheaper of its two routes for this station count (`closed.mva_final`)."""
-    from diskmodel.queueing.closed import mva_final
+    MVA by the cheaper of its two routes for this station count (`exact_routes.mva_final`)."""
+    from diskmodel.queueing.exact_routes import mva_final
 
     D_queue = net.base_queue * net.theta
     delays = net.demands[net.delay_stations]
