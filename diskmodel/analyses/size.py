@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from diskmodel.analyses import cluster
+from diskmodel.analyses import cluster, size_profile
 from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import limits
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
@@ -106,10 +106,10 @@ def _screen_model(
     """The bounds of configurations of one system model."""
     catalog = context.catalog
     kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
-    figures = bounds.rank_kinds(catalog, system, kinds)
+    figures = size_profile.rank_kinds(catalog, system, kinds)
     index = {kind: k for k, kind in enumerate(kinds)}
     keys: dict[tuple[float, float], int] = {}
-    profiles: list[bounds.Profile] = []
+    profiles: list[size_profile.Profile] = []
     n = len(variants)
     profile = np.zeros(n, dtype=np.int64)
     ports, pairs = np.ones(n), np.ones(n)
@@ -120,7 +120,7 @@ def _screen_model(
         if key not in keys:
             config = sized_configuration(v, context)
             keys[key] = len(profiles)
-            profiles.append(bounds.profile(config, catalog, figures))
+            profiles.append(size_profile.profile(config, catalog, figures))
             if not workloads:
                 workloads = [
                     (w.pool, w.capacity_gb, None if w.preference is not None else w.skew)

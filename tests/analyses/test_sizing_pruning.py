@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diskmodel.analyses.size as size_module
-from diskmodel.analyses import size_bounds, size_offers, size_try
+from diskmodel.analyses import size_offers, size_profile, size_try
 from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
 from diskmodel.catalog import load_catalog
@@ -357,19 +357,19 @@ SPANS = (1e-3, 1 / 64, 1 / 8, 1 / 2, 1.0)
 
 @pytest.mark.parametrize("system", ["ds8800-951", "ds8700-941"])
 def test_no_drive_serves_faster_than_one_request_per_request_queued(system: str) -> None:
-    """The premise of two bounds (size_bounds.most_per_drive, and a drive's response at least
+    """The premise of two bounds (size_profile.most_per_drive, and a drive's response at least
     its queue-length-one service): alpha(n) <= n for every catalog drive on every span, and
     an SSD's gain is the same on every span."""
     catalog = load_catalog()
     commands = catalog.systems[system].device_adapter.commands_per_hdd
     for name in catalog.systems[system].drives:
-        rank = size_bounds._rank(catalog, system, "p", name, "raid5-7+p")
+        rank = size_profile.installed_rank(catalog, system, "p", name, "raid5-7+p")
         depth = queue_limit(rank, commands)
         gains = [drive_gain(rank, span, depth) for span in SPANS]
         gains += [drive_gain(rank, span, depth, share) for span in SPANS for share in (0.3, 1.0)]
         for gain in gains:
             n = np.arange(1, len(gain) + 1)
             assert np.all(gain <= n * (1 + 1e-12)), (name, gain)
-            assert gain[-1] <= size_bounds.most_per_drive(rank, commands) * (1 + 1e-12)
+            assert gain[-1] <= size_profile.most_per_drive(rank, commands) * (1 + 1e-12)
         if rank.drive.kind == "ssd":
             assert all(np.array_equal(g, gains[0]) for g in gains), name
