@@ -39,8 +39,8 @@ import time
 
 import numpy as np
 
-from diskmodel.analyses import size as size_module
 from diskmodel.analyses import size_bounds as bounds
+from diskmodel.analyses import size_profile, size_try
 from diskmodel.analyses.size import size_scenario
 from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
@@ -67,7 +67,7 @@ def _bigger() -> Scenario:
 
 
 def _screen_inputs() -> tuple[
-    list[bounds.Profile], bounds.Space, tuple[bounds.RankKind, ...], list, bounds.Limits
+    list[size_profile.Profile], bounds.Space, tuple[size_profile.RankKind, ...], list, bounds.Limits
 ]:
     """The synthetic space and what the screen needs of it (two processor options)."""
     scenario = _bigger().corner("central")
@@ -75,8 +75,8 @@ def _screen_inputs() -> tuple[
     growth = scenario.analyses.growth
     assert growth is not None
     periods = ("now", *growth.labels)
-    context = size_module._Context(scenario, catalog, None, periods, tuple(growth.multipliers))
-    kinds = bounds.rank_kinds(
+    context = size_try.SizingContext(scenario, catalog, None, periods, tuple(growth.multipliers))
+    kinds = size_profile.rank_kinds(
         catalog,
         scenario.system.model,
         [("oltp", "15k-300", "raid5-7+p"), ("oltp", "ssd-300", "raid5-6+p+s")],
@@ -87,8 +87,8 @@ def _screen_inputs() -> tuple[
         data["system"]["processor_ways"] = ways
         data["analyses"] = {}
         variant = Scenario.model_validate(data, context={"catalog": catalog})
-        config = size_module._configuration(variant, context)
-        profiles.append(bounds.profile(config, catalog, kinds))
+        config = size_try.sized_configuration(variant, context)
+        profiles.append(size_profile.profile(config, catalog, kinds))
     grid = np.array(
         list(
             itertools.product(

@@ -21,35 +21,38 @@ estimate); known before a configuration is solved.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import math
 import os
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
 
-from diskmodel.analyses import cluster
+from diskmodel.analyses import cluster, size_profile
 from diskmodel.analyses import size_bounds as bounds
-from diskmodel.analyses.limits import first_broken, limits
-from diskmodel.catalog import Catalog
-from diskmodel.configuration import (
-    Configuration,
-    Rank,
-    ServiceLevelConfig,
-    projected_hit_ratios,
-    resolve,
+from diskmodel.analyses.limits import limits
+from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
+from diskmodel.analyses.size_offers import (
+    configuration_cost,
+    current_choices,
+    offered_choices,
+    variant_data,
 )
-from diskmodel.model.operating import OperatingPoint, Solver
-from diskmodel.prediction import Choice, SizingCandidate, SizingPruned, SizingResult, no_more
-from diskmodel.scenario import Scenario, apply_settings
+from diskmodel.analyses.size_try import (
+    SizingContext,
+    SizingJob,
+    SizingRunner,
+    sized_configuration,
+    validated,
+)
+from diskmodel.catalog import Catalog
+from diskmodel.configuration import ServiceLevelConfig
+from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult, no_more
+from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
-from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
+from diskmodel.scenario.schema import Prices
 from diskmodel.units import MS
 from diskmodel.vocabulary import COMPONENT_KINDS
 
@@ -57,327 +60,6 @@ PARALLEL_FROM = 24
 """Configurations from which a search is spread over processes by default (below it, starting
 the processes costs more than it saves)."""
 MAX_WORKERS = 8
-
-
-def _label(pool: str, drive: str, raid: str) -> str:
-    return f"{pool}: {drive} {raid}"
-
-
-def _choices(scenario: Scenario) -> tuple[list[str], list[list[float | str]]]:
-    """What is chosen (names) and the options of each."""
-    size = scenario.analyses.size
-    assert size is not None
-    names: list[str] = []
-    options: list[list[float | str]] = []
-    for group in size.ranks:
-        names.append(_label(group.pool, group.drive, group.raid))
-        options.append(sorted(set(group.counts)))
-    for key, values in size.system_options().items():
-        names.append(key)
-        options.append(values)
-    return names, options
-
-
-def _current(scenario: Scenario, names: Sequence[str]) -> dict[str, float | str]:
-    """The scenario's own value of every choice (0 for a rank kind it does not have)."""
-    ranks: dict[str, int] = {}
-    for pool in scenario.pools:
-        for g in pool.ranks:
-            key = _label(pool.name, g.drive, g.raid)
-            ranks[key] = ranks.get(key, 0) + g.count
-    out: dict[str, float | str] = dict(ranks)
-    for key in SYSTEM_CHOICES:
-        out[key] = getattr(scenario.system, key)
-    return {name: out.get(name, 0) for name in names}
-
-
-def _variant(
-    base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
-) -> dict[str, Any]:
-    """The scenario's data with the chosen counts in place."""
-    size = scenario.analyses.size
-    assert size is not None
-    settings: dict[str, Any] = {}
-    for p, pool in enumerate(scenario.pools):
-        sized = [g for g in size.ranks if g.pool == pool.name]
-        if not sized:
-            continue
-        kinds = {(g.drive, g.raid) for g in sized}
-        # A sized kind keeps the place of its first group in the file, so that the current
-        # configuration is the file's own (the same ranks in the same order: its results are
-        # those `run` gives to the last bit); kinds the file does not have come after.
-        ranks, done = [], set()
-        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
-        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
-            if kind not in kinds:
-                ranks.append(group)
-            elif kind not in done:
-                done.add(kind)
-                count = chosen[_label(pool.name, *kind)]
-                if not isinstance(count, str) and count > 0:
-                    drive, raid = kind
-                    ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
-        settings[f"pools.{p}.ranks"] = ranks
-    for key in SYSTEM_CHOICES:
-        if key in chosen:
-            settings[f"system.{key}"] = chosen[key]
-    data = apply_settings(base, settings)
-    data["analyses"] = {"curve": {"points": 2}}
-    return data
-
-
-Cost = tuple[int, float, float | None]
-
-
-def _cost(variant: Scenario, catalog: Catalog, prices: Prices | None) -> Cost:
-    """Installed drives, their power (W) and the price by the scenario's prices, of a validated
-    configuration (known before it is solved, so that the search can go cheapest first)."""
-    system = variant.system
-    ranks = [
-        (catalog.installed_drive(system.model, g.drive), catalog.raid_formats[g.raid], g.count)
-        for pool in variant.pools
-        for g in pool.ranks
-    ]
-    drives = sum(raid.drives * count for _, raid, count in ranks)
-    power = sum(raid.drives * count * drive.power_w for drive, raid, count in ranks)
-    if prices is None:
-        return drives, power, None
-    price = sum(
-        raid.drives * count * prices.drives.get(drive.name, 0.0) for drive, raid, count in ranks
-    )
-    price += system.da_pairs * prices.da_pair + system.host_ports * prices.host_port
-    price += system.cache_gb * prices.cache_gb
-    price += prices.processor_ways.get(str(system.processor_ways), 0.0)
-    price += prices.model.get(system.model, 0.0)
-    return drives, power, price
-
-
-def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
-    """The planned point, then the point at each growth factor (as `predict` grows a load)."""
-    planned = solver.planned_point()
-    out = [planned]
-    if solver.config.has_closed:
-        population = solver.closed_population()
-        out += [solver.closed_point(max(1, round(population * f)), open_scale=f) for f in factors]
-    else:
-        out += solver.open_points(planned.rates[:, None] * list(factors)) if factors else []
-    return out
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One configuration to try: its scenario data (or the scenario, once validated), its
-    choice, whether it only adds, and its cost (drives, power, price)."""
-
-    data: dict[str, Any]
-    choice: Choice
-    upgrade: bool
-    cost: Cost = (0, 0.0, None)
-    variant: Scenario | None = None  # validated already (then `data` is not needed)
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What every configuration of one search is tried against."""
-
-    scenario: Scenario
-    catalog: Catalog
-    base_dir: Path | None
-    periods: tuple[str, ...]
-    factors: tuple[float, ...]
-
-
-def _validated(job: _Job, catalog: Catalog) -> Scenario | str:
-    """The job's scenario, or why it is not possible (the validation's messages)."""
-    try:
-        return Scenario.model_validate(job.data, context={"catalog": catalog})
-    except ValidationError as exc:
-        return "; ".join(str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False))
-
-
-def _configuration(variant: Scenario, context: _Context) -> Configuration:
-    """A configuration of the search resolved; a cache size of its own projects the hit
-    ratios to it, as an alternative's does."""
-    hits = projected_hit_ratios(context.scenario, variant, {})
-    return resolve(variant, context.catalog, context.base_dir, hit_ratios=hits)
-
-
-def _try(job: _Job, context: _Context) -> SizingCandidate:
-    """One configuration against the service level in every period (module docstring)."""
-    catalog = context.catalog
-    choice, upgrade = job.choice, job.upgrade
-    variant = job.variant if job.variant is not None else _validated(job, catalog)
-    if isinstance(variant, str):
-        return SizingCandidate(choice, error=variant, upgrade=upgrade)
-    config = _configuration(variant, context)
-    drives, power, price = job.cost
-    level = limits(config.service_level)
-    points = _points(Solver(config), context.factors)
-    periods = context.periods
-    broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
-    first = next(((name, lim) for name, lim in broken if lim is not None), None)
-    planned = points[0]
-    r = planned.response_s
-    by_period = tuple(
-        p.response_s / MS if math.isfinite(p.response_s) and not p.saturated else None
-        for p in points
-    )
-    busiest = planned.busiest
-    return SizingCandidate(
-        choice,
-        error=None,
-        drives=drives,
-        power_w=power,
-        price=price,
-        response_time_ms=r / MS if math.isfinite(r) and not planned.saturated else None,
-        busiest=planned.network.stations[busiest].name,
-        busiest_utilization=float(min(planned.utilization[busiest], 1.0)),
-        meets=first is None,
-        broken_in=None if first is None else first[0],
-        binding=None if first is None else first[1].label,
-        upgrade=upgrade,
-        response_by_period_ms=by_period,
-        uneven=uneven_placement(config),
-    )
-
-
-def uneven_placement(config: Configuration) -> str:
-    """The rank kinds whose ranks are not spread evenly over the DA pairs or the servers, with
-    their counts per pair and per server ("" when all are even). Ranks are dealt round-robin
-    over the DA pairs and alternate between the servers (`scenario.expand_ranks`), so each
-    kind is as even as its count allows unless a group names its DA pair; what is left is
-    named, since a rank more on one DA pair can lower the maximum (issue 14)."""
-    hw = config.hardware
-    servers = hw.system.servers
-    kinds: dict[tuple[str, str, str], list[Rank]] = {}
-    for rank in config.ranks:
-        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
-    parts = []
-    drives = [drive for _, drive, _ in kinds]
-    for (_, drive, raid), ranks in kinds.items():
-        pairs = [sum(r.da_pair == d for r in ranks) for d in range(hw.da_pairs)]
-        owners = [sum(r.server % servers == s for r in ranks) for s in range(servers)]
-        uneven = []
-        if max(pairs) > min(pairs):
-            uneven.append("DA " + "/".join(map(str, pairs)))
-        if max(owners) > min(owners):
-            uneven.append("servers " + "/".join(map(str, owners)))
-        if uneven:
-            name = drive if drives.count(drive) == 1 else f"{drive} {raid}"
-            parts.append(f"{name}: " + ", ".join(uneven))
-    return "; ".join(parts)
-
-
-def _cost_key(c: SizingCandidate) -> tuple[float, float]:
-    return (c.price if c.price is not None else float(c.drives), c.power_w)
-
-
-# Response times within this (relative) count as equal on the front: closer than that is below
-# the model's own precision, and would put a dearer configuration on the front for a
-# microsecond (a second DA pair where the DA pairs were never the bottleneck).
-SAME_RESPONSE = 0.01
-
-
-def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
-    """Indices of the candidates no other beats on cost and response time at the planned load
-    (possible and not saturated ones only; responses within `SAME_RESPONSE` count as equal),
-    cheapest first."""
-    ok = [i for i, c in enumerate(candidates) if c.error is None and c.response_time_ms is not None]
-
-    def beats(j: int, i: int) -> bool:
-        cj, ci = _cost_key(candidates[j]), _cost_key(candidates[i])
-        rj = candidates[j].response_time_ms or 0.0
-        ri = candidates[i].response_time_ms or 0.0
-        no_worse = cj <= ci and rj <= ri * (1 + SAME_RESPONSE)
-        better = cj < ci or rj * (1 + SAME_RESPONSE) < ri
-        # At the same cost and response, the configuration with no more of anything (a part
-        # the prices do not count, such as a DA pair without a price) is the one to show.
-        smaller = cj == ci and ri <= rj * (1 + SAME_RESPONSE) and _fewer(j, i)
-        return no_worse and (better or smaller)
-
-    def _fewer(j: int, i: int) -> bool:
-        a, b = candidates[j].choice, candidates[i].choice
-        return no_more(a, b) and a != b
-
-    front = [i for i in ok if not any(beats(j, i) for j in ok if j != i)]
-    return tuple(sorted(front, key=lambda i: (_cost_key(candidates[i]), i)))
-
-
-def _cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> int | None:
-    """The cheapest that meets the service level; at the same cost, the one with the least of
-    everything chosen (the current configuration before an upgrade that adds only unpriced
-    parts), then the faster."""
-    meeting = [i for i in among if candidates[i].meets]
-    if not meeting:
-        return None
-    return min(
-        meeting,
-        key=lambda i: (
-            _cost_key(candidates[i]),
-            sum(count for _, count in candidates[i].choice if not isinstance(count, str)),
-            candidates[i].response_time_ms,
-        ),
-    )
-
-
-class _Runner:
-    """Solves batches of jobs, in order: in this process, over `workers` processes, or on the
-    Dask cluster at `scheduler` (each configuration is independent, so the results are the
-    same every way). The processes or the cluster connection are kept for every batch of
-    one search, and the search's context goes to each of them once."""
-
-    def __init__(self, context: _Context, workers: int, scheduler: str | None) -> None:
-        self.context = context
-        self.workers = workers
-        self.scheduler = scheduler
-        self._stack = contextlib.ExitStack()
-        self._pool: Any = None
-        self._client: Any = None
-        self._shared: Any = None
-        self._deadline = 0.0
-
-    def __enter__(self) -> _Runner:
-        if self.scheduler is not None:
-            self._client, self._shared = self._stack.enter_context(
-                cluster.dask_client(self.scheduler, self.context)
-            )
-            self._deadline = time.monotonic() + cluster.DASK_RESULTS_TIMEOUT_S
-        elif self.workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._pool = self._stack.enter_context(
-                ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    initializer=_set_worker_context,
-                    initargs=(self.context,),
-                )
-            )
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stack.close()
-
-    def run(self, jobs: Sequence[_Job]) -> Iterable[SizingCandidate]:
-        """Every job's candidate, in the jobs' order, as they come."""
-        if self._client is not None:
-            assert self.scheduler is not None
-            futures = self._client.map(_try, jobs, context=self._shared, pure=False)
-            return cluster.gathered(self.scheduler, futures, self._deadline)
-        if self._pool is not None:
-            return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
-        return (_try(job, self.context) for job in jobs)
-
-
-_worker_context: list[_Context] = []
-"""The search's context in a worker process (set once by `_set_worker_context`)."""
-
-
-def _set_worker_context(context: _Context) -> None:
-    _worker_context[:] = [context]
-
-
-def _try_in_worker(job: _Job) -> SizingCandidate:
-    return _try(job, _worker_context[0])
 
 
 def _service_level(scenario: Scenario) -> tuple[str, ...]:
@@ -392,7 +74,7 @@ keep the processes busier."""
 
 
 def _screen(
-    scenario: Scenario, context: _Context, variants: Sequence[Scenario | str]
+    scenario: Scenario, context: SizingContext, variants: Sequence[Scenario | str]
 ) -> bounds.Screen:
     """The bounds of every valid configuration (an invalid one gets no bound: inf, nothing
     proved). Each system model's configurations are bounded with that model's figures: the
@@ -419,15 +101,15 @@ def _screen(
 
 
 def _screen_model(
-    system: str, scenario: Scenario, context: _Context, variants: Sequence[Scenario]
+    system: str, scenario: Scenario, context: SizingContext, variants: Sequence[Scenario]
 ) -> bounds.Screen:
     """The bounds of configurations of one system model."""
     catalog = context.catalog
     kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
-    figures = bounds.rank_kinds(catalog, system, kinds)
+    figures = size_profile.rank_kinds(catalog, system, kinds)
     index = {kind: k for k, kind in enumerate(kinds)}
     keys: dict[tuple[float, float], int] = {}
-    profiles: list[bounds.Profile] = []
+    profiles: list[size_profile.Profile] = []
     n = len(variants)
     profile = np.zeros(n, dtype=np.int64)
     ports, pairs = np.ones(n), np.ones(n)
@@ -436,9 +118,9 @@ def _screen_model(
     for i, v in enumerate(variants):
         key = (float(v.system.processor_ways), float(v.system.cache_gb))
         if key not in keys:
-            config = _configuration(v, context)
+            config = sized_configuration(v, context)
             keys[key] = len(profiles)
-            profiles.append(bounds.profile(config, catalog, figures))
+            profiles.append(size_profile.profile(config, catalog, figures))
             if not workloads:
                 workloads = [
                     (w.pool, w.capacity_gb, None if w.preference is not None else w.skew)
@@ -509,35 +191,11 @@ def size_scenario(
     if size is None:
         raise ValueError("the scenario has no analyses.size section")
     prune = size.prune if prune is None else prune
-    names, options = _choices(scenario)
-    current = _current(scenario, names)
+    jobs, variants = _jobs(scenario, catalog, size.prices)
     growth = scenario.analyses.growth
     factors = tuple(growth.multipliers) if growth else ()
     periods = ("now", *(growth.labels if growth else ()))
-    base = scenario.model_dump(mode="python")
-    combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
-    if current not in combos:
-        combos.insert(0, current)
-    else:
-        combos.remove(current)
-        combos.insert(0, current)
-    context = _Context(scenario, catalog, base_dir, periods, factors)
-    here = tuple((k, current[k]) for k in names)
-    jobs = [
-        _Job(
-            _variant(base, scenario, chosen),
-            choice := tuple((k, chosen[k]) for k in names),
-            no_more(here, choice),
-        )
-        for chosen in combos
-    ]
-    variants = [_validated(job, catalog) for job in jobs]
-    jobs = [
-        job
-        if isinstance(v, str)
-        else replace(job, data={}, variant=v, cost=_cost(v, catalog, size.prices))
-        for job, v in zip(jobs, variants, strict=True)
-    ]
+    context = SizingContext(scenario, catalog, base_dir, periods, factors)
     why_not = (
         "closed workloads: the bounds are for open loads"
         if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None
@@ -546,6 +204,70 @@ def size_scenario(
     screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
+    results, skipped = _search(context, jobs, variants, screen, workers, scheduler, advance)
+    kept = sorted(results)
+    candidates = tuple(results[i] for i in kept)
+    pruned = tuple(skipped[i] for i in sorted(skipped))
+    upgrades = [k for k, c in enumerate(candidates) if c.upgrade]
+    return SizingResult(
+        scenario=scenario.name,
+        objective="price" if size.prices is not None else "drives",
+        periods=periods,
+        candidates=candidates,
+        front=pareto_front(candidates),
+        cheapest=cheapest(candidates, range(len(candidates))),
+        cheapest_upgrade=cheapest(candidates, upgrades),
+        method=_method(len(jobs), pruned, prune, why_not),
+        service_level=_service_level(scenario),
+        pruned=pruned,
+    )
+
+
+def _jobs(
+    scenario: Scenario, catalog: Catalog, prices: Prices | None
+) -> tuple[list[SizingJob], list[Scenario | str]]:
+    """Every configuration offered as a job, the current one first, and its validated scenario
+    (or why it is not possible); a valid one's job carries it and its cost."""
+    names, options = offered_choices(scenario)
+    current = current_choices(scenario, names)
+    base = scenario.model_dump(mode="python")
+    combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
+    if current not in combos:
+        combos.insert(0, current)
+    else:
+        combos.remove(current)
+        combos.insert(0, current)
+    here = tuple((k, current[k]) for k in names)
+    jobs = [
+        SizingJob(
+            variant_data(base, scenario, chosen),
+            choice := tuple((k, chosen[k]) for k in names),
+            no_more(here, choice),
+        )
+        for chosen in combos
+    ]
+    variants = [validated(job, catalog) for job in jobs]
+    jobs = [
+        job
+        if isinstance(v, str)
+        else replace(job, data={}, variant=v, cost=configuration_cost(v, catalog, prices))
+        for job, v in zip(jobs, variants, strict=True)
+    ]
+    return jobs, variants
+
+
+def _search(
+    context: SizingContext,
+    jobs: Sequence[SizingJob],
+    variants: Sequence[Scenario | str],
+    screen: bounds.Screen | None,
+    workers: int,
+    scheduler: str | None,
+    advance: Callable[[int], None] | None,
+) -> tuple[dict[int, SizingCandidate], dict[int, SizingPruned]]:
+    """The jobs solved cheapest first, in batches, each job skipped where `screen`'s bounds
+    prove it cannot be on the front nor an answer against those solved before it: the
+    candidates and the skipped, by job index."""
     results: dict[int, SizingCandidate] = {}
     skipped: dict[int, SizingPruned] = {}
     # Cheapest first, so that what is solved can beat what comes later (size_bounds.skippable).
@@ -556,7 +278,7 @@ def size_scenario(
     order = sorted(range(len(jobs)), key=lambda i: (keys[i], i))
     solved: list[tuple[int, float | None, bool]] = []
     batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
-    with _Runner(context, workers, scheduler) as runner:
+    with SizingRunner(context, workers, scheduler) as runner:
         queue = list(order)
         while queue:
             batch: list[int] = []
@@ -579,19 +301,4 @@ def size_scenario(
                 solved.append((i, None if r is None else r * MS, candidate.meets))
                 if advance is not None:
                     advance(1)
-    kept = sorted(results)
-    candidates = tuple(results[i] for i in kept)
-    pruned = tuple(skipped[i] for i in sorted(skipped))
-    upgrades = [k for k, c in enumerate(candidates) if c.upgrade]
-    return SizingResult(
-        scenario=scenario.name,
-        objective="price" if size.prices is not None else "drives",
-        periods=periods,
-        candidates=candidates,
-        front=pareto_front(candidates),
-        cheapest=_cheapest(candidates, range(len(candidates))),
-        cheapest_upgrade=_cheapest(candidates, upgrades),
-        method=_method(len(jobs), pruned, prune, why_not),
-        service_level=_service_level(scenario),
-        pruned=pruned,
-    )
+    return results, skipped

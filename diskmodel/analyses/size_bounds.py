@@ -14,7 +14,7 @@ only the configuration's counts, and hold for *every* placement the model can ma
   kind that costs the DA least; their mean utilisation is at least that over the pairs, and
   the busiest pair at least the mean. The drives' total work is bounded the same way from
   below (with the skew bound of the next point), their total capacity from above (an SSD's
-  `alpha(D)`, an HDD's queue depth D, `most_per_drive`): where the work reaches the
+  `alpha(D)`, an HDD's queue depth D, `size_profile.most_per_drive`): where the work reaches the
   capacity, some drive saturates, and the busiest drive is at least as busy as work over
   capacity (a drive's busy time is at least its work / alpha(D)).
 - *Skew* (the placement's only freedom): whatever the placement, the hottest fraction c of a
@@ -31,7 +31,7 @@ only the configuration's counts, and hold for *every* placement the model can ma
   is the load-dependent station's L / X, which is at least its queue-length-one service
   because the drive never serves faster than one request per request queued
   (alpha(n) <= n). A read miss costs at least the drive and DA service of the rank kind it
-  lands on, at the shortest data span the model ever gives (`layout.EMPTY_FRACTION`); the
+  lands on, at the shortest data span the model ever gives (`rank_shares.EMPTY_FRACTION`); the
   skew bound splits misses over kinds.
 
 Each bound is a function of the planned load times the growth factor: a configuration whose
@@ -74,14 +74,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Catalog
-from diskmodel.components import cache, host_adapter, processor
-from diskmodel.configuration import Configuration, Rank
-from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
-from diskmodel.model.layout import EMPTY_FRACTION
-from diskmodel.model.network import _PROCESSOR_WORK, front_end_delay_s
+from diskmodel.analyses.size_profile import Profile, RankKind
 from diskmodel.tiering.skew import SkewCurve
-from diskmodel.workload import IO_CLASSES
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -89,42 +83,6 @@ BoolArray = NDArray[np.bool_]
 MARGIN = 1e-9
 """Relative margin by which a bound must pass a limit before it counts as proof (the exact
 solution and the bound compute the same quantity in different order)."""
-
-
-@dataclass(frozen=True)
-class RankKind:
-    """One kind of rank a search may install: pool, drive and RAID format, its usable
-    capacity, drives and the most one of its drives can serve (busy seconds per second)."""
-
-    pool: str
-    drive: str
-    raid: str
-    capacity_gb: float
-    active_drives: int
-    drive_capacity: float
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What the bounds need of one processor option and cache size (the hit ratios follow the
-    cache), per workload w [W] and rank kind k [K]: rates at the planned load, the port and
-    processor busy seconds per host I/O (every port, both servers, destages included), the
-    processors' visible time plus the front end's fixed delay per host I/O, the read-miss
-    fraction; per kind the time a miss costs there (drive at the shortest span + DA), and the
-    DA and drive busy seconds per host I/O if all its small (random) or all its sequential
-    back-end work were on that kind."""
-
-    rates: FloatArray
-    port_s: FloatArray
-    server_s: FloatArray
-    front_s: FloatArray
-    miss_fraction: FloatArray
-    miss_s: FloatArray  # [W, K]
-    da_small_s: FloatArray
-    da_seq_s: FloatArray
-    drive_small_s: FloatArray
-    drive_seq_s: FloatArray
-    cores: int  # processor cores over both servers
 
 
 @dataclass(frozen=True)
@@ -168,122 +126,6 @@ class Limits:
     periods: tuple[str, ...]
 
 
-def rank_kinds(
-    catalog: Catalog, system: str, kinds: Sequence[tuple[str, str, str]]
-) -> tuple[RankKind, ...]:
-    """The figures of each (pool, drive, RAID format) installed in `system`."""
-    out = []
-    commands = catalog.systems[system].device_adapter.commands_per_hdd
-    for pool, drive_name, raid_name in kinds:
-        rank = _rank(catalog, system, pool, drive_name, raid_name)
-        out.append(
-            RankKind(
-                pool,
-                drive_name,
-                raid_name,
-                rank.capacity_gb,
-                rank.active_drives,
-                most_per_drive(rank, commands),
-            )
-        )
-    return tuple(out)
-
-
-def most_per_drive(rank: Rank, commands_per_hdd: int) -> float:
-    """The most one drive of `rank` serves, in busy seconds (at queue length one) per second,
-    on any data span and mix, with the device adapter keeping at most `commands_per_hdd` at
-    it: an SSD's gain does not depend on the span (its parallel units and its interface), so it
-    is the gain itself; an HDD's is at most the queue D it may reorder (`queue_limit`), because
-    a drive never serves faster than one request per request queued (alpha(n) <= n;
-    tests/analyses/test_sizing_pruning.py checks every catalog drive). The HDD's own alpha(D)
-    would need its SPTF table on every span, which costs more than the search it would
-    shorten."""
-    depth = queue_limit(rank, commands_per_hdd)
-    if rank.drive.kind == "ssd":
-        return float(drive_gain(rank, 1.0, depth)[-1])
-    return float(depth)
-
-
-def _rank(catalog: Catalog, system: str, pool: str, drive_name: str, raid_name: str) -> Rank:
-    return Rank(
-        index=0,
-        pool=pool,
-        drive=catalog.installed_drive(system, drive_name),
-        raid=catalog.raid_formats[raid_name],
-        da_pair=0,
-        server=0,
-        added=False,
-    )
-
-
-def profile(config: Configuration, catalog: Catalog, kinds: Sequence[RankKind]) -> Profile:
-    """The per-host-I/O figures of `config`'s workloads (its processor option and cache) and
-    of each rank kind (see `Profile`). Open workloads only."""
-    hw = config.hardware
-    costs = OpCosts(config)
-    costs_of = hw.system.processor_costs
-    W, K = len(config.workloads), len(kinds)
-    port_s, server_s, front_s = np.zeros(W), np.zeros(W), np.zeros(W)
-    miss_fraction = np.zeros(W)
-    miss_s = np.full((W, K), np.inf)
-    da_small, da_seq = np.full((W, K), np.inf), np.full((W, K), np.inf)
-    drive_small, drive_seq = np.full((W, K), np.inf), np.full((W, K), np.inf)
-    port_bytes_per_s = hw.host_adapter.port_bandwidth_mb_s * 1e6
-    for w, workload in enumerate(config.workloads):
-        mix = workload.mix
-        for io_class in IO_CLASSES:
-            p = mix.fractions[io_class]
-            if p <= 0:
-                continue
-            size = mix.size_bytes(io_class)
-            port = host_adapter.port_service(hw.host_adapter, size).mean_s
-            core = processor.core_time(costs_of, _PROCESSOR_WORK[io_class]).mean_s
-            counted = max(port + core - size / port_bytes_per_s, 0.0)
-            delay = front_end_delay_s(config, io_class, size, counted)
-            port_s[w] += p * port
-            server_s[w] += p * core
-            front_s[w] += p * (core + delay)
-            if io_class in ("random_write", "sequential_write"):
-                per_write = mix.destage_ratio * (
-                    mix.backend_op(io_class)[1]
-                    if io_class == "random_write"
-                    else size / cache.TRACK_BYTES
-                )
-                server_s[w] += p * per_write * processor.core_time(costs_of, "destage").mean_s
-        miss_fraction[w] = mix.fractions["read_miss"]
-        for k, kind in enumerate(kinds):
-            if kind.pool != workload.pool:
-                continue
-            rank = _rank(catalog, hw.system.name, kind.pool, kind.drive, kind.raid)
-            miss, das, daq, drs, drq = 0.0, 0.0, 0.0, 0.0, 0.0
-            for op in costs.of(w, mix, rank, EMPTY_FRACTION):
-                ops = mix.fractions[op.io_class] * op.count
-                if op.io_class == "read_miss":
-                    miss += op.count * (op.drive.mean_s + op.da.mean_s)
-                if op.sequential:
-                    daq += ops * op.da.mean_s
-                    drq += ops * op.drive.mean_s
-                else:
-                    das += ops * op.da.mean_s
-                    drs += ops * op.drive.mean_s
-            miss_s[w, k], da_small[w, k], da_seq[w, k] = miss, das, daq
-            drive_small[w, k], drive_seq[w, k] = drs, drq
-    rates = np.array([w.iops or 0.0 for w in config.workloads], dtype=np.float64)
-    return Profile(
-        rates,
-        port_s,
-        server_s,
-        front_s,
-        miss_fraction,
-        miss_s,
-        da_small,
-        da_seq,
-        drive_small,
-        drive_seq,
-        hw.system.servers * hw.processor.ways,
-    )
-
-
 def _present_min(values: FloatArray, present: BoolArray) -> FloatArray:
     """Per candidate [N], the least of `values` [K] over the kinds it has [N, K] (0 if none)."""
     masked = np.where(present, values[None, :], np.inf)
@@ -313,18 +155,33 @@ def _skewed_min(
     return np.asarray((part * costs).sum(axis=1), dtype=np.float64)
 
 
-def screen(
+@dataclass(frozen=True)
+class _PlannedWork:
+    """Per candidate [N], what its workloads offer at the planned load: the host I/O rate, the
+    busy seconds per second at the ports, the processors, the DA pairs and the drives (the
+    last two at least: `_skewed_min`, `_present_min`), the no-queueing part of the response
+    summed over the I/O (rate x (front end + miss)), the ports' service summed likewise, and
+    the processor cores."""
+
+    x_now: FloatArray
+    port: FloatArray
+    server: FloatArray
+    da: FloatArray
+    drives: FloatArray
+    visible: FloatArray
+    port_rate_s: FloatArray
+    cores: FloatArray
+
+
+def _planned_work(
     profiles: Sequence[Profile],
     space: Space,
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
-    limits: Limits,
-) -> Screen:
-    """The bounds of every candidate of `space` (module docstring), vectorised over them.
-    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound)."""
+) -> _PlannedWork:
+    """Every candidate's work at the planned load, from its profile and its rank counts."""
     N = len(space.profile)
     kind_capacity = np.array([k.capacity_gb for k in kinds])
-    drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
     capacity_gb = space.ranks * kind_capacity[None, :]
     present = space.ranks > 0
     x_now = np.zeros(N)
@@ -367,6 +224,23 @@ def screen(
             )
             visible[rows] += rate * (prof.front_s[w] + prof.miss_fraction[w] * miss)
             port_rate_s[rows] += rate * prof.port_s[w]
+    return _PlannedWork(x_now, port, server, da, drives, visible, port_rate_s, cores)
+
+
+def screen(
+    profiles: Sequence[Profile],
+    space: Space,
+    kinds: Sequence[RankKind],
+    workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    limits: Limits,
+) -> Screen:
+    """The bounds of every candidate of `space` (module docstring), vectorised over them.
+    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound)."""
+    N = len(space.profile)
+    drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
+    work = _planned_work(profiles, space, kinds, workloads)
+    x_now, port, server, da, drives = work.x_now, work.port, work.server, work.da, work.drives
+    visible, port_rate_s, cores = work.visible, work.port_rate_s, work.cores
     # Utilisation at the planned load (scaled by each growth factor below).
     total_drive_capacity = (space.ranks * drive_capacity[None, :]).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -16,7 +16,7 @@ from diskmodel.components import cache, raid
 from diskmodel.logwrite import LogPath
 from diskmodel.prediction import Inputs
 from diskmodel.scenario import ServiceLevel
-from diskmodel.tiering.placement import Preference
+from diskmodel.tiering.records import Preference
 from diskmodel.tiering.skew import SkewCurve
 from diskmodel.vocabulary import COMPONENT_KINDS, easy_tier_follows_load
 from diskmodel.workload import IoMix

@@ -10,7 +10,8 @@ per-component, per-workload, per-rank and per-tier results. The model never impo
 analyses, which are loops over operating points (`diskmodel.analyses`).
 """
 
-from diskmodel.model.network import Network, Station, build_network
+from diskmodel.model.network import Network, Station
+from diskmodel.model.network_build import build_network
 from diskmodel.model.operating import OperatingPoint, Solver
 
 __all__ = ["Network", "OperatingPoint", "Solver", "Station", "build_network"]

@@ -17,7 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.model.bracket import fixed_point_between
+from diskmodel.model.closed_loads import RHO_CAP, ClosedLoads, closed_loads, mva_stations
 from diskmodel.model.network import Network
+from diskmodel.model.shared_drive import drive_alpha, log_empty_weight
 from diskmodel.queueing.closed_network import ClosedNetworkResult, closed_network
 from diskmodel.queueing.station import load_dependent
 
@@ -25,148 +27,6 @@ FloatArray = NDArray[np.float64]
 
 # Relative tolerance of the closed solution's throughput fixed point.
 _X_TOL = 5e-4
-# Largest share of a station the asynchronous stream may take in the closed solution; at this
-# cap the destage path is saturated (NVS full) and the closed class gets the remainder.
-_RHO_CAP = 0.995
-
-
-def _log_factorials(n: int) -> FloatArray:
-    return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))])
-
-
-def _log_drive_factor(gain: FloatArray, open_work: float, population: int) -> FloatArray:
-    """log h(n), n = 0..N: one drive's product-form factor for n closed customers of unit
-    demand when an open stream offering `open_work` (arrival rate x queue-length-one service)
-    shares its queue.
-
-    A drive is a load-dependent station, rate alpha(i) / S with i requests of either kind
-    (alpha held at alpha(D) beyond D). Summing the product form over the open customers j
-    (Lazowska et al. 1984, §7.4, for mixed networks) gives the closed class's factor
-    h(n) = sum_j C(n+j, j) a^j g(n+j), g(k) = 1 / prod_{i<=k} alpha(i): exact for product-form
-    stations, and with alpha = 1 it is the familiar D / (1 - rho) inflation. With r = a /
-    alpha(D) < 1 the sum has closed forms: h(n) = g(n) (1 - r)^-(n+1) for n >= D, and for
-    n < D the terms k = n..D-1 plus g(D) a^(D-n) sum_{i<=n} C(D, n-i) r^i (1 - r)^-(i+1)
-    (Vandermonde), all positive, so it is evaluated in log space without cancellation.
-    """
-    depth = len(gain)
-    size = max(population, depth)
-    padded = np.concatenate([gain, np.full(size - depth, gain[-1])]) if size > depth else gain
-    log_g = np.concatenate([[0.0], -np.cumsum(np.log(padded[:size]))])
-    if open_work <= 0.0:
-        return log_g[: population + 1]
-    top = float(gain[-1])
-    r = open_work / top
-    log_a, log_r, log_1r = np.log(open_work), np.log(r), np.log1p(-r)
-    n = np.arange(population + 1)
-    out = log_g[: population + 1] - (n + 1) * log_1r  # n >= D
-    lf = _log_factorials(depth)
-    m = np.arange(min(depth, population + 1))[:, None]  # the n < D rows
-    k = np.arange(depth)[None, :]
-    near = np.where(
-        k >= m,
-        lf[k] - lf[m] - lf[np.maximum(k - m, 0)] + (k - m) * log_a + log_g[k],
-        -np.inf,
-    )
-    i = np.arange(depth)[None, :]
-    far = np.where(
-        i <= m,
-        log_g[depth]
-        + (depth - m) * log_a
-        + lf[depth]
-        - lf[np.maximum(m - i, 0)]
-        - lf[np.minimum(depth - m + i, depth)]
-        + i * log_r
-        - (i + 1) * log_1r,
-        -np.inf,
-    )
-    terms = np.concatenate([near, far], axis=1)
-    peak = terms.max(axis=1)
-    out[: m.shape[0]] = peak + np.log(np.exp(terms - peak[:, None]).sum(axis=1))
-    return out
-
-
-def drive_alpha(gain: FloatArray, open_work: float, population: int) -> FloatArray:
-    """The rate multipliers alpha_eff(n), n = 1..min(N, D + 1), a drive presents to the closed
-    class when an open stream offering `open_work` shares its queue: h(n - 1) / h(n) with h of
-    `_log_drive_factor`, held beyond (for n > D it is alpha(D) (1 - r), the D / (1 - rho)
-    inflation at the drive's top speed). Without open work it is the drive's own gain."""
-    length = min(population, len(gain) + 1)
-    log_h = _log_drive_factor(gain, open_work, length)
-    return np.asarray(np.exp(log_h[:-1] - log_h[1:]), dtype=np.float64)
-
-
-def _log_empty_weight(gain: FloatArray, open_work: float) -> float:
-    """log h(0): the weight of a drive with no closed customer, over its open ones (the
-    probability that it is wholly empty, given no closed customer there, is 1 / h(0))."""
-    return float(_log_drive_factor(gain, open_work, 1)[0])
-
-
-@dataclass(frozen=True)
-class _Loads:
-    """Per station [K], per closed host I/O (the closed workloads mixed by `weights`): busy
-    seconds the host waits for (`visible`, a rank's for all its drives in `demand`), busy
-    seconds it does not (`asynchronous`: destage, prefetch), visible arrivals, and the
-    utilisation the open workloads add (`background`)."""
-
-    visible: FloatArray
-    demand: FloatArray
-    asynchronous: FloatArray
-    visible_arrival: FloatArray
-    arrival: FloatArray
-    background: FloatArray
-    background_arrival: FloatArray
-    servers: FloatArray
-
-
-def _loads(net: Network, weights: FloatArray, open_rates: FloatArray) -> _Loads:
-    visible_work = net.work - net.async_work
-    drives = np.array([s.drives for s in net.stations], dtype=np.float64)
-    servers = net.servers
-    visible = weights @ visible_work
-    return _Loads(
-        visible=visible,
-        demand=visible * drives,  # MVA: a rank is one station holding all its drives
-        asynchronous=weights @ net.async_work,
-        visible_arrival=weights @ net.visible_arrival,
-        arrival=weights @ net.arrival,
-        # Open workloads that alone saturate a station have no steady state (the prediction
-        # says so); the closed class is then solved with that station held at the cap.
-        background=np.minimum(open_rates @ net.work / servers, _RHO_CAP),
-        background_arrival=open_rates @ net.arrival,
-        servers=servers,
-    )
-
-
-def _key(value: float) -> float:
-    """A load rounded to 10 significant digits, to group ranks that carry the same load."""
-    return float(f"{value:.10g}")
-
-
-def _mva_stations(net: Network, loads: _Loads) -> list[list[int]]:
-    """The MVA network's stations: every port, server and DA pair the closed class visits, and
-    the ranks grouped: identical ranks (same gain, width and loads) become one flow-equivalent
-    station of all their drives (exact for product form; keeps hundreds of ranks fast).
-    Returns the member stations of each MVA station."""
-    members: list[list[int]] = []
-    groups: dict[tuple[object, ...], int] = {}
-    for k in np.flatnonzero(loads.demand > 0).tolist():
-        gain = net.gains[k]
-        if gain is None:
-            members.append([k])
-            continue
-        key = (
-            np.round(gain, 9).tobytes(),
-            net.stations[k].drives,
-            _key(loads.demand[k]),
-            _key(loads.asynchronous[k]),
-            _key(loads.background[k]),
-        )
-        if key in groups:
-            members[groups[key]].append(k)
-        else:
-            groups[key] = len(members)
-            members.append([k])
-    return members
 
 
 @dataclass(frozen=True)
@@ -297,12 +157,12 @@ def solve_closed(
     placement for a vanishing load and the one for a load at which no Easy Tier ceiling binds)
     give the same inputs, so the same solution, and it is solved once."""
     N = int(population)
-    loads = _loads(net, weights, open_rates)
+    loads = closed_loads(net, weights, open_rates)
     destaging = weights @ net.destage_work > 0  # the stations on the NVS's destage path
     # The front end's fixed delay per I/O holds an I/O out of every queue, as think time does.
     fractions = [w.mix.fractions for w in net.workloads]
     delay_s = float(weights @ net.times.delay_per_io(len(fractions), fractions))
-    members = _mva_stations(net, loads)
+    members = mva_stations(net, loads)
     wait_factor = np.array([net.wait_factor[g[0]] for g in members])
     is_drive = np.array([g is not None for g in net.gains])
     top = np.where(is_drive, net.capacity, 1.0)  # a drive's most work per second: alpha(D)
@@ -316,9 +176,9 @@ def solve_closed(
         rho = np.where(
             is_drive, open_work / top, x * loads.asynchronous / loads.servers + loads.background
         )
-        hit_limit = bool(np.any((rho >= _RHO_CAP) & destaging))
-        open_work = np.where(is_drive, np.minimum(open_work, _RHO_CAP * top), open_work)
-        rho = np.minimum(rho, _RHO_CAP)
+        hit_limit = bool(np.any((rho >= RHO_CAP) & destaging))
+        open_work = np.where(is_drive, np.minimum(open_work, RHO_CAP * top), open_work)
+        rho = np.minimum(rho, RHO_CAP)
         demands = base_demand.copy()
         alphas: list[FloatArray | None] = []
         for j, group in enumerate(members):
@@ -371,7 +231,7 @@ def solve_closed(
 
 def _mva_figures(
     net: Network,
-    loads: _Loads,
+    loads: ClosedLoads,
     members: list[list[int]],
     is_drive: NDArray[np.bool_],
     host: HostCpu | None,
@@ -418,7 +278,7 @@ def _network_at(
 
 
 def _throughput_limits(
-    loads: _Loads, is_drive: NDArray[np.bool_], top: FloatArray, host: HostCpu | None
+    loads: ClosedLoads, is_drive: NDArray[np.bool_], top: FloatArray, host: HostCpu | None
 ) -> tuple[float, FloatArray]:
     """The most the closed class could pass through any station (its visible and asynchronous
     work per closed I/O against what the open workloads leave, and the host CPUs): the
@@ -441,7 +301,7 @@ def _throughput_limits(
 
 def _station_states(
     net: Network,
-    loads: _Loads,
+    loads: ClosedLoads,
     members: list[list[int]],
     solution: _Solution,
     x: float,
@@ -460,7 +320,7 @@ def _station_states(
             # A drive is busy unless it holds no request of either class: no closed one
             # (the network's member_idle) and, given that, no open one (1 / h(0)).
             empty = result.member_idle[j] * np.exp(
-                -_log_empty_weight(gain, float(solution.open_work[group[0]]))
+                -log_empty_weight(gain, float(solution.open_work[group[0]]))
             )
             util[group] = 1.0 - float(np.clip(empty, 0.0, 1.0))
     grouped = {k for g in members for k in g}

@@ -22,27 +22,20 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache
-from diskmodel.components.host import customers
 from diskmodel.configuration import Configuration
-from diskmodel.model.application import TransactionState, application_loop, transactions
-from diskmodel.model.bracket import Illinois, fixed_point_between
-from diskmodel.model.closed import ClosedState, HostCpu, solve_closed
+from diskmodel.model.application import TransactionState, transactions
+from diskmodel.model.closed import ClosedState
+from diskmodel.model.closed_point import closed_figures, closed_load, settled
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import free_headroom, layout, network_key
-from diskmodel.model.network import Network, NetworkBuilder
+from diskmodel.model.network import Network
+from diskmodel.model.network_build import NetworkBuilder
 from diskmodel.model.open import class_rates, class_responses, station_states
-from diskmodel.queueing.closed_network import ClosedNetworkResult
+from diskmodel.model.saturation import saturating_load
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
-# Closed points: the rate placement is made for and the rate it gives agree to this (relative),
-# in at most _CLOSED_ROUNDS steps.
-_CLOSED_TOL = 1e-5
-_CLOSED_ROUNDS = 40
-# The maximum rate of a mix whose placement follows the load: the placement made for it and
-# the rate it carries agree to this (relative); the true maximum lies within it.
-SATURATION_TOL = 1e-4
 # Networks kept per solver (a curve needs one per load once Easy Tier's ceilings bind).
 _CACHE_SIZE = 512
 # Loads within this (relative) of the rate at which a ceiling starts to bind are placed by the
@@ -289,101 +282,30 @@ class Solver:
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
         """The closed workloads at a total `population` (their populations in proportion; for
         an application, its users), the open ones at `open_scale` x their planned rates, placed
-        for the rates they settle at."""
+        for the rates they settle at (`model.closed_point`)."""
         weights = self.closed_weights()
         open_rates = self.planned_rates() * open_scale
         app = self.config.application
-        host: HostCpu | None = None
-        if app is not None:
-            # `population` users, each as the I/O streams it keeps in flight (components.host).
-            users = population
-            population = customers(users, app.parallel_ios)
-            streams = population / users
-            think_s, host = application_loop(app, streams)
-        else:
-            closed = [w for w in self.config.workloads if w.is_closed]
-            given = sum(w.population or 0 for w in closed)
-            think_s = sum((w.population or 0) * w.think_time_s for w in closed) / given
-
-        # Placement depends on the rate the closed class settles at, and that rate on the
-        # placement: solve x = g(x), g(x) the closed throughput on the network placed for the
-        # closed class at x. g is bounded (the hardware's capacity) and may rise or fall with
-        # x (a higher rate moves data to slower tiers, which relieves a fast tier that was the
-        # bottleneck), so h(x) = g(x) - x is positive at 0 and negative far enough out: bracket
-        # a sign change from 0 upwards, then regula falsi (Illinois) inside it.
-        # The closed networks solved on the way, by their inputs: the first two placements (for
-        # no load, then for the rate it settles at) are often the same under two cache keys.
-        solved: dict[bytes, ClosedNetworkResult] = {}
-
-        def settle(x: float) -> tuple[Network, ClosedState]:
-            net = self.network(open_rates + weights * x)
-            state = solve_closed(net, weights, population, think_s, open_rates, host, solved)
-            return net, state
-
-        def solve(x: float) -> tuple[tuple[Network, ClosedState], float]:
-            placed, settled = settle(x)
-            return (placed, settled), settled.throughput
-
-        net, state = settle(0.0)
+        users = population
+        customers, think_s, host = closed_load(self.config, population)
         following = self.follows_load or open_rates.sum() > 0
-        if following and state.throughput > 0:
-            lo, h_lo = 0.0, state.throughput
-            hi = state.throughput
-            net, state = settle(hi)
-            h_hi = state.throughput - hi
-            for _ in range(_CLOSED_ROUNDS):
-                if h_hi < 0 or abs(h_hi) <= _CLOSED_TOL * hi:
-                    break
-                lo, h_lo = hi, h_hi
-                hi = max(state.throughput, hi * 1.5)
-                net, state = settle(hi)
-                h_hi = state.throughput - hi
-            net, state = fixed_point_between(
-                solve,
-                lo,
-                h_lo,
-                hi,
-                h_hi,
-                (net, state),
-                rel_tol=_CLOSED_TOL,
-                max_probes=_CLOSED_ROUNDS,
-            )
-        rates = open_rates + weights * state.throughput
-        arrival = net.arrival.T @ rates
-        open_only = station_states(net, open_rates)
-        station_saturated = open_only.saturated[:, 0]  # only open work can saturate a station
-        states_wait = np.where(station_saturated, np.inf, state.wait_s)
-        times = net.times
-        # A visit waits in proportion to its own service (processor sharing, as the MVA
-        # solves it): the mean wait per visit over the mean visible service at the station.
-        visible_s = weights @ (net.work - net.async_work)
-        visible_n = weights @ net.visible_arrival
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_visible = np.where(
-                visible_n > 0, visible_s / np.where(visible_n > 0, visible_n, 1.0), 0.0
-            )
-            ratio = np.where(
-                (mean_visible > 0) & ~station_saturated,
-                state.wait_s / np.where(mean_visible > 0, mean_visible, 1.0),
-                0.0,
-            )
-        per_class = times.service_s @ (ratio + state.speed_factor) + times.delay_s
-        blocked = (times.visits > 0).astype(np.float64) @ station_saturated.astype(np.float64) > 0
-        per_class = np.where(blocked, np.inf, per_class)
+        net, state = settled(self.network, weights, open_rates, customers, think_s, host, following)
+        figures = closed_figures(net, state, weights, open_rates)
+        per_class = figures.class_response_s
         nvs_full = bool(state.destage_limited)
         return OperatingPoint(
             network=net,
-            rates=rates,
-            arrival=arrival,
-            utilization=np.where(station_saturated, 1.0, state.utilization),
-            wait_s=states_wait,
+            rates=figures.rates,
+            arrival=figures.arrival,
+            utilization=np.where(figures.station_saturated, 1.0, state.utilization),
+            wait_s=figures.wait_s,
             service_s=state.service_s,
             speed_factor=state.speed_factor,
-            station_saturated=station_saturated,
+            station_saturated=figures.station_saturated,
             class_response_s=_writes_unknown(net, per_class) if nvs_full else per_class,
-            saturated=bool(station_saturated.any()),
+            saturated=bool(figures.station_saturated.any()),
             nvs_full=nvs_full,
-            wait_ratio=ratio,
+            wait_ratio=figures.wait_ratio,
             closed=state,
             transactions=None if app is None else transactions(app, users, state),
         )
@@ -398,54 +320,9 @@ class Solver:
 
     def saturation(self, unit: ArrayLike) -> tuple[float, int]:
         """The total rate at which the mix `unit` (per-workload rates summing to 1) saturates
-        a station when Easy Tier places for that rate, and the station that saturates.
-
-        On a network placed for a rate x the mix can grow to x times its saturation scale;
-        where placement depends on the load, the answer is the x at which that is x itself
-        (the load the network placed for it just carries): climbing x -> capacity(x) from
-        below, then regula falsi (Illinois) in log x once a load is found that its own
-        placement cannot carry.
-        """
-        u = np.asarray(unit, dtype=np.float64)
-
-        def capacity(x: float) -> tuple[float, int]:
-            scale, k = self.network(u * x).saturation_scale(u * x)
-            return x * scale, k
-
-        if not self.follows_load:
-            return capacity(1.0)
-        # From the capacity of the placement that ignores the load, climb x -> capacity(x)
-        # while the placement for x carries more than x (a rising sequence that converges to
-        # the answer from below), then close the bracket where it first carries less.
-        lo = self._probe(u)
-        cap_lo, k_lo = capacity(lo)
-        if not np.isfinite(cap_lo):
-            return cap_lo, k_lo
-        while cap_lo <= lo and lo > 1e-9:  # even the probe load is too much: shrink
-            lo /= 4.0
-            cap_lo, k_lo = capacity(lo)
-        hi, cap_hi, k_hi = lo, cap_lo, k_lo
-        for _ in range(60):
-            if cap_hi / hi - 1.0 <= SATURATION_TOL:
-                break
-            lo, cap_lo, k_lo = hi, cap_hi, k_hi
-            hi = cap_lo
-            cap_hi, k_hi = capacity(hi)
-        if cap_hi >= hi * (1 - SATURATION_TOL):
-            return hi, k_hi  # converged from below: the placement for hi just carries hi
-        b: Illinois[float] = Illinois(lo, np.log(cap_lo / lo), hi, np.log(cap_hi / hi))
-        for _ in range(40):
-            if b.hi / b.lo - 1 <= SATURATION_TOL:
-                break
-            x = float(np.exp((np.log(b.lo) * b.f_hi - np.log(b.hi) * b.f_lo) / (b.f_hi - b.f_lo)))
-            cap_x, k_x = capacity(x)
-            f_x = np.log(cap_x / x)
-            if f_x >= 0:
-                b.passed(x, f_x)
-                k_lo = k_x
-            else:
-                b.failed(x, f_x)
-        return b.lo, k_lo
+        a station when Easy Tier places for that rate, and the station that saturates
+        (`model.saturation`)."""
+        return saturating_load(self.network, np.asarray(unit, dtype=np.float64), self.follows_load)
 
     def carries(self, unit: ArrayLike, total: float) -> bool:
         """Whether the placement for the total rate `total` of the mix `unit` carries it: below
@@ -453,13 +330,6 @@ class Solver:
         rates = np.asarray(unit, dtype=np.float64) * total
         scale, _ = self.network(rates).saturation_scale(rates)
         return bool(scale >= 1.0)
-
-    def _probe(self, unit: FloatArray) -> float:
-        """A load at which to start looking for the maximum: the capacity of the placement
-        that ignores the load (Easy Tier filling the fast tiers to capacity)."""
-        net = self.network(unit * 1e-9)  # at a vanishing load no ceiling binds
-        scale, _ = net.saturation_scale(unit)
-        return float(scale) if np.isfinite(scale) else 1.0
 
 
 def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:

@@ -31,8 +31,9 @@ The storage model uses `station` (M/M/1, M/M/c, load-dependent stations, Erlang 
 `closed_network` (log-space convolution, saddle point, exact MVA for small networks). The rest
 is the package's public library API, tested in tests/queueing against sympy, textbook values,
 simulation and line-solver, though the model does not call it: exact and load-dependent MVA
-(`closed`), multi-class MVA (`multiclass`), Seidmann's multi-server reduction (`multiserver`),
-bounds (`bounds`) and open and mixed networks (`open_network`).
+(`closed`), multi-class MVA (exact in `multiclass`, Bard-Schweitzer in `schweitzer`, Linearizer
+in `linearizer`), Seidmann's multi-server reduction (`multiserver`), bounds (`bounds`) and open
+and mixed networks (`open_network`).
 """
 
 from diskmodel.queueing.bounds import BoundsResult, bounds
@@ -55,9 +56,11 @@ from diskmodel.queueing.convolution import (
     log_convolve_station,
     log_station_factor,
 )
-from diskmodel.queueing.multiclass import MulticlassResult, linearizer, mva_multiclass, schweitzer
+from diskmodel.queueing.linearizer import linearizer
+from diskmodel.queueing.multiclass import MulticlassResult, mva_multiclass
 from diskmodel.queueing.multiserver import seidmann, seidmann_transform
 from diskmodel.queueing.open_network import MixedResult, OpenResult, mixed_network, open_network
+from diskmodel.queueing.schweitzer import schweitzer
 from diskmodel.queueing.station import (
     StationResult,
     delay,

@@ -24,7 +24,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.queueing._arrays import BoolArray, FloatArray, frozen, frozen_bool
-from diskmodel.queueing.multiclass import linearizer, mva_multiclass, schweitzer
+from diskmodel.queueing.linearizer import linearizer
+from diskmodel.queueing.multiclass import mva_multiclass
+from diskmodel.queueing.schweitzer import schweitzer
 from diskmodel.queueing.station import erlang_c
 
 

@@ -44,342 +44,23 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 
 from __future__ import annotations
 
-import bisect
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 
 import numpy as np
 
-from diskmodel.tiering.skew import (
-    UNIFORM,
-    MixtureSkew,
-    SegmentSkew,
-    SkewCurve,
-    derived_mb_curve,
+from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, rank_pool
+from diskmodel.tiering.records import (
+    PoolPlacement,
+    Tier,
+    TierShare,
+    WorkloadDemand,
+    WorkloadPlacement,
 )
+from diskmodel.tiering.skew import MixtureSkew, SegmentSkew
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
-
-
-@dataclass(frozen=True)
-class Tier:
-    """One tier of a pool: usable capacity and an optional small-I/O load ceiling.
-
-    ``small_io_ceiling_iops``: back-end small random I/Os per second the tier may take before it
-    would become the bottleneck (None: no limit, placement by capacity alone).
-    """
-
-    name: str
-    capacity_gb: float
-    small_io_ceiling_iops: float | None = None
-
-    def __post_init__(self) -> None:
-        # math, not numpy: a ceiling search makes a dozen tiers per load.
-        if not (math.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
-            raise ValueError(
-                f"tier {self.name!r}: capacity_gb must be >= 0, got {self.capacity_gb}"
-            )
-        ceiling = self.small_io_ceiling_iops
-        if ceiling is not None and not (ceiling >= 0.0):
-            raise ValueError(
-                f"tier {self.name!r}: small_io_ceiling_iops must be >= 0, got {ceiling}"
-            )
-
-
-@dataclass(frozen=True)
-class Preference:
-    """Media preference: `capacity_gb` of a workload held on `tier`, carrying `io_share` of its
-    small I/O (None: the share the workload's curve gives its hottest `capacity_gb`)."""
-
-    tier: str
-    capacity_gb: float
-    io_share: float | None = None
-
-
-@dataclass(frozen=True)
-class WorkloadDemand:
-    """What placement needs to know about one workload in the pool.
-
-    ``small_io_iops``: back-end small random I/Os per second (read misses and destage
-    operations; cache hits never reach a tier). Only ratios between workloads and the tiers'
-    ceilings use it, so a single workload without ceilings may leave it at 1.
-    ``mb_s``: MB per second transferred, to weight the pool's MB shares across workloads.
-    ``mb_skew``: the MB curve ranked by small-I/O heat; None derives it from ``skew``
-    (:func:`diskmodel.tiering.skew.derived_mb_curve`).
-    ``heat_iops``: the rate the extents are ranked by, where it is not the back-end small I/O
-    (a host that places its own data counts its reads, cache hits included); None: the
-    back-end small I/O, as Easy Tier counts.
-    """
-
-    name: str
-    capacity_gb: float
-    small_io_iops: float = 1.0
-    mb_s: float = 0.0
-    skew: SkewCurve = UNIFORM
-    mb_skew: SkewCurve | None = None
-    pin_tier: str | None = None
-    preference: Preference | None = None
-    heat_iops: float | None = None
-
-    def __post_init__(self) -> None:
-        if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
-            raise ValueError(
-                f"workload {self.name!r}: capacity_gb must be > 0, got {self.capacity_gb}"
-            )
-        if not (np.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
-            raise ValueError(f"workload {self.name!r}: small_io_iops must be >= 0")
-        if not (np.isfinite(self.mb_s) and self.mb_s >= 0.0):
-            raise ValueError(f"workload {self.name!r}: mb_s must be >= 0")
-        if not self.skew.is_concave:
-            raise ValueError(
-                f"workload {self.name!r}: the small-I/O skew curve must be concave "
-                "(extents ranked hottest first)"
-            )
-
-    @cached_property
-    def mb_curve(self) -> SkewCurve:
-        return self.mb_skew if self.mb_skew is not None else derived_mb_curve(self.skew)
-
-
-@dataclass(frozen=True)
-class TierShare:
-    """What one tier holds of a workload (or of the whole pool)."""
-
-    tier: str
-    capacity_used_gb: float
-    small_io_share: float
-    mb_share: float
-    small_io_iops: float
-    #: True when the tier's small I/O (all workloads) exceeds its load ceiling.
-    over_ceiling: bool = False
-
-
-@dataclass(frozen=True)
-class WorkloadPlacement:
-    """One workload's shares, one entry per tier of the pool in the pool's order."""
-
-    workload: str
-    tiers: tuple[TierShare, ...]
-
-    def on(self, tier: str) -> TierShare:
-        for share in self.tiers:
-            if share.tier == tier:
-                return share
-        raise KeyError(f"no tier {tier!r} in placement of {self.workload!r}")
-
-
-@dataclass(frozen=True)
-class PoolPlacement:
-    """Placement of every workload of a pool, and the pool's totals per tier."""
-
-    easy_tier: bool
-    tiers: tuple[TierShare, ...]
-    workloads: tuple[WorkloadPlacement, ...] = field(default=())
-
-    def workload(self, name: str) -> WorkloadPlacement:
-        for placement in self.workloads:
-            if placement.workload == name:
-                return placement
-        raise KeyError(f"no workload {name!r} in this pool placement")
-
-    def on(self, tier: str) -> TierShare:
-        for share in self.tiers:
-            if share.tier == tier:
-                return share
-        raise KeyError(f"no tier {tier!r} in this pool placement")
-
-
-# --------------------------------------------------------------------------------------------
-# The ranking of a pool's extents (Easy Tier's view)
-
-
-@dataclass(frozen=True)
-class _Ranking:
-    """Pieces of all workloads sorted by I/O density, as arrays along the ranking axis (GB)."""
-
-    workloads: tuple[WorkloadDemand, ...]
-    owner: np.ndarray  # index of the workload of each piece
-    c_lo: np.ndarray  # the piece's range on its workload's own curve
-    c_hi: np.ndarray
-    x_edges: np.ndarray  # cumulative GB along the ranking, len n + 1
-    y_edges: np.ndarray  # cumulative small-I/O rate along the ranking, len n + 1
-    # workload_prefix by position: a ceiling search places one ranking again and again, and
-    # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
-    _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
-
-    # io_at by position: the hot end of a tier whose ceiling is searched is the same at
-    # every probe of the search.
-    _io_at: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def total_gb(self) -> float:
-        return float(self.x_edges[-1])
-
-    @cached_property
-    def _lists(self) -> tuple[list[float], list[float], list[int], list[float], list[float]]:
-        """x_edges, y_edges, owner, c_lo and c_hi as lists: the scalar look-ups of `io_at` and
-        `x_at_io` without numpy's per-call cost (the same numbers)."""
-        return (
-            self.x_edges.tolist(),
-            self.y_edges.tolist(),
-            self.owner.tolist(),
-            self.c_lo.tolist(),
-            self.c_hi.tolist(),
-        )
-
-    def io_at(self, x: float) -> float:
-        """Small-I/O rate of the hottest x GB of the pool's ranking."""
-        found = self._io_at.get(x)
-        if found is None:
-            found = self._io_at[x] = self._io_at_computed(x)
-        return found
-
-    def _io_at_computed(self, x: float) -> float:
-        x_edges, y_edges, owner, c_lo, c_hi = self._lists
-        # bisect_right is searchsorted(side="right") on the sorted edges.
-        i = min(max(bisect.bisect_right(x_edges, x) - 1, 0), len(owner) - 1)
-        w = self.workloads[owner[i]]
-        c = c_lo[i] + (x - x_edges[i]) / w.capacity_gb
-        c = min(max(c, c_lo[i]), c_hi[i])
-        inside = w.small_io_iops * float(w.skew.io_share(c_lo[i], c))
-        return y_edges[i] + inside
-
-    def x_at_io(self, y: float) -> float:
-        """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        x_edges, y_edges, owner, c_lo, c_hi = self._lists
-        if y >= y_edges[-1]:
-            return self.total_gb
-        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), len(owner) - 1)
-        w = self.workloads[owner[i]]
-        if w.small_io_iops <= 0.0:
-            return x_edges[i + 1]
-        f_lo = float(w.skew.share(c_lo[i]))
-        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
-        c = min(max(float(w.skew.capacity_for_share(f_target)), c_lo[i]), c_hi[i])
-        return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
-
-    @cached_property
-    def _reach(self) -> tuple[list[float], list[float], list[float], np.ndarray]:
-        """What `_prefix_at` reads: each piece's start and width along the ranking (GB) and
-        its range on its workload's curve, as lists; and per number m of pieces, each
-        workload's furthest point on its own curve within the first m pieces (of width > 0,
-        each whole: its start plus its range), [n + 1, W], 0 where none."""
-        widths = np.diff(self.x_edges)
-        c_range = self.c_hi - self.c_lo
-        whole = np.zeros((self.owner.size, len(self.workloads)))
-        held = np.flatnonzero(widths > 0.0)
-        whole[held, self.owner[held]] = (self.c_lo + c_range)[held]
-        furthest = np.maximum.accumulate(np.vstack([np.zeros(len(self.workloads)), whole]))
-        return self.x_edges[:-1].tolist(), widths.tolist(), c_range.tolist(), furthest
-
-    def workload_prefix(self, x: float) -> np.ndarray:
-        """For each workload, the fraction of its capacity inside the hottest x GB.
-
-        Each workload's pieces appear in its own hotness order (its curve is concave and the
-        sort is stable), so that fraction is a prefix [0, c] of its own curve. Read-only:
-        kept for the next placement of this ranking.
-        """
-        found = self._prefixes.get(x)
-        if found is None:
-            found = self._prefix_at(x)
-            found.setflags(write=False)
-            self._prefixes[x] = found
-        return found
-
-    def _prefix_at(self, x: float) -> np.ndarray:
-        """The furthest point on each workload's curve among the pieces that start before x:
-        all of them whole but the last, which x may cut (the last piece's end or its part up
-        to x, interpolated on its range)."""
-        starts, widths, c_range, furthest = self._reach
-        reached = bisect.bisect_left(starts, x)  # the pieces that start before x
-        if reached == 0:
-            return np.zeros(len(self.workloads))
-        prefix = furthest[reached - 1].copy()
-        last = reached - 1
-        width = widths[last]
-        if width > 0.0:
-            inside = min(x - starts[last], width)
-            k = self.owner[last]
-            prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * c_range[last])
-        return prefix
-
-
-def _rank_pool(workloads: Sequence[WorkloadDemand]) -> _Ranking:
-    """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
-    owners, lows, highs, gbs, densities = [], [], [], [], []
-    heat = [w.small_io_iops if w.heat_iops is None else w.heat_iops for w in workloads]
-    any_rate = any(h > 0.0 for h in heat)
-    shares = []
-    for k, w in enumerate(workloads):
-        c_lo, c_hi, share = w.skew.ranking_bins
-        # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
-        rate = heat[k] if any_rate else w.capacity_gb
-        gb = (c_hi - c_lo) * w.capacity_gb
-        io = rate * share
-        density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
-        # A concave curve's bins never get denser towards the cold end; rounding in the far
-        # tail of a steep curve can say otherwise, and the prefix bookkeeping below needs each
-        # workload's bins to stay in its own order, so the density is made non-increasing.
-        densities.append(np.minimum.accumulate(density))
-        owners.append(np.full(c_lo.size, k))
-        lows.append(c_lo)
-        highs.append(c_hi)
-        gbs.append(gb)
-        shares.append(w.small_io_iops * share)
-    owner = np.concatenate(owners)
-    order = np.argsort(-np.concatenate(densities), kind="stable")
-    gb_all = np.concatenate(gbs)
-    true_io = np.concatenate(shares)
-    return _Ranking(
-        workloads=tuple(workloads),
-        owner=owner[order],
-        c_lo=np.concatenate(lows)[order],
-        c_hi=np.concatenate(highs)[order],
-        x_edges=np.concatenate([[0.0], np.cumsum(gb_all[order])]),
-        y_edges=np.concatenate([[0.0], np.cumsum(true_io[order])]),
-    )
-
-
-def _easy_tier_intervals(
-    ranking: _Ranking, free_gb: Sequence[float], ceilings: Sequence[float | None]
-) -> list[list[tuple[float, float]]]:
-    """Per tier, the intervals of the ranking axis (GB) it holds, by the Easy Tier rules.
-
-    The unassigned data stay one interval [hot_pos, cold_pos]: tiers take their hot part from
-    its hot end and any cold filler from its cold end.
-    """
-    n = len(free_gb)
-    intervals: list[list[tuple[float, float]]] = [[] for _ in range(n)]
-    hot_pos, cold_pos = 0.0, ranking.total_gb
-    for t in range(n - 1):
-        hot_end = min(hot_pos + free_gb[t], cold_pos)
-        ceiling = ceilings[t]
-        if ceiling is not None:
-            at_ceiling = ranking.x_at_io(ranking.io_at(hot_pos) + max(ceiling, 0.0))
-            # Where a steep curve is flat to rounding, the inverse can land before hot_pos.
-            hot_end = max(hot_pos, min(hot_end, at_ceiling))
-        if hot_end > hot_pos:
-            intervals[t].append((hot_pos, hot_end))
-        spare = free_gb[t] - (hot_end - hot_pos)
-        hot_pos = hot_end
-        # A tier stopped by its ceiling still holds data when the slower tiers are too small for
-        # the rest: the coldest extents, which add the least load (Easy Tier swaps warm extents
-        # down and cold ones up when the lower tier is full).
-        excess = (cold_pos - hot_pos) - sum(free_gb[t + 1 :])
-        filler = min(max(excess, 0.0), max(spare, 0.0))
-        if filler > 0.0:
-            intervals[t].append((cold_pos - filler, cold_pos))
-            cold_pos -= filler
-    if cold_pos > hot_pos:
-        intervals[-1].append((hot_pos, cold_pos))
-    return intervals
-
-
-# --------------------------------------------------------------------------------------------
-# Public entry points
 
 
 def _preferred_parts(w: WorkloadDemand) -> tuple[WorkloadDemand, WorkloadDemand, float, float]:
@@ -448,7 +129,7 @@ class PoolPlacer:
             else:
                 expanded.append(_whole_pin(w))
         self._expanded = tuple(expanded)
-        self._ranking: _Ranking | None = None
+        self._ranking: Ranking | None = None
 
     def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
         """The placement on `tiers` (`place_pool`)."""
@@ -475,10 +156,10 @@ class PoolPlacer:
             ]
         return _assemble(tiers, self._workloads, table, self._easy_tier)
 
-    def _ranked(self, floating: Sequence[WorkloadDemand]) -> _Ranking:
+    def _ranked(self, floating: Sequence[WorkloadDemand]) -> Ranking:
         """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
         if self._ranking is None:
-            self._ranking = _rank_pool(floating)
+            self._ranking = rank_pool(floating)
         return self._ranking
 
 
@@ -495,7 +176,7 @@ def _place_pool(
     workloads: Sequence[WorkloadDemand],
     *,
     easy_tier: bool,
-    ranking: Callable[[Sequence[WorkloadDemand]], _Ranking],
+    ranking: Callable[[Sequence[WorkloadDemand]], Ranking],
 ) -> PoolPlacement:
     """`place_pool` for workloads without media preferences; `ranking` ranks the unpinned
     ones (`PoolPlacer` keeps the ranking of one set of workloads)."""
@@ -545,7 +226,7 @@ def _place_pool(
             for i, t in enumerate(tiers)
         ]
         ranked = ranking(floating)
-        intervals = _easy_tier_intervals(ranked, free, ceilings)
+        intervals = easy_tier_intervals(ranked, free, ceilings)
         tier_of = [t for t in range(n) for _ in intervals[t]]
 
         def by_tier(values: list[float]) -> list[float]:

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from diskmodel.analyses.size import SAME_RESPONSE, size_scenario
+from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses.size_front import SAME_RESPONSE
 from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.cli import app

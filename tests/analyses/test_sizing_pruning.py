@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diskmodel.analyses.size as size_module
-from diskmodel.analyses import size_bounds
+from diskmodel.analyses import size_offers, size_profile, size_try
 from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
 from diskmodel.catalog import load_catalog
@@ -197,20 +197,20 @@ def _screened(scenario: Scenario) -> tuple[list[Any], Any, list[Any]]:
     validated scenario (or why it is not possible)."""
     catalog = load_catalog()
     scenario = scenario.corner("central")
-    names, options = size_module._choices(scenario)
+    names, options = size_offers.offered_choices(scenario)
     base = scenario.model_dump(mode="python")
     growth = scenario.analyses.growth
     factors = tuple(growth.multipliers) if growth else ()
     periods = ("now", *(growth.labels if growth else ()))
-    context = size_module._Context(scenario, catalog, None, periods, factors)
+    context = size_try.SizingContext(scenario, catalog, None, periods, factors)
     combos = [dict(zip(names, v, strict=True)) for v in itertools.product(*options)]
     jobs = [
-        size_module._Job(
-            size_module._variant(base, scenario, c), tuple((k, c[k]) for k in names), False
+        size_try.SizingJob(
+            size_offers.variant_data(base, scenario, c), tuple((k, c[k]) for k in names), False
         )
         for c in combos
     ]
-    variants = [size_module._validated(job, catalog) for job in jobs]
+    variants = [size_try.validated(job, catalog) for job in jobs]
     return jobs, size_module._screen(scenario, context, variants), variants
 
 
@@ -219,14 +219,14 @@ def _screened(scenario: Scenario) -> tuple[list[Any], Any, list[Any]]:
 def test_every_bound_holds_against_the_exact_solution(scenario: Scenario) -> None:
     jobs, screen, variants = _screened(scenario)
     catalog = load_catalog()
-    context = size_module._Context(
+    context = size_try.SizingContext(
         scenario, catalog, None, ("now", "year 1", "year 2"), (1.3, 1.3**2)
     )
     for i, (job, variant) in enumerate(zip(jobs, variants, strict=True)):
         if isinstance(variant, str):
             continue
-        exact = size_module._try(job, context)
-        planned = Solver(size_module._configuration(variant, context)).planned_point()
+        exact = size_try.try_configuration(job, context)
+        planned = Solver(size_try.sized_configuration(variant, context)).planned_point()
         for k, kind in enumerate(COMPONENT_KINDS):
             _, busiest = busiest_of_kind(planned, kind)
             low = float(screen.utilization_lb[k, i])
@@ -357,19 +357,19 @@ SPANS = (1e-3, 1 / 64, 1 / 8, 1 / 2, 1.0)
 
 @pytest.mark.parametrize("system", ["ds8800-951", "ds8700-941"])
 def test_no_drive_serves_faster_than_one_request_per_request_queued(system: str) -> None:
-    """The premise of two bounds (size_bounds.most_per_drive, and a drive's response at least
+    """The premise of two bounds (size_profile.most_per_drive, and a drive's response at least
     its queue-length-one service): alpha(n) <= n for every catalog drive on every span, and
     an SSD's gain is the same on every span."""
     catalog = load_catalog()
     commands = catalog.systems[system].device_adapter.commands_per_hdd
     for name in catalog.systems[system].drives:
-        rank = size_bounds._rank(catalog, system, "p", name, "raid5-7+p")
+        rank = size_profile.installed_rank(catalog, system, "p", name, "raid5-7+p")
         depth = queue_limit(rank, commands)
         gains = [drive_gain(rank, span, depth) for span in SPANS]
         gains += [drive_gain(rank, span, depth, share) for span in SPANS for share in (0.3, 1.0)]
         for gain in gains:
             n = np.arange(1, len(gain) + 1)
             assert np.all(gain <= n * (1 + 1e-12)), (name, gain)
-            assert gain[-1] <= size_bounds.most_per_drive(rank, commands) * (1 + 1e-12)
+            assert gain[-1] <= size_profile.most_per_drive(rank, commands) * (1 + 1e-12)
         if rank.drive.kind == "ssd":
             assert all(np.array_equal(g, gains[0]) for g in gains), name

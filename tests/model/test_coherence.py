@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import diskmodel
 from diskmodel.catalog import load_catalog
-from diskmodel.model.operating import SATURATION_TOL
+from diskmodel.model.saturation import SATURATION_TOL
 from diskmodel.prediction import Prediction
 
 from ..conftest import SCENARIOS

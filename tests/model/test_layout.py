@@ -14,14 +14,9 @@ from diskmodel.catalog import load_catalog
 from diskmodel.configuration import Rank, resolve
 from diskmodel.model import Solver
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.layout import (
-    _CEILING_TOL,
-    EMPTY_FRACTION,
-    _data_before,
-    _pools,
-    layout,
-    split_tier,
-)
+from diskmodel.model.layout import _CEILING_TOL, layout
+from diskmodel.model.pool_load import pools_at
+from diskmodel.model.rank_shares import EMPTY_FRACTION, data_before_rebalance, split_tier
 from diskmodel.scenario import Scenario
 from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.rebalance import RankBefore, rebalance
@@ -52,7 +47,7 @@ def test_grouped_rebalance_equals_the_rank_by_rank_one() -> None:
     skew = LevelSkew(7.0)
     grouped = split_tier(ranks, used_gb, skew, _service, rebalanced=True)
 
-    data = _data_before(ranks, used_gb)
+    data = data_before_rebalance(ranks, used_gb)
     alone = rebalance(
         [
             RankBefore(
@@ -124,7 +119,7 @@ def test_a_bound_tier_holds_the_highest_ceiling_within_its_target() -> None:
     placed = layout(config, rates, costs)["tiered"]
     assert placed.bound == ("enterprise",)
 
-    pool = next(_pools(config, rates, costs))
+    pool = next(pools_at(config, rates, costs))
     demands = pool.demands()
     placer = PoolPlacer(demands, easy_tier=True)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import diskmodel
-from diskmodel.model.closed import drive_alpha
+from diskmodel.model.shared_drive import drive_alpha
 from diskmodel.prediction import ScenarioPrediction
 from diskmodel.scenario import Scenario
 

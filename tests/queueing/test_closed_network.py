@@ -28,11 +28,11 @@ from diskmodel.queueing import (
     queue_length_distribution,
 )
 from diskmodel.queueing._network_spec import Unit, network
-from diskmodel.queueing.closed_network import (
-    _leave_one_out_linear,
-    _leave_one_out_log,
-    _linear_is_cheaper,
-    _log_base,
+from diskmodel.queueing.normalising import (
+    leave_one_out_linear,
+    leave_one_out_log,
+    linear_is_cheaper,
+    log_g_base,
 )
 
 from . import product_form
@@ -376,17 +376,17 @@ def _model_like(think_time: float, N: int) -> tuple[np.ndarray, tuple[Unit, ...]
         alpha=[None, None, GAINS[:3], GAINS[:3], None],
         members=[1, 1, 56, 64, 1],
     )
-    return _log_base(net, N + 1), net.units
+    return log_g_base(net, N + 1), net.units
 
 
 @pytest.mark.parametrize(("think_time", "N"), [(0.0, 256), (5e-3, 256), (0.05, 1024)])
 def test_linear_leave_one_out_equals_the_log_space_route(think_time: float, N: int) -> None:
     log_base, units = _model_like(think_time, N)
-    log_g, minus = _leave_one_out_log(log_base, units)
+    log_g, minus = leave_one_out_log(log_base, units)
     slope = float(log_g[-1] - log_g[0]) / N
     for tilt in (0.0, slope):
         with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
-            logs, exact = _leave_one_out_linear(log_base, units, tilt)
+            logs, exact = leave_one_out_linear(log_base, units, tilt)
         assert exact == (tilt != 0.0 or N < 1000)  # the tilt is what holds 1,024 customers
         if exact:
             np.testing.assert_allclose(logs, [*minus, log_g], rtol=1e-13, atol=1e-11)
@@ -395,10 +395,10 @@ def test_linear_leave_one_out_equals_the_log_space_route(think_time: float, N: i
 def test_linear_leave_one_out_declines_a_range_it_cannot_hold_exactly() -> None:
     # A long think time over 2,000 customers: log G spans 1,100 nats, 500 even tilted.
     log_base, units = _model_like(2.0, 2000)
-    log_g, _ = _leave_one_out_log(log_base, units)
+    log_g, _ = leave_one_out_log(log_base, units)
     for tilt in (0.0, float(log_g[-1] - log_g[0]) / 2000):
         with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
-            _, exact = _leave_one_out_linear(log_base, units, tilt)
+            _, exact = leave_one_out_linear(log_base, units, tilt)
         assert not exact
 
 
@@ -409,7 +409,7 @@ def test_the_leave_one_out_route_follows_the_measured_crossover() -> None:
         ld = [Unit(0, 1, 0.1, np.arange(1.0, 9.0), True)] * 2
         return (*ld, *(Unit(1, m, 0.5, GAINS, False) for m in drives))
 
-    assert _linear_is_cheaper(units([8]), 257)
-    assert not _linear_is_cheaper(units([8]), 1025)
-    assert _linear_is_cheaper(units([64]), 1025)
-    assert _linear_is_cheaper(units([56, 64]), 1025)
+    assert linear_is_cheaper(units([8]), 257)
+    assert not linear_is_cheaper(units([8]), 1025)
+    assert linear_is_cheaper(units([64]), 1025)
+    assert linear_is_cheaper(units([56, 64]), 1025)

@@ -1,4 +1,4 @@
-"""The exact single-class routes of `closed.mva_final` give one answer.
+"""The exact single-class routes of `exact_routes.mva_final` give one answer.
 
 Tolerances: the power-sum route (Newton's identities in blocks) agrees with the MVA
 recursion to a relative 1e-12 (X and every queue length) and with MVA in 40-digit
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from diskmodel.queueing import closed_network
-from diskmodel.queueing.closed import _power_sum_final, _recursion_python, _route, mva_final
+from diskmodel.queueing.exact_routes import _power_sum_final, _recursion_python, _route, mva_final
 
 EXACT = 1e-12
 

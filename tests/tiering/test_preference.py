@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from diskmodel.scenario import ScenarioError
-from diskmodel.tiering.placement import Preference, Tier, WorkloadDemand, place_pool
+from diskmodel.tiering.placement import place_pool
+from diskmodel.tiering.records import Preference, Tier, WorkloadDemand
 from diskmodel.tiering.skew import skew_from_level
 
 from ..support.builders import BASE, predict_one, with_data

@@ -11,17 +11,13 @@ from hypothesis import strategies as st
 
 from diskmodel.tiering.placement import (
     PoolPlacer,
-    Preference,
-    Tier,
-    WorkloadDemand,
-    WorkloadPlacement,
-    _rank_pool,
-    _Ranking,
     place_capacity_proportional,
     place_easy_tier,
     place_pinned,
     place_pool,
 )
+from diskmodel.tiering.ranking import Ranking, rank_pool
+from diskmodel.tiering.records import Preference, Tier, WorkloadDemand, WorkloadPlacement
 from diskmodel.tiering.skew import UNIFORM, LevelSkew, PiecewiseSkew
 
 TIER_NAMES = ("ssd", "enterprise", "nearline")
@@ -378,7 +374,7 @@ def test_one_placer_with_a_media_preference_places_as_place_pool_does() -> None:
         assert placer.place(tiers) == place_pool(tiers, workloads, easy_tier=True)
 
 
-def _prefix_by_definition(ranking: _Ranking, x: float) -> np.ndarray:
+def _prefix_by_definition(ranking: Ranking, x: float) -> np.ndarray:
     """Each workload's furthest point on its own curve among the parts of its pieces inside
     the hottest x GB (a piece's part interpolated on its range), computed over every piece."""
     widths = np.diff(ranking.x_edges)
@@ -410,7 +406,7 @@ def test_workload_prefix_is_every_pieces_part_inside(
     """The prefix read from the running furthest point of whole pieces and the one piece x
     cuts is, to the last bit, the one found over every piece: at arbitrary points and at
     the pieces' own edges (where a piece is exactly whole or exactly not reached)."""
-    ranking = _rank_pool(
+    ranking = rank_pool(
         [
             WorkloadDemand(f"w{k}", capacity_gb=gb, small_io_iops=iops, skew=skew)
             for k, (gb, iops, skew) in enumerate(workloads)

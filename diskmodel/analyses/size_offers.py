@@ -1,0 +1,107 @@
+"""The configurations a sizing offers (`analyses.size`): what is chosen and the options of each
+(the offered rank counts per pool, drive and RAID format, and the system options), the
+scenario's own choice, each combination's scenario data, and its cost (installed drives, their
+power, and its price by the scenario's prices), known before it is solved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from diskmodel.catalog import Catalog
+from diskmodel.scenario import Scenario, apply_settings
+from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
+
+
+def rank_label(pool: str, drive: str, raid: str) -> str:
+    return f"{pool}: {drive} {raid}"
+
+
+def offered_choices(scenario: Scenario) -> tuple[list[str], list[list[float | str]]]:
+    """What is chosen (names) and the options of each."""
+    size = scenario.analyses.size
+    assert size is not None
+    names: list[str] = []
+    options: list[list[float | str]] = []
+    for group in size.ranks:
+        names.append(rank_label(group.pool, group.drive, group.raid))
+        options.append(sorted(set(group.counts)))
+    for key, values in size.system_options().items():
+        names.append(key)
+        options.append(values)
+    return names, options
+
+
+def current_choices(scenario: Scenario, names: Sequence[str]) -> dict[str, float | str]:
+    """The scenario's own value of every choice (0 for a rank kind it does not have)."""
+    ranks: dict[str, int] = {}
+    for pool in scenario.pools:
+        for g in pool.ranks:
+            key = rank_label(pool.name, g.drive, g.raid)
+            ranks[key] = ranks.get(key, 0) + g.count
+    out: dict[str, float | str] = dict(ranks)
+    for key in SYSTEM_CHOICES:
+        out[key] = getattr(scenario.system, key)
+    return {name: out.get(name, 0) for name in names}
+
+
+def variant_data(
+    base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
+) -> dict[str, Any]:
+    """The scenario's data with the chosen counts in place."""
+    size = scenario.analyses.size
+    assert size is not None
+    settings: dict[str, Any] = {}
+    for p, pool in enumerate(scenario.pools):
+        sized = [g for g in size.ranks if g.pool == pool.name]
+        if not sized:
+            continue
+        kinds = {(g.drive, g.raid) for g in sized}
+        # A sized kind keeps the place of its first group in the file, so that the current
+        # configuration is the file's own (the same ranks in the same order: its results are
+        # those `run` gives to the last bit); kinds the file does not have come after.
+        ranks, done = [], set()
+        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
+        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
+            if kind not in kinds:
+                ranks.append(group)
+            elif kind not in done:
+                done.add(kind)
+                count = chosen[rank_label(pool.name, *kind)]
+                if not isinstance(count, str) and count > 0:
+                    drive, raid = kind
+                    ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
+        settings[f"pools.{p}.ranks"] = ranks
+    for key in SYSTEM_CHOICES:
+        if key in chosen:
+            settings[f"system.{key}"] = chosen[key]
+    data = apply_settings(base, settings)
+    data["analyses"] = {"curve": {"points": 2}}
+    return data
+
+
+Cost = tuple[int, float, float | None]
+
+
+def configuration_cost(variant: Scenario, catalog: Catalog, prices: Prices | None) -> Cost:
+    """Installed drives, their power (W) and the price by the scenario's prices, of a validated
+    configuration (known before it is solved, so that the search can go cheapest first)."""
+    system = variant.system
+    ranks = [
+        (catalog.installed_drive(system.model, g.drive), catalog.raid_formats[g.raid], g.count)
+        for pool in variant.pools
+        for g in pool.ranks
+    ]
+    drives = sum(raid.drives * count for _, raid, count in ranks)
+    power = sum(raid.drives * count * drive.power_w for drive, raid, count in ranks)
+    if prices is None:
+        return drives, power, None
+    price = sum(
+        raid.drives * count * prices.drives.get(drive.name, 0.0) for drive, raid, count in ranks
+    )
+    price += system.da_pairs * prices.da_pair + system.host_ports * prices.host_port
+    price += system.cache_gb * prices.cache_gb
+    price += prices.processor_ways.get(str(system.processor_ways), 0.0)
+    price += prices.model.get(system.model, 0.0)
+    return drives, power, price

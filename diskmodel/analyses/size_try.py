@@ -1,0 +1,203 @@
+"""One configuration of a sizing tried (`analyses.size`): its scenario validated, resolved and
+solved at the planned load and at each growth factor, the same `Solver` operating points
+`diskmodel run` reports, against the service level in every period; and the configurations
+solved in this process, over processes, or on a Dask cluster (`SizingRunner`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from diskmodel.analyses import cluster
+from diskmodel.analyses.limits import first_broken, limits
+from diskmodel.analyses.size_offers import Cost
+from diskmodel.catalog import Catalog
+from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
+from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.prediction import Choice, SizingCandidate
+from diskmodel.scenario import Scenario
+from diskmodel.units import MS
+
+
+def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
+    """The planned point, then the point at each growth factor (as `predict` grows a load)."""
+    planned = solver.planned_point()
+    out = [planned]
+    if solver.config.has_closed:
+        population = solver.closed_population()
+        out += [solver.closed_point(max(1, round(population * f)), open_scale=f) for f in factors]
+    else:
+        out += solver.open_points(planned.rates[:, None] * list(factors)) if factors else []
+    return out
+
+
+@dataclass(frozen=True)
+class SizingJob:
+    """One configuration to try: its scenario data (or the scenario, once validated), its
+    choice, whether it only adds, and its cost (drives, power, price)."""
+
+    data: dict[str, Any]
+    choice: Choice
+    upgrade: bool
+    cost: Cost = (0, 0.0, None)
+    variant: Scenario | None = None  # validated already (then `data` is not needed)
+
+
+@dataclass(frozen=True)
+class SizingContext:
+    """What every configuration of one search is tried against."""
+
+    scenario: Scenario
+    catalog: Catalog
+    base_dir: Path | None
+    periods: tuple[str, ...]
+    factors: tuple[float, ...]
+
+
+def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
+    """The job's scenario, or why it is not possible (the validation's messages)."""
+    try:
+        return Scenario.model_validate(job.data, context={"catalog": catalog})
+    except ValidationError as exc:
+        return "; ".join(str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False))
+
+
+def sized_configuration(variant: Scenario, context: SizingContext) -> Configuration:
+    """A configuration of the search resolved; a cache size of its own projects the hit
+    ratios to it, as an alternative's does."""
+    hits = projected_hit_ratios(context.scenario, variant, {})
+    return resolve(variant, context.catalog, context.base_dir, hit_ratios=hits)
+
+
+def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate:
+    """One configuration against the service level in every period (module docstring)."""
+    catalog = context.catalog
+    choice, upgrade = job.choice, job.upgrade
+    variant = job.variant if job.variant is not None else validated(job, catalog)
+    if isinstance(variant, str):
+        return SizingCandidate(choice, error=variant, upgrade=upgrade)
+    config = sized_configuration(variant, context)
+    drives, power, price = job.cost
+    level = limits(config.service_level)
+    points = _points(Solver(config), context.factors)
+    periods = context.periods
+    broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
+    first = next(((name, lim) for name, lim in broken if lim is not None), None)
+    planned = points[0]
+    r = planned.response_s
+    by_period = tuple(
+        p.response_s / MS if math.isfinite(p.response_s) and not p.saturated else None
+        for p in points
+    )
+    busiest = planned.busiest
+    return SizingCandidate(
+        choice,
+        error=None,
+        drives=drives,
+        power_w=power,
+        price=price,
+        response_time_ms=r / MS if math.isfinite(r) and not planned.saturated else None,
+        busiest=planned.network.stations[busiest].name,
+        busiest_utilization=float(min(planned.utilization[busiest], 1.0)),
+        meets=first is None,
+        broken_in=None if first is None else first[0],
+        binding=None if first is None else first[1].label,
+        upgrade=upgrade,
+        response_by_period_ms=by_period,
+        uneven=uneven_placement(config),
+    )
+
+
+def uneven_placement(config: Configuration) -> str:
+    """The rank kinds whose ranks are not spread evenly over the DA pairs or the servers, with
+    their counts per pair and per server ("" when all are even). Ranks are dealt round-robin
+    over the DA pairs and alternate between the servers (`scenario.expand_ranks`), so each
+    kind is as even as its count allows unless a group names its DA pair; what is left is
+    named, since a rank more on one DA pair can lower the maximum (issue 14)."""
+    hw = config.hardware
+    servers = hw.system.servers
+    kinds: dict[tuple[str, str, str], list[Rank]] = {}
+    for rank in config.ranks:
+        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
+    parts = []
+    drives = [drive for _, drive, _ in kinds]
+    for (_, drive, raid), ranks in kinds.items():
+        pairs = [sum(r.da_pair == d for r in ranks) for d in range(hw.da_pairs)]
+        owners = [sum(r.server % servers == s for r in ranks) for s in range(servers)]
+        uneven = []
+        if max(pairs) > min(pairs):
+            uneven.append("DA " + "/".join(map(str, pairs)))
+        if max(owners) > min(owners):
+            uneven.append("servers " + "/".join(map(str, owners)))
+        if uneven:
+            name = drive if drives.count(drive) == 1 else f"{drive} {raid}"
+            parts.append(f"{name}: " + ", ".join(uneven))
+    return "; ".join(parts)
+
+
+class SizingRunner:
+    """Solves batches of jobs, in order: in this process, over `workers` processes, or on the
+    Dask cluster at `scheduler` (each configuration is independent, so the results are the
+    same every way). The processes or the cluster connection are kept for every batch of
+    one search, and the search's context goes to each of them once."""
+
+    def __init__(self, context: SizingContext, workers: int, scheduler: str | None) -> None:
+        self.context = context
+        self.workers = workers
+        self.scheduler = scheduler
+        self._stack = contextlib.ExitStack()
+        self._pool: Any = None
+        self._client: Any = None
+        self._shared: Any = None
+        self._deadline = 0.0
+
+    def __enter__(self) -> SizingRunner:
+        if self.scheduler is not None:
+            self._client, self._shared = self._stack.enter_context(
+                cluster.dask_client(self.scheduler, self.context)
+            )
+            self._deadline = time.monotonic() + cluster.DASK_RESULTS_TIMEOUT_S
+        elif self.workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = self._stack.enter_context(
+                ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    initializer=_set_worker_context,
+                    initargs=(self.context,),
+                )
+            )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def run(self, jobs: Sequence[SizingJob]) -> Iterable[SizingCandidate]:
+        """Every job's candidate, in the jobs' order, as they come."""
+        if self._client is not None:
+            assert self.scheduler is not None
+            futures = self._client.map(try_configuration, jobs, context=self._shared, pure=False)
+            return cluster.gathered(self.scheduler, futures, self._deadline)
+        if self._pool is not None:
+            return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
+        return (try_configuration(job, self.context) for job in jobs)
+
+
+_worker_context: list[SizingContext] = []
+"""The search's context in a worker process (set once by `_set_worker_context`)."""
+
+
+def _set_worker_context(context: SizingContext) -> None:
+    _worker_context[:] = [context]
+
+
+def _try_in_worker(job: SizingJob) -> SizingCandidate:
+    return try_configuration(job, _worker_context[0])

@@ -1,0 +1,184 @@
+"""The network's flows, per workload: each workload's I/O class (or its asynchronous back-end
+work) at one station, held as columns (`Flows`), and the flows one workload makes at its
+pool's ranks and their DA pairs (`rank_flows`), from where the placement puts its small I/O
+and its MB (`WorkloadShares`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from diskmodel.configuration import WorkloadConfig
+from diskmodel.model.costs import OpCosts
+from diskmodel.model.layout import PoolLayout
+from diskmodel.model.network import FloatArray, RankInfo
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
+
+
+@dataclass(frozen=True)
+class WorkloadShares:
+    """Where one workload's work goes: per rank station its share of the small random and of
+    the sequential back-end work, and the share of its I/O each server handles."""
+
+    small: dict[int, float]
+    mb: dict[int, float]
+    servers: tuple[float, ...]
+
+
+def workload_shares(
+    workload: WorkloadConfig, layout: PoolLayout, pool_ranks: Sequence[RankInfo], servers: int
+) -> WorkloadShares:
+    """Tier shares from the placement, split within a tier by the layout's rank shares; the
+    servers by the data each owns (an I/O is handled by the server owning its rank)."""
+    on = {share.tier: share for share in layout.placement.workload(workload.name).tiers}
+    small: dict[int, float] = {}
+    mb: dict[int, float] = {}
+    owned = [0.0] * servers
+    for info in pool_ranks:
+        share = on[info.rank.tier]
+        part = layout.ranks[info.rank.index]
+        small[info.station] = share.small_io_share * part.small_io_share
+        mb[info.station] = share.mb_share * part.data_share  # the MB follow the data
+        owned[info.rank.server] += share.capacity_used_gb * part.data_share
+    total = sum(owned)
+    split = tuple(o / total for o in owned) if total > 0 else tuple([1.0 / servers] * servers)
+    return WorkloadShares(small, mb, split)
+
+
+class Flows:
+    """The network's flows as columns, in the order they are added: each flow is the work of
+    one workload's I/O class (or its asynchronous back-end work) at one station.
+
+    rate: arrivals at one server of the station (a rank: one drive) per host I/O of the
+    workload. visits: visits per host I/O *of the class* (host-visible flows only; a rank
+    visit is to one of its drives). mean_s: the mean service of one arrival. size_bytes: bytes
+    moved per operation. visible: the host waits for it; destage: destage work.
+
+    Columns, not one object per flow: a run builds a network per placement, a hundred or more,
+    each of some 850 flows. The host ports' and cards' flows, the same in every network of a
+    configuration, lead as arrays made once (`NetworkBuilder`); the servers' flows are few per
+    class and kept in lists; a pool's rank flows arrive as arrays (`rank_flows`). No two
+    kinds meet at a station, and each keeps its order, so summing them per (workload, station)
+    (`np.bincount` adds in index order) gives, to the last bit, the sums of a loop over each
+    station's flows in the order added."""
+
+    def __init__(self, leading: tuple[np.ndarray, ...] | None = None) -> None:
+        self._leading = leading
+        self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
+        self._arrays: list[tuple[np.ndarray, ...]] = []
+
+    def add(
+        self,
+        w: int,
+        io_class: IoClass,
+        stations: Sequence[int],
+        *,
+        rate: float | list[float],
+        visits: float | list[float],
+        mean_s: float | list[float],
+        visible: bool | list[bool],
+        destage: bool,
+        size_bytes: float,
+    ) -> None:
+        """Flows of workload `w`'s `io_class` at `stations`; each column one value for all
+        or one per station."""
+        n = len(stations)
+        lists = self._lists
+        lists[0].extend([w] * n)
+        lists[1].extend([IO_CLASSES.index(io_class)] * n)
+        lists[2].extend(stations)
+        for k, value in enumerate((rate, visits, mean_s, visible, destage, size_bytes), start=3):
+            lists[k].extend(value if isinstance(value, list) else [value] * n)
+
+    def add_arrays(self, *columns: np.ndarray) -> None:
+        """Flows given as arrays: workload, class index, station and the columns of `add`."""
+        self._arrays.append(columns)
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """(workload, class index, station, rate, visits, mean_s, visible, destage,
+        size_bytes): the leading columns given when made, then the flows given as lists, then
+        those given as arrays, each in the order added."""
+        listed = [np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True)]
+        lead = self._leading or tuple(np.empty(0, dtype=t) for t in _TYPES)
+        return tuple(
+            np.concatenate([lead[k], listed[k], *(a[k] for a in self._arrays)]).astype(
+                t, copy=False
+            )
+            for k, t in enumerate(_TYPES)
+        )
+
+
+_TYPES = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
+"""The dtypes of `Flows.columns`."""
+
+
+def rank_flows(
+    costs: OpCosts,
+    w: int,
+    mix: IoMix,
+    pool_ranks: Sequence[RankInfo],
+    shares: WorkloadShares,
+    da_index: Sequence[int],
+    shape: list[tuple[np.ndarray, ...]],
+) -> tuple[np.ndarray, ...]:
+    """Workload `w`'s flows at its pool's ranks and their DA pairs, as `Flows` columns: per
+    rank, per back-end operation (`OpCosts.op_table`) with a positive share, the flow at one
+    of the rank's drives and then the one at its DA pair. The random operations take the
+    rank's share of the small I/O, the sequential ones its share of the MB. Appends to
+    `shape` the rank stations of the drive flows with, per host I/O of the workload, their
+    operations, busy time, its positioning part (what the drive's reordering can shorten) and
+    the operations' second moments of service."""
+    # Ranks of a kind on one span share a table: looked up once each (34 look-ups a network
+    # and workload on measured-peaks, for two tables).
+    by_kind: dict[tuple[str, str, float], FloatArray] = {}
+    tables = []
+    for info in pool_ranks:
+        kind = (info.rank.drive.name, info.rank.raid.name, info.span)
+        table = by_kind.get(kind)
+        if table is None:
+            table = by_kind[kind] = costs.op_table(w, mix, info.rank, info.span)
+        tables.append(table)
+    counts = [len(t) for t in tables]
+    table = np.concatenate(tables)
+
+    def per_op(values: list[float]) -> np.ndarray:
+        return np.repeat(np.array(values, dtype=np.float64), counts)
+
+    small = per_op([shares.small[info.station] for info in pool_ranks])
+    mb = per_op([shares.mb[info.station] for info in pool_ranks])
+    n_drives = per_op([info.rank.active_drives for info in pool_ranks])
+    rank_station = per_op([info.station for info in pool_ranks])
+    da_station = per_op([da_index[info.rank.da_pair] for info in pool_ranks])
+    (io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s, pos_s, s2) = (
+        table.T
+    )
+    share = np.where(sequential > 0, mb, small)
+    keep = share > 0
+    rank_ops = fraction * share * count
+    visits = np.where(visible > 0, share * count, 0.0)
+    stations = rank_station[keep].astype(np.int64)
+    at = rank_ops[keep]
+    shape.append((stations, at, at * drive_s[keep], at * pos_s[keep], at * s2[keep]))
+
+    def both(at_drive: np.ndarray, at_da: np.ndarray) -> np.ndarray:
+        return np.stack([at_drive[keep], at_da[keep]], axis=1).ravel()
+
+    def twice(values: np.ndarray) -> np.ndarray:
+        return np.repeat(values[keep], 2)
+
+    n = 2 * int(np.count_nonzero(keep))
+    return (
+        np.full(n, w, dtype=np.int64),
+        twice(io_class).astype(np.int64),
+        both(rank_station, da_station).astype(np.int64),
+        both(rank_ops / n_drives, rank_ops),
+        twice(visits),
+        both(drive_s, da_s),
+        twice(visible > 0),
+        twice(destage > 0),
+        twice(size),
+    )

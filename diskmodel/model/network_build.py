@@ -1,0 +1,330 @@
+"""The network of a configuration at a placement, built (`NetworkBuilder`, `build_network`):
+its stations (host ports, host adapter cards, servers, DA pairs, ranks), every workload's
+flows through them, and the figures read once from the flows: per station the work per host
+I/O, the service variability and a drive's command-queueing gains, and the host-visible times
+per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from diskmodel.components import cache, host_adapter, processor
+from diskmodel.configuration import Configuration, Rank
+from diskmodel.model.costs import OpCosts, queue_limit
+from diskmodel.model.flows import Flows, rank_flows, workload_shares
+from diskmodel.model.layout import PoolLayout
+from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
+from diskmodel.model.rank_shares import EMPTY_FRACTION
+from diskmodel.units import KIB, MB, US
+from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
+from diskmodel.workload import IO_CLASSES, IoClass
+
+PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
+    "read_hit": "read_hit",
+    "read_miss": "read_miss",
+    "sequential_read": "sequential_read",
+    "random_write": "write",
+    "sequential_write": "write",
+}
+
+
+def _front_end_stations(config: Configuration) -> list[Station]:
+    """Host ports, host adapter cards, the two servers and the DA pairs, in that order."""
+    hw = config.hardware
+    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
+    cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
+    stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
+    stations += [
+        Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
+        for s in range(hw.system.servers)
+    ]
+    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
+    return stations
+
+
+def _rank_station(rank: Rank) -> Station:
+    name = f"rank {rank.index} ({rank.pool}, {rank.drive.name} {rank.raid.name}, DA {rank.da_pair})"
+    return Station(name, "rank", 1, rank.active_drives)
+
+
+def build_network(
+    config: Configuration, layout: Mapping[str, PoolLayout], costs: OpCosts | None = None
+) -> Network:
+    """Stations and flows of `config` with its data placed as `layout` says."""
+    return NetworkBuilder(config, costs).build(layout)
+
+
+class NetworkBuilder:
+    """The networks of one configuration, one per placement (`build_network`). What no
+    placement changes is made once: the stations, and the host ports' and adapter cards' flows
+    (the placement moves only the servers' and the ranks' work). Those flows come first in
+    every network's columns, the two kinds never meeting at a station, so each station's sums
+    are the ones a network built from scratch has, to the bit (`Flows`)."""
+
+    def __init__(self, config: Configuration, costs: OpCosts | None = None) -> None:
+        self.config = config
+        self.costs = costs or OpCosts(config)
+        self._host: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
+        hw = config.hardware
+        front = _front_end_stations(config)
+        n_ports, n_servers = hw.host_ports, hw.system.servers
+        n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
+        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
+        # each port's I/O there is two flows, its command and its link transfer.
+        self._cards = [
+            n_ports + k // hw.host_adapter.ports_per_adapter for k in range(n_ports) for _ in (0, 1)
+        ]
+        self._servers = [n_ports + n_cards + s for s in range(n_servers)]
+        self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        # Every rank's station follows the front end's, in rank order.
+        self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
+        self._first_rank = len(front)
+        # How the workloads' work is weighted where several share a drive (its reordering
+        # gain depends on how much of the mix is positioning): by their planned rates, a
+        # closed workload as the busiest open one (or 1 I/O per second with none).
+        planned = [w.iops or 0.0 for w in config.workloads]
+        busiest = max(planned, default=0.0) or 1.0
+        self._weights = [w.iops if w.iops else busiest for w in config.workloads]
+
+    def _host_flows(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """The host ports' and adapter cards' flows of the workloads `active`, as columns."""
+        found = self._host.get(active)
+        if found is not None:
+            return found
+        hw = self.config.hardware
+        n_ports = hw.host_ports
+        ports = list(range(n_ports))
+        cards = self._cards
+        card_command = host_adapter.card_command(hw.host_adapter).mean_s
+        flows = Flows()
+        for w in active:
+            mix = self.config.workloads[w].mix
+            for io_class in IO_CLASSES:
+                p = mix.fractions[io_class]
+                if p <= 0:
+                    continue
+                size = mix.size_bytes(io_class)
+                at_port = p / n_ports
+                flows.add(
+                    w, io_class, ports, rate=at_port, visits=1 / n_ports,
+                    mean_s=host_adapter.port_service(hw.host_adapter, size).mean_s, visible=True,
+                    destage=False, size_bytes=size,
+                )  # fmt: skip
+                # The card: its command is host-visible; its link transfer is pipelined with
+                # the port's (host_adapter.card_transfer), so it loads the card and is not
+                # waited for.
+                card_link = host_adapter.card_transfer(hw.host_adapter, size).mean_s
+                flows.add(
+                    w, io_class, cards, rate=at_port, visits=[1 / n_ports, 0.0] * n_ports,
+                    mean_s=[card_command, card_link] * n_ports, visible=[True, False] * n_ports,
+                    destage=False, size_bytes=size,
+                )  # fmt: skip
+        found = self._host[active] = flows.columns()
+        return found
+
+    def build(self, layout: Mapping[str, PoolLayout]) -> Network:
+        """The network with the data placed as `layout` says."""
+        config, costs = self.config, self.costs
+        hw = config.hardware
+        n_servers = hw.system.servers
+        server_index, da_index = self._servers, self._da_pairs
+        infos: list[RankInfo] = []
+        for i, rank in enumerate(config.ranks):
+            pool_layout = layout.get(rank.pool)
+            # A pool no workload uses holds no data: its ranks get no I/O.
+            span = (
+                pool_layout.ranks[rank.index].span_fraction
+                if pool_layout is not None
+                else EMPTY_FRACTION
+            )
+            infos.append(RankInfo(rank, span, self._first_rank + i))
+
+        active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
+        flows = Flows(self._host_flows(active))
+        K = len(self._stations)
+        # Per rank station, over its workloads weighted by their planned rates: operations,
+        # busy time, positioning time and second moments of service at queue length one.
+        drives = np.zeros((4, K))
+        costs_of = hw.system.processor_costs
+        for w in active:
+            workload = config.workloads[w]
+            pool_layout = layout[workload.pool]
+            mix = workload.mix
+            pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
+            shares = workload_shares(workload, pool_layout, pool_ranks, n_servers)
+            owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
+            for io_class in IO_CLASSES:
+                p = mix.fractions[io_class]
+                if p <= 0:
+                    continue
+                size = mix.size_bytes(io_class)
+                core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
+                flows.add(
+                    w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
+                    visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
+                    size_bytes=size,
+                )  # fmt: skip
+                if io_class in ("random_write", "sequential_write"):
+                    # One destage per destaged write (random) or per destaged track
+                    # (sequential).
+                    per_write = mix.destage_ratio * (
+                        mix.backend_op(io_class)[1]
+                        if io_class == "random_write"
+                        else size / cache.TRACK_BYTES
+                    )
+                    if per_write > 0:
+                        flows.add(
+                            w, io_class, [k for _, k in owned],
+                            rate=[p * per_write * s for s, _ in owned], visits=0.0,
+                            mean_s=processor.core_time(costs_of, "destage").mean_s,
+                            visible=False, destage=True, size_bytes=size,
+                        )  # fmt: skip
+            if pool_ranks:
+                parts: list[tuple[np.ndarray, ...]] = []
+                flows.add_arrays(*rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts))
+                weight = self._weights[w]
+                for at, *sums in parts:
+                    for row, values in enumerate(sums):
+                        drives[row] += weight * np.bincount(at, weights=values, minlength=K)
+        return _assemble(config, costs, self._stations, flows, infos, layout, drives, self._weights)
+
+
+def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
+    """[rows, K]: the weights added per cell (row x K + station), in their order."""
+    out = np.bincount(cell, weights=weights, minlength=rows * K)
+    return np.asarray(out, dtype=np.float64).reshape(rows, K)
+
+
+def _assemble(
+    config: Configuration,
+    costs: OpCosts,
+    stations: Sequence[Station],
+    flows: Flows,
+    infos: list[RankInfo],
+    layout: Mapping[str, PoolLayout],
+    drive_sums: FloatArray,
+    weights: Sequence[float],
+) -> Network:
+    W, K = len(config.workloads), len(stations)
+    w, io_class, station, rate, visits, mean_s, visible, destage, size = flows.columns()
+    cell = w * K + station
+
+    def summed(where: np.ndarray | None, weights: np.ndarray) -> FloatArray:
+        """Per (workload, station) [W, K], the weights of the flows `where` is true, added
+        in flow order (as a loop over the flows would)."""
+        at, by = (cell, weights) if where is None else (cell[where], weights[where])
+        return _summed(at, by, W, K)
+
+    busy = rate * mean_s
+    # Every station's service variability (squared coefficient of variation at queue length
+    # one), over its flows weighted by the workloads' planned rates: a port's, card's, server's
+    # or DA pair's operation takes a fixed time for its kind and size, a drive's varies with
+    # its seek and rotation (the operations' own second moments).
+    flow_weight = rate * np.asarray(weights, dtype=np.float64)[w]
+    ops = np.bincount(station, weights=flow_weight, minlength=K)
+    first = np.bincount(station, weights=flow_weight * mean_s, minlength=K)
+    second = np.bincount(station, weights=flow_weight * mean_s * mean_s, minlength=K)
+    drive_ops, drive_busy, drive_positioning, drive_second = drive_sums
+    is_drive = drive_ops > 0
+    ops, first = np.where(is_drive, drive_ops, ops), np.where(is_drive, drive_busy, first)
+    second = np.where(is_drive, drive_second, second)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scv = np.where(first > 0, second * ops / np.where(first > 0, first * first, 1.0) - 1, 1.0)
+        positioning_share = np.where(
+            drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
+        )
+    gains: list[FloatArray | None] = [None] * K
+    capacity = np.ones(K)
+    for k, st in enumerate(stations):
+        if st.servers > 1:
+            capacity[k] = st.servers
+    commands = config.hardware.system.device_adapter.commands_per_hdd
+    for info in infos:
+        depth = queue_limit(info.rank, commands)
+        gain = costs.gain(info.rank, info.span, depth, float(positioning_share[info.station]))
+        gains[info.station] = gain
+        capacity[info.station] = float(gain[-1])
+    return Network(
+        config=config,
+        stations=tuple(stations),
+        ranks=tuple(infos),
+        layout=layout,
+        arrival=summed(None, rate),
+        visible_arrival=summed(visible, rate),
+        work=summed(None, busy),
+        destage_work=summed(destage, busy),
+        async_work=summed(~visible, busy),
+        destage_bytes=summed(destage, rate * size),
+        destage_byte_seconds=summed(destage, busy * size),
+        gains=tuple(gains),
+        capacity=capacity,
+        scv=np.maximum(scv, 0.0),
+        times=_class_times(
+            config,
+            stations,
+            w[visible],
+            io_class[visible],
+            station[visible],
+            visits[visible],
+            mean_s[visible],
+        ),
+    )
+
+
+def front_end_delay_s(
+    config: Configuration, io_class: IoClass, size_bytes: float, counted_s: float
+) -> float:
+    """The fixed time of one host I/O that no station times (a delay, not a queue).
+
+    The system's `front_end_latency_us` is the fixed light-load front-end time of an I/O
+    (DOMAIN.md C6); the port's overhead and the processor's work are part of it, so only the
+    rest is added (`host_adapter.front_end_delay_s`; `counted_s` is that station time, the
+    port's transfer excluded). A write also copies its data into cache and into the other
+    server's NVS (`write_copy_us_per_kib`, C6's time per page beyond the link). A one-page
+    write at light load then takes exactly the log-write model's single I/O (docs/model.md
+    §6b): fixed time + the page over the port + its copy."""
+    system = config.hardware.system
+    delay = host_adapter.front_end_delay_s(system, counted_s)
+    if io_class in ("random_write", "sequential_write"):
+        delay += system.write_copy_us_per_kib * US * size_bytes / KIB
+    return delay
+
+
+_CLASS_NAMES: tuple[IoClass, ...] = tuple(sorted(IO_CLASSES))
+_BY_NAME = np.array([_CLASS_NAMES.index(c) for c in IO_CLASSES], dtype=np.int64)
+"""Each class index's place among the classes in name order."""
+
+
+def _class_times(
+    config: Configuration,
+    stations: Sequence[Station],
+    w: NDArray[np.int64],
+    io_class: NDArray[np.int64],
+    station: NDArray[np.int64],
+    visits: FloatArray,
+    mean_s: FloatArray,
+) -> ClassTimes:
+    """From the host-visible flows (columns, in flow order)."""
+    # The (workload, class) groups in (workload, class name) order, each flow's group found as
+    # the rank of its code among the distinct ones.
+    C = len(IO_CLASSES)
+    codes, group = np.unique(w * C + _BY_NAME[io_class], return_inverse=True)
+    keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in codes]
+    K = len(stations)
+    G = len(keys)
+    cell = group.astype(np.int64) * K + station
+    visits_gk = _summed(cell, visits, G, K)
+    service = _summed(cell, visits * mean_s, G, K)
+    kind_idx = np.array([COMPONENT_KINDS.index(s.kind) for s in stations], dtype=np.int64)
+    front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
+    port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
+    delay = np.zeros(G)
+    for g, (wl, c) in enumerate(keys):
+        size = config.workloads[wl].mix.size_bytes(c)
+        counted = float(service[g, front].sum()) - size / port_bytes_per_s
+        delay[g] = front_end_delay_s(config, c, size, max(counted, 0.0))
+    return ClassTimes(tuple(keys), visits_gk, service, kind_idx, delay)

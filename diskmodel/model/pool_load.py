@@ -1,0 +1,319 @@
+"""One pool at given host rates: its workloads' demands on the tiers, its ranks timed for its
+mix, each tier split over its ranks at a placement, the DA pairs' work, and how far each tier's
+path is from the pool's utilisation target (`PoolAtLoad.headroom`): what placing the pool at a
+load (`model.layout`) asks of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
+from diskmodel.model.costs import OpCosts
+from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
+from diskmodel.model.rank_times import (
+    DriveTimes,
+    TierTimes,
+    sequential_times_s,
+    small_io_da_time_s,
+    small_io_drive_time_s,
+)
+from diskmodel.tiering.placement import place_pool
+from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
+from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
+from diskmodel.units import MB
+from diskmodel.workload import IoMix
+
+
+def _host_reads(mix: IoMix) -> float:
+    """Host reads per host I/O (random and sequential, cache hits included)."""
+    f = mix.fractions
+    return f["read_hit"] + f["read_miss"] + f["sequential_read"]
+
+
+def _tier_skew(
+    placement: PoolPlacement, tiers: Sequence[str], tier: str, demands: Sequence[WorkloadDemand]
+) -> SkewCurve:
+    """The skew of the data `tier` holds: the segment of its dominant workload's curve."""
+    if not demands:
+        return UNIFORM
+    top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
+    wp = placement.workload(top.name)
+    faster = sum(wp.on(t).capacity_used_gb for t in tiers[: tiers.index(tier)])
+    here = wp.on(tier).capacity_used_gb
+    c_lo = min(max(faster / top.capacity_gb, 0.0), 1.0)
+    c_hi = min((faster + here) / top.capacity_gb, 1.0)
+    if c_hi - c_lo <= 1e-9:
+        return UNIFORM
+    return SegmentSkew(top.skew, c_lo, c_hi)
+
+
+@dataclass(frozen=True)
+class PoolAtLoad:
+    """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
+    rate) and the shared operation costs; per-rank drive times memoised (ranks of a kind on one
+    span share them, and a placement search asks for them many times)."""
+
+    pool: PoolConfig
+    ranks: tuple[Rank, ...]
+    members: tuple[tuple[int, WorkloadConfig, float], ...]
+    costs: OpCosts
+    da_pairs: int
+    _memo: dict[tuple[str, str, float], DriveTimes] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # The same (rank, span) asked again and again in a placement search: found without
+    # rounding or building the kind key (that lookup dominated the search's time).
+    _by_rank: dict[tuple[int, float], DriveTimes] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @cached_property
+    def _tier_times(self) -> dict[str, TierTimes]:
+        """The pool's ranks by tier (those with ranks), timed where the span does not matter,
+        once per rank kind."""
+        by_kind: dict[tuple[str, str], tuple[float, list[float], list[float]]] = {}
+        for r in self.ranks:
+            key = (r.drive.name, r.raid.name)
+            if key not in by_kind:
+                seq = [sequential_times_s(self.costs, w, wl, r) for w, wl, _ in self.members]
+                by_kind[key] = (
+                    small_io_da_time_s(self.costs, r, self.members),
+                    [d for d, _ in seq],
+                    [a for _, a in seq],
+                )
+        tiers: dict[str, list[Rank]] = {}
+        for r in self.ranks:
+            tiers.setdefault(r.tier, []).append(r)
+        out = {}
+        for t, ranks in tiers.items():
+            kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
+            out[t] = TierTimes(
+                tuple(ranks),
+                tuple(r.index for r in ranks),
+                np.array([r.da_pair for r in ranks]),
+                np.array([k[0] for k in kinds]),
+                np.array([k[1] for k in kinds]),
+                np.array([k[2] for k in kinds]),
+            )
+        return out
+
+    def drive_times(self, rank: Rank, span: float) -> DriveTimes:
+        fast = self._by_rank.get((rank.index, span))
+        if fast is not None:
+            return fast
+        # Timed at the span rounded to the key's 9 digits: timed at the exact span, whichever
+        # span within 5e-10 came first would set the times for the others, and a result would
+        # depend on the order the placement search asked in.
+        rounded = round(span, 9)
+        key = (rank.drive.name, rank.raid.name, rounded)
+        found = self._memo.get(key)
+        if found is None:
+            found = DriveTimes(
+                small_io_drive_time_s(self.costs, rank, rounded, self.members),
+                self.costs.work_at(
+                    self.pool.utilization_target,
+                    self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
+                ),
+            )
+            self._memo[key] = found
+        self._by_rank[(rank.index, span)] = found
+        return found
+
+    def demands(self) -> list[WorkloadDemand]:
+        out = []
+        for _, w, rate in self.members:
+            mix = w.mix
+            mb_per_io = (
+                mix.fractions["read_miss"] + mix.fractions["sequential_read"]
+            ) * mix.read_bytes + (
+                mix.fractions["random_write"] + mix.fractions["sequential_write"]
+            ) * mix.write_bytes
+            out.append(
+                WorkloadDemand(
+                    name=w.name,
+                    capacity_gb=w.capacity_gb,
+                    small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
+                    mb_s=rate * mb_per_io / MB,
+                    skew=w.skew,
+                    mb_skew=w.mb_skew,
+                    pin_tier=w.pin_tier,
+                    preference=w.preference,
+                    # A host that places its own data counts its reads, hits included.
+                    heat_iops=rate * _host_reads(mix) if self.pool.host_tiering else None,
+                )
+            )
+        return out
+
+    def service(self, rank: Rank, span: float) -> float:
+        return self.drive_times(rank, span).small_drive_s
+
+    def split(
+        self, placement: PoolPlacement, demands: Sequence[WorkloadDemand]
+    ) -> dict[int, RankShare]:
+        shares: dict[int, RankShare] = {}
+        for t in self.pool.tiers:
+            ranks = self._tier_times[t].ranks
+            used_gb = placement.on(t).capacity_used_gb
+            by_capacity = self._by_capacity_tiers.get(t)
+            if by_capacity is not None:  # split_tier's answer, without the tier's skew
+                shares.update(by_capacity.shares(used_gb))
+                continue
+            shares.update(
+                split_tier(
+                    ranks,
+                    used_gb,
+                    _tier_skew(placement, self.pool.tiers, t, demands),
+                    self.service,
+                    rebalanced=self.pool.rebalanced,
+                )
+            )
+        return shares
+
+    @cached_property
+    def _by_capacity_tiers(self) -> dict[str, TierCapacities]:
+        """The tiers whose ranks split by capacity whatever their data (`spreads_by_capacity`),
+        with their capacities."""
+        return {
+            t: TierCapacities.of(times.ranks)
+            for t, times in self._tier_times.items()
+            if spreads_by_capacity(times.ranks, rebalanced=self.pool.rebalanced)
+        }
+
+    def free_placement(
+        self, demands: Sequence[WorkloadDemand]
+    ) -> tuple[PoolPlacement, dict[int, RankShare]]:
+        """The placement that ignores the load: the data by heat to capacity where Easy Tier or
+        the host ranks it (the host by its read counts, with no load ceiling: it does not see
+        the storage's utilisation; so does Easy Tier's first generation, by back-end I/O
+        density only), else by capacity."""
+        ranked = self.pool.easy_tier or self.pool.host_tiering
+        placement = place_pool(self.tiers(), demands, easy_tier=ranked)
+        return placement, self.split(placement, demands)
+
+    def tiers(self, ceilings: Mapping[str, float] | None = None) -> list[Tier]:
+        """The pool's tiers for placement, each with its load ceiling where one is given."""
+        given = ceilings or {}
+        return [
+            Tier(t, cap, given.get(t))
+            for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
+        ]
+
+    def _da_loads(
+        self, placement: PoolPlacement, shares: Mapping[int, RankShare]
+    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]:
+        """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
+        per unit of the tier's small-I/O rate; per tier, for each of its ranks in order, the
+        offered work (busy seconds per second at queue length one) of one drive from
+        sequential work (prefetch, full-stripe destage)."""
+        da_busy = np.zeros(self.da_pairs)
+        per_tier: dict[str, np.ndarray] = {}
+        seq_drive: dict[str, list[float]] = {}
+        for t in self.pool.tiers:
+            times = self._tier_times.get(t)
+            if times is None:
+                per_tier[t] = np.zeros(self.da_pairs)
+                continue
+            mb = np.array(
+                [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
+            )
+            by_capacity = self._by_capacity_tiers.get(t)
+            if by_capacity is not None:  # the split's shares (`split`), known beforehand
+                small = data = by_capacity.fractions
+            else:
+                held = [shares[i] for i in times.indices]
+                small = np.array([share.small_io_share for share in held])
+                data = np.array([share.data_share for share in held])
+            seq_a = data * (times.seq_da_s @ mb)
+            per_x = np.bincount(
+                times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
+            )
+            da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
+            seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
+            per_tier[t] = per_x
+            da_busy += placement.on(t).small_io_iops * per_x
+        return da_busy, per_tier, seq_drive
+
+    def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
+        """The busy fraction of each DA pair this pool's work causes at a placement."""
+        return self._da_loads(placement, shares)[0]
+
+    def shortfall(
+        self,
+        tier: str,
+        placement: PoolPlacement,
+        shares: Mapping[int, RankShare],
+        background_da: np.ndarray,
+    ) -> float:
+        """How far `tier`'s headroom falls short of 1 at this placement; <= 0 when every
+        station on its path is at or under the pool's utilisation target: each of its drives
+        (its busy probability, from its small and sequential work with its data on the span
+        it actually has) and each DA pair its ranks hang on, where moving the tier's I/O down
+        would relieve that pair (what the tier sheds lands on the slowest tier, whose ranks
+        may hang on the same pair)."""
+        return 1.0 - self.headroom(tier, placement, shares, background_da) * (1 + 1e-9)
+
+    def headroom(
+        self,
+        tier: str,
+        placement: PoolPlacement,
+        shares: Mapping[int, RankShare],
+        background_da: np.ndarray,
+    ) -> float:
+        """The factor by which every rate may grow before `tier`'s path passes the pool's
+        utilisation target at this placement, held fixed (`shortfall`): each station's
+        work grows in proportion to the rates (inf when the tier carries no load)."""
+        target = self.pool.utilization_target
+        mine, per_tier, seq_drive = self._da_loads(placement, shares)
+        x = placement.on(tier).small_io_iops
+        out = math.inf
+        held = self._tier_times.get(tier)
+        if held is not None:
+            # Ranks of a kind holding one share (one object per group: `TierCapacities`,
+            # `split_tier`) with the same sequential work are the same drive: timed once.
+            timed = set()
+            for r, seq in zip(held.ranks, seq_drive[tier], strict=True):
+                share = shares[r.index]
+                kind = (r.drive.name, r.raid.name, id(share), seq)
+                if kind in timed:
+                    continue
+                timed.add(kind)
+                times = self.drive_times(r, share.span_fraction)
+                work = x * share.small_io_share * times.small_drive_s + seq
+                if work > 0:
+                    out = min(out, times.target_work / work)
+        # Per DA pair, in Python floats (a handful of pairs: numpy's per-call cost dominated).
+        slowest = self.pool.tiers[-1]
+        here, there = per_tier[tier].tolist(), per_tier[slowest].tolist()
+        da_busy = (background_da + mine).tolist()
+        for a, b, busy in zip(here, there, da_busy, strict=True):
+            # Rounding must not make a tier that moves no DA work look as if it did.
+            if a - b > 1e-9 * max(a, b) and busy > 0:
+                out = min(out, target / busy)
+        return out
+
+
+def pools_at(config: Configuration, rates: ArrayLike, costs: OpCosts) -> Iterator[PoolAtLoad]:
+    """Each pool that holds a workload, with its ranks and its workloads at `rates`, in file
+    order (the order in which pools see each other's DA work)."""
+    rate = np.asarray(rates, dtype=np.float64)
+    for pool_config in config.pools:
+        members = tuple(
+            (i, w, float(rate[i]))
+            for i, w in enumerate(config.workloads)
+            if w.pool == pool_config.name
+        )
+        if members:
+            yield PoolAtLoad(
+                pool_config,
+                tuple(r for r in config.ranks if r.pool == pool_config.name),
+                members,
+                costs,
+                config.hardware.da_pairs,
+            )

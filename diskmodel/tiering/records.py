@@ -1,0 +1,143 @@
+"""What placing a pool's data takes and gives (`tiering.placement`): the pool's tiers, fastest
+first, with their capacities and load ceilings, and each workload's demand (capacity, back-end
+small I/O, MB/s, skew curves, pin or media preference) in; each workload's and the pool's share
+of every tier out. Plain numbers, frozen dataclasses; no pydantic, no hardware knowledge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One tier of a pool: usable capacity and an optional small-I/O load ceiling.
+
+    ``small_io_ceiling_iops``: back-end small random I/Os per second the tier may take before it
+    would become the bottleneck (None: no limit, placement by capacity alone).
+    """
+
+    name: str
+    capacity_gb: float
+    small_io_ceiling_iops: float | None = None
+
+    def __post_init__(self) -> None:
+        # math, not numpy: a ceiling search makes a dozen tiers per load.
+        if not (math.isfinite(self.capacity_gb) and self.capacity_gb >= 0.0):
+            raise ValueError(
+                f"tier {self.name!r}: capacity_gb must be >= 0, got {self.capacity_gb}"
+            )
+        ceiling = self.small_io_ceiling_iops
+        if ceiling is not None and not (ceiling >= 0.0):
+            raise ValueError(
+                f"tier {self.name!r}: small_io_ceiling_iops must be >= 0, got {ceiling}"
+            )
+
+
+@dataclass(frozen=True)
+class Preference:
+    """Media preference: `capacity_gb` of a workload held on `tier`, carrying `io_share` of its
+    small I/O (None: the share the workload's curve gives its hottest `capacity_gb`)."""
+
+    tier: str
+    capacity_gb: float
+    io_share: float | None = None
+
+
+@dataclass(frozen=True)
+class WorkloadDemand:
+    """What placement needs to know about one workload in the pool.
+
+    ``small_io_iops``: back-end small random I/Os per second (read misses and destage
+    operations; cache hits never reach a tier). Only ratios between workloads and the tiers'
+    ceilings use it, so a single workload without ceilings may leave it at 1.
+    ``mb_s``: MB per second transferred, to weight the pool's MB shares across workloads.
+    ``mb_skew``: the MB curve ranked by small-I/O heat; None derives it from ``skew``
+    (:func:`diskmodel.tiering.skew.derived_mb_curve`).
+    ``heat_iops``: the rate the extents are ranked by, where it is not the back-end small I/O
+    (a host that places its own data counts its reads, cache hits included); None: the
+    back-end small I/O, as Easy Tier counts.
+    """
+
+    name: str
+    capacity_gb: float
+    small_io_iops: float = 1.0
+    mb_s: float = 0.0
+    skew: SkewCurve = UNIFORM
+    mb_skew: SkewCurve | None = None
+    pin_tier: str | None = None
+    preference: Preference | None = None
+    heat_iops: float | None = None
+
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
+            raise ValueError(
+                f"workload {self.name!r}: capacity_gb must be > 0, got {self.capacity_gb}"
+            )
+        if not (np.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
+            raise ValueError(f"workload {self.name!r}: small_io_iops must be >= 0")
+        if not (np.isfinite(self.mb_s) and self.mb_s >= 0.0):
+            raise ValueError(f"workload {self.name!r}: mb_s must be >= 0")
+        if not self.skew.is_concave:
+            raise ValueError(
+                f"workload {self.name!r}: the small-I/O skew curve must be concave "
+                "(extents ranked hottest first)"
+            )
+
+    @cached_property
+    def mb_curve(self) -> SkewCurve:
+        return self.mb_skew if self.mb_skew is not None else derived_mb_curve(self.skew)
+
+
+@dataclass(frozen=True)
+class TierShare:
+    """What one tier holds of a workload (or of the whole pool)."""
+
+    tier: str
+    capacity_used_gb: float
+    small_io_share: float
+    mb_share: float
+    small_io_iops: float
+    #: True when the tier's small I/O (all workloads) exceeds its load ceiling.
+    over_ceiling: bool = False
+
+
+@dataclass(frozen=True)
+class WorkloadPlacement:
+    """One workload's shares, one entry per tier of the pool in the pool's order."""
+
+    workload: str
+    tiers: tuple[TierShare, ...]
+
+    def on(self, tier: str) -> TierShare:
+        for share in self.tiers:
+            if share.tier == tier:
+                return share
+        raise KeyError(f"no tier {tier!r} in placement of {self.workload!r}")
+
+
+@dataclass(frozen=True)
+class PoolPlacement:
+    """Placement of every workload of a pool, and the pool's totals per tier."""
+
+    easy_tier: bool
+    tiers: tuple[TierShare, ...]
+    workloads: tuple[WorkloadPlacement, ...] = field(default=())
+
+    def workload(self, name: str) -> WorkloadPlacement:
+        for placement in self.workloads:
+            if placement.workload == name:
+                return placement
+        raise KeyError(f"no workload {name!r} in this pool placement")
+
+    def on(self, tier: str) -> TierShare:
+        for share in self.tiers:
+            if share.tier == tier:
+                return share
+        raise KeyError(f"no tier {tier!r} in this pool placement")
