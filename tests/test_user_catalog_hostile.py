@@ -372,7 +372,8 @@ def _loaded_or_refusal(site: Path) -> str | None:
 @st.composite
 def in_range_entries(draw: st.DrawFn) -> tuple[str, str, str]:
     """A shipped entry with 1 to 3 figures drawn anywhere in their ranges (log-uniform, the
-    ends included), for the model to solve."""
+    ends included; uniform where a range starts at 0, as log_striping_us's does), for the
+    model to solve."""
     table, name, _ = draw(st.sampled_from(FIGURES))
     entry = _shipped(table, name)
     for _ in range(draw(st.integers(1, 3))):
@@ -380,7 +381,7 @@ def in_range_entries(draw: st.DrawFn) -> tuple[str, str, str]:
         key = next(step for step in reversed(path) if isinstance(step, str))
         low, high, _ = FIGURE_BOUNDS[key]
         share = draw(st.sampled_from([0.0, 1.0]) | st.floats(0.0, 1.0))
-        value: float = low * (high / low) ** share
+        value: float = low + (high - low) * share if low <= 0 else low * (high / low) ** share
         old = _get(entry, path)
         if isinstance(old, list):
             value = [round(value)] * len(old)  # type: ignore[assignment]
