@@ -25,13 +25,8 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import display
 from diskmodel.report.calibration_view import verdict
-from diskmodel.report.result_tables import (
-    catalog_band_sentence,
-    component_groups,
-    headroom_text,
-    shows_allocation,
-    spread_note,
-)
+from diskmodel.report.component_tables import component_groups, shows_allocation
+from diskmodel.report.phrases import catalog_band_sentence, headroom_text, spread_note
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.vocabulary import KIND_TABLE
