@@ -119,3 +119,17 @@ def spread_note(per_pair: Sequence[int]) -> str:
     with more carries more of the tier's I/O; `spread.uneven_text`), else empty."""
     text = spread.uneven_text(per_pair)
     return f"uneven: {text}" if text else ""
+
+
+SMALLEST_MS = 0.001
+"""Times below a microsecond are shown as "<0.001": never as 0 (they are not 0)."""
+
+
+def ms_text(value: float | None) -> str:
+    """A time in the terminal: "saturated" where there is none, never 0 for a time that is
+    not 0."""
+    if value is None:
+        return display.SATURATED_TEXT
+    if 0 < value < SMALLEST_MS:
+        return f"<{SMALLEST_MS:g}"
+    return display.milliseconds(value)
