@@ -46,7 +46,8 @@ MODEL_FILES = [
     *sorted((PACKAGE / "model").glob("*.py")),
     *sorted((PACKAGE / "analyses").glob("*.py")),
     *sorted((PACKAGE / "configuration").glob("*.py")),
-    *(PACKAGE / name for name in ("prediction.py", "workload.py")),
+    *sorted((PACKAGE / "prediction").glob("*.py")),
+    PACKAGE / "workload.py",
 ]
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from diskmodel import output as output_module
 from diskmodel.errors import ExitCode, OutputError
 from diskmodel.output import (
     HTML,
@@ -23,6 +22,7 @@ from diskmodel.output import (
     write_output,
     write_outputs,
 )
+from diskmodel.output import writing as output_module
 
 REPORT = '<!doctype html><html><head><meta name="generator" content="diskmodel 0.1.0">'
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import diskmodel.output as output_module
+import diskmodel.output.writing as output_module
 from diskmodel.errors import OutputError
 from diskmodel.output import HTML, JSON, Output, write_outputs
 from tests.support.budget import fuzz_settings
@@ -191,7 +191,7 @@ def test_whatever_the_interleaving_the_files_on_disk_come_from_one_run(
 
 @contextlib.contextmanager
 def _patched(name: str, replacement: Callable[..., Any]) -> Iterator[None]:
-    """`diskmodel.output.NAME` replaced for the duration of a `with` (a hypothesis test
+    """`diskmodel.output.writing.NAME` replaced for the duration of a `with` (a hypothesis test
     cannot take pytest's function-scoped monkeypatch)."""
     saved = getattr(output_module, name)
     setattr(output_module, name, replacement)

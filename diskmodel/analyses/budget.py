@@ -10,7 +10,7 @@ the scenario's validation) and before any model is solved, when the estimate exc
 `MAX_WORK_S`; the message names the multipliers to lower.
 
 The budget counts the analyses' own loops, so it lives beside them and takes their sizes from
-them: the closed sweep's (`predict.CLOSED_SWEEP`, `CLOSED_REACH`), the application's
+them: the closed sweep's (`growth.CLOSED_SWEEP`, `CLOSED_REACH`), the application's
 (`application.APPLICATION_SWEEP`, `APPLICATION_REACH`) and the band's samples
 (`band.sample_count`). What it measures per unit of work is its own.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from diskmodel.analyses.application import APPLICATION_REACH, APPLICATION_SWEEP
 from diskmodel.analyses.band import sample_count
-from diskmodel.analyses.predict import CLOSED_REACH, CLOSED_SWEEP
+from diskmodel.analyses.growth import CLOSED_REACH, CLOSED_SWEEP
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.hardware import closed_population

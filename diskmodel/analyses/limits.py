@@ -159,7 +159,7 @@ def binding_names(
     <station>" (`saturated_station`), then the label of every limit exceeded there, in
     `ordered` (`reach_order`). Empty when every limit is met. `saturated`: the point is
     saturated although its own state does not say so (it is at the maximum, where the
-    analyses call it saturated: `analyses.predict.at_or_past`)."""
+    analyses call it saturated: `analyses.curve.at_or_past`)."""
     names = []
     if point.saturated or saturated:
         station = saturated_station(point, bottleneck)

@@ -5,208 +5,34 @@ the closed workloads' populations), the saturation rate with Easy Tier placing f
 probed, the curve from light load to saturation with the planned load among its points, the
 service level (each limit and the highest load meeting it), growth, and for a closed system a
 sweep of populations. Every number comes from `Solver` operating points, so the same load gives
-the same answer wherever it appears.
+the same answer wherever it appears. The curve's loads and points are `analyses.curve`'s,
+growth and the closed sweep `analyses.growth`'s; here the whole, and how it begins (`begin`,
+`planning_max_iops`, which the bands reuse).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from diskmodel.analyses.application import application_result, closed_result
+from diskmodel.analyses.curve import Loads, curve_loads, curve_point
 from diskmodel.analyses.curve_falls import falls
-from diskmodel.analyses.limits import (
-    Limit,
-    binding_names,
-    busiest_of_kind,
-    highest_load_meeting,
-    limits,
-    service_level_result,
-)
+from diskmodel.analyses.growth import closed_sweep, growth_point
+from diskmodel.analyses.limits import highest_load_meeting, limits, service_level_result
 from diskmodel.analyses.logs import log_results
 from diskmodel.configuration import Configuration
 from diskmodel.model import results
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
-from diskmodel.prediction import (
-    ClosedPoint,
-    ClosedSystemResult,
-    CurvePoint,
-    GrowthPoint,
-    Prediction,
-    SkewCurveResult,
-)
-from diskmodel.scenario import MAX_POPULATION
+from diskmodel.prediction import ClosedSystemResult, Prediction, SkewCurveResult
 from diskmodel.units import MS
-from diskmodel.vocabulary import COMPONENT_KINDS
 
-CLOSED_SWEEP = 12
-"""Populations of a closed system's sweep (each solved on its own), at most, spaced
-geometrically up to `CLOSED_REACH` x the planned one."""
-CLOSED_REACH = 2
-"""How far past the given population the sweep goes: "what if the queue depth doubles" is
-read off the same report (issue 31), as an application's sweep reaches past its users."""
 # Points sampled along a skew curve for the report.
 _SKEW_POINTS = 41
-
-
-class _Loads:
-    """Open operating points of one configuration along its mix, cached by total rate."""
-
-    def __init__(self, solver: Solver, unit: np.ndarray) -> None:
-        self.solver = solver
-        self.unit = unit
-        self._points: dict[float, OperatingPoint] = {}
-
-    def remember(self, total_iops: float, point: OperatingPoint) -> None:
-        self._points[float(f"{total_iops:.12g}")] = point
-
-    def solve(self, totals: Sequence[float]) -> list[tuple[float, OperatingPoint]]:
-        """Operating points at several total rates, solved together where they share a
-        placement."""
-        missing = [x for x in totals if float(f"{x:.12g}") not in self._points]
-        if missing:
-            points = self.solver.open_points(self.unit[:, None] * np.asarray(missing)[None, :])
-            for x, point in zip(missing, points, strict=True):
-                self.remember(x, point)
-        return [(x, self._points[float(f"{x:.12g}")]) for x in totals]
-
-    def solve_in_order(self, totals: Sequence[float]) -> Iterator[tuple[float, OperatingPoint]]:
-        """`solve` one ascending rate at a time (`Solver.open_points_in_order`): the same
-        points, none placed past the one the caller stops at."""
-        missing = [x for x in totals if float(f"{x:.12g}") not in self._points]
-        fresh = zip(
-            missing,
-            self.solver.open_points_in_order(self.unit[:, None] * np.asarray(missing)[None, :]),
-            strict=True,
-        )
-        pending = {float(f"{x:.12g}") for x in missing}
-        for x in totals:
-            key = float(f"{x:.12g}")
-            if key in pending:
-                pending.discard(key)
-                self.remember(*next(fresh))
-            yield x, self._points[key]
-
-    def at(self, total_iops: float) -> OperatingPoint:
-        key = float(f"{total_iops:.12g}")
-        found = self._points.get(key)
-        if found is None:
-            found = self.solver.open_point(self.unit * total_iops)
-            self._points[key] = found
-        return found
-
-
-def _curve_loads(config: Configuration, maximum: float, planned: float | None) -> list[float]:
-    """The curve's total rates: the workloads' `iops_range` when every one gives it, else
-    light load to saturation; the planned rate always among them."""
-    n = config.curve_points
-    ranges = [w.iops_range for w in config.workloads]
-    if ranges and all(r is not None for r in ranges):
-        lo = sum(r[0] for r in ranges if r is not None)
-        hi = sum(r[1] for r in ranges if r is not None)
-        loads = list(np.linspace(lo, hi, n))
-    elif np.isfinite(maximum) and maximum > 0:
-        loads = list(maximum * np.arange(1, n + 1) / n)
-    else:
-        loads = list(np.arange(1, n + 1, dtype=np.float64))
-    if planned is not None and planned > 0:
-        # The planned load is a point of the curve (one that falls on it to rounding is it).
-        loads = [x for x in loads if not math.isclose(x, planned, rel_tol=1e-9)] + [planned]
-    return sorted(float(x) for x in loads)
-
-
-AT_MAXIMUM = 1e-9
-"""A load within this (relative) of the maximum, or above it, is at saturation."""
-
-
-def at_or_past(x: float, maximum: float) -> bool:
-    """Whether the total rate `x` is at or past the configuration's `maximum`: the curve's
-    last point is the maximum itself, where a placement made for that load may leave its
-    bottleneck at a utilisation of 0.9999999999999998 or 0.99999 (`Solver.saturation` finds
-    the maximum to `SATURATION_TOL` where placement follows the load); the documented
-    contract is that such a point is saturated, with no response time."""
-    return bool(np.isfinite(maximum)) and x >= maximum * (1 - AT_MAXIMUM)
-
-
-def _curve_point(x: float, point: OperatingPoint, maximum: float, neck: str) -> CurvePoint:
-    busiest = point.busiest
-    r = point.response_s
-    if at_or_past(x, maximum) and not point.saturated:
-        # At the maximum: saturated by definition, its bottleneck at 100%.
-        return CurvePoint(x, None, True, neck, 1.0, results.tier_points(point))
-    return CurvePoint(
-        iops=x,
-        response_time_ms=r / MS if np.isfinite(r) and not point.saturated else None,
-        saturated=point.saturated,
-        busiest=point.network.stations[busiest].name,
-        busiest_utilization=float(min(point.utilization[busiest], 1.0)),
-        tiers=results.tier_points(point),
-    )
-
-
-def _growth_point(
-    factor: float,
-    point: OperatingPoint,
-    ordered: Sequence[Limit],
-    label: str,
-    bottleneck: str | None = None,
-    maximum: float = math.inf,
-    bottleneck_kind: str = "",
-) -> GrowthPoint:
-    """One growth step; at or past the `maximum` it is saturated (`at_or_past`)."""
-    at_maximum = bottleneck is not None and at_or_past(point.total_iops, maximum)
-    saturated = point.saturated or at_maximum
-    broken = binding_names(point, ordered, bottleneck, saturated=saturated)
-    r = point.response_s
-    busiest = point.network.stations[point.busiest].name
-    utilization = float(min(point.utilization[point.busiest], 1.0))
-    if at_maximum and not point.saturated:
-        busiest, utilization = bottleneck or busiest, 1.0
-    return GrowthPoint(
-        factor=float(factor),
-        iops=point.total_iops,
-        response_time_ms=r / MS if np.isfinite(r) and not saturated else None,
-        saturated=saturated,
-        busiest=busiest,
-        busiest_utilization=utilization,
-        meets_service_level=not broken,
-        binding=broken[0] if broken else None,
-        label=label,
-        broken=broken,
-        utilization={
-            kind: 1.0
-            if at_maximum and kind == bottleneck_kind
-            else min(busiest_of_kind(point, kind)[1], 1.0)
-            for kind in COMPONENT_KINDS
-        },
-    )
-
-
-def _closed_sweep(solver: Solver, population: int) -> tuple[ClosedPoint, ...]:
-    """Populations from 1 to `CLOSED_REACH` times the given one (at most `MAX_POPULATION`),
-    the given one among them, each solved on its own."""
-    top = max(population, min(CLOSED_REACH * population, MAX_POPULATION))
-    count = min(top, CLOSED_SWEEP)
-    sizes = sorted(
-        {1, population, top, *np.unique(np.round(np.geomspace(1, top, count)).astype(int))}
-    )
-    out = []
-    for n in sizes:
-        point = solver.closed_point(int(n))
-        assert point.closed is not None
-        out.append(
-            ClosedPoint(
-                int(n),
-                point.closed.throughput,
-                point.closed.response_s / MS,
-                point.closed.destage_limited,
-            )
-        )
-    return tuple(out)
 
 
 def _skew_curves(config: Configuration) -> tuple[SkewCurveResult, ...]:
@@ -315,13 +141,13 @@ def planning_max_iops(begun: Begun) -> float:
     (saturated first) is set aside and the walk goes on. The same points and the same
     searches as the whole prediction's, so the same figure."""
     config = begun.solver.config
-    loads = _Loads(begun.solver, begun.unit)
+    loads = Loads(begun.solver, begun.unit)
     open_planned = None if config.has_closed else begun.planned.total_iops
     if open_planned is not None:
         loads.remember(open_planned, begun.planned)
     waiting = list(limits(config.service_level))
     walked: list[tuple[float, OperatingPoint]] = []
-    for x, point in loads.solve_in_order(_curve_loads(config, begun.maximum, open_planned)):
+    for x, point in loads.solve_in_order(curve_loads(config, begun.maximum, open_planned)):
         walked.append((x, point))
         failing = [limit for limit in waiting if not limit.met(point)]
         if not failing:
@@ -352,11 +178,11 @@ def predict_configuration(
     )
     total = planned.total_iops
     at_max = solver.network(unit * maximum) if np.isfinite(maximum) else planned.network
-    loads = _Loads(solver, unit)
+    loads = Loads(solver, unit)
     open_planned = None if config.has_closed else total
     if open_planned is not None:
         loads.remember(open_planned, planned)
-    xs = _curve_loads(config, maximum, open_planned)
+    xs = curve_loads(config, maximum, open_planned)
     curve_points = loads.solve(xs)
     level = limits(config.service_level)
     neck_name = at_max.stations[neck].name
@@ -366,14 +192,14 @@ def predict_configuration(
     if config.has_closed:
         population = solver.closed_population()
         grown = [
-            _growth_point(
+            growth_point(
                 f, solver.closed_point(max(1, round(population * f)), open_scale=f), ordered, name
             )
             for f, name in zip(growth, names, strict=True)
         ]
     else:
         grown = [
-            _growth_point(f, p, ordered, name, neck_name, maximum, at_max.stations[neck].kind)
+            growth_point(f, p, ordered, name, neck_name, maximum, at_max.stations[neck].kind)
             for f, name, (_, p) in zip(
                 growth, names, loads.solve([total * f for f in growth]), strict=True
             )
@@ -393,12 +219,12 @@ def predict_configuration(
             iops=state.throughput,
             response_time_ms=state.response_s / MS,
             destage_limited=state.destage_limited,
-            curve=_closed_sweep(solver, state.population),
+            curve=closed_sweep(solver, state.population),
         )
     response = planned.response_s
     inputs = dataclasses.replace(config.inputs, assumptions=_assumptions(config))
     curve = tuple(
-        _curve_point(x, p, maximum if open_planned is not None else math.inf, neck_name)
+        curve_point(x, p, maximum if open_planned is not None else math.inf, neck_name)
         for x, p in curve_points
     )
     return Prediction(

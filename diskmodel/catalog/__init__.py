@@ -26,25 +26,13 @@ catalog file, shipped or the user's, say which file and which key (`CatalogError
 `InputError`: the command line prints it and exits 3).
 
 One job a module: `figures` (a figure and its provenance), `bounds` (the physical range of
-every figure), `entries` (drives, RAID formats, systems, the `Catalog`), `loading` (the files
-read, validated and merged), `markdown` (docs/catalog.md). Every name below is imported from
-here.
+every figure), `drives`, `raid` (RAID formats), `systems` (storage systems), `entries` (the
+`Catalog` of them all by name), `loading` (the files read, validated and merged), `markdown`
+(docs/catalog.md). Every name below is imported from here.
 """
 
-from diskmodel.catalog.entries import (
-    PACKAGED_FIGURES,
-    SHIPPED,
-    Catalog,
-    DeviceAdapterType,
-    Drive,
-    HostAdapterType,
-    Packaging,
-    ProcessorCosts,
-    ProcessorOption,
-    RaidFormat,
-    StorageSystem,
-    cross_reference_problems,
-)
+from diskmodel.catalog.drives import PACKAGED_FIGURES, Drive, Packaging
+from diskmodel.catalog.entries import SHIPPED, Catalog, cross_reference_problems
 from diskmodel.catalog.figures import Provenance, Sourced, iter_figures
 from diskmodel.catalog.loading import (
     MAX_USER_FILE_BYTES,
@@ -61,6 +49,14 @@ from diskmodel.catalog.loading import (
     read_user_catalog_file,
 )
 from diskmodel.catalog.markdown import render_catalog_markdown
+from diskmodel.catalog.raid import RaidFormat
+from diskmodel.catalog.systems import (
+    DeviceAdapterType,
+    HostAdapterType,
+    ProcessorCosts,
+    ProcessorOption,
+    StorageSystem,
+)
 
 __all__ = [
     "MAX_USER_FILE_BYTES",

@@ -19,15 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from diskmodel.catalog.entries import (
-    SHIPPED,
-    Catalog,
-    Drive,
-    RaidFormat,
-    StorageSystem,
-    cross_reference_problems,
-)
+from diskmodel.catalog.drives import Drive
+from diskmodel.catalog.entries import SHIPPED, Catalog, cross_reference_problems
 from diskmodel.catalog.figures import FROM_FILE
+from diskmodel.catalog.raid import RaidFormat
+from diskmodel.catalog.systems import StorageSystem
 from diskmodel.errors import InputError
 
 SCHEMA_VERSION = 1

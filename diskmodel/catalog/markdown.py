@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from diskmodel.catalog.entries import Catalog, Drive, RaidFormat, StorageSystem
+from diskmodel.catalog.drives import Drive
+from diskmodel.catalog.entries import Catalog
 from diskmodel.catalog.figures import iter_figures
+from diskmodel.catalog.raid import RaidFormat
+from diskmodel.catalog.systems import StorageSystem
 
 
 def _cell(text: str) -> str:

@@ -33,6 +33,9 @@ Tolerated, as spreadsheet exports write them: a byte-order mark, quoted numbers,
 separators (`"12,500"`), a trailing `%` on a fraction column (`70%` is 0.70), blank rows and
 spaces. Anything else is one message naming the file, the row (as a spreadsheet numbers it,
 the header being row 1) and the column.
+
+The columns, the header spellings read for each and how a cell is read are in
+`measured.columns`; here the rows, the intervals they make and the file written back.
 """
 
 from __future__ import annotations
@@ -40,13 +43,23 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import math
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from diskmodel.errors import InputError
+from diskmodel.measured.columns import (
+    MB_S,
+    MEASURED,
+    NUMBERS,
+    OPTIONAL,
+    REQUIRED,
+    Columns,
+    cell_number,
+    cell_time,
+    clip,
+    header_columns,
+)
 from diskmodel.yamlio import read_input_text
 
 MAX_FILE_BYTES = 64_000_000
@@ -65,40 +78,7 @@ MAX_SCOPE_CHARS = 80
 (`scenario.values.MAX_NAME_CHARS`, not imported: it would load the scenario's models into
 `diskmodel import`; a test keeps the two equal)."""
 
-REQUIRED = ("time", "io_rate", "read_fraction")
-MEASURED = (
-    "rank_utilization",
-    "read_response_ms",
-    "write_response_ms",
-    "backend_iops",
-    "da_utilization",
-    "host_port_utilization",
-)
-"""The optional measured figures beyond the response time (no default: None when absent)."""
-OPTIONAL = (
-    "scope",
-    "read_hit_ratio",
-    "read_kib",
-    "write_kib",
-    "response_ms",
-    "capacity_gb",
-    *MEASURED,
-    "read_sequential_fraction",
-    "write_sequential_fraction",
-)
-FRACTIONS = frozenset(
-    {
-        "read_fraction",
-        "read_hit_ratio",
-        "rank_utilization",
-        "da_utilization",
-        "host_port_utilization",
-        "read_sequential_fraction",
-        "write_sequential_fraction",
-    }
-)
 DEFAULT_KIB = 4.0
-_NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,67 +108,6 @@ class Interval:
         """Host MB/s (decimal megabytes) the interval moved."""
         kib = self.read_fraction * self.read_kib + (1.0 - self.read_fraction) * self.write_kib
         return self.io_rate * kib * 1024 / 1e6
-
-
-def _number(text: str, where: str, column: str, label: str = "", percent: bool = False) -> float:
-    """The cell `text` of `column` (`label`: the header as written, for messages; `percent`:
-    the header says its values are percentages)."""
-    if percent:
-        return _quirky_number(text, where, column, label, percent=True)
-    try:
-        value = float(text)  # a plain number: what almost every cell holds
-    except ValueError:
-        return _quirky_number(text, where, column, label)
-    if not math.isfinite(value) or "_" in text:  # float() reads "inf", "nan" and "1_000"
-        return _quirky_number(text, where, column, label)
-    label = label or column
-    if value < 0:
-        raise InputError(f"{where}, column {label}: {text.strip()!r} must be a number >= 0")
-    if value > 1 and column in FRACTIONS:
-        hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
-        raise InputError(f"{where}, column {label}: {value:g} is above 1{hint}")
-    return value
-
-
-def _quirky_number(
-    text: str, where: str, column: str, label: str = "", percent: bool = False
-) -> float:
-    """A number as a spreadsheet may write it (quoted, thousands separators, a percentage),
-    or `InputError` naming the row and the column."""
-    label = label or column
-    raw = text.strip().strip('"').strip()
-    percent = percent or raw.endswith("%")
-    body = raw.removesuffix("%").strip()
-    if not body or not _NUMBER.match(body) or body in {".", "+", "-"}:
-        raise InputError(f"{where}, column {label}: {text.strip()!r} is not a number")
-    value = float(body.replace(",", ""))
-    if percent:
-        if column not in FRACTIONS:
-            raise InputError(f"{where}, column {label}: a percentage is only read for fractions")
-        value /= 100.0
-    if not math.isfinite(value) or value < 0:
-        raise InputError(f"{where}, column {label}: {text.strip()!r} must be a number >= 0")
-    if column in FRACTIONS and value > 1:
-        if percent:
-            raise InputError(f"{where}, column {label}: {100 * value:g}% is above 100%")
-        hint = f" (did you mean {value / 100:g}?)" if value <= 100 else ""
-        raise InputError(f"{where}, column {label}: {value:g} is above 1{hint}")
-    return value
-
-
-def _time(text: str, where: str) -> dt.datetime:
-    raw = text.strip().strip('"').strip()
-    try:
-        return dt.datetime.fromisoformat(raw)
-    except ValueError:
-        raise InputError(
-            f"{where}, column time: {_clip(raw)!r} is not an ISO 8601 time (e.g. 2026-11-02 14:15)"
-        ) from None
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    """A cell quoted in a message: at most `limit` characters of it."""
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def _rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
@@ -222,10 +141,10 @@ def parse_intervals(text: str, source: str) -> list[Interval]:
     first = next(rows, None)
     if first is None:
         raise InputError(f"{source}: no header row (columns: {', '.join(REQUIRED)}, ...)")
-    columns = _columns(first[1], source)
+    columns = header_columns(first[1], source)
     missing = [c for c in REQUIRED if c not in columns.index]
     if missing:
-        shown = ", ".join(_clip(h.strip()) for h in first[1][:20] if h.strip())
+        shown = ", ".join(clip(h.strip()) for h in first[1][:20] if h.strip())
         raise InputError(
             f"{source}: missing column(s) {', '.join(missing)} (the header has: "
             f"{shown or 'nothing'}; docs/measured.md lists the spellings read)"
@@ -249,7 +168,7 @@ def parse_intervals(text: str, source: str) -> list[Interval]:
             )
         key = (iv.time, iv.scope)
         if key in seen:
-            raise InputError(f"{source}: scope {_clip(iv.scope)!r} appears twice at {iv.time}")
+            raise InputError(f"{source}: scope {clip(iv.scope)!r} appears twice at {iv.time}")
         seen.add(key)
         out.append(iv)
     if not out:
@@ -266,90 +185,7 @@ class _Shared:
     scopes: dict[str, str] = field(default_factory=dict)
 
 
-NUMBERS: tuple[str, ...] = ("io_rate", "read_fraction", "read_hit_ratio", "read_kib")
-NUMBERS += ("write_kib", "response_ms", "capacity_gb", *MEASURED)
-NUMBERS += ("read_sequential_fraction", "write_sequential_fraction")
-"""The numeric columns, in `Interval`'s order after the time and the scope."""
-
-
-MB_S = "mb_s"
-"""Host MB/s (decimal megabytes): read where a file gives no transfer sizes, which it then
-gives as their mean (MB/s over the I/O rate), for reads and writes alike."""
-
-ALIASES = {
-    "time": ("timestamp", "date_time", "datetime", "interval", "interval_start", "start_time"),
-    "scope": ("volume_group", "workload", "application"),
-    "io_rate": ("iops", "io_s", "ios", "io_per_s", "i_o_rate", "total_io_rate", "total_iops"),
-    "read_fraction": ("read_ratio", "read_pct", "read_percent", "reads_pct", "read_io_pct"),
-    "read_hit_ratio": ("read_hit_pct", "read_hits_pct", "read_hit_percent", "read_cache_hit_pct"),
-    "read_kib": ("read_kb", "read_size_kib", "read_size_kb", "read_transfer_size_kb"),
-    "write_kib": ("write_kb", "write_size_kib", "write_size_kb", "write_transfer_size_kb"),
-    "response_ms": ("response_time_ms", "response_time", "resp_time_ms", "rt_ms", "latency_ms"),
-    "read_response_ms": ("read_response_time_ms", "read_rt_ms", "read_latency_ms"),
-    "write_response_ms": ("write_response_time_ms", "write_rt_ms", "write_latency_ms"),
-    "rank_utilization": ("rank_util_pct", "rank_utilization_pct", "rank_busy_pct"),
-    "backend_iops": ("back_end_iops", "backend_io_rate", "disk_iops"),
-    "da_utilization": ("da_util_pct", "da_utilization_pct", "device_adapter_utilization"),
-    "host_port_utilization": ("port_utilization", "port_util_pct", "host_port_util_pct"),
-    "read_sequential_fraction": ("sequential_read_pct", "seq_read_pct", "read_sequential_pct"),
-    "write_sequential_fraction": ("sequential_write_pct", "seq_write_pct", "write_sequential_pct"),
-    MB_S: ("mbs", "mb_sec", "mb_per_s", "mbytes_s", "throughput_mb_s"),
-}
-"""The spellings read for each column besides its own name, after `_normal` (lower case, `%`
-as `pct`, anything not a letter or digit as one `_`: `IO Rate` is `io_rate`, `MB/s` is `mb_s`,
-`Read %` is `read_pct`, `Response Time (ms)` is `response_time_ms`). A header that says its
-values are percentages (`%`, `pct`, `percent`) of a fraction column is read as such: 70 is
-0.70."""
-
-_CANONICAL = {
-    **{name: name for name in (*REQUIRED, *OPTIONAL, MB_S)},
-    **{alias: name for name, aliases in ALIASES.items() for alias in aliases},
-}
-
-
-def _normal(header: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", header.strip().lower().replace("%", " pct ")).strip("_")
-
-
-@dataclass(frozen=True)
-class _Columns:
-    """Where each known column is (`index`), its header as written where that is not its own
-    name (`written`), and the fraction columns whose header says percent (`percent`)."""
-
-    index: dict[str, int]
-    written: dict[str, str]
-    percent: frozenset[str]
-
-    def label(self, name: str) -> str:
-        """The column as a message names it: `read_fraction`, or `Read % (read_fraction)`."""
-        written = self.written.get(name)
-        return f"{_clip(written)} ({name})" if written else name
-
-
-def _columns(header: Sequence[str], source: str) -> _Columns:
-    """The known columns of a header row (`ALIASES`), or `InputError` where two give one."""
-    index: dict[str, int] = {}
-    written: dict[str, str] = {}
-    percent = set()
-    for i, cell in enumerate(header):
-        normal = _normal(cell)
-        name = _CANONICAL.get(normal)
-        if name is None:
-            continue  # a column this file has and calibration does not read
-        if name in index:
-            raise InputError(
-                f"{source}: columns {_clip(header[index[name]].strip())!r} and "
-                f"{_clip(cell.strip())!r} both give {name}; keep one"
-            )
-        index[name] = i
-        if normal != name:
-            written[name] = cell.strip()
-        if name in FRACTIONS and re.search(r"(^|_)(pct|percent)($|_)", normal):
-            percent.add(name)
-    return _Columns(index, written, frozenset(percent))
-
-
-def _interval(row: Sequence[str], columns: _Columns, where: str, shared: _Shared) -> Interval:
+def _interval(row: Sequence[str], columns: Columns, where: str, shared: _Shared) -> Interval:
     """One data row (`columns`: where each known column is); `where` names it."""
     index = columns.index
     cells = len(row)
@@ -363,26 +199,26 @@ def _interval(row: Sequence[str], columns: _Columns, where: str, shared: _Shared
             continue
         raw = row[i]
         if raw.strip():
-            values[k] = _number(raw, where, name, columns.label(name), name in columns.percent)
+            values[k] = cell_number(raw, where, name, columns.label(name), name in columns.percent)
         elif name in REQUIRED:
             raise InputError(f"{where}, column {columns.label(name)}: empty")
     io_rate, read_fraction, hit, read_kib, write_kib, *rest = values
     if read_kib is None and write_kib is None and MB_S in index and row[index[MB_S]].strip():
         # Only the throughput: every transfer taken as its mean size, MB/s over the rate.
-        mb_s = _number(row[index[MB_S]], where, MB_S, columns.label(MB_S))
+        mb_s = cell_number(row[index[MB_S]], where, MB_S, columns.label(MB_S))
         if io_rate and mb_s > 0:
             read_kib = write_kib = mb_s * 1e6 / 1024 / io_rate
     when = row[index["time"]]
     time = shared.times.get(when)
     if time is None:
-        time = shared.times[when] = _time(when, where)
+        time = shared.times[when] = cell_time(when, where)
     column = index.get("scope")
     name = (row[column].strip().strip('"') if column is not None else "") or "system"
     scope = shared.scopes.get(name)
     if scope is None:
         if len(name) > MAX_SCOPE_CHARS:
             raise InputError(
-                f"{where}, column scope: {_clip(name)!r} is {len(name):,} characters long; a "
+                f"{where}, column scope: {clip(name)!r} is {len(name):,} characters long; a "
                 f"scope becomes a workload, whose name has at most {MAX_SCOPE_CHARS}"
             )
         scope = shared.scopes[name] = name

@@ -6,49 +6,39 @@ maximum to saturation and what limits it; the headroom to each), the busiest com
 each kind, the workloads with their response time broken down by component, the tiers, and
 growth. Then the comparison of alternatives and the tier sweep. Reads the prediction only;
 numbers shown by the shared display rules (`diskmodel.report.display`), tables drawn by
-`diskmodel.report.table` (the terminal's width, plain text when not a terminal).
+`diskmodel.report.table` (the terminal's width, plain text when not a terminal). The
+application and its logs are drawn by `report.application_text`, the configurations side by
+side by `report.comparison_text`; here one configuration's summary and the whole.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from diskmodel.prediction import (
-    ApplicationResult,
     BandResult,
     CalibrationResult,
     ComponentResult,
-    LogResult,
     Prediction,
     ScenarioPrediction,
 )
 from diskmodel.report import display
-from diskmodel.report.calibration_view import verdict
-from diskmodel.report.result_tables import (
-    catalog_band_sentence,
-    component_groups,
-    headroom_text,
-    shows_allocation,
-    spread_note,
+from diskmodel.report.application_text import (
+    application_lines,
+    application_table,
+    log_headline,
+    log_table,
 )
+from diskmodel.report.calibration_view import verdict
+from diskmodel.report.comparison_text import application_comparison, comparison, tier_sweep
+from diskmodel.report.component_tables import component_groups, shows_allocation
+from diskmodel.report.phrases import catalog_band_sentence, headroom_text, ms_text
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.vocabulary import KIND_TABLE
 
 _BREAKDOWN_KINDS = KIND_TABLE
 """The component kinds of a workload's response-time breakdown, in the order of its path."""
-
-SMALLEST_MS = 0.001
-"""Times below a microsecond are shown as "<0.001": never as 0 (they are not 0)."""
-
-
-def _ms(value: float | None) -> str:
-    if value is None:
-        return display.SATURATED_TEXT
-    if 0 < value < SMALLEST_MS:
-        return f"<{SMALLEST_MS:g}"
-    return display.milliseconds(value)
 
 
 def _headline(p: Prediction) -> str:
@@ -76,7 +66,7 @@ def _headline(p: Prediction) -> str:
     else:
         lines.append(
             f"planned load: {display.rate(p.planned_iops)} IOPS at "
-            f"{_ms(p.response_time_ms)} ms response time"
+            f"{ms_text(p.response_time_ms)} ms response time"
         )
     target = display.number(p.inputs.service_level.response_time_ms)
     at_target = (
@@ -108,8 +98,8 @@ def _headline(p: Prediction) -> str:
             else "no placement change explains it"
         )
         lines.append(
-            f"curve: the response time falls from {_ms(f.from_response_time_ms)} ms at "
-            f"{display.rate(f.from_iops)} IOPS to {_ms(f.to_response_time_ms)} ms at "
+            f"curve: the response time falls from {ms_text(f.from_response_time_ms)} ms at "
+            f"{display.rate(f.from_iops)} IOPS to {ms_text(f.to_response_time_ms)} ms at "
             f"{display.rate(f.to_iops)} IOPS as the load rises ({why}; the report's chart)"
         )
     if p.band is not None:
@@ -121,69 +111,13 @@ def _headline(p: Prediction) -> str:
     return "\n".join(lines)
 
 
-def application_lines(app: ApplicationResult) -> list[str]:
-    """The application at its planned users, and its throughput bounds, in two lines."""
-    at = app.at
-    cpu = display.milliseconds(app.cpu_ms_per_transaction)
-    head = (
-        f"application {app.name} ({app.users:,} users, think time "
-        f"{display.milliseconds(app.think_time_ms)} ms, {cpu} ms CPU on {app.cpus} CPUs, "
-        f"{app.ios_per_transaction:g} I/Os per transaction"
-        + (f", {app.parallel_ios} at once" if app.parallel_ios > 1 else "")
-        + f"): {display.number(at.transactions_per_s)} transactions/s at "
-        f"{_ms(at.response_time_ms)} ms (CPU {_ms(at.cpu_ms)} + CPU wait {_ms(at.cpu_wait_ms)} "
-        f"+ storage {_ms(at.storage_ms)}); host CPU {display.percent(at.cpu_utilization)} busy; "
-        f"storage {display.rate(at.storage_iops)} IOPS at {_ms(at.storage_response_time_ms)} ms"
-    )
-    cpu_bound = (
-        f"host CPU {display.number(app.cpu_bound_tps)}"
-        if app.cpu_bound_tps is not None
-        else "host CPU unbounded (no CPU time given)"
-    )
-    bounds = (
-        f"transaction rate bounds: {cpu_bound}, storage "
-        f"{display.number(app.storage_bound_tps)} transactions/s ({app.limited_by} binds)"
-    )
-    return [head, bounds]
-
-
-def _application_table(app: ApplicationResult) -> TextTable:
-    rows = [
-        [
-            f"{t.users:,}",
-            display.number(t.transactions_per_s),
-            _ms(t.response_time_ms),
-            _ms(t.cpu_wait_ms),
-            _ms(t.storage_ms),
-            display.percent(t.cpu_utilization),
-            display.rate(t.storage_iops),
-            _ms(t.storage_response_time_ms),
-        ]
-        for t in app.curve
-    ]
-    return table(
-        [
-            "users",
-            "trans/s",
-            "trans ms",
-            "CPU wait ms",
-            "storage ms",
-            "CPU busy",
-            "storage IOPS",
-            "I/O resp ms",
-        ],
-        rows,
-        title=f"Application {app.name} against users (a transaction's time, think excluded)",
-    )
-
-
 def band_sentence(band: BandResult) -> str:
     """The range the inputs given as ranges span, pessimistic to optimistic."""
     given = ", ".join(
         f"{key.removeprefix('workloads.')} {lo:g}-{hi:g}" for key, lo, hi in band.inputs
     )
     worst, best = band.response_time_ms
-    response = f"{_ms(worst)} to {_ms(best)} ms" if best is not None else "saturated"
+    response = f"{ms_text(worst)} to {ms_text(best)} ms" if best is not None else "saturated"
     return (
         f"input ranges ({given}): response {response}, maximum "
         f"{display.rate_3sf(band.max_iops[0])} to {display.rate_3sf(band.max_iops[1])} IOPS, "
@@ -204,8 +138,8 @@ def _busiest(components: tuple[ComponentResult, ...]) -> TextTable:
                 str(len(members)),
                 display.percent(top.utilization),
                 top.name,
-                _ms(top.service_time_ms),
-                _ms(top.wait_time_ms),
+                ms_text(top.service_time_ms),
+                ms_text(top.wait_time_ms),
             ]
         )
     return table(
@@ -221,11 +155,11 @@ def _workloads(p: Prediction) -> TextTable:
             w.name,
             w.pool,
             display.rate(w.iops),
-            _ms(w.response_time_ms),
-            _ms(w.read_response_time_ms) if w.reads else "-",
-            _ms(w.write_response_time_ms) if w.writes else "-",
+            ms_text(w.response_time_ms),
+            ms_text(w.read_response_time_ms) if w.reads else "-",
+            ms_text(w.write_response_time_ms) if w.writes else "-",
             display.percent(w.read_hit_ratio),
-            *(_ms(w.breakdown_ms.get(k.key)) for k in _BREAKDOWN_KINDS),
+            *(ms_text(w.breakdown_ms.get(k.key)) for k in _BREAKDOWN_KINDS),
         ]
         for w in p.workloads
     ]
@@ -322,7 +256,7 @@ def _growth(p: Prediction) -> TextTable:
             *([g.label] if periods else []),
             f"{g.factor:.3g}x",
             display.rate(g.iops),
-            _ms(g.response_time_ms if not g.saturated else None),
+            ms_text(g.response_time_ms if not g.saturated else None),
             g.busiest,
             display.percent(g.busiest_utilization),
             "met"
@@ -338,57 +272,11 @@ def _growth(p: Prediction) -> TextTable:
     )
 
 
-def _us(value: float) -> str:
-    return f"{value:,.0f}"
-
-
-def log_headline(log: LogResult) -> str:
-    """What a log's commits cost at the planned load, in a sentence."""
-    mix = ", ".join(f"{pages:,} ({share:.0%})" for pages, share in log.page_shares)
-    stripes = f"{log.stripes} stripe{'s' if log.stripes > 1 else ''}"
-    head = (
-        f"Log {log.name} (pool {log.pool}): {display.rate(log.commit_rate)} commits/s of "
-        f"{mix} pages of {log.page_kib:g} KiB, {stripes}, {log.ios_per_commit:.2f} I/Os per commit"
-    )
-    if log.commit_time_us is None:
-        return f"{head}; its front-end path is saturated at the planned load"
-    parts = [
-        f"{head}; mean commit {_us(log.commit_time_us)} us "
-        f"({_us(log.commit_time_idle_us)} us with no other work)",
-        f"fastest with {log.best_stripes} stripe{'s' if log.best_stripes > 1 else ''}",
-    ]
-    if log.writer_busy is not None:
-        parts.append(f"a log write in progress {display.percent(log.writer_busy)} of the time")
-    if log.nvs_full:
-        parts.append("NVS full: writes also wait for destage, not counted here")
-    return "; ".join(parts)
-
-
-def _log_table(log: LogResult) -> TextTable:
-    busy = log.commit_time_us is not None
-    rows = []
-    for row in log.table:
-        times = row.busy_us if busy and row.busy_us is not None else row.idle_us
-        best = log.stripe_counts[min(range(len(times)), key=times.__getitem__)]
-        rows.append([f"{row.pages:,}", *(_us(t) for t in times), str(best)])
-    helps = log.helps_from_busy if busy and log.helps_from_busy is not None else log.helps_from_idle
-    beat = "; ".join(
-        f"{k} from {first:,} pages" if first is not None else f"{k} never"
-        for k, first in zip(log.stripe_counts[1:], helps, strict=True)
-    )
-    where = "at the planned load" if busy else "with no other work"
-    return table(
-        ["pages", *(f"{k} stripe{'s' if k > 1 else ''} us" for k in log.stripe_counts), "best"],
-        rows,
-        title=f"Log {log.name}: mean commit time {where} (striping beats one stripe: {beat})",
-    )
-
-
 def prediction_parts(p: Prediction) -> list[str | TextTable]:
     """One configuration's summary, as lines and tables."""
     parts: list[str | TextTable] = [_headline(p), _busiest(p.components), _workloads(p)]
     if p.application is not None:
-        parts.append(_application_table(p.application))
+        parts.append(application_table(p.application))
     if p.tiers:
         parts.append(_tiers(p))
     if shows_allocation(p):
@@ -396,7 +284,7 @@ def prediction_parts(p: Prediction) -> list[str | TextTable]:
     shown: list[tuple[str, TextTable]] = []
     for log in p.logs:
         parts.append(log_headline(log))
-        drawn = _log_table(log)
+        drawn = log_table(log)
         same = next((name for name, t in shown if t.rows == drawn.rows), None)
         if same is None:
             parts.append(drawn)
@@ -407,114 +295,6 @@ def prediction_parts(p: Prediction) -> list[str | TextTable]:
         parts.append(_growth(p))
     parts.extend(f"note: {n}" for n in p.notes)
     return parts
-
-
-def _application_comparison(sp: ScenarioPrediction) -> TextTable:
-    """An application's configurations side by side: what the users get."""
-    reference = sp.baseline.application
-    assert reference is not None
-    rows = []
-    for p in sp.configurations:
-        app = p.application
-        if app is None:
-            continue
-        rows.append(
-            [
-                p.name,
-                display.number(app.at.transactions_per_s),
-                _ms(app.at.response_time_ms),
-                display.percent(app.at.cpu_utilization),
-                display.rate(app.at.storage_iops),
-                _ms(app.at.storage_response_time_ms),
-                _ratio(app.at.transactions_per_s, reference.at.transactions_per_s),
-                app.limited_by,
-            ]
-        )
-    return table(
-        [
-            "configuration",
-            "trans/s",
-            "trans ms",
-            "CPU busy",
-            "storage IOPS",
-            "I/O resp ms",
-            "trans/s vs baseline",
-            "bound",
-        ],
-        rows,
-        title=f"Comparison at {reference.users:,} users",
-    )
-
-
-def _comparison(sp: ScenarioPrediction) -> TextTable:
-    """Configurations side by side. Closed systems compare what they deliver at their queue
-    depth (the question C3 asks); open ones compare their planning maximum."""
-    base = sp.baseline
-    closed = base.closed is not None
-
-    def at_load(p: Prediction) -> float:
-        return p.closed.iops if p.closed is not None else p.planned_iops
-
-    def compared(p: Prediction) -> float:
-        return at_load(p) if closed else p.service_level.max_iops
-
-    reference = compared(base)
-    rows = []
-    for p in sp.configurations:
-        value = compared(p)
-        rows.append(
-            [
-                p.name,
-                display.rate(at_load(p)),
-                _ms(p.closed.response_time_ms if p.closed else p.response_time_ms),
-                display.rate_3sf(p.service_level.max_iops),
-                display.rate_3sf(p.max_iops),
-                _ratio(value, reference),
-                p.bottleneck,
-            ]
-        )
-    return table(
-        [
-            "configuration",
-            "IOPS",
-            "resp ms",
-            "planning max",
-            "max IOPS",
-            "IOPS vs baseline" if closed else "planning max vs baseline",
-            "bottleneck",
-        ],
-        rows,
-        title="Comparison",
-    )
-
-
-def _ratio(value: float, reference: float) -> str:
-    """ "1.25x", or "-" where the ratio means nothing (a zero or unbounded reference)."""
-    if reference <= 0 or not math.isfinite(value / reference):
-        return "-"
-    return f"{value / reference:.2f}x"
-
-
-def _tier_sweep(sp: ScenarioPrediction) -> TextTable:
-    rows = [
-        [f"+{t.added}", "-", "-", "-", "-", f"not possible: {t.error}"]
-        if t.error is not None
-        else [
-            f"+{t.added}",
-            display.rate_3sf(t.max_iops),
-            display.rate_3sf(t.planning_max_iops),
-            _ms(t.response_time_ms if not t.saturated else None),
-            display.percent(t.tier_small_io_share),
-            t.bottleneck + (f" ({note})" if (note := spread_note(t.da_pair_spread)) else ""),
-        ]
-        for t in sp.tier_sweep
-    ]
-    return table(
-        ["ranks added", "max IOPS", "planning max", "resp ms", "tier's small I/O", "bottleneck"],
-        rows,
-        title="Tier sweep (the tier's share of the pool's small I/O at the planned load; ranks "
-        "placed balanced)",
-    )
 
 
 def calibration_line(c: CalibrationResult) -> str:
@@ -537,10 +317,10 @@ def render(prediction: ScenarioPrediction, output: Output | None = None) -> str:
         parts.extend(prediction_parts(p))
     if prediction.alternatives:
         if prediction.baseline.application is not None:
-            parts.append(_application_comparison(prediction))
-        parts.append(_comparison(prediction))
+            parts.append(application_comparison(prediction))
+        parts.append(comparison(prediction))
     if prediction.tier_sweep:
-        parts.append(_tier_sweep(prediction))
+        parts.append(tier_sweep(prediction))
     if prediction.sizing is not None:
         parts.extend(sizing_parts(prediction.sizing))
     defaults = prediction.baseline.inputs.defaults

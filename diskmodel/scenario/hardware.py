@@ -22,7 +22,9 @@ from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
 from diskmodel.scenario.values import clip, either, listed
 
 if TYPE_CHECKING:
-    from diskmodel.scenario.schema import Pool, Scenario, Workload
+    from diskmodel.scenario.schema import Scenario
+    from diskmodel.scenario.storage import Pool
+    from diskmodel.scenario.workloads import Workload
 
 
 def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.scenario.schema import SKEW_PRESETS, Scenario
+from diskmodel.scenario.schema import Scenario
+from diskmodel.scenario.workloads import SKEW_PRESETS
 
 SCHEMA_FILE = Path(__file__).with_name("scenario.schema.json")
 """Where the generated schema is shipped, inside the package."""

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from diskmodel.catalog import Catalog
 
 if TYPE_CHECKING:
-    from diskmodel.scenario.schema import Pool, Scenario
+    from diskmodel.scenario.schema import Scenario
+    from diskmodel.scenario.storage import Pool
 
 
 @dataclass(frozen=True)

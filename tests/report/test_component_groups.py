@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from diskmodel.prediction import ScenarioPrediction
+from diskmodel.report.component_tables import component_groups
 from diskmodel.report.html import render_html
-from diskmodel.report.result_tables import component_groups
 from diskmodel.report.table import Output
 from diskmodel.report.text import render
 

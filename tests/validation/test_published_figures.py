@@ -1,6 +1,6 @@
 """The published figures through the product (`pytest -m validation`): every figure of
 scenarios/validation/figures.yaml, read from its scenario's JSON result as `diskmodel run
---json` writes it (diskmodel/validation.py). A figure the product misses is a strict xfail that
+--json` writes it (diskmodel/validation/). A figure the product misses is a strict xfail that
 states the measured error; a fitted figure is kept reproduced but is not validation; a catalog
 input is checked to be the published value. docs/validation.md must match a fresh run."""
 
