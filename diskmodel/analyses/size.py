@@ -51,8 +51,8 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import ServiceLevelConfig
 from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult, no_more
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.analyses import Prices
 from diskmodel.scenario.files import scenario_catalog
-from diskmodel.scenario.schema import Prices
 from diskmodel.units import MS
 from diskmodel.vocabulary import COMPONENT_KINDS
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario, apply_settings
-from diskmodel.scenario.schema import SYSTEM_CHOICES, Prices
+from diskmodel.scenario.analyses import SYSTEM_CHOICES, Prices
 
 
 def rank_label(pool: str, drive: str, raid: str) -> str:

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
 from diskmodel.catalog import Catalog, load_catalog
-from diskmodel.scenario.analyses import SYSTEM_CHOICES, Alternative, Analyses, Prices
+from diskmodel.scenario.analyses import Alternative, Analyses
 from diskmodel.scenario.application import Application, Log
 from diskmodel.scenario.calibration import CalibrationRecord
 from diskmodel.scenario.hardware import hardware_problems
@@ -35,13 +35,9 @@ __all__ = [
     "RANGED_INPUTS",
     "SAMPLED_INPUTS",
     "SCHEMA_VERSION",
-    "SYSTEM_CHOICES",
     "Corner",
-    "Prices",
     "Scenario",
 ]
-"""SYSTEM_CHOICES and Prices are the sizing search's (`scenario.analyses`), named here too for
-`analyses/size.py`, which imports them from here."""
 
 SCHEMA_VERSION = 1
 
