@@ -14,7 +14,8 @@ from diskmodel.catalog import load_catalog
 from diskmodel.configuration import ServiceLevelConfig, resolve
 from diskmodel.prediction import PoolInput
 from diskmodel.scenario import UtilizationLimits
-from diskmodel.tiering.skew import LevelSkew, PiecewiseSkew, described_skew
+from diskmodel.tiering.curves import PiecewiseSkew, described_skew
+from diskmodel.tiering.skew import LevelSkew
 from diskmodel.vocabulary import (
     COMPONENT_KIND,
     COMPONENT_KINDS,

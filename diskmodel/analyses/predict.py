@@ -42,7 +42,7 @@ def _skew_curves(config: Configuration) -> tuple[SkewCurveResult, ...]:
         small = np.clip(w.skew.share(c), 0.0, 1.0)
         mb_curve = w.mb_skew
         if mb_curve is None:
-            from diskmodel.tiering.skew import derived_mb_curve
+            from diskmodel.tiering.curves import derived_mb_curve
 
             mb_curve = derived_mb_curve(w.skew)
         mb = np.clip(mb_curve.share(c), 0.0, 1.0)

@@ -32,9 +32,10 @@ from diskmodel.configuration.records import (
 )
 from diskmodel.logwrite import LogPath
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
+from diskmodel.tiering.curves import derived_mb_curve, described_skew
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.records import Preference
-from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve, described_skew
+from diskmodel.tiering.skew import UNIFORM, SkewCurve
 from diskmodel.units import MS
 from diskmodel.vocabulary import TIERS
 from diskmodel.workload import IoMix

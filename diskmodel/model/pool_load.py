@@ -24,9 +24,10 @@ from diskmodel.model.rank_times import (
     small_io_da_time_s,
     small_io_drive_time_s,
 )
+from diskmodel.tiering.curves import SegmentSkew
 from diskmodel.tiering.placement import place_pool
 from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
-from diskmodel.tiering.skew import UNIFORM, SegmentSkew, SkewCurve
+from diskmodel.tiering.skew import UNIFORM, SkewCurve
 from diskmodel.units import MB
 from diskmodel.workload import IoMix
 

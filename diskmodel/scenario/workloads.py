@@ -113,12 +113,8 @@ class Skew(Model):
         # The tiering layer refuses levels above its range and point lists that are not
         # increasing or not concave; ask it now, so the error names the file and the key
         # instead of surfacing as a traceback from the model (found by fuzzing).
-        from diskmodel.tiering.skew import (
-            PiecewiseSkew,
-            SkewCurve,
-            derived_mb_curve,
-            skew_from_level,
-        )
+        from diskmodel.tiering.curves import PiecewiseSkew, derived_mb_curve
+        from diskmodel.tiering.skew import SkewCurve, skew_from_level
 
         curve: SkewCurve
         try:

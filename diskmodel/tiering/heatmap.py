@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.errors import InputError
-from diskmodel.tiering.skew import PiecewiseSkew
+from diskmodel.tiering.curves import PiecewiseSkew
 from diskmodel.yamlio import read_input_text, resolve_in_folder
 
 HEATMAP_COLUMNS = ("extent_id", "small_io_count", "mb")

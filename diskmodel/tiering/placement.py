@@ -49,6 +49,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from diskmodel.tiering.curves import MixtureSkew, SegmentSkew
 from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, rank_pool
 from diskmodel.tiering.records import (
     PoolPlacement,
@@ -57,7 +58,6 @@ from diskmodel.tiering.records import (
     WorkloadDemand,
     WorkloadPlacement,
 )
-from diskmodel.tiering.skew import MixtureSkew, SegmentSkew
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9

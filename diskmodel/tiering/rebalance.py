@@ -7,7 +7,7 @@ even. Ranks of unequal size or speed therefore end at equal utilisation, not equ
 Model
 -----
 The tier holds ``data_gb`` of one workload-mix with back-end small-I/O rate X and skew G (its
-own curve, e.g. :class:`~diskmodel.tiering.skew.SegmentSkew` of the tier's slice). Before the
+own curve, e.g. :class:`~diskmodel.tiering.curves.SegmentSkew` of the tier's slice). Before the
 rebalance each rank holds a representative slice of that data (extents were spread by rotate
 extents, with no regard to heat), so rank r carries X * data_r / D of the I/O.
 

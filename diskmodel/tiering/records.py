@@ -12,7 +12,8 @@ from functools import cached_property
 
 import numpy as np
 
-from diskmodel.tiering.skew import UNIFORM, SkewCurve, derived_mb_curve
+from diskmodel.tiering.curves import derived_mb_curve
+from diskmodel.tiering.skew import UNIFORM, SkewCurve
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class WorkloadDemand:
     ceilings use it, so a single workload without ceilings may leave it at 1.
     ``mb_s``: MB per second transferred, to weight the pool's MB shares across workloads.
     ``mb_skew``: the MB curve ranked by small-I/O heat; None derives it from ``skew``
-    (:func:`diskmodel.tiering.skew.derived_mb_curve`).
+    (:func:`diskmodel.tiering.curves.derived_mb_curve`).
     ``heat_iops``: the rate the extents are ranked by, where it is not the back-end small I/O
     (a host that places its own data counts its reads, cache hits included); None: the
     back-end small I/O, as Easy Tier counts.

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from diskmodel.tiering.curves import PiecewiseSkew
 from diskmodel.tiering.placement import (
     PoolPlacer,
     place_capacity_proportional,
@@ -18,7 +19,7 @@ from diskmodel.tiering.placement import (
 )
 from diskmodel.tiering.ranking import Ranking, rank_pool
 from diskmodel.tiering.records import Preference, Tier, WorkloadDemand, WorkloadPlacement
-from diskmodel.tiering.skew import UNIFORM, LevelSkew, PiecewiseSkew
+from diskmodel.tiering.skew import UNIFORM, LevelSkew
 
 TIER_NAMES = ("ssd", "enterprise", "nearline")
 capacities = st.floats(min_value=1.0, max_value=50_000.0, allow_nan=False)

@@ -9,16 +9,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from diskmodel.tiering.skew import (
+from diskmodel.tiering.curves import (
     C4_MB_SHARE,
     MB_FOLLOWS_SMALL_IO_SHARE,
-    PRESET_LEVELS,
-    LevelSkew,
     MixtureSkew,
     PiecewiseSkew,
     SegmentSkew,
-    _as_fractions,
     derived_mb_curve,
+)
+from diskmodel.tiering.skew import (
+    PRESET_LEVELS,
+    LevelSkew,
+    as_fractions,
     level_for_share,
     positive_root,
     skew_from_level,
@@ -279,10 +281,10 @@ def test_the_decay_is_the_positive_root_of_the_level_equation(level: float) -> N
 
 @pytest.mark.parametrize("size", [0, 1, 3, 17])
 def test_fractions_are_clipped_as_np_clip_clips(size: int) -> None:
-    """`_as_fractions` gives np.clip's figures to the bit, signed zeros and NaN included
+    """`as_fractions` gives np.clip's figures to the bit, signed zeros and NaN included
     (-0 becomes +0, as the inverse of a curve at p = 0 needs: -log(1) / k is -0)."""
     values = [-0.0, 0.0, math.nan, -1.0, 2.0, 0.5, 1.0, -math.inf, math.inf, 5e-324, -5e-324]
     c = np.array(-0.0) if size == 0 else np.resize(np.array(values), size)
-    got, want = _as_fractions(c), np.clip(c, 0.0, 1.0)
+    got, want = as_fractions(c), np.clip(c, 0.0, 1.0)
     assert np.array_equal(got, want, equal_nan=True)
     assert np.array_equal(np.signbit(got), np.signbit(want))
