@@ -1,10 +1,11 @@
 """Which charts a report shows, and the numbers each is drawn from.
 
-Reads `Prediction`s only and hands plain series to `diskmodel.report.charts`; returns
-`view.Chart` records with a title and a caption that says how to read the chart. A chart
-appears only when it has something to show: the skew and placement charts for an Easy Tier
-pool with two or more tiers, the closed-system chart for a closed system, the growth chart with
-growth factors, the sweep chart with a tier sweep.
+Reads `Prediction`s only and hands plain series to the chart specifications
+(`diskmodel.report.charts`, `bar_charts`, `panel_charts`), renders them (`chart_svg`) and
+returns `view.Chart` records with a title and a caption that says how to read the chart. A
+chart appears only when it has something to show: the skew and placement charts for an Easy
+Tier pool with two or more tiers (`tiering_chart_views`), the closed-system chart for a closed
+system, the growth chart with growth factors, the sweep chart with a tier sweep.
 """
 
 from __future__ import annotations
@@ -20,15 +21,20 @@ from diskmodel.prediction import (
     ScenarioPrediction,
     SizingCandidate,
     SizingResult,
-    TierResult,
     TransactionPoint,
 )
-from diskmodel.report import bar_charts, charts, display, panel_charts, result_tables, spread
+from diskmodel.report import (
+    bar_charts,
+    charts,
+    display,
+    panel_charts,
+    result_tables,
+    spread,
+    tiering_chart_views,
+)
 from diskmodel.report.chart_svg import render
 from diskmodel.report.view import Chart
-from diskmodel.vocabulary import KIND_TABLE, TIERS
-
-"""Fastest first: Easy Tier fills the tiers with the hottest data in this order."""
+from diskmodel.vocabulary import KIND_TABLE
 
 GROUP_ABOVE = 6
 """A kind with more components than this shows as 'busiest' and 'average' bars (all of them
@@ -58,7 +64,7 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
         out.append(closed)
     out += [_breakdown_chart(configs), _utilization_chart(configs)]
     for i, p in enumerate(configs):
-        out.extend(_tiering_charts(i, p))
+        out.extend(tiering_chart_views.tiering_charts(i, p))
     if prediction.tier_sweep:
         out.append(_sweep_chart(prediction))
     if prediction.sizing is not None:
@@ -398,104 +404,6 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         "are all equally busy share one bar; groups of more than "
         f"{GROUP_ABOVE} components show their busiest and their average. The components "
         "table lists every one.",
-        Markup(svg),
-    )
-
-
-# --------------------------------------------------------------------------- Easy Tier
-
-
-def _tiering_charts(index: int, p: Prediction) -> list[Chart]:
-    """Skew and placement charts of each Easy Tier pool of two or more tiers."""
-    out: list[Chart] = []
-    for pool in p.inputs.pools:
-        if pool.easy_tier != "auto" or len(pool.tiers) < 2:
-            continue
-        tiers = sorted(
-            (t for t in p.tiers if t.pool == pool.name and t.used_gb > 0),
-            key=lambda t: TIERS.index(t.tier) if t.tier in TIERS else 99,
-        )
-        key = f"chart-skew-{index}-{len(out)}"
-        if len(tiers) >= 2:
-            out.append(_skew_chart(key, p, pool.name, tiers))
-        placement = _placement_chart(f"chart-placement-{index}-{len(out)}", p, pool.name)
-        if placement is not None:
-            out.append(placement)
-    return out
-
-
-def _skew_chart(key: str, p: Prediction, pool: str, tiers: Sequence[TierResult]) -> Chart:
-    total = sum(t.used_gb for t in tiers)
-    spans = []
-    start = 0.0
-    for t in tiers:
-        end = start + t.used_gb / total
-        spans.append(charts.TierSpan(t.tier, start, min(end, 1.0), t.small_io_share))
-        start = end
-    curve = next((s for s in p.skew_curves if s.pool == pool), None)
-    points = _thinned(curve.small_io_points) if curve is not None else ()
-    c = [pt[0] for pt in points]
-    f = [pt[1] for pt in points]
-    title = f"Easy Tier: skew and tiers of pool {pool} ({p.name})"
-    svg = render(key, charts.skew_chart(c, f, spans, title=title))
-    about = (
-        f"The curve is the skew of workload {curve.workload} ({curve.description}): the hottest "
-        "fraction of its data (across) receives the fraction of its small random back-end I/O "
-        "(up)."
-        if curve is not None
-        else "The pool's workloads have no skew curve (uniform I/O)."
-    )
-    return Chart(
-        key,
-        title,
-        f"{about} Easy Tier places the hottest data on the fastest tier, up to its capacity "
-        "and the load it may carry; each band is the data one tier holds at the planned load, "
-        "and the legend gives its share of the I/O there.",
-        Markup(svg),
-    )
-
-
-SKEW_POINTS_DRAWN = 400
-"""A skew curve from a heat map has a point per extent (tens of thousands); the chart draws at
-most this many, evenly spaced along the curve, ends kept (a 7-inch line shows no more)."""
-
-
-def _thinned(points: Sequence[tuple[float, float]]) -> Sequence[tuple[float, float]]:
-    if len(points) <= SKEW_POINTS_DRAWN:
-        return points
-    step = (len(points) - 1) / (SKEW_POINTS_DRAWN - 1)
-    return [points[round(i * step)] for i in range(SKEW_POINTS_DRAWN)]
-
-
-def _placement_chart(key: str, p: Prediction, pool: str) -> Chart | None:
-    points = [pt for pt in p.curve if any(t.pool == pool for t in pt.tiers)]
-    if len(points) < 2:
-        return None
-    tiers: list[str] = []
-    for pt in points:
-        tiers.extend(t.tier for t in pt.tiers if t.pool == pool and t.tier not in tiers)
-    tiers.sort(key=lambda t: TIERS.index(t) if t in TIERS else 99)
-    shares = [
-        (
-            tier,
-            [
-                next((t.small_io_share for t in pt.tiers if t.pool == pool and t.tier == tier), 0.0)
-                for pt in points
-            ],
-        )
-        for tier in tiers
-    ]
-    title = f"Easy Tier: placement against load, pool {pool} ({p.name})"
-    planned = p.planned_iops if p.closed is None else None
-    svg = render(
-        key, charts.placement_chart([pt.iops for pt in points], shares, planned, title=title)
-    )
-    return Chart(
-        key,
-        title,
-        "Each tier's share of the pool's small random back-end I/O at each load of the response "
-        "curve. Easy Tier keeps every tier below its utilisation target: as the load grows, the "
-        "fast tier fills to that target and the rest of the hot I/O stays on the slower tiers.",
         Markup(svg),
     )
 

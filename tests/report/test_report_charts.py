@@ -195,14 +195,14 @@ def test_a_single_line_has_no_legend_and_several_do() -> None:
 
 
 def test_a_heat_map_skew_curve_is_drawn_from_at_most_400_points_ends_kept() -> None:
-    from diskmodel.report.chart_views import SKEW_POINTS_DRAWN, _thinned
+    from diskmodel.report.tiering_chart_views import SKEW_POINTS_DRAWN, thinned
 
     points = [(i / 29_999, (i / 29_999) ** 0.2) for i in range(30_000)]
-    drawn = _thinned(points)
+    drawn = thinned(points)
     assert len(drawn) == SKEW_POINTS_DRAWN
     assert drawn[0] == points[0]
     assert drawn[-1] == points[-1]
-    assert _thinned(points[:10]) == points[:10]
+    assert thinned(points[:10]) == points[:10]
 
 
 def test_names_without_a_glyph_in_the_chart_font_draw_quietly() -> None:
