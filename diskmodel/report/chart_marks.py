@@ -9,6 +9,7 @@ plot (text widths estimated generously: `CHAR_EM`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 from collections.abc import Sequence
@@ -252,15 +253,57 @@ def label_end(
     return (True, True)
 
 
-def planned_vertical(planned_iops: float, right: float, top: float) -> list[Spec]:
-    """The planned load: a dashed vertical line, labelled at its top on the side with room."""
+def planned_vertical(
+    planned_iops: float, right: float, top: float, lines: Sequence[Line] = ()
+) -> list[Spec]:
+    """The planned load: a dashed vertical line on an axis from 0 to `right`, labelled at its
+    top on the side with room, or at its foot where a line of `lines` crosses the label at the
+    top (the first of those that fits and crosses none; the first that fits if none is clear)."""
     text = f"planned load {display.rate(planned_iops)} IOPS"
-    fits = fits_right(text, planned_iops / right, WIDTH)
-    row = {"x": planned_iops, "y": top, "t": text}
+    where = planned_iops / right
+    width = len(text) * CHAR_EM * NOTE_PX / WIDTH * right
+    candidates = [
+        (at_right, at_top)
+        for at_top in (True, False)
+        for at_right in (True, False)
+        if (fits_right(text, where, WIDTH) if at_right else fits_right(text, 1 - where, WIDTH))
+    ] or [(False, True)]
+
+    def clear(at_right: bool, at_top: bool) -> bool:
+        lo, hi = (
+            (planned_iops, planned_iops + width)
+            if at_right
+            else (planned_iops - width, planned_iops)
+        )
+        low, high = (0.86 * top, top) if at_top else (0.0, 0.14 * top)
+        return not any(lo <= a <= hi and low <= b <= high for a, b in sampled(lines))
+
+    at_right, at_top = next((c for c in candidates if clear(*c)), candidates[0])
+    row = {"x": planned_iops, "y": top if at_top else 0.0, "t": text}
     return [
         rule("x", planned_iops, TARGET_COLOUR, (4, 3)),
-        note_mark([row], NOTE_COLOUR, "left" if fits else "right", dx=4 if fits else -4, dy=12),
+        note_mark(
+            [row],
+            NOTE_COLOUR,
+            "left" if at_right else "right",
+            dx=4 if at_right else -4,
+            dy=12 if at_top else -4,
+        ),
     ]
+
+
+def sampled(lines: Sequence[Line], per_segment: int = 10) -> list[tuple[float, float]]:
+    """Points along each line, `per_segment` to each of its segments: where it runs."""
+    out: list[tuple[float, float]] = []
+    for _, x, y, _ in lines:
+        pts = list(zip(x, y, strict=True))
+        out += pts[-1:]
+        for (xa, ya), (xb, yb) in itertools.pairwise(pts):
+            out += [
+                (xa + (xb - xa) * k / per_segment, ya + (yb - ya) * k / per_segment)
+                for k in range(per_segment)
+            ]
+    return out
 
 
 def span(lo: float, hi: float, colour: str, opacity: float) -> Spec:

@@ -189,7 +189,7 @@ def response_time_chart(
             (0.0, right),
         )
     if planned_iops is not None:
-        layers += planned_vertical(planned_iops, right, top)
+        layers += planned_vertical(planned_iops, right, top, lines)
     return ChartSpec(
         "Response time against I/O rate",
         layered(
@@ -292,7 +292,7 @@ def placement_chart(
     colours = [TIER_COLOURS.get(t, palette_colour(i)) for i, t in enumerate(tiers)]
     layers = line_layers(lines, tiers, colours)
     if planned_iops is not None:
-        layers += planned_vertical(planned_iops, right, 1.02)
+        layers += planned_vertical(planned_iops, right, 1.02, lines)
     return ChartSpec(
         title or "Easy Tier placement against load",
         layered(

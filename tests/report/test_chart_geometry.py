@@ -238,3 +238,15 @@ def test_every_word_of_every_chart_is_inside_its_chart() -> None:
         for words, box in scene.texts():
             if words and "\n" not in words:
                 assert scene.frame.encloses(box, 1), (chart.title, words)
+
+
+def test_the_planned_load_label_moves_off_a_line_that_crosses_it() -> None:
+    """A line rising through the top right of the planned load's line: its label goes to the
+    left, where no line runs (it was drawn over the line)."""
+    series = [charts.Series("A", (0.0, 1_000.0, 2_000.0, 2_500.0, 3_500.0), (4, 5, 6, 23, 23.5))]
+    scene = _scene(charts.response_time_chart(series, [], 1_500.0))
+    label = next(box for words, box in scene.texts() if words.startswith("planned load"))
+    assert scene.plots[0].encloses(label)
+    points = [d for d in scene.items if d.marktype == "symbol" and d.role == "mark"]
+    assert len(points) >= 5
+    assert not any(label.holds(d.x, d.y) for d in points)
