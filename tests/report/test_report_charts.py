@@ -51,7 +51,9 @@ def _all_specs(name: str) -> list[charts.ChartSpec]:
         panel_charts.closed_system_chart([closed, other], [closed, other], 4.0, "queue depth"),
         charts.placement_chart([1.0, 2.0], [("ssd", [0.6, 0.5]), (name, [0.4, 0.5])], 1.5),
         panel_charts.growth_chart(grown, 5.0, [(f"ceiling 70% ({name})", 0.7)]),
-        charts.sweep_chart([0.0, 1.0], [(name, [100.0, 200.0])], 150.0, "ranks added"),
+        charts.sweep_chart(
+            [0.0, 1.0], [(name, [100.0, 200.0]), ("B", [90.0, 150.0])], 150.0, "ranks added"
+        ),
         charts.sizing_chart(
             [(1.0, 2.0, True), (2.0, 1.0, False)], [(1.0, 2.0)], [(name, 1.0, 2.0)], "cost"
         ),
