@@ -18,7 +18,8 @@ from typing import Literal
 from markupsafe import Markup
 
 from diskmodel.prediction import CalibrationResult
-from diskmodel.report import charts, display
+from diskmodel.report import bar_charts, display
+from diskmodel.report.chart_svg import render
 from diskmodel.report.view import Alert, Cell, Chart, Level, Row, Table
 
 
@@ -98,7 +99,9 @@ def _chart(c: CalibrationResult) -> Chart:
             if f.interval == interval:
                 row[series.index(f"{f.scope} {f.label}")] = math.inf if f.error is None else f.error
         errors.append(row)
-    svg = charts.residual_chart("chart-calibration", c.intervals, series, errors, c.threshold)
+    svg = render(
+        "chart-calibration", bar_charts.residual_chart(c.intervals, series, errors, c.threshold)
+    )
     return Chart(
         "chart-calibration",
         "Model against measurement",

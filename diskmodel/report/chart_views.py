@@ -1,10 +1,11 @@
 """Which charts a report shows, and the numbers each is drawn from.
 
-Reads `Prediction`s only and hands plain series to `diskmodel.report.charts`; returns
-`view.Chart` records with a title and a caption that says how to read the chart. A chart
-appears only when it has something to show: the skew and placement charts for an Easy Tier
-pool with two or more tiers, the closed-system chart for a closed system, the growth chart with
-growth factors, the sweep chart with a tier sweep.
+Reads `Prediction`s only and hands plain series to the chart specifications
+(`diskmodel.report.charts`, `bar_charts`, `panel_charts`), renders them (`chart_svg`) and
+returns `view.Chart` records with a title and a caption that says how to read the chart. A
+chart appears only when it has something to show: the skew and placement charts for an Easy
+Tier pool with two or more tiers (`tiering_chart_views`), the closed-system chart for a closed
+system, the growth chart with growth factors, the sweep chart with a tier sweep.
 """
 
 from __future__ import annotations
@@ -20,14 +21,20 @@ from diskmodel.prediction import (
     ScenarioPrediction,
     SizingCandidate,
     SizingResult,
-    TierResult,
     TransactionPoint,
 )
-from diskmodel.report import charts, display, result_tables, spread
+from diskmodel.report import (
+    bar_charts,
+    charts,
+    display,
+    panel_charts,
+    result_tables,
+    spread,
+    tiering_chart_views,
+)
+from diskmodel.report.chart_svg import render
 from diskmodel.report.view import Chart
-from diskmodel.vocabulary import KIND_TABLE, TIERS
-
-"""Fastest first: Easy Tier fills the tiers with the hottest data in this order."""
+from diskmodel.vocabulary import KIND_TABLE
 
 GROUP_ABOVE = 6
 """A kind with more components than this shows as 'busiest' and 'average' bars (all of them
@@ -57,7 +64,7 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
         out.append(closed)
     out += [_breakdown_chart(configs), _utilization_chart(configs)]
     for i, p in enumerate(configs):
-        out.extend(_tiering_charts(i, p))
+        out.extend(tiering_chart_views.tiering_charts(i, p))
     if prediction.tier_sweep:
         out.append(_sweep_chart(prediction))
     if prediction.sizing is not None:
@@ -101,15 +108,17 @@ def _response_chart(configs: Sequence[Prediction]) -> Chart:
     )
     saturated_at = [(p.name, p.planned_iops) for p in configs if p.closed is None and p.saturated]
     falls = [(p, f) for p in configs if p.closed is None for f in p.curve_falls]
-    svg = charts.response_time_chart(
+    svg = render(
         "chart-response",
-        series,
-        markers,
-        planned_iops,
-        target_ms=target_ms,
-        band=band,
-        saturated_at=saturated_at,
-        spans=[(f.from_iops, f.to_iops, FALL_LABEL) for _, f in falls],
+        charts.response_time_chart(
+            series,
+            markers,
+            planned_iops,
+            target_ms=target_ms,
+            band=band,
+            saturated_at=saturated_at,
+            spans=[(f.from_iops, f.to_iops, FALL_LABEL) for _, f in falls],
+        ),
     )
     parts = ["Average response time of all host I/O as the load grows."]
     if band is not None:
@@ -229,7 +238,7 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
         return None
     kinds = [binding_kind(p) for p in grown]
     lines = [
-        charts.GrowthLine(
+        panel_charts.GrowthLine(
             p.name,
             tuple(g.factor for g in p.growth),
             tuple(
@@ -252,18 +261,20 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
     target_ms = targets.pop() if len(targets) == 1 else None
     closed = any(p.closed is not None for p in grown)
     shown = sorted({KIND_LABEL.get(k, k) for k in kinds})
-    svg = charts.growth_chart(
+    svg = render(
         "chart-growth",
-        lines,
-        target_ms,
-        [
-            (f"ceiling {display.percent(c, 0)} ({', '.join(names)})", c)
-            for c, names in sorted(ceilings.items())
-        ],
-        x_label="population factor (× the given population)"
-        if closed
-        else "load factor (× the planned load)",
-        utilization_label=f"busiest {' / '.join(shown)} utilisation",
+        panel_charts.growth_chart(
+            lines,
+            target_ms,
+            [
+                (f"ceiling {display.percent(c, 0)} ({', '.join(names)})", c)
+                for c, names in sorted(ceilings.items())
+            ],
+            x_label="population factor (× the given population)"
+            if closed
+            else "load factor (× the planned load)",
+            utilization_label=f"busiest {' / '.join(shown)} utilisation",
+        ),
     )
     which = "; ".join(
         f"{p.name}: its busiest {KIND_LABEL.get(k, k)}" for p, k in zip(grown, kinds, strict=True)
@@ -288,7 +299,7 @@ def _growth_chart(configs: Sequence[Prediction]) -> Chart | None:
 
 
 def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
-    bars: list[charts.StackedBar] = []
+    bars: list[bar_charts.StackedBar] = []
     several = len(configs) > 1
     for p in configs:
         many_workloads = len(p.workloads) > 1
@@ -306,7 +317,7 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
                         f"({display.percent(io.fraction, 0)})"
                     )
                     bars.append(_bar(label, io.breakdown_ms))
-    svg = charts.stacked_bar_chart("chart-breakdown", bars)
+    svg = render("chart-breakdown", bar_charts.stacked_bar_chart(bars))
     return Chart(
         "chart-breakdown",
         "Response time by component",
@@ -322,13 +333,13 @@ def _breakdown_chart(configs: Sequence[Prediction]) -> Chart:
     )
 
 
-def _bar(label: str, breakdown_ms: dict[str, float | None]) -> charts.StackedBar:
+def _bar(label: str, breakdown_ms: dict[str, float | None]) -> bar_charts.StackedBar:
     parts = tuple(
         (KIND_LABEL.get(kind, kind.replace("_", " ")), value)
         for kind, value in breakdown_ms.items()
         if value is not None and value > 0
     )
-    return charts.StackedBar(label, parts)
+    return bar_charts.StackedBar(label, parts)
 
 
 # --------------------------------------------------------------------------- utilisation
@@ -336,7 +347,7 @@ def _bar(label: str, breakdown_ms: dict[str, float | None]) -> charts.StackedBar
 
 def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
     names = [p.name for p in configs]
-    groups: list[charts.BarGroup] = []
+    groups: list[bar_charts.BarGroup] = []
     titles: list[str] = []
     by_config = [dict(result_tables.component_groups(p.components)) for p in configs]
     for grouped in by_config:
@@ -349,7 +360,7 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
             counts = {len(m) for m in members if m}
             count = max(counts, default=0)
             groups.append(
-                charts.BarGroup(
+                bar_charts.BarGroup(
                     (f"{label} (all {count})" if len(counts) == 1 else f"{label} (all)")
                     if count > 1
                     else (members[0][0].name if members[0] else label),
@@ -359,13 +370,13 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
             continue
         if max(len(m) for m in members) > GROUP_ABOVE:
             groups.append(
-                charts.BarGroup(
+                bar_charts.BarGroup(
                     f"{label}: busiest",
                     tuple(max((c.utilization for c in m), default=None) for m in members),
                 )
             )
             groups.append(
-                charts.BarGroup(
+                bar_charts.BarGroup(
                     f"{label}: average",
                     tuple(sum(c.utilization for c in m) / len(m) if m else None for m in members),
                 )
@@ -376,14 +387,14 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
             order.extend(c.name for c in m if c.name not in order)
         for name in order:
             groups.append(
-                charts.BarGroup(
+                bar_charts.BarGroup(
                     name,
                     tuple(
                         next((c.utilization for c in m if c.name == name), None) for m in members
                     ),
                 )
             )
-    svg = charts.utilization_chart("chart-utilization", groups, names)
+    svg = render("chart-utilization", bar_charts.utilization_chart(groups, names))
     return Chart(
         "chart-utilization",
         "Utilisation of each component",
@@ -393,102 +404,6 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
         "are all equally busy share one bar; groups of more than "
         f"{GROUP_ABOVE} components show their busiest and their average. The components "
         "table lists every one.",
-        Markup(svg),
-    )
-
-
-# --------------------------------------------------------------------------- Easy Tier
-
-
-def _tiering_charts(index: int, p: Prediction) -> list[Chart]:
-    """Skew and placement charts of each Easy Tier pool of two or more tiers."""
-    out: list[Chart] = []
-    for pool in p.inputs.pools:
-        if pool.easy_tier != "auto" or len(pool.tiers) < 2:
-            continue
-        tiers = sorted(
-            (t for t in p.tiers if t.pool == pool.name and t.used_gb > 0),
-            key=lambda t: TIERS.index(t.tier) if t.tier in TIERS else 99,
-        )
-        key = f"chart-skew-{index}-{len(out)}"
-        if len(tiers) >= 2:
-            out.append(_skew_chart(key, p, pool.name, tiers))
-        placement = _placement_chart(f"chart-placement-{index}-{len(out)}", p, pool.name)
-        if placement is not None:
-            out.append(placement)
-    return out
-
-
-def _skew_chart(key: str, p: Prediction, pool: str, tiers: Sequence[TierResult]) -> Chart:
-    total = sum(t.used_gb for t in tiers)
-    spans = []
-    start = 0.0
-    for t in tiers:
-        end = start + t.used_gb / total
-        spans.append(charts.TierSpan(t.tier, start, min(end, 1.0), t.small_io_share))
-        start = end
-    curve = next((s for s in p.skew_curves if s.pool == pool), None)
-    points = _thinned(curve.small_io_points) if curve is not None else ()
-    c = [pt[0] for pt in points]
-    f = [pt[1] for pt in points]
-    title = f"Easy Tier: skew and tiers of pool {pool} ({p.name})"
-    svg = charts.skew_chart(key, c, f, spans, title=title)
-    about = (
-        f"The curve is the skew of workload {curve.workload} ({curve.description}): the hottest "
-        "fraction of its data (across) receives the fraction of its small random back-end I/O "
-        "(up)."
-        if curve is not None
-        else "The pool's workloads have no skew curve (uniform I/O)."
-    )
-    return Chart(
-        key,
-        title,
-        f"{about} Easy Tier places the hottest data on the fastest tier, up to its capacity "
-        "and the load it may carry; each band is the data one tier holds at the planned load, "
-        "and the legend gives its share of the I/O there.",
-        Markup(svg),
-    )
-
-
-SKEW_POINTS_DRAWN = 400
-"""A skew curve from a heat map has a point per extent (tens of thousands); the chart draws at
-most this many, evenly spaced along the curve, ends kept (a 7-inch line shows no more)."""
-
-
-def _thinned(points: Sequence[tuple[float, float]]) -> Sequence[tuple[float, float]]:
-    if len(points) <= SKEW_POINTS_DRAWN:
-        return points
-    step = (len(points) - 1) / (SKEW_POINTS_DRAWN - 1)
-    return [points[round(i * step)] for i in range(SKEW_POINTS_DRAWN)]
-
-
-def _placement_chart(key: str, p: Prediction, pool: str) -> Chart | None:
-    points = [pt for pt in p.curve if any(t.pool == pool for t in pt.tiers)]
-    if len(points) < 2:
-        return None
-    tiers: list[str] = []
-    for pt in points:
-        tiers.extend(t.tier for t in pt.tiers if t.pool == pool and t.tier not in tiers)
-    tiers.sort(key=lambda t: TIERS.index(t) if t in TIERS else 99)
-    shares = [
-        (
-            tier,
-            [
-                next((t.small_io_share for t in pt.tiers if t.pool == pool and t.tier == tier), 0.0)
-                for pt in points
-            ],
-        )
-        for tier in tiers
-    ]
-    title = f"Easy Tier: placement against load, pool {pool} ({p.name})"
-    planned = p.planned_iops if p.closed is None else None
-    svg = charts.placement_chart(key, [pt.iops for pt in points], shares, planned, title=title)
-    return Chart(
-        key,
-        title,
-        "Each tier's share of the pool's small random back-end I/O at each load of the response "
-        "curve. Easy Tier keeps every tier below its utilisation target: as the load grows, the "
-        "fast tier fills to that target and the rest of the hot I/O stays on the slower tiers.",
         Markup(svg),
     )
 
@@ -524,7 +439,8 @@ def _closed_chart(configs: Sequence[Prediction]) -> Chart | None:
     )
     populations = {c.population for _, c in closed}
     planned = float(populations.pop()) if len(populations) == 1 else None
-    svg = charts.closed_system_chart("chart-closed", throughput, response, planned, label)
+    chart = panel_charts.closed_system_chart(throughput, response, planned, label)
+    svg = render("chart-closed", chart)
     settles = "; ".join(
         f"{p.name}: {display.rate(c.iops)} IOPS at {display.milliseconds(c.response_time_ms)} ms"
         for p, c in closed
@@ -557,14 +473,16 @@ def _application_chart(configs: Sequence[Prediction]) -> Chart | None:
 
     users = {a.users for _, a in apps}
     name = apps[0][1].name
-    svg = charts.closed_system_chart(
+    svg = render(
         "chart-application",
-        series(lambda t: t.transactions_per_s),
-        series(lambda t: t.response_time_ms),
-        float(users.pop()) if len(users) == 1 else None,
-        "users",
-        ("transactions per second", "transaction response time (ms)"),
-        "Transactions and their response time",
+        panel_charts.closed_system_chart(
+            series(lambda t: t.transactions_per_s),
+            series(lambda t: t.response_time_ms),
+            float(users.pop()) if len(users) == 1 else None,
+            "users",
+            ("transactions per second", "transaction response time (ms)"),
+            "Transactions and their response time",
+        ),
     )
     at = "; ".join(
         f"{p.name}: {display.number(a.at.transactions_per_s)} transactions/s at "
@@ -594,16 +512,18 @@ def _sweep_chart(prediction: ScenarioPrediction) -> Chart:
         for t in ok
         if spread.uneven_text(t.da_pair_spread)
     }
-    svg = charts.sweep_chart(
+    svg = render(
         "chart-sweep",
-        [float(t.added) for t in ok],
-        [
-            ("maximum (saturation)", [t.max_iops for t in ok]),
-            ("planning maximum (service level)", [t.planning_max_iops for t in ok]),
-        ],
-        base.planned_iops if base.closed is None else None,
-        "ranks added",
-        notes=uneven,
+        charts.sweep_chart(
+            [float(t.added) for t in ok],
+            [
+                ("maximum (saturation)", [t.max_iops for t in ok]),
+                ("planning maximum (service level)", [t.planning_max_iops for t in ok]),
+            ],
+            base.planned_iops if base.closed is None else None,
+            "ranks added",
+            notes=uneven,
+        ),
     )
     failed = [t for t in prediction.tier_sweep if t.error is not None]
     return Chart(
@@ -648,7 +568,7 @@ def _sizing_chart(r: SizingResult) -> Chart:
         if r.candidates[i].response_time_ms is not None
     ]
     label = "price" if r.objective == "price" else "drives"
-    svg = charts.sizing_chart("chart-sizing", points, front, rings, label)
+    svg = render("chart-sizing", charts.sizing_chart(points, front, rings, label))
     impossible = sum(1 for c in r.candidates if c.error is not None)
     return Chart(
         "chart-sizing",

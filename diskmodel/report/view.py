@@ -56,8 +56,8 @@ class Alert:
 class Chart:
     """One chart: its anchor, title, caption and the SVG drawn by `diskmodel.report.charts`.
 
-    `svg` is `Markup` because charts.py writes it from escaped text only (svg_plot escapes
-    every label); nothing else in the view is trusted as markup.
+    `svg` is `Markup` because Vega writes it from escaped text only (`report/chart_svg.py`,
+    which adds the escaped title); nothing else in the view is trusted as markup.
     """
 
     key: str

@@ -1,8 +1,9 @@
 """Gold files of the HTML report: how a page is masked, compared and regenerated.
 
 Masked (volatile, not the report's own decision): the generation line (time and version), the
-body of each chart's SVG (matplotlib's exact path coordinates change between its releases; the
-charts' content, determinism and escaping are tested in test_report_charts.py), and the rows
+body of each chart's SVG (Vega's exact path coordinates change between its releases; the
+charts' content, determinism and escaping are tested in test_report_charts.py, where their
+marks and words are in test_chart_geometry.py), and the rows
 of the catalog-figures table and the list of their sources (the catalog's figures and source
 texts, which the catalog's maintainers edit; test_report_html.py checks their content). A
 chart's opening tag, with its title, stays in the gold file. The fixtures are built in
