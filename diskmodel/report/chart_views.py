@@ -26,6 +26,7 @@ from diskmodel.prediction import (
 from diskmodel.report import (
     bar_charts,
     charts,
+    component_tables,
     display,
     panel_charts,
     result_tables,
@@ -47,7 +48,7 @@ GROUP_LABEL = {
     "device adapter pairs": "DA pairs",
     "ranks (per drive)": "ranks",
 }
-"""A component group's name on the utilisation chart (`result_tables.component_groups`)."""
+"""A component group's name on the utilisation chart (`component_tables.component_groups`)."""
 
 KIND_LABEL = {kind.key: kind.label for kind in KIND_TABLE}
 
@@ -349,7 +350,7 @@ def _utilization_chart(configs: Sequence[Prediction]) -> Chart:
     names = [p.name for p in configs]
     groups: list[bar_charts.BarGroup] = []
     titles: list[str] = []
-    by_config = [dict(result_tables.component_groups(p.components)) for p in configs]
+    by_config = [dict(component_tables.component_groups(p.components)) for p in configs]
     for grouped in by_config:
         titles.extend(t for t in grouped if t not in titles)
     for title in titles:

@@ -34,15 +34,17 @@ from diskmodel.report import (
     application_tables,
     calibration_view,
     chart_views,
+    component_tables,
     display,
     input_tables,
     log_tables,
+    phrases,
     result_tables,
     size_tables,
     spread,
 )
 from diskmodel.report.charts import CRITICAL_UTILIZATION, WARN_UTILIZATION
-from diskmodel.report.result_tables import (
+from diskmodel.report.phrases import (
     bottleneck_text,
     catalog_band_sentence,
     headroom_text,
@@ -165,11 +167,11 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
     if any(p.logs for p in configs):
         tables.append(log_tables.logs_table(configs))
         tables.extend(log_tables.striping_tables(configs[0].logs))
-    tables.extend(result_tables.components_tables(configs))
+    tables.extend(component_tables.components_tables(configs))
     if any(p.tiers for p in configs):
-        tables.append(result_tables.tiers_table(configs))
-    if any(result_tables.shows_allocation(p) for p in configs):
-        tables.append(result_tables.allocation_table(configs))
+        tables.append(component_tables.tiers_table(configs))
+    if any(component_tables.shows_allocation(p) for p in configs):
+        tables.append(component_tables.allocation_table(configs))
     return tables
 
 
@@ -384,7 +386,7 @@ def _alerts(p: Prediction) -> list[Alert]:
                 p.name,
                 "the service level is not met at the planned load: "
                 + "; ".join(
-                    f"{lim.label} ({result_tables.margin_text(lim).removeprefix('not met, ')})"
+                    f"{lim.label} ({phrases.margin_text(lim).removeprefix('not met, ')})"
                     for lim in broken
                 )
                 + ".",
@@ -452,7 +454,7 @@ def _log_alerts(p: Prediction) -> list[Alert]:
 def _utilization_alerts(p: Prediction) -> list[Alert]:
     """One alert per component group above 70% (critical above 90%), naming the busiest."""
     out: list[Alert] = []
-    for plural, members in result_tables.component_groups(p.components):
+    for plural, members in component_tables.component_groups(p.components):
         hot = sorted(
             (c for c in members if c.utilization >= WARN_UTILIZATION),
             key=lambda c: -c.utilization,

@@ -13,17 +13,9 @@ from collections.abc import Sequence
 
 from diskmodel.prediction import Prediction, ScenarioPrediction
 from diskmodel.report import display
-from diskmodel.report.component_tables import (
-    allocation_table,
-    component_groups,
-    components_tables,
-    shows_allocation,
-    tiers_table,
-)
 from diskmodel.report.phrases import (
     DASH,
     bottleneck_text,
-    catalog_band_sentence,
     headroom_text,
     limit_value_text,
     margin_text,
@@ -33,26 +25,6 @@ from diskmodel.report.phrases import (
     utilization_cell,
 )
 from diskmodel.report.view import Cell, Row, Table
-
-__all__ = [
-    "SWEEP_PLACEMENT",
-    "allocation_table",
-    "bottleneck_text",
-    "catalog_band_sentence",
-    "component_groups",
-    "components_tables",
-    "growth_table",
-    "headroom_text",
-    "margin_text",
-    "population_count",
-    "results_table",
-    "service_level_table",
-    "shows_allocation",
-    "tier_sweep_table",
-    "tiers_table",
-]
-"""The tables here, and the component tables and phrases `report.html` and `report.chart_views`
-read from this module (their homes are `report.component_tables` and `report.phrases`)."""
 
 
 def results_table(configs: Sequence[Prediction]) -> Table:
