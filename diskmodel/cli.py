@@ -851,7 +851,7 @@ def size(
             say(f"wrote {o.path}", err=to_stderr)
 
 
-# ------------------------------------------------------------------------------ the outputs
+# ---------------------------------------------------------------------- what run and compare print
 
 
 def _predicting(loaded: Scenario) -> str:
