@@ -32,7 +32,7 @@ from diskmodel.errors import ExitCode, InputError, UserError
 from diskmodel.terminal import printable, progress, shown, working
 
 if TYPE_CHECKING:
-    from diskmodel.api import Planned, Scenario, ScenarioPrediction
+    from diskmodel.api import Located, Planned, Scenario, ScenarioPrediction
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
@@ -627,7 +627,7 @@ def _hardware(
     ranks: list[str] | None,
     easy_tier: EasyTier,
     pool: str | None,
-) -> Any:
+) -> Located | None:
     """`import`'s hardware: from the configuration file, from the flags, or None."""
     given = {"--cache-gb": cache_gb, "--host-ports": host_ports, "--da-pairs": da_pairs}
     if config is not None:

@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the types the functions take and return, for annotations
     from diskmodel.prediction import ScenarioPrediction as ScenarioPrediction
     from diskmodel.prediction import SizingResult as SizingResult
     from diskmodel.scenario import Scenario as Scenario
+    from diskmodel.yamlio import Located as Located
 
 __all__ = [
     "LOG_PAGES",
