@@ -27,13 +27,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperArgument, TyperGroup
 
-from diskmodel import __version__
-from diskmodel.errors import ExitCode, InputError, OutputError, UserError
-from diskmodel.terminal import printable, shown
+from diskmodel import __version__, api
+from diskmodel.errors import ExitCode, InputError, UserError
+from diskmodel.terminal import printable, progress, shown, working
 
 if TYPE_CHECKING:
-    from diskmodel.catalog import Catalog
-    from diskmodel.prediction import ScenarioPrediction
+    from diskmodel.api import Located, Planned, Scenario, ScenarioPrediction
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (SIGINT): 128 + 2, as shells report it."""
@@ -165,24 +164,7 @@ app.add_typer(catalog_app, name="catalog")
 
 
 def _catalog_names(incomplete: str) -> list[str]:
-    from diskmodel.catalog import load_catalog
-
-    return [n for n in load_catalog().names() if n.startswith(incomplete)]
-
-
-def _with_own(loaded: Any, scenario: Path, entries: Catalog) -> Catalog:
-    """`entries` and the scenario's own `catalog` files (already read once to validate it)."""
-    from diskmodel.scenario.files import scenario_catalog
-
-    return scenario_catalog(loaded.catalog, scenario.parent, entries)
-
-
-def _catalog(files: list[Path] | None) -> Catalog:
-    """The shipped catalog and the user's `--catalog` files after it (a `CatalogError`, an
-    `InputError`, names the file and key)."""
-    from diskmodel.catalog import load_catalog
-
-    return load_catalog(files or ())
+    return api.catalog_names(incomplete)
 
 
 ScenarioPath = Annotated[
@@ -300,9 +282,7 @@ def catalog_list(catalog: CatalogFiles = None) -> None:
     Example:
       diskmodel catalog list --catalog site.yaml
     """
-    from diskmodel.report.catalog_text import render_list
-
-    say(render_list(_catalog(catalog)))
+    say(api.catalog_listing(catalog or ()))
 
 
 @catalog_app.command("show")
@@ -323,9 +303,7 @@ def catalog_show(
     Example:
       diskmodel catalog show 15k-146
     """
-    from diskmodel.report.catalog_text import render_entry
-
-    say(render_entry(_catalog(catalog), name))
+    say(api.catalog_entry(name, catalog or ()))
 
 
 @app.command()
@@ -341,31 +319,11 @@ def check(
     Example:
       diskmodel check scenarios/ds8800-c3-baseline.yaml
     """
-    from diskmodel.api import load_scenario, read_inputs
-    from diskmodel.configuration import defaults_used
-    from diskmodel.report.check_text import render_check
-
-    entries = _catalog(catalog)
-    loaded = load_scenario(scenario, entries)
-    entries = _with_own(loaded, scenario, entries)
-    heatmaps = read_inputs(
-        loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries
+    checked = api.check(
+        scenario, catalog_files=catalog or (), allow_outside_heatmaps=allow_outside_heatmaps
     )
-    if quiet:
-        return
-    say(
-        render_check(
-            loaded, entries, defaults=defaults_used(loaded, entries.systems[loaded.system.model])
-        )
-    )
-    say("\nFiles it reads")
-    lines = [f"  {scenario} (this scenario)"]
-    lines += [f"  {path} (catalog file)" for path in entries.user_files]
-    lines += [
-        f"  {h.path} (heat map, {h.extent_count:,} extents; {h.key}: {h.reference})"
-        for h in heatmaps
-    ]
-    say("\n".join(lines))
+    if not quiet:
+        say(api.check_text(checked))
 
 
 @app.command()
@@ -390,24 +348,27 @@ def run(
       diskmodel run s.yaml --out reports/ --json reports/s.json --csv reports/s-tables
       diskmodel run s.yaml --json - --quiet | jq .configurations[0].max_iops
     """
-    from diskmodel.api import load_scenario, predict, read_inputs
-
-    outputs = _outputs(out, json, scenario.stem)  # a bad output name is refused before the work
-    entries = _catalog(catalog)
-    loaded = load_scenario(scenario, entries)
-    entries = _with_own(loaded, scenario, entries)
-    read_inputs(loaded, scenario, allow_outside_heatmaps=allow_outside_heatmaps, catalog=entries)
-    from diskmodel.report.table import working
-
-    with working(_predicting(loaded), quiet=quiet):
-        prediction = predict(
-            loaded,
+    outputs = api.plan_outputs(out, json, scenario.stem)  # bad names are refused before the work
+    checked = api.check(
+        scenario, catalog_files=catalog or (), allow_outside_heatmaps=allow_outside_heatmaps
+    )
+    with working(_predicting(checked.scenario), quiet=quiet):
+        prediction = api.predict(
+            checked.scenario,
             base_dir=scenario.parent,
-            catalog=entries,
+            catalog=checked.catalog,
             allow_outside_heatmaps=allow_outside_heatmaps,
             catalog_bands=not no_catalog_bands,
         )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    api.write_prediction(
+        prediction,
+        outputs,
+        timestamp=not no_timestamp,
+        force=force,
+        stdout=_write_stdout,
+        appendix=appendix,
+        csv=csv,
+    )
     _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
@@ -440,26 +401,29 @@ def compare(
     Example:
       diskmodel compare scenarios/ds8700-c3-baseline.yaml scenarios/ds8800-c3-baseline.yaml
     """
-    from diskmodel.api import compare as compare_files
-    from diskmodel.api import load_scenario, read_inputs
-
     if len(scenarios) < 2:
         raise InputError("compare needs at least two scenario files")
-    outputs = _outputs(out, json, "-vs-".join(p.stem for p in scenarios)[:120])
-    entries = _catalog(catalog)
-    loaded = [(load_scenario(path, entries), path) for path in scenarios]
+    outputs = api.plan_outputs(out, json, "-vs-".join(p.stem for p in scenarios)[:120])
+    entries = api.load_catalog(catalog or ())
+    loaded = [(api.load_scenario(path, entries), path) for path in scenarios]
     for scenario, path in loaded:
-        own = _with_own(scenario, path, entries)
-        read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=own)
-    from diskmodel.report.table import working
-
+        own = api.scenario_catalog(scenario, path, entries)
+        api.read_inputs(scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=own)
     with working(f"predicting {len(loaded)} scenarios", quiet=quiet):
-        prediction = compare_files(
+        prediction = api.compare(
             [(scenario, path.parent) for scenario, path in loaded],
             catalog=entries,
             allow_outside_heatmaps=allow_outside_heatmaps,
         )
-    _emit(prediction, outputs, timestamp=not no_timestamp, force=force, appendix=appendix, csv=csv)
+    api.write_prediction(
+        prediction,
+        outputs,
+        timestamp=not no_timestamp,
+        force=force,
+        stdout=_write_stdout,
+        appendix=appendix,
+        csv=csv,
+    )
     _report(prediction, outputs, quiet=quiet, csv=csv)
 
 
@@ -473,7 +437,8 @@ def logwrite(
             min=1,
             max=4096,
             metavar="PAGES",
-            help="pages per commit, 1 to 4096 (repeatable)  [default: 1, 2, 8, 32, 128]",
+            help="pages per commit, 1 to 4096 (repeatable)  "
+            f"[default: {', '.join(map(str, api.LOG_PAGES))}]",
         ),
     ] = None,
     system: Annotated[
@@ -521,33 +486,17 @@ def logwrite(
     Example:
       diskmodel logwrite -p 4 -p 128 --utilization 0.5
     """
-    from diskmodel.logwrite import Contention, LogPath, striping_summary
-    from diskmodel.report.logwrite_text import render_logwrite
-
-    catalog = _catalog(catalog_files)
-    chosen = catalog.systems.get(system)
-    if chosen is None:
-        raise InputError(
-            f"--system: no system '{system}' in the catalog (systems: "
-            f"{', '.join(sorted(catalog.systems))})"
-        )
-    names = [a.name for a in chosen.host_adapters]
-    if host_adapter is not None and host_adapter not in names:
-        raise InputError(
-            f"--host-adapter: {system} has no host adapter '{host_adapter}' "
-            f"(its adapters: {', '.join(names)})"
-        )
-    port = chosen.host_adapter(host_adapter)
-    path = LogPath.from_hardware(
-        chosen.front_end_latency_us,
-        port.port_bandwidth_mb_s,
-        chosen.write_copy_us_per_kib,
-        page_kib,
-        striping_us=chosen.log_striping_us,
+    summary = api.log_striping(
+        system,
+        host_adapter=host_adapter,
+        page_kib=page_kib,
+        pages=pages or api.LOG_PAGES,
+        links=links,
+        utilization=utilization,
+        service_us=service_us,
+        catalog_files=catalog_files or (),
     )
-    busy = Contention.mm1(utilization, service_us) if utilization > 0 else None
-    s = striping_summary(path, pages or [1, 2, 8, 32, 128], links=links, contention=busy)
-    say(render_logwrite(s.description, s.stripes, s.pages, s.times_us, s.helps_from))
+    say(api.log_striping_text(summary))
 
 
 @app.command("import")
@@ -650,27 +599,18 @@ def import_intervals(
       diskmodel import week.csv --system ds8800-951 --cache-gb 256 --host-ports 16 \\
           --da-pairs 4 --ranks 15k-300,raid5-7+p,32 --ranks ssd-300,raid5-6+p+s,2 > base.yaml
     """
-    from diskmodel.measured import load_intervals, select, workloads_yaml
-
-    rows = load_intervals(intervals)
-    chosen = select(rows, peak or ["io"], str(intervals))
+    chosen = api.select_intervals(intervals, peak or ["io"])
     hardware = _hardware(
         config, system, processor_ways, cache_gb, host_ports, da_pairs, ranks, easy_tier, pool
     )
-    if hardware is None:
-        text = workloads_yaml(chosen, pool or "pool0", capacity_gb, str(intervals))
-    else:
-        from diskmodel.measured.base import base_scenario, base_yaml, pool_for
-
-        data = base_scenario(
-            chosen,
-            hardware,
-            pool_for(hardware, pool),
-            capacity_gb,
-            str(intervals),
-            _catalog(catalog),
-        )
-        text = base_yaml(data, chosen, str(intervals))
+    text = api.imported_yaml(
+        chosen,
+        intervals,
+        hardware=hardware,
+        pool=pool,
+        capacity_gb=capacity_gb,
+        catalog_files=catalog or (),
+    )
     for sel in chosen:
         if not quiet:
             say(f"{sel.label}: {sel.io_rate:,.0f} IOPS, {sel.mb_s:,.1f} MB/s", err=True)
@@ -687,10 +627,8 @@ def _hardware(
     ranks: list[str] | None,
     easy_tier: EasyTier,
     pool: str | None,
-) -> Any:
+) -> Located | None:
     """`import`'s hardware: from the configuration file, from the flags, or None."""
-    from diskmodel.measured.base import hardware_from_flags, read_hardware
-
     given = {"--cache-gb": cache_gb, "--host-ports": host_ports, "--da-pairs": da_pairs}
     if config is not None:
         if system is not None or ranks:
@@ -698,7 +636,7 @@ def _hardware(
                 "give the hardware either in the file or as flags, not both",
                 param_hint="--config",
             )
-        return read_hardware(config)
+        return api.read_hardware(config)
     if system is None:
         stray = [flag for flag, value in given.items() if value is not None]
         if ranks:
@@ -712,15 +650,15 @@ def _hardware(
     if cache_gb is None or host_ports is None or da_pairs is None:
         missing = [flag for flag, value in given.items() if value is None]
         raise typer.BadParameter(f"give {', '.join(missing)} as well", param_hint="--system")
-    return hardware_from_flags(
+    return api.hardware_from_flags(
         system,
-        processor_ways,
-        cache_gb,
-        host_ports,
-        da_pairs,
-        ranks or [],
-        easy_tier.value,
-        pool or "pool0",
+        processor_ways=processor_ways,
+        cache_gb=cache_gb,
+        host_ports=host_ports,
+        da_pairs=da_pairs,
+        ranks=ranks or [],
+        easy_tier=easy_tier.value,
+        pool=pool or "pool0",
     )
 
 
@@ -806,28 +744,19 @@ def calibrate(
       diskmodel calibrate base.yaml --measured week.csv -p io -p mbs -p "2026-11-04 10:00" \\
           --fit per_op_us --out calibrated.yaml --strict
     """
-    from diskmodel.api import load_scenario
-    from diskmodel.measured import load_intervals, select
-    from diskmodel.measured.calibrate import calibrate as fit_scenario
-    from diskmodel.measured.calibrated import calibrated_yaml, fitted_catalog_text
-    from diskmodel.output import YAML, Output, output_path, write_outputs
-    from diskmodel.report.calibration_text import render
-    from diskmodel.report.table import working
-    from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
-
-    target = output_path(out, YAML, f"{scenario.stem}-calibrated")
+    target = api.calibrated_target(out, scenario)
     if fit and target is None:
         raise typer.BadParameter(
             "the fitted catalog figures are written into a catalog file beside the calibrated "
             "scenario, which names it: give --out FILE",
             param_hint="--fit",
         )
-    entries = _catalog(catalog)
-    loaded = load_scenario(scenario, entries)
-    entries = _with_own(loaded, scenario, entries)
-    chosen = select(load_intervals(measured), peak or ["io", "mbs"], str(measured))
+    entries = api.load_catalog(catalog or ())
+    loaded = api.load_scenario(scenario, entries)
+    entries = api.scenario_catalog(loaded, scenario, entries)
+    chosen = api.select_intervals(measured, peak or ["io", "mbs"])
     with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
-        result = fit_scenario(
+        result = api.calibrate(
             loaded,
             chosen,
             entries,
@@ -837,17 +766,9 @@ def calibrate(
             threshold=threshold,
         )
     if not quiet:
-        say(render(result, measured.name), err=True)
-    text = read_input_text(scenario, MAX_FILE_BYTES, "scenario")
-    outputs = []
-    catalog_name = None
-    if result.catalog_entries and target is not None:
-        catalog_path = target.with_name(f"{target.stem}-catalog.yaml")
-        catalog_name = catalog_path.name
-        outputs.append(Output(catalog_path, fitted_catalog_text(result, measured.name), YAML))
-    calibrated = calibrated_yaml(text, result, measured.name, catalog_name)
-    outputs.insert(0, Output(target, calibrated, YAML))
-    write_outputs(outputs, force=force, stdout=_write_stdout)
+        say(api.calibration_text(result, measured), err=True)
+    outputs = api.calibrated_outputs(scenario, result, measured, target)
+    api.write_outputs(outputs, force=force, stdout=_write_stdout)
     if not quiet:
         for o in outputs:
             if o.path is not None:
@@ -904,57 +825,36 @@ def size(
       diskmodel size s.yaml --out reports/ --csv reports/s-tables
       diskmodel size s.yaml --scheduler tcp://host:8786
     """
-    from diskmodel.analyses.size import size_scenario
-    from diskmodel.api import load_scenario
-    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, output_path, write_outputs
-    from diskmodel.report.csv_tables import table_csv
-    from diskmodel.report.json_result import sizing_json
-    from diskmodel.report.size_tables import sizing_table
-    from diskmodel.report.size_text import render
-    from diskmodel.report.table import detect_output, progress
-
-    # Bad output names are refused before the search.
-    json_target = None if json is None else output_path(json, JSON, scenario.stem)
-    html_target = None if out is None else output_path(out, HTML, scenario.stem)
-    if json == "-" and out == "-":
-        raise OutputError("--out - and --json -: only one result can go to standard output")
-    csv_targets = [] if csv is None else csv_paths(csv, ["sizing"])
-    entries = _catalog(catalog)
-    loaded = load_scenario(scenario, entries)
-    entries = _with_own(loaded, scenario, entries)
-    if loaded.analyses.size is None:
-        raise InputError(
-            f"{scenario}: analyses.size: the scenario offers nothing to size; give "
-            "analyses.size with ranks, da_pairs or host_ports to try (docs/scenario.md)"
-        )
-    with progress("trying configurations", loaded.analyses.size.candidates) as advance:
-        result = size_scenario(loaded, entries, scenario.parent, advance, scheduler=scheduler)
-    outputs: list[Output] = []
-    if json is not None:
-        outputs.append(Output(json_target, sizing_json(result), JSON))
-    if out is not None:
-        from diskmodel.api import predict, render_html
-
+    plan = api.plan_sizing(out, json, csv, scenario.stem)  # bad names: refused before the search
+    entries = api.load_catalog(catalog or ())
+    loaded = api.load_scenario(scenario, entries)
+    entries = api.scenario_catalog(loaded, scenario, entries)
+    with progress("trying configurations", api.size_candidates(loaded, scenario)) as advance:
+        result = api.size(loaded, entries, scenario.parent, advance, scheduler=scheduler)
+    prediction = None
+    if plan.report:
         with progress("predicting the current configuration for the report", 1) as advance:
-            prediction = predict(loaded, base_dir=scenario.parent, catalog=entries, sizing=result)
+            prediction = api.predict(
+                loaded, base_dir=scenario.parent, catalog=entries, sizing=result
+            )
             advance(1)
-        page = render_html(prediction, timestamp=not no_timestamp, appendix=appendix)
-        outputs.append(Output(html_target, page, HTML))
-    outputs += [Output(path, table_csv(sizing_table(result)), CSV) for path in csv_targets]
-    write_outputs(outputs, force=force, stdout=_write_stdout)
+    outputs = api.sizing_outputs(
+        result, plan, prediction, timestamp=not no_timestamp, appendix=appendix
+    )
+    api.write_outputs(outputs, force=force, stdout=_write_stdout)
     if quiet:
         return
     to_stderr = any(o.path is None for o in outputs)  # a result is on standard output
-    say(render(result, detect_output(sys.stderr if to_stderr else sys.stdout)), err=to_stderr)
+    say(api.sizing_text(result, err=to_stderr), err=to_stderr)
     for o in outputs:
         if o.path is not None:
             say(f"wrote {o.path}", err=to_stderr)
 
 
-# ------------------------------------------------------------------------------ the outputs
+# ---------------------------------------------------------------------- what run and compare print
 
 
-def _predicting(loaded: Any) -> str:
+def _predicting(loaded: Scenario) -> str:
     """What `run` says while it predicts (a sizing search is the long part, when there is one)."""
     count = 1 + len(loaded.analyses.compare)
     what = f"predicting {count} configuration{'s' if count > 1 else ''}"
@@ -962,49 +862,9 @@ def _predicting(loaded: Any) -> str:
     return what + (f" and sizing ({size.candidates:,} to try)" if size is not None else "")
 
 
-def _outputs(out: str | None, json: str | None, stem: str) -> list[tuple[str, Path | None]]:
-    """The (format, path) of each output; path None is standard output. Refused early."""
-    from diskmodel.output import HTML, JSON, output_path
-
-    html_raw = out if out is not None else f"reports{os.sep}"
-    planned: list[tuple[str, Path | None]] = []
-    if json is not None:
-        planned.append(("json", output_path(json, JSON, stem)))
-    planned.append(("html", output_path(html_raw, HTML, stem)))
-    if sum(1 for _, path in planned if path is None) > 1:
-        raise OutputError("--out - and --json -: only one result can go to standard output")
-    return planned
-
-
-def _emit(
-    prediction: ScenarioPrediction,
-    planned: list[tuple[str, Path | None]],
-    *,
-    timestamp: bool,
-    force: bool,
-    appendix: bool = False,
-    csv: str | None = None,
-) -> None:
-    """Write the outputs: all of them or none (diskmodel.output.write_outputs)."""
-    from diskmodel.api import csv_tables, render_html, to_json
-    from diskmodel.output import CSV, HTML, JSON, Output, csv_paths, write_outputs
-
-    outputs = [
-        Output(path, to_json(prediction), JSON)
-        if kind == "json"
-        else Output(path, render_html(prediction, timestamp=timestamp, appendix=appendix), HTML)
-        for kind, path in planned
-    ]
-    if csv is not None:
-        tables = csv_tables(prediction)
-        paths = csv_paths(csv, [stem for stem, _ in tables])
-        outputs += [Output(p, text, CSV) for p, (_, text) in zip(paths, tables, strict=True)]
-    write_outputs(outputs, force=force, stdout=_write_stdout)
-
-
 def _report(
     prediction: ScenarioPrediction,
-    planned: list[tuple[str, Path | None]],
+    planned: Sequence[Planned],
     *,
     quiet: bool,
     csv: str | None = None,
@@ -1012,10 +872,8 @@ def _report(
     """The summary and the files written; on stderr when stdout carries a result."""
     if quiet:
         return
-    from diskmodel.api import render_text
-
     err = any(path is None for _, path in planned)
-    say(render_text(prediction, err=err), err=err)
+    say(api.render_text(prediction, err=err), err=err)
     say("", err=err)
     for _, path in planned:
         if path is not None:

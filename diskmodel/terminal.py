@@ -14,12 +14,20 @@ drawing itself asked for. It is made printable piece by piece before it is drawn
 back as `Drawn`, which `shown` passes through as it is; any other string is made printable
 whole. Joining a `Drawn` with a plain string gives a plain string again (escaped whole), so
 a styling escape can only reach the terminal from the drawing.
+
+A long step shows itself on standard error while it runs, and only on a terminal: `progress`
+(a bar, for a known number of steps) and `working` (a spinner with the time taken). rich
+draws them, imported only when one is drawn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
 import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
 
 KEPT = frozenset("\n\t")
 """Controls passed through as they are: line breaks and tabs lay out messages and tables."""
@@ -69,3 +77,52 @@ def drawn(*parts: str) -> Drawn:
 def shown(text: str) -> str:
     """`text` as it may reach a terminal: a `Drawn` text as it is, anything else printable."""
     return text if isinstance(text, Drawn) else printable(text)
+
+
+@contextlib.contextmanager
+def progress(description: str, total: int, stream: Any = None) -> Iterator[Callable[[int], None]]:
+    """A progress bar for a long run, on `stream` (default stderr) when it is a terminal;
+    nothing at all otherwise (a pipe or a log gets no control characters). Yields
+    `advance(steps)`; the bar disappears when the block ends.
+
+        with progress("solving alternatives", len(alternatives)) as advance:
+            for a in alternatives:
+                ...
+                advance(1)
+    """
+    stream = sys.stderr if stream is None else stream
+    if not getattr(stream, "isatty", lambda: False)():
+
+        def ignore(steps: int = 1) -> None:
+            del steps
+
+        yield ignore
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(file=stream), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+
+        def advance(steps: int = 1) -> None:
+            bar.advance(task, steps)
+
+        yield advance
+
+
+@contextlib.contextmanager
+def working(description: str, stream: Any = None, *, quiet: bool = False) -> Iterator[None]:
+    """A spinner with the time taken so far, on `stream` (default stderr) when it is a
+    terminal, for a step whose length is not known in advance (a calibration's fit); nothing
+    at all otherwise, or with `quiet`. It disappears when the block ends."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or not getattr(stream, "isatty", lambda: False)():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn(printable(description)), TimeElapsedColumn())
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        bar.add_task(description, total=None)
+        yield

@@ -8,6 +8,7 @@ and text from an input file must still arrive escaped.
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import pty
 import re
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from diskmodel.report.table import Output, table, to_text
-from diskmodel.terminal import Drawn, shown
+from diskmodel.terminal import Drawn, progress, shown, working
 
 from .conftest import ROOT
 
@@ -97,3 +98,39 @@ def test_a_cell_s_escape_is_shown_as_text_and_the_styling_is_kept() -> None:
     assert "\x1b[2J" not in drawn
     assert shown(drawn) == drawn
     assert "\\x1b" in shown(drawn + "\x1b[1m"), "joined with plain text, it is escaped whole"
+
+
+def test_progress_writes_nothing_when_not_a_terminal() -> None:
+    stream = io.StringIO()
+    with progress("solving", 3, stream) as advance:
+        for _ in range(3):
+            advance(1)
+    assert stream.getvalue() == ""
+
+
+def test_progress_draws_a_bar_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    with progress("solving alternatives", 2, stream) as advance:
+        advance(1)
+        advance(1)
+    assert "solving alternatives" in stream.getvalue()
+
+
+def test_working_shows_a_spinner_only_on_a_terminal_and_never_with_quiet() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for stream, quiet in ((io.StringIO(), False), (Terminal(), True)):
+        with working("fitting", stream, quiet=quiet):
+            pass
+        assert stream.getvalue() == ""
+    shown_on = Terminal()
+    with working("fitting \x1b]0;title\x07", shown_on):
+        pass
+    assert "fitting" in shown_on.getvalue()
+    assert "\x1b]0;" not in shown_on.getvalue()

@@ -83,6 +83,70 @@ def test_the_scenario_never_imports_the_analyses_or_the_model(path: Path) -> Non
         ), imported
 
 
+CLI_MAY_IMPORT = ("diskmodel.api", "diskmodel.errors", "diskmodel.terminal")
+"""What `cli.py` may import of ours: the facade, the errors it turns into exit codes and the
+terminal's sanitiser and spinners (and `diskmodel.__version__`)."""
+
+
+def _ours_beyond_the_facade(module: str) -> bool:
+    return not any(module == m or module.startswith(f"{m}.") for m in CLI_MAY_IMPORT)
+
+
+def _cli_imports_beyond_the_facade(source: str) -> list[str]:
+    """Every import of ours in `source` outside `CLI_MAY_IMPORT`, at any depth (inside a
+    function, under `if TYPE_CHECKING:`), relative imports included; sorted."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                found.append(f"{'.' * node.level}{module}")
+            elif module == "diskmodel":
+                found += [
+                    f"diskmodel.{a.name}"
+                    for a in node.names
+                    if a.name != "__version__" and _ours_beyond_the_facade(f"diskmodel.{a.name}")
+                ]
+            elif module.startswith("diskmodel.") and _ours_beyond_the_facade(module):
+                found.append(module)
+        elif isinstance(node, ast.Import):
+            found += [
+                a.name
+                for a in node.names
+                if a.name.split(".")[0] == "diskmodel" and _ours_beyond_the_facade(a.name)
+            ]
+    return sorted(found)
+
+
+def test_the_command_line_imports_only_the_facade() -> None:
+    """Issue 32 item 5: every command goes through `diskmodel.api`, so what a command does is
+    one call a script can make too, and a module behind the facade can move without the
+    command line knowing."""
+    source = (PACKAGE / "cli.py").read_text(encoding="utf-8")
+    assert _cli_imports_beyond_the_facade(source) == []
+
+
+def test_the_facade_check_sees_imports_at_any_depth() -> None:
+    source = (
+        "from diskmodel import __version__, api\n"
+        "from diskmodel.api.sizing import size\n"
+        "import diskmodel.terminal\n"
+        "from diskmodel.apis import x\n"
+        "if TYPE_CHECKING:\n    from diskmodel.catalog import Catalog\n"
+        "def f():\n    import diskmodel.output\n    from diskmodel import output\n"
+        "    from .report import table\n"
+        "import diskmodel\n"
+    )
+    assert _cli_imports_beyond_the_facade(source) == [
+        ".report",
+        "diskmodel",
+        "diskmodel.apis",
+        "diskmodel.catalog",
+        "diskmodel.output",
+        "diskmodel.output",
+    ]
+
+
 # ------------------------------------------------------------------------- no import circles
 
 

@@ -16,12 +16,11 @@ for here, and the command line prints it as it is.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import shutil
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,52 +148,3 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-@contextlib.contextmanager
-def progress(description: str, total: int, stream: Any = None) -> Iterator[Callable[[int], None]]:
-    """A progress bar for a long run, on `stream` (default stderr) when it is a terminal;
-    nothing at all otherwise (a pipe or a log gets no control characters). Yields
-    `advance(steps)`; the bar disappears when the block ends.
-
-        with progress("solving alternatives", len(alternatives)) as advance:
-            for a in alternatives:
-                ...
-                advance(1)
-    """
-    stream = sys.stderr if stream is None else stream
-    if not getattr(stream, "isatty", lambda: False)():
-
-        def ignore(steps: int = 1) -> None:
-            del steps
-
-        yield ignore
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(file=stream), transient=True) as bar:
-        task = bar.add_task(description, total=total)
-
-        def advance(steps: int = 1) -> None:
-            bar.advance(task, steps)
-
-        yield advance
-
-
-@contextlib.contextmanager
-def working(description: str, stream: Any = None, *, quiet: bool = False) -> Iterator[None]:
-    """A spinner with the time taken so far, on `stream` (default stderr) when it is a
-    terminal, for a step whose length is not known in advance (a calibration's fit); nothing
-    at all otherwise, or with `quiet`. It disappears when the block ends."""
-    stream = sys.stderr if stream is None else stream
-    if quiet or not getattr(stream, "isatty", lambda: False)():
-        yield
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    columns = (SpinnerColumn(), TextColumn(printable(description)), TimeElapsedColumn())
-    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
-        bar.add_task(description, total=None)
-        yield

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from diskmodel.report.table import Output, detect_output, progress, table, to_text
+from diskmodel.report.table import Output, detect_output, table, to_text
 from diskmodel.report.text import render
 from tests.report import report_fixtures
 
@@ -61,26 +61,6 @@ def test_numbers_right_aligned_text_left() -> None:
     text = to_text([table(["name", "IOPS"], [["a", "1,000"], ["bbbb", "25"]])], PLAIN)
     lines = text.splitlines()
     assert lines == ["name   IOPS", "----- -----", "a     1,000", "bbbb     25"]
-
-
-def test_progress_writes_nothing_when_not_a_terminal() -> None:
-    stream = io.StringIO()
-    with progress("solving", 3, stream) as advance:
-        for _ in range(3):
-            advance(1)
-    assert stream.getvalue() == ""
-
-
-def test_progress_draws_a_bar_on_a_terminal() -> None:
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    stream = Terminal()
-    with progress("solving alternatives", 2, stream) as advance:
-        advance(1)
-        advance(1)
-    assert "solving alternatives" in stream.getvalue()
 
 
 def test_an_unbounded_configuration_reads_unlimited_never_inf_or_nan() -> None:

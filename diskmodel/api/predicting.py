@@ -1,22 +1,15 @@
-"""The public API: what the command line and scripts call.
-
-    scenario = diskmodel.load_scenario("scenarios/ds8800-15k-plus-2-ssd.yaml")
-    prediction = diskmodel.predict(scenario, base_dir=Path("scenarios"))
-    html = diskmodel.render_html(prediction)
-    text = diskmodel.to_json(prediction)
-
-Each is one call with plain data between; errors a user can cause are `diskmodel.errors.
-UserError`s carrying their exit code. Heavy modules load on first use, so importing diskmodel
-stays cheap.
-"""
+"""A scenario's prediction and its results (`diskmodel run`, `diskmodel compare`): the
+scenario file read and validated, the files it reads opened, the prediction made, and the
+report, the JSON result and the CSV tables rendered and written."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from diskmodel.api.outputs import Planned
     from diskmodel.catalog import Catalog
     from diskmodel.prediction import ScenarioPrediction, SizingResult
     from diskmodel.scenario import Scenario
@@ -135,3 +128,32 @@ def render_text(prediction: ScenarioPrediction, *, err: bool = False) -> str:
     from diskmodel.report.text import render
 
     return render(prediction, detect_output(sys.stderr if err else sys.stdout))
+
+
+def write_prediction(
+    prediction: ScenarioPrediction,
+    planned: Sequence[Planned],
+    *,
+    timestamp: bool,
+    force: bool,
+    stdout: Callable[[str], None],
+    appendix: bool = False,
+    csv: str | None = None,
+) -> None:
+    """Write the results `planned` (`api.plan_outputs`) and, with `csv`, every table of the
+    report into that folder: all of them or none (`api.write_outputs`). `timestamp` and
+    `appendix` as `render_html` takes them."""
+    from diskmodel.api.outputs import csv_paths, write_outputs
+    from diskmodel.output import CSV, HTML, JSON, Output
+
+    outputs = [
+        Output(path, to_json(prediction), JSON)
+        if kind == "json"
+        else Output(path, render_html(prediction, timestamp=timestamp, appendix=appendix), HTML)
+        for kind, path in planned
+    ]
+    if csv is not None:
+        tables = csv_tables(prediction)
+        paths = csv_paths(csv, [stem for stem, _ in tables])
+        outputs += [Output(p, text, CSV) for p, (_, text) in zip(paths, tables, strict=True)]
+    write_outputs(outputs, force=force, stdout=stdout)
