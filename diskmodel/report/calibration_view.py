@@ -6,13 +6,13 @@ a sentence of the baseline's answer, and an alert when it failed); each finding 
 with its cause and remedy; a chart of every measured figure's relative error against the
 gate's threshold; what was fitted, with its 95% interval, the range it was fitted within and
 why a parameter is not identified; and every measured figure against the model, per
-interval, with its residual. Plain records (`report.view`); the template places them.
+interval, with its residual. Plain records (`report.view`: CalibrationView, FindingView);
+the template places them.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal
 
 from markupsafe import Markup
@@ -20,28 +20,16 @@ from markupsafe import Markup
 from diskmodel.prediction import CalibrationResult
 from diskmodel.report import bar_charts, display
 from diskmodel.report.chart_svg import render
-from diskmodel.report.view import Alert, Cell, Chart, Level, Row, Table
-
-
-@dataclass(frozen=True)
-class FindingView:
-    """One finding of the quality gate, as the page shows it."""
-
-    level: Level
-    subject: str
-    cause: str
-    remedy: str
-
-
-@dataclass(frozen=True)
-class CalibrationView:
-    """The calibration section: its verdict, the gate's findings, the chart, the tables."""
-
-    summary: str
-    level: Level
-    findings: tuple[FindingView, ...]
-    chart: Chart
-    tables: tuple[Table, ...]
+from diskmodel.report.view import (
+    Alert,
+    CalibrationView,
+    Cell,
+    Chart,
+    FindingView,
+    Level,
+    Row,
+    Table,
+)
 
 
 def verdict(c: CalibrationResult) -> str:

@@ -10,12 +10,9 @@ from these records without parsing HTML.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from markupsafe import Markup
-
-if TYPE_CHECKING:
-    from diskmodel.report.calibration_view import CalibrationView
 
 Level = Literal["ok", "warning", "critical"]
 CellKind = Literal["text", "num", "source"]
@@ -109,6 +106,27 @@ class SourceNote:
 
     number: int
     text: str
+
+
+@dataclass(frozen=True)
+class FindingView:
+    """One finding of the quality gate, as the page shows it."""
+
+    level: Level
+    subject: str
+    cause: str
+    remedy: str
+
+
+@dataclass(frozen=True)
+class CalibrationView:
+    """The calibration section: its verdict, the gate's findings, the chart, the tables."""
+
+    summary: str
+    level: Level
+    findings: tuple[FindingView, ...]
+    chart: Chart
+    tables: tuple[Table, ...]
 
 
 @dataclass(frozen=True)
