@@ -110,6 +110,7 @@ def test_noise_free_response_times_give_back_the_device_adapter_cost() -> None:
 SEEDS = 8
 
 
+@pytest.mark.calibration  # eight noisy fits: CI's calibration step runs it
 def test_the_device_adapter_cost_is_recovered_within_its_interval() -> None:
     """2% noise on the response times and on the rank and DA utilisations a performance tool
     reports: the DA cost is identified in every study and its 95% interval holds the true
