@@ -203,6 +203,10 @@ def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
     return out
 
 
+_Solved = tuple[float, float | None]
+"""A solved configuration's maximum (IOPS) and planned response time (ms; None saturated)."""
+
+
 def catalog_band(
     config: Configuration,
     catalog: Catalog,
@@ -222,14 +226,9 @@ def catalog_band(
     then solved as a whole prediction begins (`analyses.predict.begin`), so every figure
     reported is the product's own."""
 
-    def solve(cat: Catalog) -> tuple[float, float | None]:
+    def solve(cat: Catalog) -> _Solved:
         begun = begin(rebuild(cat))
         return begun.maximum, planned_ms(begun.planned)
-
-    def moved(value: float | None, central: float | None) -> float:
-        if value is None or central is None:
-            return 0.0 if value == central else float("inf")
-        return abs(value / central - 1.0) if central > 0 else 0.0
 
     central = begin(config)
     central_max_iops, central_response_ms = central.maximum, planned_ms(central.planned)
@@ -246,10 +245,10 @@ def catalog_band(
 
     def passes_screen(cat: Catalog) -> bool:
         solver = Solver(rebuild(cat))
-        if moved(open_response_ms(solver), screened_response_ms) > threshold:
+        if _moved(open_response_ms(solver), screened_response_ms) > threshold:
             return True
         if not bracketed:
-            return moved(solver.saturation(central.unit)[0], central_max_iops) > threshold
+            return _moved(solver.saturation(central.unit)[0], central_max_iops) > threshold
         return not solver.carries(
             central.unit, central_max_iops * (1 - threshold)
         ) or solver.carries(central.unit, central_max_iops * (1 + threshold))
@@ -259,47 +258,16 @@ def catalog_band(
     for est in tried:
         if not any(passes_screen(est.put(catalog, end)) for end in (est.low, est.high)):
             continue
-        (max_low, resp_low), (max_high, resp_high) = (
-            solve(est.put(catalog, end)) for end in (est.low, est.high)
-        )
-        on_max = max(moved(max_low, central_max_iops), moved(max_high, central_max_iops))
-        on_response = max(
-            moved(resp_low, central_response_ms), moved(resp_high, central_response_ms)
-        )
-        reach = max(on_max, on_response)
-        if reach <= threshold:  # passed the screen on the open load, not on the answer
-            continue
-        effect = EstimateEffect(
-            label=est.label,
-            key=est.path,
-            value=est.value,
-            low=est.low,
-            high=est.high,
-            max_iops=(max_low, max_high),
-            response_time_ms=(resp_low, resp_high),
-            moves_max=on_max > threshold,
-        )
-        # The pessimistic end: the lower maximum; on a tie, the slower response.
-        low_is_worse = (max_low, -(resp_low or float("inf"))) < (
-            max_high,
-            -(resp_high or float("inf")),
-        )
-        effects.append((reach, effect, low_is_worse))
+        found = _effect(est, catalog, solve, central_max_iops, central_response_ms, threshold)
+        if found is not None:
+            effects.append(found)
     effects.sort(key=lambda item: -item[0])
     contributors = tuple(effect for _, effect, _ in effects)
-    if not effects:
-        corners = ((central_max_iops, central_response_ms),) * 2
-    else:
-        by_path = {est.path: est for est in tried}
-        corners_list = []
-        for pessimistic in (True, False):
-            cat = catalog
-            for _, effect, low_is_worse in effects:
-                est = by_path[effect.key]
-                end = est.low if low_is_worse == pessimistic else est.high
-                cat = est.put(cat, end)
-            corners_list.append(solve(cat))
-        corners = (corners_list[0], corners_list[1])
+    corners = (
+        _corners(effects, tried, catalog, solve)
+        if effects
+        else ((central_max_iops, central_response_ms),) * 2
+    )
     (pess_max, pess_resp), (opt_max, opt_resp) = corners
     return CatalogBandResult(
         threshold=threshold,
@@ -309,3 +277,69 @@ def catalog_band(
         estimates_tried=len(tried),
         bottleneck_estimated=any(c.moves_max for c in contributors),
     )
+
+
+def _moved(value: float | None, central: float | None) -> float:
+    """How far `value` is from the central answer, as a share of it (infinite where one of
+    the two is saturated and the other not)."""
+    if value is None or central is None:
+        return 0.0 if value == central else float("inf")
+    return abs(value / central - 1.0) if central > 0 else 0.0
+
+
+def _effect(
+    est: Estimate,
+    catalog: Catalog,
+    solve: Callable[[Catalog], _Solved],
+    central_max_iops: float,
+    central_response_ms: float | None,
+    threshold: float,
+) -> tuple[float, EstimateEffect, bool] | None:
+    """The estimate solved at the two ends of its range: how far it moves the answer (the
+    larger of its moves on the maximum and on the planned response time), its effect, and
+    whether its low end is the pessimistic one; None where it moves neither past the
+    threshold."""
+    (max_low, resp_low), (max_high, resp_high) = (
+        solve(est.put(catalog, end)) for end in (est.low, est.high)
+    )
+    on_max = max(_moved(max_low, central_max_iops), _moved(max_high, central_max_iops))
+    on_response = max(_moved(resp_low, central_response_ms), _moved(resp_high, central_response_ms))
+    reach = max(on_max, on_response)
+    if reach <= threshold:  # passed the screen on the open load, not on the answer
+        return None
+    effect = EstimateEffect(
+        label=est.label,
+        key=est.path,
+        value=est.value,
+        low=est.low,
+        high=est.high,
+        max_iops=(max_low, max_high),
+        response_time_ms=(resp_low, resp_high),
+        moves_max=on_max > threshold,
+    )
+    # The pessimistic end: the lower maximum; on a tie, the slower response.
+    low_is_worse = (max_low, -(resp_low or float("inf"))) < (
+        max_high,
+        -(resp_high or float("inf")),
+    )
+    return reach, effect, low_is_worse
+
+
+def _corners(
+    effects: list[tuple[float, EstimateEffect, bool]],
+    tried: list[Estimate],
+    catalog: Catalog,
+    solve: Callable[[Catalog], _Solved],
+) -> tuple[_Solved, _Solved]:
+    """The configuration solved with every contributor at its pessimistic end, then at its
+    optimistic end."""
+    by_path = {est.path: est for est in tried}
+    corners_list = []
+    for pessimistic in (True, False):
+        cat = catalog
+        for _, effect, low_is_worse in effects:
+            est = by_path[effect.key]
+            end = est.low if low_is_worse == pessimistic else est.high
+            cat = est.put(cat, end)
+        corners_list.append(solve(cat))
+    return corners_list[0], corners_list[1]

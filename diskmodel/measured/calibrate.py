@@ -50,6 +50,7 @@ from diskmodel.measured.identify import INTERVALS, Parameter, parameters, thresh
 from diskmodel.measured.peaks import Selection
 from diskmodel.measured.problem import (
     Problem,
+    Unknown,
     scope,
     system_unknowns,
     targets,
@@ -177,14 +178,50 @@ def calibrate(
         params, better = parameters(problem.residuals, found, unknowns, intervals, left)
     # Where the response times are not reproduced, the catalog estimates that would lower
     # the error most are named in the gate's remedy (one evaluation each, as the bound allows).
-    response = np.array([figure in RESPONSE_FIGURES for _, _, figure, _ in figures])
-    at_fit = np.asarray(found.fun)[response]
-    named_estimates: list[Suggestion] = []
-    if not at_fit.size or math.sqrt(float(np.mean(at_fit**2))) > threshold:
-        named_estimates = suggestions(problem, found.x, np.asarray(found.jac), candidates)
+    named_estimates = _named_estimates(problem, figures, found, candidates, threshold)
     budget.last()
     final = problem.model_values(found.x)
-    resid = tuple(
+    resid = _residuals(central, selections, figures, final)
+    errors = [r.error for r in resid if r.error is not None]
+    stopped = _stopped(found, steps, budget)
+    gate = judge(threshold, params, resid, stopped, long_random_workloads(problem), named_estimates)
+    return Calibration(
+        tuple(params),
+        resid,
+        rms(errors),
+        budget.count,
+        stopped,
+        _fitted_entries(problem, params, unknowns),
+        gate,
+    )
+
+
+def _named_estimates(
+    problem: Problem,
+    figures: Sequence[Any],
+    found: Any,
+    candidates: Sequence[Any],
+    threshold: float,
+) -> list[Suggestion]:
+    """Where the response times are not reproduced (their rms error at the fit above
+    `threshold`), the catalog estimates among `candidates` that would lower the error most
+    (`gate.suggestions`); none where they are."""
+    response = np.array([figure in RESPONSE_FIGURES for _, _, figure, _ in figures])
+    at_fit = np.asarray(found.fun)[response]
+    if not at_fit.size or math.sqrt(float(np.mean(at_fit**2))) > threshold:
+        return suggestions(problem, found.x, np.asarray(found.jac), candidates)
+    return []
+
+
+def _residuals(
+    central: Scenario,
+    selections: Sequence[Selection],
+    figures: Sequence[Any],
+    final: Sequence[float],
+) -> tuple[Residual, ...]:
+    """Each measured figure against the model's value at the fit (None where the model
+    saturates there)."""
+    return tuple(
         Residual(
             selections[s].label,
             scope(central, w, figure),
@@ -194,8 +231,13 @@ def calibrate(
         )
         for (s, w, figure, value), got in zip(figures, final, strict=True)
     )
-    errors = [r.error for r in resid if r.error is not None]
-    # The catalog figures identified, set in their entries; the others stay the catalog's.
+
+
+def _fitted_entries(
+    problem: Problem, params: Sequence[Parameter], unknowns: Sequence[Unknown]
+) -> tuple[Any, ...]:
+    """The catalog entries whose figures were fitted, with the figures identified set in them;
+    the others stay the catalog's."""
     kept = np.array(
         [
             p.value if p.identified or p.kind != "catalog" else u.start
@@ -203,17 +245,7 @@ def calibrate(
         ]
     )
     owners = dict.fromkeys(p.workload for p in params if p.kind == "catalog" and p.identified)
-    stopped = _stopped(found, steps, budget)
-    gate = judge(threshold, params, resid, stopped, long_random_workloads(problem), named_estimates)
-    return Calibration(
-        tuple(params),
-        resid,
-        rms(errors),
-        budget.count,
-        stopped,
-        tuple(problem.entries_at(kept, list(owners))),
-        gate,
-    )
+    return tuple(problem.entries_at(kept, list(owners)))
 
 
 def _stopped(fit: Any, steps: int, budget: Evaluations) -> str:

@@ -282,40 +282,14 @@ def parameters(
     few = len(fit.fun) <= len(x)
     for i, u in enumerate(unknowns):
         value = float(x[i])
-
-        def made(
-            low: float | None,
-            high: float | None,
-            reason: str = "",
-            why: str = "",
-            partner: str = "",
-            u: Unknown = u,
-            value: float = value,
-        ) -> Parameter:
-            return Parameter(
-                u.owner,
-                u.key,
-                value,
-                low,
-                high,
-                not reason,
-                why,
-                reason,
-                partner,
-                (u.low, u.high),
-                u.natural,
-                u.kind,
-                u.start,
-            )
-
         if few:
             # As many parameters as figures (or more): the fit may pass through every figure,
             # and the noise cannot be told from it; no interval means anything.
             seen = column[i] >= NOT_SEEN
             out.append(
-                made(None, None, "few", FEW.format(n=len(fit.fun), p=len(x)))
+                _parameter(u, value, None, None, "few", FEW.format(n=len(fit.fun), p=len(x)))
                 if seen
-                else made(None, None, "unseen", "the data do not depend on it")
+                else _parameter(u, value, None, None, "unseen", "the data do not depend on it")
             )
             continue
         half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
@@ -338,26 +312,73 @@ def parameters(
             )
         except WorkBoundError:
             if linear[0]:  # the linearised interval says not identified: say why, and so
-                out.append(made(None, None, linear[0], f"{linear[1]}; {PROFILE_CUT}", linear[2]))
+                out.append(
+                    _parameter(
+                        u, value, None, None, linear[0], f"{linear[1]}; {PROFILE_CUT}", linear[2]
+                    )
+                )
             else:
-                out.append(made(None, None, "cut", CUT_SHORT))
+                out.append(_parameter(u, value, None, None, "cut", CUT_SHORT))
             continue
         if walked is not None:
             if walked.better is not None and (better is None or walked.better[0] < better[0]):
                 better = walked.better
-            reason, why = _unidentified_by_profile(walked, float(lo[i]), float(hi[i]))
-            if not reason:
-                out.append(made(walked.low, walked.high))
-                continue
-            partners = _trace_partners(unknowns, i, walked, span)
-            out.append(made(None, None, reason, why + _partner_words(partners), _first(partners)))
+            out.append(_by_profile(unknowns, i, value, walked, (float(lo[i]), float(hi[i])), span))
             continue
         if linear[0]:
-            out.append(made(None, None, *linear))
+            out.append(_parameter(u, value, None, None, *linear))
         else:
             low, high = max(lo[i], value - half_width), min(hi[i], value + half_width)
-            out.append(made(float(low), float(high)))
+            out.append(_parameter(u, value, float(low), float(high)))
     return out, None if better is None else better[1]
+
+
+def _parameter(
+    u: Unknown,
+    value: float,
+    low: float | None,
+    high: float | None,
+    reason: str = "",
+    why: str = "",
+    partner: str = "",
+) -> Parameter:
+    """The unknown `u` fitted at `value`: identified within [low, high] where there is no
+    `reason` it is not."""
+    return Parameter(
+        u.owner,
+        u.key,
+        value,
+        low,
+        high,
+        not reason,
+        why,
+        reason,
+        partner,
+        (u.low, u.high),
+        u.natural,
+        u.kind,
+        u.start,
+    )
+
+
+def _by_profile(
+    unknowns: Sequence[Unknown],
+    i: int,
+    value: float,
+    walked: Profile,
+    bounds: tuple[float, float],
+    span: np.ndarray,
+) -> Parameter:
+    """Parameter `i` judged by its profile: its interval, or why it is not identified and the
+    parameters that follow it along the profile (those the data do not tell it apart from)."""
+    u = unknowns[i]
+    reason, why = _unidentified_by_profile(walked, *bounds)
+    if not reason:
+        return _parameter(u, value, walked.low, walked.high)
+    partners = _trace_partners(unknowns, i, walked, span)
+    return _parameter(
+        u, value, None, None, reason, why + _partner_words(partners), _first(partners)
+    )
 
 
 def _trace_partners(

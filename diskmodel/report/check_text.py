@@ -29,17 +29,39 @@ def render_check(
     """Configuration summary: capacity per tier, ranks per DA pair, drives per server, the
     workloads, the inputs given as ranges and the defaults applied."""
     catalog = catalog or load_catalog()
+    ranks = expand_ranks(scenario)
+    parts: list[str | TextTable] = [
+        _hardware(scenario, catalog, ranks),
+        _capacity_per_tier(ranks, catalog),
+        _extent_pools(scenario, ranks, catalog),
+        _ranks_per_da_pair(scenario, ranks, catalog),
+        _drives_per_server(ranks, catalog),
+        *_ssd_spread(scenario, ranks, catalog),
+        _workloads(scenario),
+    ]
+    if defaults:
+        parts.append(_defaults_applied(defaults))
+    if scenario.ranges:
+        parts.append(_ranges_sentence(scenario))
+    return to_text(parts, output)
+
+
+def _hardware(scenario: Scenario, catalog: Catalog, ranks: Sequence[RankPlacement]) -> str:
+    """The verdict and the hardware in one line: the system, its processors, cache, host
+    ports, DA pairs and ranks."""
     cfg = scenario.system
     system = catalog.systems[cfg.model]
     adapter = cfg.host_adapter or system.default_host_adapter
-    ranks = expand_ranks(scenario)
-    parts: list[str | TextTable] = [
+    return (
         f"{scenario.name}: valid\n"
         f"{system.family} {system.machine_type}-{system.model} ({cfg.model}), "
         f"{cfg.processor_ways}-way, {cfg.cache_gb:g} GB cache, {cfg.host_ports} host ports "
-        f"({adapter}), {cfg.da_pairs} DA pairs, {len(ranks)} ranks",
-    ]
+        f"({adapter}), {cfg.da_pairs} DA pairs, {len(ranks)} ranks"
+    )
 
+
+def _capacity_per_tier(ranks: Sequence[RankPlacement], catalog: Catalog) -> TextTable:
+    """Ranks, drives and usable capacity of each tier installed."""
     usable: dict[str, float] = defaultdict(float)
     rank_count: dict[str, int] = defaultdict(int)
     drive_count: dict[str, int] = defaultdict(int)
@@ -48,22 +70,22 @@ def render_check(
         usable[drive.tier] += raid.data_drives * drive.capacity_gb
         rank_count[drive.tier] += 1
         drive_count[drive.tier] += raid.drives
+    return table(
+        ["tier", "ranks", "drives", "usable GB"],
+        [[t, rank_count[t], drive_count[t], f"{usable[t]:,.0f}"] for t in TIERS if rank_count[t]],
+        title="Capacity per tier",
+    )
+
+
+def _extent_pools(
+    scenario: Scenario, ranks: Sequence[RankPlacement], catalog: Catalog
+) -> TextTable:
+    """Each extent pool: its Easy Tier mode, ranks, tiers, usable capacity and the capacity
+    its workloads ask for ("-" where no workload uses it)."""
     pool_of = {w.pool for w in scenario.workloads}
     demand: dict[str, float] = defaultdict(float)
     for w in scenario.workloads:
         demand[w.pool] += w.capacity_gb
-    parts.append(
-        table(
-            ["tier", "ranks", "drives", "usable GB"],
-            [
-                [t, rank_count[t], drive_count[t], f"{usable[t]:,.0f}"]
-                for t in TIERS
-                if rank_count[t]
-            ],
-            title="Capacity per tier",
-        )
-    )
-
     pool_rows = []
     for pool in scenario.pools:
         members = [r for r in ranks if r.pool == pool.name]
@@ -82,24 +104,30 @@ def render_check(
                 f"{demand[pool.name]:,.0f}" if pool.name in pool_of else "-",
             ]
         )
-    parts.append(
-        table(
-            ["pool", "easy tier", "ranks", "tiers", "usable GB", "workload GB"],
-            pool_rows,
-            title="Extent pools",
-        )
+    return table(
+        ["pool", "easy tier", "ranks", "tiers", "usable GB", "workload GB"],
+        pool_rows,
+        title="Extent pools",
     )
 
+
+def _ranks_per_da_pair(
+    scenario: Scenario, ranks: Sequence[RankPlacement], catalog: Catalog
+) -> TextTable:
+    """Ranks, and SSD ranks among them, on each DA pair."""
     per_pair = [
         [
             pair,
             sum(1 for r in ranks if r.da_pair == pair),
             sum(1 for r in ranks if r.da_pair == pair and catalog.drives[r.drive].kind == "ssd"),
         ]
-        for pair in range(cfg.da_pairs)
+        for pair in range(scenario.system.da_pairs)
     ]
-    parts.append(table(["DA pair", "ranks", "SSD ranks"], per_pair, title="Ranks per DA pair"))
+    return table(["DA pair", "ranks", "SSD ranks"], per_pair, title="Ranks per DA pair")
 
+
+def _drives_per_server(ranks: Sequence[RankPlacement], catalog: Catalog) -> TextTable:
+    """Ranks, drives and SSD ranks owned by each of the two servers."""
     per_server = []
     for server in (0, 1):
         mine = [r for r in ranks if r.server == server]
@@ -111,11 +139,12 @@ def render_check(
                 sum(1 for r in mine if catalog.drives[r.drive].kind == "ssd"),
             ]
         )
-    parts.append(
-        table(["server", "ranks", "drives", "SSD ranks"], per_server, title="Drives per server")
-    )
-    parts.extend(_ssd_spread(scenario, ranks, catalog))
+    return table(["server", "ranks", "drives", "SSD ranks"], per_server, title="Drives per server")
 
+
+def _workloads(scenario: Scenario) -> TextTable:
+    """Each workload's pool, rate, population, mix, hit ratio and capacity (a range where
+    given as one)."""
     workload_rows = [
         [
             w.name,
@@ -128,35 +157,37 @@ def render_check(
         ]
         for w in scenario.workloads
     ]
-    parts.append(
-        table(
-            ["workload", "pool", "iops", "queue/users", "reads", "read hits", "GB"],
-            workload_rows,
-            title="Workloads",
-        )
+    return table(
+        ["workload", "pool", "iops", "queue/users", "reads", "read hits", "GB"],
+        workload_rows,
+        title="Workloads",
     )
-    if defaults:
-        listed = table(
-            ["input left out", "value used", "why"],
-            [[d.key, d.value, d.basis] for d in defaults],
-            title="Defaults applied",
-        )
-        parts.append(dataclasses.replace(listed, unwrapped=(0,), narrow=(1,)))
-    if scenario.ranges:
-        given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
-        how = (
-            "the report adds the band: the read and sequential fractions sampled (they move "
-            "the answer either way), each sample with the other ranges at their pessimistic "
-            "and at their optimistic end (the JSON's band.method says how many)."
-            if scenario.sampled_ranges
-            else "the report adds the band from every range at its pessimistic end to every "
-            "range at its optimistic end."
-        )
-        parts.append(
-            f"Inputs given as ranges: {given}. The prediction is at the middle of every range; "
-            + how
-        )
-    return to_text(parts, output)
+
+
+def _defaults_applied(defaults: Sequence[DefaultUsed]) -> TextTable:
+    """The inputs left out, the value used for each and why."""
+    listed = table(
+        ["input left out", "value used", "why"],
+        [[d.key, d.value, d.basis] for d in defaults],
+        title="Defaults applied",
+    )
+    return dataclasses.replace(listed, unwrapped=(0,), narrow=(1,))
+
+
+def _ranges_sentence(scenario: Scenario) -> str:
+    """The inputs given as ranges, and how the report turns them into its band."""
+    given = "; ".join(f"{key} {lo:g} to {hi:g}" for key, lo, hi in scenario.ranges)
+    how = (
+        "the report adds the band: the read and sequential fractions sampled (they move "
+        "the answer either way), each sample with the other ranges at their pessimistic "
+        "and at their optimistic end (the JSON's band.method says how many)."
+        if scenario.sampled_ranges
+        else "the report adds the band from every range at its pessimistic end to every "
+        "range at its optimistic end."
+    )
+    return (
+        f"Inputs given as ranges: {given}. The prediction is at the middle of every range; " + how
+    )
 
 
 def _ssd_spread(scenario: Scenario, ranks: Sequence[RankPlacement], catalog: Catalog) -> list[str]:

@@ -194,12 +194,33 @@ def _population_short(p: Prediction) -> str:
 
 
 def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
-    saturation = f"{display.rate_3sf(p.max_iops)} IOPS, limited by {bottleneck_text(p)}"
-    level_ = p.service_level
+    sentences = [_verdict_sentence(p), _planning_sentence(p)]
+    if p.catalog_band is not None:
+        reach = catalog_band_sentence(p.catalog_band)
+        if reach is not None:
+            sentences.append(reach)
+    if p is not baseline:
+        sentences.append(_comparison(p, baseline))
+    return Answer(
+        configuration=p.name,
+        sentences=tuple(sentences),
+        figures=tuple(_headline_figures(p)),
+        level=level,
+        notes=p.notes,
+    )
+
+
+def _saturation_text(p: Prediction) -> str:
+    return f"{display.rate_3sf(p.max_iops)} IOPS, limited by {bottleneck_text(p)}"
+
+
+def _verdict_sentence(p: Prediction) -> str:
+    """The answer's first sentence: what the application or the closed system settles at, or
+    the response time at the planned load, or that the load saturates the system."""
     rt = p.response_time_ms
     app = p.application
     if app is not None:
-        first = (
+        return (
             f"With {app.users:,} users of {app.name} the application runs "
             f"{display.number(app.at.transactions_per_s)} transactions per second at "
             f"{display.milliseconds(app.at.response_time_ms)} ms each (storage "
@@ -208,39 +229,44 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
             f"{display.milliseconds(app.at.storage_response_time_ms)} ms, and {app.limited_by} "
             "bounds the transaction rate."
         )
-    elif p.closed is not None:
-        first = (
+    if p.closed is not None:
+        return (
             f"{_population_text(p)} the system settles at {display.rate(p.closed.iops)} IOPS "
             f"with an average response time of {display.milliseconds(p.closed.response_time_ms)}"
             f" ms; the bottleneck is {bottleneck_text(p)}."
         )
-    elif p.saturated or rt is None:
-        first = (
+    if p.saturated or rt is None:
+        return (
             f"At {display.rate(p.planned_iops)} IOPS the system is saturated: it carries at "
-            f"most {saturation}."
+            f"most {_saturation_text(p)}."
         )
-    else:
-        first = (
-            f"At {display.rate(p.planned_iops)} IOPS the average response time is "
-            f"{display.milliseconds(rt)} ms."
-        )
-    sentences = [first]
-    broken = f" ({display.broken_text(level_.broken)})" if level_.broken else ""
-    planning = (
-        f"The service level is {'met' if level_.met else 'not met'} at this load{broken} and "
-        f"holds up to {display.rate_3sf(level_.max_iops)} IOPS ({level_.binding} binds)"
+    return (
+        f"At {display.rate(p.planned_iops)} IOPS the average response time is "
+        f"{display.milliseconds(rt)} ms."
     )
-    if p.closed is None and not (p.saturated or rt is None):
-        planning += f", and the system saturates at {saturation}."
-    else:
-        planning += "."
-    sentences.append(planning)
-    if p.catalog_band is not None:
-        reach = catalog_band_sentence(p.catalog_band)
-        if reach is not None:
-            sentences.append(reach)
-    if p is not baseline:
-        sentences.append(_comparison(p, baseline))
+
+
+def _planning_sentence(p: Prediction) -> str:
+    """Whether the service level is met at this load, how far it holds, and (an open load
+    that does not saturate) where the system saturates."""
+    level = p.service_level
+    broken = f" ({display.broken_text(level.broken)})" if level.broken else ""
+    planning = (
+        f"The service level is {'met' if level.met else 'not met'} at this load{broken} and "
+        f"holds up to {display.rate_3sf(level.max_iops)} IOPS ({level.binding} binds)"
+    )
+    if p.closed is None and not (p.saturated or p.response_time_ms is None):
+        return planning + f", and the system saturates at {_saturation_text(p)}."
+    return planning + "."
+
+
+def _headline_figures(p: Prediction) -> list[HeadlineFigure]:
+    """The answer's figures: the application's transaction rate (if one), the response time,
+    a closed system's throughput, the planning maximum and saturation, an open load's
+    headroom to each, the rate at the target and the busiest component."""
+    rt = p.response_time_ms
+    level = p.service_level
+    app = p.application
     figures = [
         HeadlineFigure(
             f"{display.milliseconds(rt)} ms" if rt is not None else display.SATURATED_TEXT,
@@ -265,14 +291,14 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
         )
     figures.append(
         HeadlineFigure(
-            f"{display.rate_3sf(level_.max_iops)} IOPS", f"planning maximum ({level_.binding})"
+            f"{display.rate_3sf(level.max_iops)} IOPS", f"planning maximum ({level.binding})"
         )
     )
     figures.append(HeadlineFigure(f"{display.rate_3sf(p.max_iops)} IOPS", "maximum (saturation)"))
     if p.closed is None:
         figures.append(
             HeadlineFigure(
-                headroom_text(level_.max_iops, p.planned_iops), "headroom to the planning maximum"
+                headroom_text(level.max_iops, p.planned_iops), "headroom to the planning maximum"
             )
         )
         figures.append(
@@ -281,8 +307,8 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
     target = p.inputs.service_level.response_time_ms
     figures.append(
         HeadlineFigure(
-            f"{display.rate_3sf(level_.iops_at_target)} IOPS"
-            if level_.iops_at_target is not None
+            f"{display.rate_3sf(level.iops_at_target)} IOPS"
+            if level.iops_at_target is not None
             else "not reached",
             f"IOPS at {display.number(target)} ms",
         )
@@ -292,13 +318,7 @@ def _answer(p: Prediction, baseline: Prediction, level: Level) -> Answer:
         figures.append(
             HeadlineFigure(display.percent(busiest.utilization), f"busiest: {busiest.name}")
         )
-    return Answer(
-        configuration=p.name,
-        sentences=tuple(sentences),
-        figures=tuple(figures),
-        level=level,
-        notes=p.notes,
-    )
+    return figures
 
 
 def _comparison(p: Prediction, baseline: Prediction) -> str:
