@@ -6,7 +6,7 @@ operation costs (`OpCosts`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,23 +25,16 @@ def small_io_drive_time_s(
     pool's workloads by their host rates (`members`: (index, workload, host rate)); with no
     rate anywhere, by equal weights.
     """
-    busy = small = 0.0
-    weighted = any(rate > 0 for _, _, rate in members)
-    for w, workload, rate in members:
-        weight = rate if weighted else 1.0
-        per_host = workload.mix.backend_small_io_per_host_io(1.0)
-        if per_host <= 0.0 or weight <= 0.0:
-            continue
+
+    def busy_of(w: int, workload: WorkloadConfig) -> float:
         fractions = workload.mix.fractions
-        busy += weight * sum(
+        return sum(
             fractions[op.io_class] * op.count * op.drive.mean_s
             for op in costs.of(w, workload.mix, rank, span)
             if not op.sequential
         )
-        small += weight * per_host
-    if small <= 0.0:
-        return 0.0
-    return busy / small / rank.active_drives
+
+    return _per_small_io(members, busy_of) / rank.active_drives
 
 
 def small_io_da_time_s(
@@ -49,6 +42,26 @@ def small_io_da_time_s(
 ) -> float:
     """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same on
     any span of its data)."""
+
+    def busy_of(w: int, workload: WorkloadConfig) -> float:
+        fractions = workload.mix.fractions
+        return sum(
+            fractions[op.io_class] * op.count * op.da.mean_s
+            for op in costs.span_free(w, workload.mix, rank)
+            if not op.sequential
+        )
+
+    return _per_small_io(members, busy_of)
+
+
+def _per_small_io(
+    members: Sequence[tuple[int, WorkloadConfig, float]],
+    busy_of: Callable[[int, WorkloadConfig], float],
+) -> float:
+    """Busy seconds per back-end small I/O, mixed over the pool's workloads by their host
+    rates (`members`: (index, workload, host rate); with no rate anywhere, equal weights):
+    `busy_of(index, workload)` is a station's busy time per host I/O of that workload, asked
+    only of a workload that sends small I/O to the rank."""
     busy = small = 0.0
     weighted = any(rate > 0 for _, _, rate in members)
     for w, workload, rate in members:
@@ -56,12 +69,7 @@ def small_io_da_time_s(
         per_host = workload.mix.backend_small_io_per_host_io(1.0)
         if per_host <= 0.0 or weight <= 0.0:
             continue
-        fractions = workload.mix.fractions
-        busy += weight * sum(
-            fractions[op.io_class] * op.count * op.da.mean_s
-            for op in costs.span_free(w, workload.mix, rank)
-            if not op.sequential
-        )
+        busy += weight * busy_of(w, workload)
         small += weight * per_host
     return busy / small if small > 0.0 else 0.0
 
