@@ -63,6 +63,7 @@ from diskmodel.prediction.operating_point import (
     ComponentResult,
     IoTypeResult,
     RankResult,
+    RmfResult,
     SkewCurveResult,
     TierResult,
     WorkloadResult,
@@ -112,6 +113,7 @@ __all__ = [
     "TierSweepPoint",
     "TransactionPoint",
     "WorkloadInput",
+    "RmfResult",
     "WorkloadResult",
     "no_more",
 ]
