@@ -68,9 +68,7 @@ they are; a z/OS configuration's service level adds the channels' utilisation ce
 STATION_KINDS: tuple[ComponentKind, ...] = (*KIND_TABLE, CHANNEL_KIND)
 """Every kind a station may be, `KIND_TABLE` first (a station's kind index is its place here)."""
 
-COMPONENT_KIND: Mapping[str, ComponentKind] = MappingProxyType(
-    {k.key: k for k in STATION_KINDS}
-)
+COMPONENT_KIND: Mapping[str, ComponentKind] = MappingProxyType({k.key: k for k in STATION_KINDS})
 """Each kind by its key (the channels' too)."""
 
 STATION_KIND_KEYS: tuple[str, ...] = tuple(kind.key for kind in STATION_KINDS)

@@ -25,10 +25,11 @@ of the same name (`Catalog.origin` records which file each name came from). Erro
 catalog file, shipped or the user's, say which file and which key (`CatalogError`, an
 `InputError`: the command line prints it and exits 3).
 
-One job a module: `zos` (FICON channels, CKD volume models), `figures` (a figure and its provenance), `bounds` (the physical range of
-every figure), `drives`, `raid` (RAID formats), `systems` (storage systems), `entries` (the
-`Catalog` of them all by name), `loading` (the files read, validated and merged), `markdown`
-(docs/catalog.md). Every name below is imported from here.
+One job a module: `figures` (a figure and its provenance), `bounds` (the physical range of
+every figure), `drives`, `zos` (FICON channels, CKD volume models), `raid` (RAID formats),
+`systems` (storage systems), `entries` (the `Catalog` of them all by name), `loading` (the
+files read, validated and merged), `markdown` (docs/catalog.md). Every name below is
+imported from here.
 """
 
 from diskmodel.catalog.drives import PACKAGED_FIGURES, Drive, Packaging
@@ -50,7 +51,6 @@ from diskmodel.catalog.loading import (
 )
 from diskmodel.catalog.markdown import render_catalog_markdown
 from diskmodel.catalog.raid import RaidFormat
-from diskmodel.catalog.zos import FiconChannel, VolumeModel
 from diskmodel.catalog.systems import (
     DeviceAdapterType,
     HostAdapterType,
@@ -58,6 +58,7 @@ from diskmodel.catalog.systems import (
     ProcessorOption,
     StorageSystem,
 )
+from diskmodel.catalog.zos import FiconChannel, VolumeModel
 
 __all__ = [
     "MAX_USER_FILE_BYTES",

@@ -21,7 +21,6 @@ from pathlib import Path
 from diskmodel.catalog import Catalog, Provenance, StorageSystem, load_catalog
 from diskmodel.components import cache
 from diskmodel.configuration.inputs import model_value, shown_inputs
-from diskmodel.configuration.zos import resolve_zos
 from diskmodel.configuration.records import (
     ApplicationConfig,
     Configuration,
@@ -32,6 +31,7 @@ from diskmodel.configuration.records import (
     ServiceLevelConfig,
     WorkloadConfig,
 )
+from diskmodel.configuration.zos import resolve_zos
 from diskmodel.logwrite import LogPath
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
 from diskmodel.tiering.curves import derived_mb_curve, described_skew

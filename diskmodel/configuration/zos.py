@@ -93,14 +93,15 @@ def resolve_zos(
     volumes = dict.fromkeys(names, 0)
     for w in zos:
         assert w.zos is not None
-        for lcu in w.zos.lcus:
-            if lcu not in volumes:
+        for named in w.zos.lcus:
+            if named not in volumes:
                 raise InputError(
-                    f"workloads.{w.name}.zos.lcus: unknown LCU {lcu!r} (system.lcus: "
+                    f"workloads.{w.name}.zos.lcus: unknown LCU {named!r} (system.lcus: "
                     f"{', '.join(names) or 'none'})"
                 )
-        for lcu, count in zip(w.zos.lcus, _spread(w.zos.volumes, len(w.zos.lcus)), strict=True):
-            volumes[lcu] += count
+        spread = _spread(w.zos.volumes, len(w.zos.lcus))
+        for named, count in zip(w.zos.lcus, spread, strict=True):
+            volumes[named] += count
         model = catalog.volume_models[w.zos.volume_model]
         held = w.zos.volumes * model.capacity_bytes / GB
         if w.capacity_gb > held * (1 + 1e-9):
@@ -126,8 +127,11 @@ def resolve_zos(
             f"workloads.{open_workloads[0].name} is an open-systems workload (FCP); configure "
             "fewer FICON ports"
         )
+    channel = catalog.ficon_channels[system.ficon.channel]
+    if system.ficon.pend_light_us is not None:
+        channel = channel.model_copy(update={"pend_light_us": system.ficon.pend_light_us})
     ficon = FiconConfig(
-        channel=catalog.ficon_channels[system.ficon.channel],
+        channel=channel,
         channels=system.ficon.channels,
         ports=ports,
         zhpf=system.ficon.zhpf,

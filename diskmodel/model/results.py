@@ -10,7 +10,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.configuration.zos import ZosConfig
-
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import (
     AllocationShare,
@@ -24,7 +23,6 @@ from diskmodel.prediction import (
 )
 from diskmodel.units import MS
 from diskmodel.vocabulary import CHANNEL_KIND, COMPONENT_KINDS, STATION_KIND_KEYS
-
 
 FloatArray = NDArray[np.float64]
 
@@ -86,8 +84,9 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
                     fraction=fraction,
                     response_time_ms=None if unknown else float(point.class_response_s[g]) / MS,
                     breakdown_ms={
-                        kind: None if unknown else float(by_kind[g, STATION_KIND_KEYS.index(kind)])
-                        / MS
+                        kind: None
+                        if unknown
+                        else float(by_kind[g, STATION_KIND_KEYS.index(kind)]) / MS
                         for kind in shown
                     },
                 )

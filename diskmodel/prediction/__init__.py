@@ -100,6 +100,7 @@ __all__ = [
     "Prediction",
     "RankGroupInput",
     "RankResult",
+    "RmfResult",
     "ScenarioPrediction",
     "ServiceLevelInput",
     "ServiceLevelResult",
@@ -113,7 +114,6 @@ __all__ = [
     "TierSweepPoint",
     "TransactionPoint",
     "WorkloadInput",
-    "RmfResult",
     "WorkloadResult",
     "no_more",
 ]

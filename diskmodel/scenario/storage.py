@@ -50,6 +50,13 @@ class Ficon(Model):
         description="High Performance FICON (transport mode): less channel work per I/O than "
         "command mode",
     )
+    pend_light_us: float | None = Field(
+        None,
+        ge=0,
+        le=10000,
+        description="the light-load fixed time RMF counts as PEND (start and initial command "
+        "response), us, measured or calibrated; default: the channel's catalog pend_light_us",
+    )
 
     @field_validator("channel")
     @classmethod
