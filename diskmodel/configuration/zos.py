@@ -27,12 +27,18 @@ class LcuConfig:
     aliases: int
     volumes: int
 
-    def servers_per_volume(self) -> int:
-        """Static PAV (and none): I/Os one volume runs at once, 1 + its share of the aliases
-        (divided evenly among the LCU's volumes, the remainder unused)."""
-        if self.pav == "static" and self.volumes > 0:
-            return 1 + self.aliases // self.volumes
-        return 1
+    def servers_per_volume(self) -> tuple[tuple[float, int], ...]:
+        """Static PAV (and none): (share of the LCU's volumes, I/Os one such volume runs at
+        once). The aliases are dealt out evenly: every volume has aliases // volumes of them
+        and the first aliases % volumes one more (32 aliases over 64 volumes: half the volumes
+        run 2 I/Os at once, half 1). Without PAV every volume runs 1."""
+        if self.pav != "static" or self.volumes <= 0:
+            return ((1.0, 1),)
+        each, extra = divmod(self.aliases, self.volumes)
+        groups = [((self.volumes - extra) / self.volumes, 1 + each)]
+        if extra:
+            groups.append((extra / self.volumes, 2 + each))
+        return tuple(groups)
 
     @property
     def pooled_servers(self) -> int:
