@@ -1,17 +1,18 @@
 """IOSQ: the queue z/OS keeps for a device (its UCB) before the I/O is started, solved as an
 M/M/c station whose servers are the I/Os the device may run at once.
 
-A z/OS volume runs one I/O on its base address and one more on each alias it holds: with
+A z/OS volume runs one I/O on its base address and one more on each alias it holds. With
 static PAV each volume has its own aliases (an LCU's `aliases` divided evenly among its
 volumes, the remainder one more to the first ones), so every volume is an M/M/c station with
-c = 1 + its aliases, fed its share of the workload's rate; with HyperPAV the aliases are a
+c = 1 + its aliases, fed its share of the workload's rate. With HyperPAV the aliases are a
 pool of the LCU that any of its volumes takes one from per I/O, so the LCU is one M/M/c
-station with c = its volumes' bases + the pool, fed every workload's I/O to that LCU (the bases are each volume's own, so pooling them is the
-approximation: exact when the volumes are busy alike, optimistic when a few volumes carry the
-load). A server is busy for the I/O's whole time below z/OS, PEND + DISC + CONN (the
-`downstream` response of the storage model), taken as exponential (M/M/c, Erlang C;
-`queueing.station.mmc`). IOSQ is the station's mean wait; every I/O of the device waits it,
-reads and writes alike (the queue is first come, first served).
+station with c = its volumes' bases + the pool, fed every workload's I/O to that LCU (the
+bases are each volume's own, so pooling them is the approximation: exact when the volumes
+are busy alike, optimistic when a few volumes carry the load). A server is busy for the
+I/O's whole time below z/OS, PEND + DISC + CONN (the `downstream` response of the storage
+model), taken as exponential (M/M/c, Erlang C; `queueing.station.mmc`). IOSQ is the
+station's mean wait; every I/O of the device waits it, reads and writes alike (the queue is
+first come, first served).
 
 An I/O's time below z/OS does not depend on how long it queued above it (the storage sees the
 same rate), so the device queue is solved after the storage model, with its responses.
