@@ -51,5 +51,6 @@ def test_the_zhpf_channel_work_is_the_inverse_of_the_published_maximum_rate() ->
         # Every estimate carries its range, and the value lies in it.
         for key in ("command_per_io_us", "pend_light_us"):
             low, high = channel.provenance[key].range or (None, None)
-            assert low is not None and high is not None
+            assert low is not None
+            assert high is not None
             assert low <= getattr(channel, key) <= high

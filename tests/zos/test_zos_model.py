@@ -4,6 +4,7 @@ with their own ceiling, and what a z/OS scenario refuses."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -27,7 +28,8 @@ def erlang_c_wait(lam: float, s: float, c: int) -> float:
 def _one(**changes: object) -> tuple[float, float, float]:
     """(IOSQ, time below z/OS, response), seconds, of the single z/OS workload."""
     (w,) = results(zos_config(**changes))
-    assert w.rmf is not None and w.response_time_ms is not None
+    assert w.rmf is not None
+    assert w.response_time_ms is not None
     iosq = (w.rmf.iosq_ms or 0.0) * 1e-3
     return iosq, w.response_time_ms * 1e-3 - iosq, w.response_time_ms * 1e-3
 
@@ -61,7 +63,7 @@ def test_adding_aliases_lowers_iosq_and_nothing_else() -> None:
         assert w.rmf is not None
         seen.append((w.rmf.iosq_ms, w.rmf.pend_ms, w.rmf.disc_ms, w.rmf.conn_ms))
     iosq = [s[0] for s in seen]
-    assert all(a > b for a, b in zip(iosq, iosq[1:], strict=False))
+    assert all(a > b for a, b in itertools.pairwise(iosq))
     assert len({s[1:] for s in seen}) == 1  # PEND, DISC and CONN do not depend on the aliases
 
 
@@ -82,7 +84,8 @@ def test_hyperpav_pools_so_it_queues_less_than_static_with_the_same_aliases() ->
 def test_rmf_components_add_up_to_the_response_time(pav: str) -> None:
     config = zos_config(**{"system.lcus.0.pav": pav, "system.lcus.0.aliases": 8})
     for w in results(config):
-        assert w.rmf is not None and w.response_time_ms is not None
+        assert w.rmf is not None
+        assert w.response_time_ms is not None
         parts = [w.rmf.iosq_ms, w.rmf.pend_ms, w.rmf.disc_ms, w.rmf.conn_ms]
         assert all(p is not None and p >= 0 for p in parts)
         assert sum(p or 0.0 for p in parts) == pytest.approx(w.response_time_ms, rel=1e-12)
@@ -159,7 +162,8 @@ def test_command_mode_loads_the_channels_more_and_raises_pend() -> None:
     assert command.utilization[k] == pytest.approx(1000 * (50 * US + transfer), rel=1e-9)
     assert zhpf.utilization[k] == pytest.approx(1000 * (10.87 * US + transfer), rel=1e-9)
     (a,), (b,) = results(zos_config()), results(zos_config(**{"system.ficon.zhpf": False}))
-    assert a.rmf is not None and b.rmf is not None
+    assert a.rmf is not None
+    assert b.rmf is not None
     assert (b.rmf.pend_ms or 0) > (a.rmf.pend_ms or 0)
 
 
@@ -190,7 +194,8 @@ def test_an_open_systems_workload_beside_keeps_its_breakdown() -> None:
     catalog = load_catalog()
     config = resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
     db2, aix = results(config)
-    assert db2.rmf is not None and aix.rmf is None
+    assert db2.rmf is not None
+    assert aix.rmf is None
     assert list(aix.breakdown_ms) == ["host_adapter", "processor", "device_adapter", "rank"]
     # The z/OS I/O uses the FICON ports (0-3), the open-systems I/O the others (4-7).
     point = planned(config)
