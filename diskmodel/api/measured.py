@@ -158,7 +158,7 @@ def calibrated_outputs(
 
 
 def is_rmf_csv(path: Path) -> bool:
-    """Whether the CSV `path` holds RMF device-activity fields (docs/measured.md, "RMF"):
+    """Whether the CSV `path` holds RMF device-activity fields (docs/zos.md, "RMF measurements"):
     its header names the RMF components (iosq_ms, pend_ms, disc_ms, conn_ms)."""
     from diskmodel.measured.rmf import is_rmf_csv as check
 
