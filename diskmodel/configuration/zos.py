@@ -95,6 +95,15 @@ def resolve_zos(
             f"workloads.{zos[0].name}.zos: z/OS volumes are reached over FICON channels; "
             "give system.ficon (channel, channels, host_ports, zhpf) and system.lcus"
         )
+    closed = [w for w in workloads if w.is_closed]
+    if zos and (closed or scenario.application is not None):
+        # The device queues (IOSQ) are solved at the open solution's rates; the closed
+        # solution's responses would leave them out.
+        what = f"workloads.{closed[0].name}" if closed else "application"
+        raise InputError(
+            f"{what}: a scenario with z/OS workloads has open workloads only (given by 'iops'); "
+            "its closed workloads and application are not solved with the z/OS device queues"
+        )
     names = [lcu.name for lcu in system.lcus]
     volumes = dict.fromkeys(names, 0)
     for w in zos:

@@ -221,6 +221,30 @@ def test_what_spans_the_system_and_the_workloads_is_one_clear_message(
         zos_config(**changes)
 
 
+def test_a_closed_workload_beside_z_os_ones_is_refused() -> None:
+    from .zos_builders import zos_data
+
+    data = zos_data(**{"system.ficon.host_ports": 4})
+    data["workloads"].append(
+        {
+            "name": "aix",
+            "pool": "p",
+            "queue_depth": 16,
+            "read_fraction": 0.7,
+            "read_hit_ratio": 0.5,
+            "capacity_gb": 500,
+        }
+    )
+    from diskmodel.catalog import load_catalog
+    from diskmodel.configuration import resolve
+    from diskmodel.scenario import Scenario
+
+    catalog = load_catalog()
+    scenario = Scenario.model_validate(data, context={"catalog": catalog})
+    with pytest.raises(InputError, match="open workloads only"):
+        resolve(scenario, catalog)
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
