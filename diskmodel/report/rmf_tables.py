@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from diskmodel.prediction import Prediction, WorkloadResult
 from diskmodel.report import display
-from diskmodel.report.phrases import ms_cell, ms_text
+from diskmodel.report.phrases import ms_text
 from diskmodel.report.table import TextTable, table
 from diskmodel.report.view import Cell, Row, Table
 
@@ -74,13 +74,17 @@ def rmf_table(configs: Sequence[Prediction]) -> Table:
                     f"{p.name}: {w.name}" if several else w.name,
                     (
                         Cell(display.rate(w.iops), "num"),
-                        *(ms_cell(v) for v in _values(w)),
+                        *(Cell(ms_text(v), "num") for v in _values(w)),
                         Cell(f"{w.rmf.volumes:,}", "num"),
                         Cell(w.rmf.pav),
                     ),
                 )
             )
-    notes = [line for line in (channel_line(p) for p in configs) if line]
+    notes = [
+        f"{p.name}: {line}" if several else line
+        for p, line in ((p, channel_line(p)) for p in configs)
+        if line
+    ]
     return Table(
         key="rmf",
         caption="z/OS workloads: response time as RMF reports it (ms)",
