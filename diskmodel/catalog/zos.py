@@ -50,6 +50,15 @@ class VolumeModel(Sourced):
         """Bytes the volume holds, tracks full: cylinders x tracks x track bytes."""
         return float(self.cylinders * self.tracks_per_cylinder * self.track_bytes)
 
+    def data_bytes(self, record_bytes: float) -> float:
+        """Bytes of data the volume holds in records of `record_bytes`: every track holds
+        `records_per_track` of them (4 KiB records fill 49,152 of a track's 56,664 bytes); a
+        record longer than a track spans whole tracks."""
+        tracks = self.cylinders * self.tracks_per_cylinder
+        if record_bytes > self.track_bytes:
+            return float(tracks // math.ceil(record_bytes / self.track_bytes) * record_bytes)
+        return float(tracks * self.records_per_track(record_bytes) * record_bytes)
+
     def records_per_track(self, record_bytes: float) -> int:
         """Whole records of `record_bytes` (no key) one 3390 track holds, at least 1 (a longer
         record spans tracks): the device's track-capacity formula in 32-byte cells,

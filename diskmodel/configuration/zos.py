@@ -75,11 +75,12 @@ class ZosConfig:
     lcus: tuple[int, ...]
     volumes: int
     volume_model: VolumeModel
+    record_bytes: int = 4096
 
     @property
     def capacity_gb(self) -> float:
-        """What its volumes hold, GB (decimal), tracks full."""
-        return self.volumes * self.volume_model.capacity_bytes / GB
+        """What its volumes hold in records of `record_bytes`, GB (decimal)."""
+        return self.volumes * self.volume_model.data_bytes(self.record_bytes) / GB
 
 
 def resolve_zos(
@@ -118,12 +119,12 @@ def resolve_zos(
         for named, count in zip(w.zos.lcus, spread, strict=True):
             volumes[named] += count
         model = catalog.volume_models[w.zos.volume_model]
-        held = w.zos.volumes * model.capacity_bytes / GB
+        held = w.zos.volumes * model.data_bytes(w.zos.record_bytes) / GB
         if w.capacity_gb > held * (1 + 1e-9):
             raise InputError(
                 f"workloads.{w.name}.capacity_gb: {w.capacity_gb:,.0f} GB on {w.zos.volumes:,} "
-                f"{model.name} volumes that hold {held:,.0f} GB; give more volumes or a larger "
-                "volume_model"
+                f"{model.name} volumes that hold {held:,.0f} GB in records of "
+                f"{w.zos.record_bytes:,} bytes; give more volumes or a larger volume_model"
             )
     lcus = []
     for lcu in system.lcus:
@@ -162,6 +163,7 @@ def resolve_zos(
                 lcus=tuple(names.index(n) for n in w.zos.lcus),
                 volumes=w.zos.volumes,
                 volume_model=catalog.volume_models[w.zos.volume_model],
+                record_bytes=w.zos.record_bytes,
             )
         )
     return ficon, tuple(out)

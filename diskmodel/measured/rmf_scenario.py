@@ -19,6 +19,8 @@ from diskmodel.errors import InputError
 from diskmodel.measured.rmf import RmfGroup, RmfInterval, select_rmf
 from diskmodel.yamlio import Located
 
+DEFAULT_RECORD_BYTES = 4096
+"""The record size an imported workload's volumes are taken as formatted with (a 4 KiB page)."""
 DEFAULT_VOLUME_MODEL = "3390-9"
 """The volume model an imported workload's volumes are taken as when the CSV gives none (the
 most common 3390 model in the RMF reports the issue names)."""
@@ -26,7 +28,7 @@ most common 3390 model in the RMF reports the issue names)."""
 
 def _workload(g: RmfGroup, pool: str, catalog: Catalog) -> dict[str, Any]:
     model = catalog.volume_models[DEFAULT_VOLUME_MODEL]
-    volume_gb = model.capacity_bytes / 1e9
+    volume_gb = model.data_bytes(DEFAULT_RECORD_BYTES) / 1e9
     if g.volumes is None and g.capacity_gb is None:
         raise InputError(
             f"RMF group {g.group!r}: give its volumes or its capacity_gb (a column of the CSV)"

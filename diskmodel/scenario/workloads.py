@@ -204,6 +204,14 @@ class ZosVolumes(Model):
     volume_model: Name = Field(
         "3390-9", description="catalog CKD volume model, e.g. 3390-9, 3390-54, 3390-a-eav"
     )
+    record_bytes: int = Field(
+        4096,
+        ge=1,
+        le=56664,
+        description="the records' (blocks') size on the tracks, bytes: how much of a 3390 track "
+        "the data fills (4,096: 12 records, 49,152 of its 56,664 bytes); default a Db2 or VSAM "
+        "4 KiB page",
+    )
 
     @field_validator("volume_model")
     @classmethod

@@ -163,4 +163,4 @@ def test_imported_groups_become_z_os_workloads() -> None:
     (w,) = data["workloads"]
     assert w["iops"] == 4000
     assert w["zos"] == {"lcus": ["a"], "volumes": 16, "volume_model": "3390-9"}
-    assert w["capacity_gb"] <= 16 * 8.51
+    assert w["capacity_gb"] <= 16 * 8.51 * 49152 / 56664  # 12 records of 4 KiB a track

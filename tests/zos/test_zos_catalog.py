@@ -54,3 +54,14 @@ def test_the_zhpf_channel_work_is_the_inverse_of_the_published_maximum_rate() ->
             assert low is not None
             assert high is not None
             assert low <= getattr(channel, key) <= high
+
+
+def test_the_data_a_volume_holds_is_its_tracks_full_of_whole_records() -> None:
+    model = load_catalog().volume_models["3390-9"]
+    tracks = 10017 * 15
+    # 4 KiB records: 12 a track, 49,152 of its 56,664 bytes (86.7%).
+    assert model.data_bytes(4096) == tracks * 12 * 4096
+    # Half-track blocking: 2 records of 27,998 bytes, 98.8% of the track.
+    assert model.data_bytes(27998) == tracks * 2 * 27998
+    # A record longer than a track spans whole tracks.
+    assert model.data_bytes(2 * 56664) == tracks // 2 * 2 * 56664

@@ -211,6 +211,8 @@ def test_an_open_systems_workload_beside_keeps_its_breakdown() -> None:
     [
         ({"workloads.0.zos.lcus": ["b"]}, "unknown LCU 'b'"),
         ({"workloads.0.capacity_gb": 5000}, "volumes that hold"),
+        # 8 3390-54 volumes hold 445 GB raw, 386 GB in 4 KiB records, 440 GB in half tracks.
+        ({"workloads.0.capacity_gb": 400}, "in records of 4,096 bytes"),
         ({"system.lcus.0.aliases": 250}, "an LCU has 256"),
     ],
 )

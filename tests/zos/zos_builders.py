@@ -40,7 +40,7 @@ ZOS: dict[str, Any] = {
             "read_fraction": 0.7,
             "read_hit_ratio": 0.8,
             "destage_ratio": 0.6,
-            "capacity_gb": 400,
+            "capacity_gb": 350,
             "zos": {"lcus": ["a"], "volumes": 8, "volume_model": "3390-54"},
         }
     ],
