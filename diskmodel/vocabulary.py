@@ -58,8 +58,21 @@ KIND_TABLE: tuple[ComponentKind, ...] = (
 COMPONENT_KINDS: tuple[str, ...] = tuple(kind.key for kind in KIND_TABLE)
 """Their keys, in that order."""
 
-COMPONENT_KIND: Mapping[str, ComponentKind] = MappingProxyType({k.key: k for k in KIND_TABLE})
-"""Each kind by its key."""
+CHANNEL_KIND = ComponentKind(
+    "channel", "FICON channel", "FICON channels", "FICON channel", "chan", front_end=True
+)
+"""The host's FICON channels (z/OS attachment): a station only where a configuration has
+them, so the kinds every configuration has (`KIND_TABLE`) and what is written for them stay as
+they are; a z/OS configuration's service level adds the channels' utilisation ceiling."""
+
+STATION_KINDS: tuple[ComponentKind, ...] = (*KIND_TABLE, CHANNEL_KIND)
+"""Every kind a station may be, `KIND_TABLE` first (a station's kind index is its place here)."""
+
+COMPONENT_KIND: Mapping[str, ComponentKind] = MappingProxyType({k.key: k for k in STATION_KINDS})
+"""Each kind by its key (the channels' too)."""
+
+STATION_KIND_KEYS: tuple[str, ...] = tuple(kind.key for kind in STATION_KINDS)
+"""The keys of `STATION_KINDS`, in that order."""
 
 
 def easy_tier_follows_load(auto: bool, generation: int, tiers: int) -> bool:

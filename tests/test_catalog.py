@@ -80,7 +80,13 @@ def test_catalog_files_are_found_inside_the_package() -> None:
 def test_every_catalog_file_loads_and_declares_schema_version_1(path: str, text: str) -> None:
     parsed = parse_catalog_file(text, path)
     assert parsed.schema_version == 1
-    assert parsed.systems or parsed.drives or parsed.raid_formats
+    assert (
+        parsed.systems
+        or parsed.drives
+        or parsed.raid_formats
+        or parsed.ficon_channels
+        or parsed.volume_models
+    )
 
 
 def test_catalog_has_both_systems_all_13_drives_and_6_raid_formats(catalog: Catalog) -> None:

@@ -20,6 +20,7 @@ from diskmodel.vocabulary import (
     COMPONENT_KIND,
     COMPONENT_KINDS,
     KIND_TABLE,
+    STATION_KIND_KEYS,
     easy_tier_follows_load,
 )
 
@@ -27,8 +28,11 @@ from .support.builders import BASE, solver, with_data
 
 
 def test_the_kinds_are_the_service_level_s_ceiling_keys() -> None:
-    assert tuple(UtilizationLimits.model_fields) == COMPONENT_KINDS
-    assert list(COMPONENT_KIND) == list(COMPONENT_KINDS) == [k.key for k in KIND_TABLE]
+    # Every configuration's kinds, then the FICON channels a z/OS configuration adds.
+    assert tuple(UtilizationLimits.model_fields) == STATION_KIND_KEYS
+    assert STATION_KIND_KEYS[: len(COMPONENT_KINDS)] == COMPONENT_KINDS
+    assert list(COMPONENT_KIND) == list(STATION_KIND_KEYS)
+    assert list(COMPONENT_KINDS) == [k.key for k in KIND_TABLE]
 
 
 def test_every_station_the_model_builds_is_of_a_kind_in_the_table() -> None:

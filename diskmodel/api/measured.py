@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from diskmodel.catalog import Catalog
     from diskmodel.measured import Selection
     from diskmodel.measured.calibrate import Calibration
+    from diskmodel.measured.rmf_calibrate import RmfCalibration
     from diskmodel.output import Output
     from diskmodel.scenario import Scenario
     from diskmodel.yamlio import Located
@@ -151,3 +152,69 @@ def calibrated_outputs(
     calibrated = calibrated_yaml(text, calibration, measured.name, catalog_name)
     outputs.insert(0, Output(target, calibrated, YAML))
     return outputs
+
+
+# ------------------------------------------------------------------ RMF (z/OS) measurements
+
+
+def is_rmf_csv(path: Path) -> bool:
+    """Whether the CSV `path` holds RMF device-activity fields (docs/zos.md, "RMF measurements"):
+    its header names the RMF components (iosq_ms, pend_ms, disc_ms, conn_ms)."""
+    from diskmodel.measured.rmf import is_rmf_csv as check
+
+    return check(path)
+
+
+def rmf_imported_yaml(
+    path: Path,
+    peaks: Sequence[str],
+    *,
+    hardware: Located | None = None,
+    pool: str | None = None,
+    catalog_files: Sequence[Path] = (),
+) -> str:
+    """The RMF intervals of `path` that `peaks` name as z/OS workloads (YAML text): with
+    `hardware`, a complete scenario (its system given FICON and the CSV's LCUs where it has
+    none); without, the workloads to paste into one."""
+    from diskmodel.api.catalog_lookup import load_catalog
+    from diskmodel.measured.rmf_scenario import rmf_yaml
+
+    return rmf_yaml(path, peaks, hardware, pool, load_catalog(catalog_files))
+
+
+def rmf_calibrate(
+    scenario: Scenario,
+    path: Path,
+    peaks: Sequence[str],
+    catalog: Catalog,
+    *,
+    base_dir: Path | None = None,
+) -> RmfCalibration:
+    """Fit the front end's fixed time, the channel's light-load PEND and each z/OS workload's
+    destage ratio to the RMF components (IOSQ, PEND, DISC, CONN) of the intervals `peaks`
+    name in `path`, not to the response time alone (`diskmodel.measured.rmf_calibrate`)."""
+    from diskmodel.measured.rmf import select_rmf
+    from diskmodel.measured.rmf_calibrate import calibrate_rmf
+
+    return calibrate_rmf(scenario, select_rmf(path, peaks), catalog, base_dir=base_dir)
+
+
+def rmf_calibration_text(result: RmfCalibration, path: Path) -> str:
+    """The RMF fit for the terminal: each parameter fitted, each component measured against
+    the model."""
+    from diskmodel.measured.rmf_calibrate import calibration_text
+
+    return calibration_text(result, str(path))
+
+
+def rmf_calibrated_outputs(
+    scenario_path: Path, result: RmfCalibration, target: Path | None
+) -> list[Output]:
+    """The calibrated scenario at `target` (None: standard output): the scenario file's text
+    with the fitted values set in place, its comments kept."""
+    from diskmodel.measured.rmf_calibrate import calibrated_yaml
+    from diskmodel.output import YAML, Output
+    from diskmodel.yamlio import MAX_FILE_BYTES, read_input_text
+
+    text = read_input_text(scenario_path, MAX_FILE_BYTES, "scenario")
+    return [Output(target, calibrated_yaml(text, result), YAML)]

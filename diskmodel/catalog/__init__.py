@@ -26,9 +26,10 @@ catalog file, shipped or the user's, say which file and which key (`CatalogError
 `InputError`: the command line prints it and exits 3).
 
 One job a module: `figures` (a figure and its provenance), `bounds` (the physical range of
-every figure), `drives`, `raid` (RAID formats), `systems` (storage systems), `entries` (the
-`Catalog` of them all by name), `loading` (the files read, validated and merged), `markdown`
-(docs/catalog.md). Every name below is imported from here.
+every figure), `drives`, `zos` (FICON channels, CKD volume models), `raid` (RAID formats),
+`systems` (storage systems), `entries` (the `Catalog` of them all by name), `loading` (the
+files read, validated and merged), `markdown` (docs/catalog.md). Every name below is
+imported from here.
 """
 
 from diskmodel.catalog.drives import PACKAGED_FIGURES, Drive, Packaging
@@ -57,6 +58,7 @@ from diskmodel.catalog.systems import (
     ProcessorOption,
     StorageSystem,
 )
+from diskmodel.catalog.zos import FiconChannel, VolumeModel
 
 __all__ = [
     "MAX_USER_FILE_BYTES",
@@ -69,6 +71,7 @@ __all__ = [
     "CatalogFile",
     "DeviceAdapterType",
     "Drive",
+    "FiconChannel",
     "HostAdapterType",
     "Packaging",
     "ProcessorCosts",
@@ -77,6 +80,7 @@ __all__ = [
     "RaidFormat",
     "Sourced",
     "StorageSystem",
+    "VolumeModel",
     "build_catalog",
     "catalog_files",
     "cross_reference_problems",

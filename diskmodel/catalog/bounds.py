@@ -74,6 +74,14 @@ FIGURE_BOUNDS: dict[str, tuple[float, float, str]] = {
     "max_ranks_per_da_pair": (1, 1_024, "1 to 1,024 ranks per DA pair"),
     "easy_tier_generation": (1, 2, "Easy Tier generation 1 or 2"),
     "level": (5, 10, "RAID 5, 6 or 10"),
+    # z/OS attachment: FICON channels and CKD volume models
+    "link_gbps": (0.1, 1_000.0, "0.1 to 1,000 Gb/s per channel link"),
+    "zhpf_per_io_us": (0.01, 100_000.0, "10 ns to 100 ms of a channel per I/O"),
+    "command_per_io_us": (0.01, 100_000.0, "10 ns to 100 ms of a channel per I/O"),
+    "pend_light_us": (0.01, 100_000.0, "up to 100 ms of fixed pending time"),
+    "cylinders": (1, 10_000_000, "1 to 10 million cylinders (an EAV: 1,182,006)"),
+    "tracks_per_cylinder": (1, 255, "1 to 255 tracks per cylinder (a 3390: 15)"),
+    "track_bytes": (512, 1_000_000, "512 bytes to 1 MB per track (a 3390: 56,664)"),
 }
 """(low, high, what the range is) of each numeric field of the catalog's entries, by key."""
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from diskmodel.catalog.drives import Drive
 from diskmodel.catalog.raid import RaidFormat
 from diskmodel.catalog.systems import StorageSystem
+from diskmodel.catalog.zos import FiconChannel, VolumeModel
 
 SHIPPED = "shipped"
 """`Catalog.origin` of an entry that comes with diskmodel (not from a user's catalog file)."""
@@ -26,6 +27,10 @@ class Catalog(BaseModel):
     systems: dict[str, StorageSystem]
     drives: dict[str, Drive]
     raid_formats: dict[str, RaidFormat]
+    ficon_channels: dict[str, FiconChannel] = Field(default_factory=dict)
+    """FICON channel generations (z/OS attachment), by name."""
+    volume_models: dict[str, VolumeModel] = Field(default_factory=dict)
+    """CKD volume models (3390s, EAV), by name."""
     origin: dict[str, str] = Field(default_factory=dict)
     """Where each entry was defined: `SHIPPED`, or the path of the user's catalog file that
     added or replaced it (a name missing here is shipped; `origin_of`)."""

@@ -24,6 +24,7 @@ from diskmodel.catalog.entries import SHIPPED, Catalog, cross_reference_problems
 from diskmodel.catalog.figures import FROM_FILE
 from diskmodel.catalog.raid import RaidFormat
 from diskmodel.catalog.systems import StorageSystem
+from diskmodel.catalog.zos import FiconChannel, VolumeModel
 from diskmodel.errors import InputError
 
 SCHEMA_VERSION = 1
@@ -49,6 +50,8 @@ class CatalogFile(BaseModel):
     systems: list[StorageSystem] = Field(default_factory=list)
     drives: list[Drive] = Field(default_factory=list)
     raid_formats: list[RaidFormat] = Field(default_factory=list)
+    ficon_channels: list[FiconChannel] = Field(default_factory=list)
+    volume_models: list[VolumeModel] = Field(default_factory=list)
 
 
 SHIPPED_FOLDER = "hardware_catalog"
@@ -181,7 +184,7 @@ def _key_path(data: Any, loc: tuple[int | str, ...]) -> str:
     return "".join(parts) or "(file)"
 
 
-_Entry = StorageSystem | Drive | RaidFormat
+_Entry = StorageSystem | Drive | RaidFormat | FiconChannel | VolumeModel
 
 
 def _entries(parsed: CatalogFile) -> list[tuple[str, _Entry]]:
@@ -190,6 +193,8 @@ def _entries(parsed: CatalogFile) -> list[tuple[str, _Entry]]:
         *(("system", s) for s in parsed.systems),
         *(("drive", d) for d in parsed.drives),
         *(("RAID format", r) for r in parsed.raid_formats),
+        *(("FICON channel", c) for c in parsed.ficon_channels),
+        *(("volume model", v) for v in parsed.volume_models),
     ]
 
 
@@ -205,7 +210,13 @@ def build_catalog(
     once. A user's drive is offered on every system its `packaging` names (added to that
     system's `drives` when missing). `Catalog.origin` records each name's file."""
     user_files = list(user_files)
-    tables: dict[str, dict[str, Any]] = {"system": {}, "drive": {}, "RAID format": {}}
+    tables: dict[str, dict[str, Any]] = {
+        "system": {},
+        "drive": {},
+        "RAID format": {},
+        "FICON channel": {},
+        "volume model": {},
+    }
     kind_of: dict[str, str] = {}
     defined_in: dict[str, str] = {}
     origin: dict[str, str] = {}
@@ -251,6 +262,8 @@ def build_catalog(
             systems=systems,
             drives=drives,
             raid_formats=raid_formats,
+            ficon_channels=tables["FICON channel"],
+            volume_models=tables["volume model"],
             origin=origin,
             user_files=tuple(where for where, _ in user_files),
         )
@@ -259,7 +272,13 @@ def build_catalog(
         raise CatalogError(f"hardware_catalog: inconsistent entries\n{details}") from None
 
 
-_TABLE_KEY = {"system": "systems", "drive": "drives", "RAID format": "raid_formats"}
+_TABLE_KEY = {
+    "system": "systems",
+    "drive": "drives",
+    "RAID format": "raid_formats",
+    "FICON channel": "ficon_channels",
+    "volume model": "volume_models",
+}
 
 
 def _offer_user_drives(

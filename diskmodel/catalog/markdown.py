@@ -38,6 +38,8 @@ def render_catalog_markdown(catalog: Catalog) -> str:
         ("Storage systems", dict(catalog.systems)),
         ("Drives", dict(catalog.drives)),
         ("RAID formats", dict(catalog.raid_formats)),
+        ("FICON channels (z/OS)", dict(catalog.ficon_channels)),
+        ("CKD volume models (z/OS)", dict(catalog.volume_models)),
     ]
     for title, entries in sections:
         lines += [f"## {title}", ""]
@@ -45,7 +47,15 @@ def render_catalog_markdown(catalog: Catalog) -> str:
             lines += [f"### {name}", ""]
             descriptive = [
                 f"{field}: {getattr(entry, field)}"
-                for field in ("family", "machine_type", "model", "processor", "kind", "tier")
+                for field in (
+                    "family",
+                    "machine_type",
+                    "model",
+                    "processor",
+                    "kind",
+                    "tier",
+                    "generation",
+                )
                 if hasattr(entry, field)
             ]
             if isinstance(entry, RaidFormat):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from diskmodel import api
+from diskmodel.api import measured as rmf_api
 from diskmodel.cli.app import app, say, write_stdout
 from diskmodel.cli.options import (
     CatalogFiles,
@@ -22,7 +23,7 @@ from diskmodel.errors import ExitCode
 from diskmodel.terminal import working
 
 if TYPE_CHECKING:
-    from diskmodel.api import Located
+    from diskmodel.api import Catalog, Located, Scenario
 
 
 @app.command("import")
@@ -125,10 +126,19 @@ def import_intervals(
       diskmodel import week.csv --system ds8800-951 --cache-gb 256 --host-ports 16 \\
           --da-pairs 4 --ranks 15k-300,raid5-7+p,32 --ranks ssd-300,raid5-6+p+s,2 > base.yaml
     """
-    chosen = api.select_intervals(intervals, peak or ["io"])
     hardware = _hardware(
         config, system, processor_ways, cache_gb, host_ports, da_pairs, ranks, easy_tier, pool
     )
+    if rmf_api.is_rmf_csv(intervals):
+        # RMF device-activity fields (z/OS): the intervals become z/OS workloads.
+        write_stdout(
+            rmf_api.rmf_imported_yaml(
+                intervals, peak or ["io"], hardware=hardware, pool=pool,
+                catalog_files=catalog or (),
+            )
+        )  # fmt: skip
+        return
+    chosen = api.select_intervals(intervals, peak or ["io"])
     text = api.imported_yaml(
         chosen,
         intervals,
@@ -280,6 +290,9 @@ def calibrate(
     entries = api.load_catalog(catalog or ())
     loaded = api.load_scenario(scenario, entries)
     entries = api.scenario_catalog(loaded, scenario, entries)
+    if rmf_api.is_rmf_csv(measured):
+        _calibrate_rmf(loaded, scenario, measured, peak or ["io"], entries, target, force, quiet)
+        return
     chosen = api.select_intervals(measured, peak or ["io", "mbs"])
     with working(f"fitting {len(chosen)} measured interval(s) (tens of seconds)", quiet=quiet):
         result = api.calibrate(
@@ -301,3 +314,24 @@ def calibrate(
                 say(f"wrote {o.path}", err=True)
     if strict and result.gate is not None and not result.gate.passed:
         raise typer.Exit(int(ExitCode.CALIBRATION_FAILED))
+
+
+def _calibrate_rmf(
+    loaded: Scenario,
+    scenario: Path,
+    measured: Path,
+    peaks: list[str],
+    entries: Catalog,
+    target: Path | None,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """`calibrate` with an RMF CSV: fit to the components IOSQ, PEND, DISC and CONN."""
+    with working("fitting the RMF components", quiet=quiet):
+        result = rmf_api.rmf_calibrate(loaded, measured, peaks, entries, base_dir=scenario.parent)
+    if not quiet:
+        say(rmf_api.rmf_calibration_text(result, measured), err=True)
+    outputs = rmf_api.rmf_calibrated_outputs(scenario, result, target)
+    api.write_outputs(outputs, force=force, stdout=write_stdout)
+    if not quiet and target is not None:
+        say(f"wrote {target}", err=True)

@@ -91,7 +91,43 @@ def _system_defaults(scenario: Scenario) -> list[DefaultUsed]:
                 "system.host_adapter", "the model's default", "catalog default_host_adapter"
             )
         )
+    return out + _ficon_defaults(scenario)
+
+
+_FICON_DEFAULTS = {
+    "channel": "FICON Express8S, the 8 Gb/s channel of the z196/z114 and zEC12 that these "
+    "systems were attached to",
+    "channels": "4 channel paths per LCU, a common minimum for availability (up to 8)",
+    "host_ports": "every host port is FICON (a mixed scenario names the FICON ones)",
+    "zhpf": "zHPF (transport mode), which the DS8800 and FICON Express8S support",
+    "pend_light_us": "the channel's catalog pend_light_us (an estimate with its range)",
+}
+
+
+def _ficon_defaults(scenario: Scenario) -> list[DefaultUsed]:
+    """The z/OS attachment's settings left out (a scenario with `system.ficon` only)."""
+    ficon = scenario.system.ficon
+    if ficon is None:
+        return []
+    out = [
+        DefaultUsed(f"system.ficon.{key}", _shown(key, getattr(ficon, key)), why)
+        for key, why in _FICON_DEFAULTS.items()
+        if key not in ficon.model_fields_set
+    ]
+    for lcu in scenario.system.lcus:
+        if "pav" not in lcu.model_fields_set:
+            out.append(
+                DefaultUsed(f"system.lcus.{lcu.name}.pav", lcu.pav, "HyperPAV, the usual setup")
+            )
     return out
+
+
+def _shown(key: str, value: object) -> str:
+    if value is None:
+        return "all" if key == "host_ports" else "the catalog's"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _pool_defaults(pool: Pool, system: StorageSystem, balanced: bool) -> list[DefaultUsed]:

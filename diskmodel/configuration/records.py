@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from diskmodel.catalog import Drive, HostAdapterType, ProcessorOption, RaidFormat, StorageSystem
 from diskmodel.components import cache, raid
+from diskmodel.configuration.zos import FiconConfig, ZosConfig
 from diskmodel.logwrite import LogPath
 from diskmodel.prediction import Inputs
 from diskmodel.scenario import ServiceLevel
 from diskmodel.tiering.records import Preference
 from diskmodel.tiering.skew import SkewCurve
-from diskmodel.vocabulary import COMPONENT_KINDS, easy_tier_follows_load
+from diskmodel.vocabulary import CHANNEL_KIND, COMPONENT_KINDS, easy_tier_follows_load
 from diskmodel.workload import IoMix
 
 
@@ -101,6 +102,7 @@ class WorkloadConfig:
     iops_range: tuple[float, float] | None
     ios_per_transaction: float | None = None  # driven by the application (population: users)
     preference: Preference | None = None  # part of the workload pinned to a tier
+    zos: ZosConfig | None = None  # a z/OS workload's volumes and LCUs (over FICON)
 
     @property
     def is_closed(self) -> bool:
@@ -151,6 +153,7 @@ class Hardware:
     da_pairs: int
     cache_gb: float
     ordered_destage: bool = True  # IWC (address-ordered sweeps), else least-recently-written
+    ficon: FiconConfig | None = None  # the z/OS attachment, when a workload is z/OS
 
     @property
     def nvs_bytes(self) -> float:
@@ -166,12 +169,14 @@ class ServiceLevelConfig:
     utilization: dict[str, float]  # per component kind
 
     @classmethod
-    def of(cls, level: ServiceLevel) -> ServiceLevelConfig:
-        """A scenario's service level, its utilisation ceilings by component kind."""
+    def of(cls, level: ServiceLevel, channels: bool = False) -> ServiceLevelConfig:
+        """A scenario's service level, its utilisation ceilings by component kind (with the
+        FICON channels' after them where the configuration has channels)."""
+        kinds = (*COMPONENT_KINDS, CHANNEL_KIND.key) if channels else COMPONENT_KINDS
         return cls(
             response_time_ms=level.response_time_ms,
             read_response_time_ms=level.read_response_time_ms,
-            utilization={kind: float(getattr(level.utilization, kind)) for kind in COMPONENT_KINDS},
+            utilization={kind: float(getattr(level.utilization, kind)) for kind in kinds},
         )
 
 

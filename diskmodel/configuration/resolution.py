@@ -15,6 +15,7 @@ is carried as the hit ratio used, with its basis.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from diskmodel.catalog import Catalog, Provenance, StorageSystem, load_catalog
@@ -30,6 +31,7 @@ from diskmodel.configuration.records import (
     ServiceLevelConfig,
     WorkloadConfig,
 )
+from diskmodel.configuration.zos import resolve_zos
 from diskmodel.logwrite import LogPath
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
 from diskmodel.tiering.curves import derived_mb_curve, described_skew
@@ -94,7 +96,9 @@ def resolve(
     """
     catalog = catalog or load_catalog()
     scenario = scenario.corner("central")
-    hardware = _hardware(scenario, catalog)
+    given = scenario.model_workloads  # the logs' writes after the scenario's workloads
+    ficon, zos = resolve_zos(scenario, catalog, given)
+    hardware = replace(_hardware(scenario, catalog), ficon=ficon)
     system = hardware.system
     ranks = _ranks(scenario, catalog, system)
     pools = tuple(
@@ -109,7 +113,6 @@ def resolve(
         for p in scenario.pools
     )
     heat = {} if _heat is None else _heat
-    given = scenario.model_workloads  # the logs' writes after the scenario's workloads
     workloads = tuple(
         _workload(
             w,
@@ -121,7 +124,9 @@ def resolve(
         )
         for i, w in enumerate(given)
     )
-    service_level = ServiceLevelConfig.of(scenario.service_level)
+    if ficon is not None:
+        workloads = tuple(replace(w, zos=z) for w, z in zip(workloads, zos, strict=True))
+    service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)
     return Configuration(
         name=name or scenario.name,
         hardware=hardware,

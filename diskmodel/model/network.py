@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.layout import PoolLayout
-from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
+from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 from diskmodel.workload import IoClass
 
 FloatArray = NDArray[np.float64]
@@ -158,14 +158,16 @@ class Network:
 
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
-        return self._kind_members[COMPONENT_KINDS.index(kind)] if kind in COMPONENT_KIND else _NONE
+        return (
+            self._kind_members[STATION_KIND_KEYS.index(kind)] if kind in COMPONENT_KIND else _NONE
+        )
 
     @cached_property
     def _kind_members(self) -> list[NDArray[np.int64]]:
-        """Per component kind (in `COMPONENT_KINDS` order), its stations
+        """Per station kind (in `STATION_KIND_KEYS` order), its stations
         (`times.kind_of_station`)."""
         kinds = self.times.kind_of_station
-        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(COMPONENT_KINDS))]
+        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(STATION_KIND_KEYS))]
 
     @cached_property
     def tier_stations(self) -> dict[tuple[str, str], tuple[NDArray[np.int64], FloatArray]]:

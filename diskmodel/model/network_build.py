@@ -13,14 +13,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.components import cache, host_adapter, processor
-from diskmodel.configuration import Configuration, Rank
+from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import Flows, rank_flows, workload_shares
 from diskmodel.model.layout import PoolLayout
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
-from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
+from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 from diskmodel.workload import IO_CLASSES, IoClass
 
 PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
@@ -43,6 +43,14 @@ def _front_end_stations(config: Configuration) -> list[Station]:
         for s in range(hw.system.servers)
     ]
     stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
+    if hw.ficon is not None:
+        # The host's FICON channels (z/OS): after the system's own stations, so theirs keep
+        # the places they have in every configuration.
+        name = hw.ficon.channel.name
+        stations += [
+            Station(f"FICON channel {j} ({name})", "channel", 1, 1)
+            for j in range(hw.ficon.channels)
+        ]
     return stations
 
 
@@ -80,6 +88,9 @@ class NetworkBuilder:
         ]
         self._servers = [n_ports + n_cards + s for s in range(n_servers)]
         self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        first_channel = n_ports + n_cards + n_servers + hw.da_pairs
+        channels = 0 if hw.ficon is None else hw.ficon.channels
+        self._channels = [first_channel + j for j in range(channels)]
         # Every rank's station follows the front end's, in rank order.
         self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
         self._first_rank = len(front)
@@ -96,13 +107,16 @@ class NetworkBuilder:
         if found is not None:
             return found
         hw = self.config.hardware
-        n_ports = hw.host_ports
-        ports = list(range(n_ports))
-        cards = self._cards
         card_command = host_adapter.card_command(hw.host_adapter).mean_s
         flows = Flows()
         for w in active:
-            mix = self.config.workloads[w].mix
+            workload = self.config.workloads[w]
+            mix = workload.mix
+            ports = self._ports_of(workload)
+            n_ports = len(ports)
+            cards = [c for k in ports for c in self._cards[2 * k : 2 * k + 2]]
+            if workload.zos is not None:
+                self._channel_flows(flows, w)
             for io_class in IO_CLASSES:
                 p = mix.fractions[io_class]
                 if p <= 0:
@@ -125,6 +139,41 @@ class NetworkBuilder:
                 )  # fmt: skip
         found = self._host[active] = flows.columns()
         return found
+
+    def _ports_of(self, workload: WorkloadConfig) -> list[int]:
+        """The host ports a workload's I/O is spread over: all of them without FICON; with it,
+        the FICON ports (the first `ficon.ports`) for a z/OS workload, the others for an
+        open-systems one."""
+        hw = self.config.hardware
+        if hw.ficon is None:
+            return list(range(hw.host_ports))
+        if workload.zos is not None:
+            return list(range(hw.ficon.ports))
+        return list(range(hw.ficon.ports, hw.host_ports))
+
+    def _channel_flows(self, flows: Flows, w: int) -> None:
+        """A z/OS workload's I/O over the host's FICON channels, spread evenly (z/OS balances
+        a device's I/O over its channel paths): each I/O costs its channel the channel's work
+        per I/O (zHPF or command mode), which the host waits for, and the transfer at the
+        channel's rate, which streams while the system's port sends the same data (the port's
+        transfer is the one the host waits for, as at the adapter card)."""
+        hw = self.config.hardware
+        assert hw.ficon is not None
+        channels = self._channels
+        n = len(channels)
+        per_io = hw.ficon.per_io_s
+        rate_bytes = hw.ficon.channel.bandwidth_mb_s * MB
+        mix = self.config.workloads[w].mix
+        for io_class in IO_CLASSES:
+            p = mix.fractions[io_class]
+            if p <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            flows.add(
+                w, io_class, [c for c in channels for _ in (0, 1)], rate=p / n,
+                visits=[1 / n, 0.0] * n, mean_s=[per_io, size / rate_bytes] * n,
+                visible=[True, False] * n, destage=False, size_bytes=size,
+            )  # fmt: skip
 
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
         """The network with the data placed as `layout` says."""
@@ -319,7 +368,7 @@ def _class_times(
     cell = group.astype(np.int64) * K + station
     visits_gk = _summed(cell, visits, G, K)
     service = _summed(cell, visits * mean_s, G, K)
-    kind_idx = np.array([COMPONENT_KINDS.index(s.kind) for s in stations], dtype=np.int64)
+    kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
     front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
     delay = np.zeros(G)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.model.device_queue import device_queue_s
 from diskmodel.model.network import Network
 from diskmodel.queueing.station import load_dependent, mm1, mmc
 
@@ -43,6 +44,7 @@ class StationStates:
     speed_factor: FloatArray
     saturated: BoolArray
     wait_ratio: FloatArray  # wait per second of own queue-length-one service (0 if saturated)
+    rates: FloatArray | None = None  # [W, P] the host rates solved for (the device queues')
 
 
 def station_states(net: Network, rates: ArrayLike) -> StationStates:
@@ -87,7 +89,7 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     with np.errstate(invalid="ignore", divide="ignore"):
         factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
         ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
-    return StationStates(lam, util, wait, service, factor, saturated, ratio)
+    return StationStates(lam, util, wait, service, factor, saturated, ratio, r)
 
 
 def class_responses(net: Network, states: StationStates) -> FloatArray:
@@ -98,7 +100,23 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
     times = net.times
     per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
     blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
-    return np.where(blocked, np.inf, per_class)
+    below = np.where(blocked, np.inf, per_class)
+    if net.config.hardware.ficon is None or states.rates is None:
+        return below
+    # z/OS workloads queue for their devices above the storage (IOSQ, `model.device_queue`):
+    # every class of a workload waits its device queue's mean wait.
+    _, owners = net.class_shares
+    return below + device_queue_s(net.config, states.rates, downstream_s(net, below))[owners]
+
+
+def downstream_s(net: Network, per_class: FloatArray) -> FloatArray:
+    """Each workload's mean time below z/OS [W, P] from its classes' responses [G, P] there
+    (the I/O's PEND + DISC + CONN, the device queue's service): by the classes' shares."""
+    fractions, owners = net.class_shares
+    out = np.zeros((len(net.workloads), per_class.shape[1]))
+    with np.errstate(invalid="ignore"):
+        np.add.at(out, owners, fractions[:, None] * per_class)
+    return out
 
 
 def class_rates(net: Network, rates: FloatArray) -> FloatArray:

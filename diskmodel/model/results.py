@@ -4,21 +4,27 @@ per rank and per tier (milliseconds; None where there is no steady state)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
+from numpy.typing import NDArray
 
+from diskmodel.configuration.zos import ZosConfig
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import (
     AllocationShare,
     ComponentResult,
     IoTypeResult,
     RankResult,
+    RmfResult,
     TierPoint,
     TierResult,
     WorkloadResult,
 )
 from diskmodel.units import MS
-from diskmodel.vocabulary import COMPONENT_KINDS
+from diskmodel.vocabulary import CHANNEL_KIND, COMPONENT_KINDS, STATION_KIND_KEYS
+
+FloatArray = NDArray[np.float64]
 
 
 def _ms(seconds: float) -> float | None:
@@ -49,46 +55,122 @@ def components(point: OperatingPoint) -> tuple[ComponentResult, ...]:
 
 
 def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
-    """Per workload and I/O class: response time and its breakdown by component kind."""
+    """Per workload and I/O class: response time and its breakdown by component kind; for a
+    z/OS workload also by RMF's components (`_rmf`)."""
     net = point.network
     times = net.times
-    kind_wait = np.zeros((len(times.keys), len(COMPONENT_KINDS)))
-    kind_service = np.zeros((len(times.keys), len(COMPONENT_KINDS)))
+    kinds = len(STATION_KIND_KEYS)
+    kind_wait = np.zeros((len(times.keys), kinds))
+    kind_service = np.zeros((len(times.keys), kinds))
     for k in range(len(net.stations)):
         i = times.kind_of_station[k]
         kind_wait[:, i] += times.service_s[:, k] * point.wait_ratio[k]
         kind_service[:, i] += times.service_s[:, k] * point.speed_factor[k]
     by_kind = kind_wait + kind_service
-    by_kind[:, COMPONENT_KINDS.index("host_adapter")] += times.delay_s  # the front end's fixed time
+    by_kind[:, STATION_KIND_KEYS.index("host_adapter")] += times.delay_s  # the front end's fixed
     out = []
     for w, workload in enumerate(net.workloads):
         io_types = []
+        shown = (*COMPONENT_KINDS, CHANNEL_KIND.key) if workload.zos else COMPONENT_KINDS
+        rmf_parts: list[tuple[float, dict[str, float] | None]] = []
         for g, (gw, io_class) in enumerate(times.keys):
             if gw != w:
                 continue
             unknown = not np.isfinite(point.class_response_s[g])
+            fraction = workload.mix.fractions[io_class]
             io_types.append(
                 IoTypeResult(
                     io_type=io_class,
-                    fraction=workload.mix.fractions[io_class],
+                    fraction=fraction,
                     response_time_ms=None if unknown else float(point.class_response_s[g]) / MS,
                     breakdown_ms={
-                        kind: None if unknown else float(by_kind[g, i]) / MS
-                        for i, kind in enumerate(COMPONENT_KINDS)
+                        kind: None
+                        if unknown
+                        else float(by_kind[g, STATION_KIND_KEYS.index(kind)]) / MS
+                        for kind in shown
                     },
                 )
             )
-        out.append(
-            _workload(
-                workload.name,
-                workload.pool,
-                float(point.rates[w]),
-                io_types,
-                workload.read_hit_ratio,
-                _allocation(point, workload.name, workload.pool),
-            )
+            if workload.zos is not None:
+                parts = None if unknown else _rmf_parts(point, g, kind_wait, kind_service)
+                rmf_parts.append((fraction, parts))
+        result = _workload(
+            workload.name,
+            workload.pool,
+            float(point.rates[w]),
+            io_types,
+            workload.read_hit_ratio,
+            _allocation(point, workload.name, workload.pool),
+            shown,
         )
+        if workload.zos is not None:
+            result = replace(result, rmf=_rmf(point, workload.zos, rmf_parts))
+        out.append(result)
     return tuple(out)
+
+
+RMF_COMPONENTS = ("iosq", "pend", "disc", "conn")
+"""RMF's components of a z/OS I/O's response time, in the order of its life."""
+
+
+def _rmf_parts(
+    point: OperatingPoint, g: int, kind_wait: FloatArray, kind_service: FloatArray
+) -> dict[str, float]:
+    """One host-visible class's RMF components, seconds, adding up to its response time.
+
+    PEND: the waits for a channel and for the system's ports and cards (channel path and
+    control-unit busy), and the part of the fixed front-end time before the first command is
+    accepted (the channel generation's `pend_light_us`, never more than that fixed time).
+    CONN: the channel's, ports', cards' and processors' own work and the processors' waits
+    (the system answers while connected), and the rest of the fixed time (the transfer's
+    protocol, the write's copy to NVS). DISC: the DA pairs' and ranks' time (a miss staged
+    while the channel is free). IOSQ: what the device queue adds, the class's response less
+    the other three."""
+    net = point.network
+    ficon = net.config.hardware.ficon
+    assert ficon is not None
+    delay = float(net.times.delay_s[g])
+    at = STATION_KIND_KEYS.index
+    front = (at("channel"), at("host_adapter"))
+    pend_fixed = min(ficon.pend_light_s, delay)
+    pend = float(kind_wait[g, front].sum()) + pend_fixed
+    conn = (
+        float(kind_service[g, front].sum())
+        + float(kind_wait[g, at("processor")] + kind_service[g, at("processor")])
+        + delay
+        - pend_fixed
+    )
+    back = (at("device_adapter"), at("rank"))
+    disc = float(kind_wait[g, back].sum() + kind_service[g, back].sum())
+    iosq = max(float(point.class_response_s[g]) - (pend + conn + disc), 0.0)
+    return {"iosq": iosq, "pend": pend, "disc": disc, "conn": conn}
+
+
+def _rmf(
+    point: OperatingPoint,
+    zos: ZosConfig,
+    parts: Sequence[tuple[float, dict[str, float] | None]],
+) -> RmfResult:
+    """A z/OS workload's RMF components, ms: its classes' by their shares (None past
+    saturation)."""
+    ficon = point.network.config.hardware.ficon
+    assert ficon is not None
+    lcus = tuple(ficon.lcus[i] for i in zos.lcus)
+    share = sum(f for f, _ in parts)
+    known = share > 0 and all(p is not None for _, p in parts)
+    mean = {
+        c: (sum(f * (p or {}).get(c, 0.0) for f, p in parts) / share / MS if known else None)
+        for c in RMF_COMPONENTS
+    }
+    return RmfResult(
+        iosq_ms=mean["iosq"],
+        pend_ms=mean["pend"],
+        disc_ms=mean["disc"],
+        conn_ms=mean["conn"],
+        volumes=zos.volumes,
+        lcus=tuple(lcu.name for lcu in lcus),
+        pav="/".join(sorted({lcu.pav for lcu in lcus})),
+    )
 
 
 def _allocation(point: OperatingPoint, name: str, pool: str) -> tuple[AllocationShare, ...]:
@@ -116,10 +198,11 @@ def _workload(
     io_types: list[IoTypeResult],
     read_hit_ratio: float,
     allocation: tuple[AllocationShare, ...],
+    kinds: Sequence[str] = COMPONENT_KINDS,
 ) -> WorkloadResult:
     breakdown: dict[str, float | None] = {}
     share = sum(t.fraction for t in io_types)
-    for kind in COMPONENT_KINDS:
+    for kind in kinds:
         parts = [t.breakdown_ms[kind] for t in io_types]
         if any(p is None for p in parts) or share <= 0:
             breakdown[kind] = None

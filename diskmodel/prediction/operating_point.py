@@ -17,7 +17,7 @@ class ComponentResult:
     """
 
     name: str
-    kind: str  # host_adapter | processor | device_adapter | rank
+    kind: str  # host_adapter | processor | device_adapter | rank | channel (FICON, z/OS)
     utilization: float
     response_time_ms: float | None
     service_time_ms: float
@@ -47,6 +47,25 @@ class AllocationShare:
 
 
 @dataclass(frozen=True, slots=True)
+class RmfResult:
+    """A z/OS workload's response time as RMF reports it (ms; None past saturation), the four
+    adding up to the response time: IOSQ, queued in z/OS for the device (its base and aliases
+    busy); PEND, from the start of the I/O to the first command accepted (the channel's and the
+    system's ports' waits and the light-load start and command response); DISC, disconnected
+    while the system works without the channel (cache misses staged from the ranks); CONN,
+    connected and transferring (the channel's, ports' and processors' work, the transfer and
+    the rest of the fixed front-end time). volumes, lcus, pav: its devices."""
+
+    iosq_ms: float | None
+    pend_ms: float | None
+    disc_ms: float | None
+    conn_ms: float | None
+    volumes: int
+    lcus: tuple[str, ...]
+    pav: str
+
+
+@dataclass(frozen=True, slots=True)
 class WorkloadResult:
     """One workload at the planned load (read_hit_ratio: the one the model used)."""
 
@@ -60,6 +79,7 @@ class WorkloadResult:
     io_types: tuple[IoTypeResult, ...]
     read_hit_ratio: float
     allocation: tuple[AllocationShare, ...] = ()
+    rmf: RmfResult | None = None  # z/OS workloads only (not written for the others)
 
     @property
     def reads(self) -> bool:

@@ -35,7 +35,7 @@ from diskmodel.report import (
 )
 from diskmodel.report.chart_svg import render
 from diskmodel.report.view import Chart
-from diskmodel.vocabulary import KIND_TABLE
+from diskmodel.vocabulary import STATION_KINDS
 
 GROUP_ABOVE = 6
 """A kind with more components than this shows as 'busiest' and 'average' bars (all of them
@@ -50,7 +50,7 @@ GROUP_LABEL = {
 }
 """A component group's name on the utilisation chart (`component_tables.component_groups`)."""
 
-KIND_LABEL = {kind.key: kind.label for kind in KIND_TABLE}
+KIND_LABEL = {kind.key: kind.label for kind in STATION_KINDS}
 
 
 def charts_for(prediction: ScenarioPrediction) -> list[Chart]:

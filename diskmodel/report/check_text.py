@@ -39,11 +39,41 @@ def render_check(
         *_ssd_spread(scenario, ranks, catalog),
         _workloads(scenario),
     ]
+    if scenario.system.ficon is not None:
+        parts.append(_zos(scenario))
     if defaults:
         parts.append(_defaults_applied(defaults))
     if scenario.ranges:
         parts.append(_ranges_sentence(scenario))
     return to_text(parts, output)
+
+
+def _zos(scenario: Scenario) -> TextTable:
+    """The z/OS attachment: the channels, and per LCU its PAV mode, aliases and the base
+    volumes the workloads put in it."""
+    ficon = scenario.system.ficon
+    assert ficon is not None
+    volumes = {lcu.name: 0 for lcu in scenario.system.lcus}
+    users: dict[str, list[str]] = {lcu.name: [] for lcu in scenario.system.lcus}
+    for w in scenario.workloads:
+        if w.zos is None:
+            continue
+        each, extra = divmod(w.zos.volumes, len(w.zos.lcus))
+        for i, name in enumerate(w.zos.lcus):
+            if name in volumes:
+                volumes[name] += each + (1 if i < extra else 0)
+                users[name].append(w.name)
+    mode = "zHPF" if ficon.zhpf else "command mode"
+    ports = ficon.host_ports or scenario.system.host_ports
+    rows = [
+        [lcu.name, lcu.pav, str(lcu.aliases), str(volumes[lcu.name]), ", ".join(users[lcu.name])]
+        for lcu in scenario.system.lcus
+    ]
+    return table(
+        ["LCU", "PAV", "aliases", "base volumes", "workloads"],
+        rows,
+        title=f"z/OS: {ficon.channels} {ficon.channel} channels ({mode}) to {ports} FICON ports",
+    )
 
 
 def _hardware(scenario: Scenario, catalog: Catalog, ranks: Sequence[RankPlacement]) -> str:

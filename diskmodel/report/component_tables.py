@@ -181,6 +181,7 @@ CARD_PREFIX = "host adapter card"
 ports): the ports and their cards are counted apart."""
 
 GROUP_TITLES = (
+    ("channel", False, "FICON channels"),
     ("host_adapter", False, "host adapter ports"),
     ("host_adapter", True, "host adapter cards"),
     ("processor", False, "processor servers"),
@@ -195,7 +196,8 @@ def component_groups(
 ) -> list[tuple[str, list[ComponentResult]]]:
     """(title, members) of each group of components present: the host ports and the host
     adapter cards apart (both are `host_adapter` stations; 16 ports on 4 cards are 16 ports
-    and 4 cards, not 20 ports), then the servers, the DA pairs and the ranks."""
+    and 4 cards, not 20 ports), then the servers, the DA pairs and the ranks; a z/OS
+    configuration's FICON channels (the host's) first."""
     out = []
     for kind, cards, title in GROUP_TITLES:
         members = [

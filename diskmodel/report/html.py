@@ -40,6 +40,7 @@ from diskmodel.report import (
     log_tables,
     phrases,
     result_tables,
+    rmf_tables,
     size_tables,
     spread,
 )
@@ -167,6 +168,8 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
     if any(p.logs for p in configs):
         tables.append(log_tables.logs_table(configs))
         tables.extend(log_tables.striping_tables(configs[0].logs))
+    if any(rmf_tables.has_zos(p) for p in configs):
+        tables.append(rmf_tables.rmf_table(configs))
     tables.extend(component_tables.components_tables(configs))
     if any(p.tiers for p in configs):
         tables.append(component_tables.tiers_table(configs))

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from diskmodel.prediction import Inputs, Prediction, WorkloadInput
 from diskmodel.report import display
 from diskmodel.report.view import Cell, CellKind, Row, SourceNote, Table
-from diskmodel.vocabulary import KIND_TABLE, TIERS
+from diskmodel.vocabulary import STATION_KINDS, TIERS
 
-KIND_WORD = {kind.key: kind.plural for kind in KIND_TABLE}
+KIND_WORD = {kind.key: kind.plural for kind in STATION_KINDS}
 
 
 def configuration_table(configs: Sequence[Prediction]) -> Table:

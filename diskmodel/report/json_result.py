@@ -28,6 +28,10 @@ UNBOUNDED_KEYS = frozenset({"max_iops", "planning_max_iops", "iops_at_target"})
 """Rates that are infinite when no station bounds them (an idle configuration): `null`."""
 
 
+OMITTED_WHEN_NONE = frozenset({"rmf"})
+"""Fields written only where they apply: a workload's `rmf` (its RMF components) only on a z/OS
+workload, so an open-systems workload's object is the one it always was."""
+
 PLACED = {"ranks_per_da_pair": "da_pair", "ranks_per_server": "server"}
 """(index, ranks) pairs written as objects that name their index: {"da_pair": 0, "ranks": 4}."""
 
@@ -38,7 +42,11 @@ def _plain(value: Any, key: str = "") -> Any:
     if key in PLACED:
         return [{PLACED[key]: index, "ranks": count} for index, count in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
+        return {
+            f.name: _plain(getattr(value, f.name), f.name)
+            for f in dataclasses.fields(value)
+            if not (f.name in OMITTED_WHEN_NONE and getattr(value, f.name) is None)
+        }
     if isinstance(value, dict):
         return {str(k): _plain(v, str(k)) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -7,6 +7,8 @@ schema is the models' own (pydantic reads the dataclasses and their docstrings, 
 the descriptions), with the few things the writer does to them written in here once:
 
 - every key is always written, so every property is required, and no other key appears;
+  except those written only where they apply (`json_result.OMITTED_WHEN_NONE`: a z/OS
+  workload's `rmf`), which are optional and never null;
 - a maximum rate no station bounds (`json_result.UNBOUNDED_KEYS`) is `null`;
 - a rank group's placement (`json_result.PLACED`) is a list of `{da_pair, ranks}` and
   `{server, ranks}` objects, not pairs;
@@ -25,7 +27,12 @@ import json
 from typing import Any
 
 from diskmodel.prediction import CalibrationResult, Prediction, SizingResult, TierSweepPoint
-from diskmodel.report.json_result import PLACED, SCHEMA_VERSION, UNBOUNDED_KEYS
+from diskmodel.report.json_result import (
+    OMITTED_WHEN_NONE,
+    PLACED,
+    SCHEMA_VERSION,
+    UNBOUNDED_KEYS,
+)
 
 SCHEMA_ID = "https://diskmodel.invalid/result.schema.json"
 """The schema's `$id`: a name, not an address that is fetched (`.invalid` never resolves)."""
@@ -85,10 +92,15 @@ def _strict(section: dict[str, Any]) -> None:
     properties = section.get("properties")
     if not isinstance(properties, dict):
         return
-    section["required"] = list(properties)
+    section["required"] = [key for key in properties if key not in OMITTED_WHEN_NONE]
     section["additionalProperties"] = False
     for key, prop in properties.items():
         _drop_defaults(prop)
+        if key in OMITTED_WHEN_NONE:
+            # Left out, never null: the schema of the value alone.
+            properties[key] = next(
+                (a for a in prop.get("anyOf", []) if a.get("type") != "null"), prop
+            )
         if key in UNBOUNDED_KEYS:
             properties[key] = _nullable_numbers(prop)
         if key in PLACED:

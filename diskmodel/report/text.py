@@ -33,6 +33,7 @@ from diskmodel.report.calibration_view import verdict
 from diskmodel.report.comparison_text import application_comparison, comparison, tier_sweep
 from diskmodel.report.component_tables import component_groups, shows_allocation
 from diskmodel.report.phrases import catalog_band_sentence, headroom_text, ms_text
+from diskmodel.report.rmf_tables import has_zos, rmf_text_table
 from diskmodel.report.size_text import sizing_parts
 from diskmodel.report.table import Output, TextTable, table, to_text
 from diskmodel.vocabulary import KIND_TABLE
@@ -275,6 +276,8 @@ def _growth(p: Prediction) -> TextTable:
 def prediction_parts(p: Prediction) -> list[str | TextTable]:
     """One configuration's summary, as lines and tables."""
     parts: list[str | TextTable] = [_headline(p), _busiest(p.components), _workloads(p)]
+    if has_zos(p):
+        parts.append(rmf_text_table(p))
     if p.application is not None:
         parts.append(application_table(p.application))
     if p.tiers:

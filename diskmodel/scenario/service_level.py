@@ -30,6 +30,12 @@ class UtilizationLimits(Model):
         UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for device adapter pairs"
     )
     rank: float = Field(UTILIZATION_LIMIT, gt=0.0, le=1.0, description="ceiling for ranks (drives)")
+    channel: float = Field(
+        UTILIZATION_LIMIT,
+        gt=0.0,
+        le=1.0,
+        description="ceiling for FICON channels (z/OS; a configuration with system.ficon)",
+    )
 
 
 class ServiceLevel(Model):

@@ -17,6 +17,67 @@ from diskmodel.scenario.values import Model, Name, catalog_of, known, ordered_ra
 
 LatencyUs = Annotated[float, Field(ge=0, le=10000)]
 
+LCU_ADDRESSES = 256
+"""Device addresses of one DS8000 logical control unit, bases and aliases together (IBM
+DS8800 Architecture and Implementation SG24-8886, CKD logical control units: up to 256
+logical volumes per LCU)."""
+CHANNEL_PATHS = 8
+"""Channel paths z/OS drives one device over at most (FICON Planning and Implementation Guide
+SG24-6497: up to eight channel paths per logical control unit)."""
+
+
+class Ficon(Model):
+    """The z/OS attachment: the host's FICON channels to the system and its FICON ports."""
+
+    channel: Name = Field(
+        "ficon-express-8s", description="catalog FICON channel generation (diskmodel catalog)"
+    )
+    channels: int = Field(
+        4,
+        gt=0,
+        le=CHANNEL_PATHS,
+        description="channel paths (CHPIDs) the LCUs are reached over, at most 8; z/OS spreads "
+        "each device's I/O over them",
+    )
+    host_ports: int | None = Field(
+        None,
+        gt=0,
+        description="of system.host_ports, those configured FICON (the first ones); the "
+        "open-systems workloads use the others; default: all of them",
+    )
+    zhpf: bool = Field(
+        True,
+        description="High Performance FICON (transport mode): less channel work per I/O than "
+        "command mode",
+    )
+    pend_light_us: float | None = Field(
+        None,
+        ge=0,
+        le=10000,
+        description="the light-load fixed time RMF counts as PEND (start and initial command "
+        "response), us, measured or calibrated; default: the channel's catalog pend_light_us",
+    )
+
+    @field_validator("channel")
+    @classmethod
+    def _known_channel(cls, value: str, info: ValidationInfo) -> str:
+        return known("FICON channel", value, catalog_of(info).ficon_channels)
+
+
+class Lcu(Model):
+    """A logical control unit: up to 256 device addresses, its base volumes and aliases."""
+
+    name: Name = Field(description="the LCU's name, which z/OS workloads refer to")
+    pav: Literal["none", "static", "hyperpav"] = Field(
+        "hyperpav",
+        description="none: one I/O per volume at a time; static: the aliases divided evenly "
+        "among the LCU's volumes, each volume's its own; hyperpav: the aliases a pool any "
+        "volume of the LCU borrows from per I/O",
+    )
+    aliases: int = Field(
+        0, ge=0, lt=LCU_ADDRESSES, description="alias addresses defined in the LCU"
+    )
+
 
 class SystemConfig(Model):
     """The storage system: catalog model and how it is configured."""
@@ -47,7 +108,29 @@ class SystemConfig(Model):
         "as before it (each destage a random operation)",
     )
 
+    ficon: Ficon | None = Field(
+        None, description="z/OS attachment: FICON channels and ports (z/OS workloads need it)"
+    )
+    lcus: list[Lcu] = Field(
+        [], max_length=255, description="logical control units of the z/OS workloads' volumes"
+    )
+
     _latency_range = field_validator("front_end_latency_us")(ordered_range)
+
+    @model_validator(mode="after")
+    def _zos_attachment(self) -> Self:
+        if self.ficon is not None and (self.ficon.host_ports or 0) > self.host_ports:
+            raise problem(
+                f"ficon.host_ports: {self.ficon.host_ports} FICON ports of "
+                f"{self.host_ports} host_ports; at most host_ports"
+            )
+        names = [lcu.name for lcu in self.lcus]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise problem(f"lcus: the name {twice[0]!r} is given twice; LCU names are unique")
+        if self.lcus and self.ficon is None:
+            raise problem("lcus: z/OS volumes are reached over FICON; give system.ficon too")
+        return self
 
     @field_validator("model")
     @classmethod

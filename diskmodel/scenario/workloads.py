@@ -14,6 +14,7 @@ from pydantic import (
     AfterValidator,
     Field,
     SerializerFunctionWrapHandler,
+    ValidationInfo,
     field_validator,
     model_serializer,
     model_validator,
@@ -24,7 +25,9 @@ from diskmodel.scenario.values import (
     Fraction,
     Model,
     Name,
+    catalog_of,
     file_reference,
+    known,
     number_slip,
     ordered_range,
     problem,
@@ -189,6 +192,44 @@ class Pin(Model):
     _share_range = field_validator("io_share")(ordered_range)
 
 
+class ZosVolumes(Model):
+    """A z/OS workload's devices: CKD volumes of one model spread evenly over its LCUs."""
+
+    lcus: list[Name] = Field(
+        min_length=1, max_length=255, description="the system.lcus its volumes are in"
+    )
+    volumes: int = Field(
+        gt=0, le=65280, description="base volumes (devices) the workload's I/O goes to"
+    )
+    volume_model: Name = Field(
+        "3390-9", description="catalog CKD volume model, e.g. 3390-9, 3390-54, 3390-a-eav"
+    )
+    record_bytes: int = Field(
+        4096,
+        ge=1,
+        le=56664,
+        description="the records' (blocks') size on the tracks, bytes: how much of a 3390 track "
+        "the data fills (4,096: 12 records, 49,152 of its 56,664 bytes); default a Db2 or VSAM "
+        "4 KiB page",
+    )
+
+    @field_validator("volume_model")
+    @classmethod
+    def _known_model(cls, value: str, info: ValidationInfo) -> str:
+        return known("volume model", value, catalog_of(info).volume_models)
+
+    @model_validator(mode="after")
+    def _volumes_per_lcu(self) -> Self:
+        if len(set(self.lcus)) != len(self.lcus):
+            raise problem("zos.lcus: an LCU is named twice")
+        if self.volumes < len(self.lcus):
+            raise problem(
+                f"zos.volumes: {self.volumes} volumes over {len(self.lcus)} LCUs; give at "
+                "least one volume per LCU"
+            )
+        return self
+
+
 class Workload(Model):
     """One application's I/O: its rate or concurrency, mix, cache behaviour and footprint."""
 
@@ -271,6 +312,12 @@ class Workload(Model):
         "(its load then comes from the application's users)",
     )
 
+    zos: ZosVolumes | None = Field(
+        None,
+        description="a z/OS workload: its CKD volumes and LCUs (reached over system.ficon); "
+        "its response time is then IOSQ + PEND + DISC + CONN",
+    )
+
     _input_range = field_validator(
         "iops",
         "read_fraction",
@@ -338,6 +385,11 @@ class Workload(Model):
             )
         if self.queue_depth is not None and self.users is not None:
             raise problem("give either 'queue_depth' or 'users', not both")
+        if self.zos is not None and self.is_closed:
+            raise problem(
+                "zos: a z/OS workload is given by its I/O rate ('iops', as RMF reports it); "
+                "its queue for the device (IOSQ) is solved for that rate"
+            )
         if self.iops is not None and self.is_closed:
             # One definition of a closed workload everywhere: a rate and a population at once
             # would be open to one part of the model and closed to another.
