@@ -137,6 +137,7 @@ def test_calibration_against_the_components_recovers_the_parameters() -> None:
     assert fitted["pend_light_us"] == pytest.approx(TRUE["pend_light_us"], rel=0.02)
     assert fitted["destage_ratio"] == pytest.approx(TRUE["destage_ratio"], rel=0.05)
     assert result.rms < 0.01
+    assert all(p.pinned for p in result.parameters)
     text = calibration_text(result, "synthetic.csv")
     assert "system.ficon.pend_light_us" in text
     assert "IOSQ" in text
