@@ -24,8 +24,11 @@ Cache Subsystem Activity report):
 | `lcus` | names, `;` between | no | the LCUs its volumes are in |
 | `capacity_gb` | GB | no | the group's data |
 
-The mean response time is their sum (AVG RESP TIME = IOSQ + PEND + DISC + CONN). Numbers may
-be quoted or carry thousands separators; a fraction may be written as a percentage (`75%`).
+RMF's own headings are read as well (`RMF_HEADERS`: STORAGE GROUP, DEVICE ACTIVITY RATE, AVG
+IOSQ TIME, AVG PEND TIME, AVG DISC TIME, AVG CONN TIME, READ % in percent, READ H/R, WRITE
+H/R), so an export can keep them. The mean response time is their sum (AVG RESP TIME = IOSQ +
+PEND + DISC + CONN). Numbers may be quoted or carry thousands separators; a fraction may be
+written as a percentage (`75%`).
 A mistake is one `InputError` naming the file, the row (the header is row 1) and the column.
 """
 
@@ -100,8 +103,39 @@ class RmfInterval:
         return self.time.isoformat(sep=" ", timespec="minutes")
 
 
+RMF_HEADERS = {
+    "storage group": "group",
+    "device activity rate": "io_rate",
+    "avg iosq time": "iosq_ms",
+    "avg pend time": "pend_ms",
+    "avg disc time": "disc_ms",
+    "avg conn time": "conn_ms",
+    "read %": "read_fraction",
+    "read h/r": "read_hit_ratio",
+    "write h/r": "write_hit_ratio",
+}
+"""RMF's own headings (the Direct Access Device Activity and Cache Subsystem Activity reports,
+as an export copies them) read as the columns above; times in ms as RMF reports them."""
+PERCENT_HEADERS = frozenset({"read %"})
+"""RMF headings whose values are percentages (READ % 75.0 is a read fraction of 0.75)."""
+
+
+def _normal(cell: str) -> str:
+    return " ".join(cell.strip().lstrip("\ufeff").strip().lower().split())
+
+
 def _header(row: Sequence[str]) -> dict[str, int]:
-    return {cell.strip().lstrip("\ufeff").strip().lower(): i for i, cell in enumerate(row)}
+    """Column name (ours, RMF's headings read as ours) to its index."""
+    out: dict[str, int] = {}
+    for i, cell in enumerate(row):
+        name = _normal(cell)
+        out[RMF_HEADERS.get(name, name)] = i
+    return out
+
+
+def _percent_columns(row: Sequence[str]) -> frozenset[str]:
+    """Our columns whose header is an RMF heading given in percent."""
+    return frozenset(RMF_HEADERS[_normal(c)] for c in row if _normal(c) in PERCENT_HEADERS)
 
 
 def is_rmf_csv(path: Path) -> bool:
@@ -116,9 +150,9 @@ def is_rmf_csv(path: Path) -> bool:
     return all(c in header for c in RMF_COMPONENTS)
 
 
-def _number(text: str, where: str, column: str) -> float:
+def _number(text: str, where: str, column: str, percent: bool = False) -> float:
     raw = text.strip().strip('"').strip()
-    percent = raw.endswith("%")
+    percent = percent or raw.endswith("%")
     body = raw.removesuffix("%").replace(",", "").strip()
     try:
         value = float(body)
@@ -143,6 +177,7 @@ def parse_rmf(text: str, source: str) -> list[RmfInterval]:
     if not rows:
         raise InputError(f"{source}: empty; an RMF CSV has a header row ({', '.join(REQUIRED)})")
     header = _header(rows[0][1])
+    in_percent = _percent_columns(rows[0][1])
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise InputError(
@@ -168,12 +203,12 @@ def parse_rmf(text: str, source: str) -> list[RmfInterval]:
                 f"{where}, column time: not an ISO 8601 time (e.g. 2026-11-02 14:15)"
             ) from None
         numbers = {
-            c: _number(value, where, c)
+            c: _number(value, where, c, c in in_percent)
             for c in ("io_rate", *RMF_COMPONENTS, "read_fraction", "read_hit_ratio")
             if (value := cell(c)) is not None
         }
         optional = {
-            c: _number(value, where, c)
+            c: _number(value, where, c, c in in_percent)
             for c in ("write_hit_ratio", "transfer_kib", "capacity_gb")
             if (value := cell(c)) is not None
         }

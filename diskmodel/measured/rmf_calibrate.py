@@ -46,18 +46,30 @@ parameter moves nothing) to about 2.5 times DOMAIN.md C6's 150 us (an older chan
 cable)."""
 PEND_RANGE_US = (0.0, 300.0)
 """Where `system.ficon.pend_light_us` is searched, us: none to twice C6's fixed time."""
+PINNED = 0.02
+"""A parameter whose whole search range moves the components by less than this (rms of the
+relative change, 2%: about the resolution of RMF's times for a sub-millisecond component, kept
+in units of 128 us accumulated over thousands of I/Os) is reported as not pinned by them."""
 DESTAGE_RANGE = (0.05, 1.0)
 """Where each z/OS workload's destage ratio is searched: almost every write folded, to none."""
 
 
 @dataclass(frozen=True)
 class RmfParameter:
-    """One fitted figure: the scenario key it sets, its value, its search range."""
+    """One fitted figure: the scenario key it sets, its value, its search range, and how much
+    the components move over that range at the fit (`sensitivity`: the rms change of the
+    relative residuals from one end of the range to the other, linearised; below `PINNED` the
+    components hardly tell the value, which then says little)."""
 
     key: str
     value: float
     low: float
     high: float
+    sensitivity: float = float("nan")
+
+    @property
+    def pinned(self) -> bool:
+        return bool(self.sensitivity >= PINNED)
 
 
 @dataclass(frozen=True)
@@ -227,8 +239,13 @@ def calibrate_rmf(
     best = values(fit.x)
     final = compared(fit.x)
     rel = _relative(final)
+    jacobian = np.asarray(fit.jac, dtype=np.float64)  # per unit of each scaled range
+    moved = np.sqrt(np.mean(jacobian * jacobian, axis=0)) if rel.size else np.zeros(len(params))
     return RmfCalibration(
-        parameters=tuple(RmfParameter(p.key, best[p.key], p.low, p.high) for p in params),
+        parameters=tuple(
+            RmfParameter(p.key, best[p.key], p.low, p.high, float(m))
+            for p, m in zip(params, moved, strict=True)
+        ),
         comparisons=tuple(final),
         rms=float(np.sqrt(np.mean(rel * rel))) if rel.size else 0.0,
         evaluations=evaluations,
@@ -255,7 +272,11 @@ def calibration_text(result: RmfCalibration, source: str) -> str:
     model."""
     lines = [f"RMF calibration to {source} ({result.evaluations} model evaluations)"]
     for p in result.parameters:
-        lines.append(f"  {p.key} = {p.value:.4g}  (searched {p.low:g} to {p.high:g})")
+        note = "" if p.pinned else "  [not pinned: the components hardly move with it; not written]"
+        lines.append(
+            f"  {p.key} = {p.value:.4g}  (searched {p.low:g} to {p.high:g}; over that range "
+            f"the components move {p.sensitivity:.1%}){note}"
+        )
     lines.append(f"  rms of the components' relative errors: {result.rms:.1%}")
     lines.append("  interval          group          component  measured ms  model ms")
     for c in result.comparisons:
@@ -269,7 +290,8 @@ def calibration_text(result: RmfCalibration, source: str) -> str:
 
 def calibrated_yaml(text: str, result: RmfCalibration) -> str:
     """The scenario file's `text` with the fitted values set, its layout and comments kept
-    where the edit can be made in place (`yaml_edit.keep_layout`)."""
+    where the edit can be made in place (`yaml_edit.keep_layout`). A parameter the components
+    do not pin (`RmfParameter.pinned`) keeps the scenario's value: the fit's is arbitrary."""
     from ruamel.yaml import YAML
 
     from diskmodel.yaml_edit import keep_layout
@@ -277,6 +299,8 @@ def calibrated_yaml(text: str, result: RmfCalibration) -> str:
     yaml = YAML(typ="rt")
     data = yaml.load(text)
     for p in result.parameters:
+        if not p.pinned:
+            continue
         value = round(p.value, 4)
         parts = p.key.split(".")
         if parts[0] == "system":

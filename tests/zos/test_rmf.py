@@ -137,6 +137,7 @@ def test_calibration_against_the_components_recovers_the_parameters() -> None:
     assert fitted["pend_light_us"] == pytest.approx(TRUE["pend_light_us"], rel=0.02)
     assert fitted["destage_ratio"] == pytest.approx(TRUE["destage_ratio"], rel=0.05)
     assert result.rms < 0.01
+    assert all(p.pinned for p in result.parameters)
     text = calibration_text(result, "synthetic.csv")
     assert "system.ficon.pend_light_us" in text
     assert "IOSQ" in text
@@ -164,3 +165,20 @@ def test_imported_groups_become_z_os_workloads() -> None:
     assert w["iops"] == 4000
     assert w["zos"] == {"lcus": ["a"], "volumes": 16, "volume_model": "3390-9"}
     assert w["capacity_gb"] <= 16 * 8.51 * 49152 / 56664  # 12 records of 4 KiB a track
+
+
+def test_rmf_s_own_headings_are_read_with_read_percent_in_percent(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text(
+        "time,Storage Group,DEVICE ACTIVITY RATE,AVG IOSQ TIME,AVG PEND TIME,AVG DISC TIME,"
+        "AVG CONN TIME,READ %,READ H/R,WRITE H/R\n"
+        "2026-11-02 10:00,SGDB2,1234.5,0.012,0.105,0.350,0.140,75.0,0.912,1.000\n",
+        encoding="utf-8",
+    )
+    assert is_rmf_csv(path)
+    ((group,),) = (i.groups for i in load_rmf(path))
+    assert group.group == "SGDB2"
+    assert group.io_rate == 1234.5
+    assert group.read_fraction == pytest.approx(0.75)
+    assert group.read_hit_ratio == pytest.approx(0.912)
+    assert group.response_ms == pytest.approx(0.012 + 0.105 + 0.350 + 0.140)

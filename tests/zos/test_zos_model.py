@@ -264,3 +264,40 @@ def test_bad_z_os_input_is_refused_by_the_scenario(
 
     with pytest.raises(ValidationError, match=message):
         zos_scenario(**changes)
+
+
+@pytest.mark.parametrize("aliases", [0, 8, 16, 32])
+def test_iosq_is_exactly_the_queueing_layers_m_m_c_station(aliases: int) -> None:
+    # The same station the queueing layer solves elsewhere (`queueing.station.mmc`).
+    from diskmodel.queueing.station import mmc
+
+    iosq, below, _ = _one(**{"system.lcus.0.pav": "static", "system.lcus.0.aliases": aliases})
+    station = mmc(500.0, below, 1 + aliases // 8)
+    # To rounding: the time below z/OS is read back as the response less IOSQ, in ms.
+    assert iosq == pytest.approx(float(station.wait_time), rel=1e-9)
+
+
+def test_a_hyperpav_pool_shared_by_two_workloads_queues_them_alike() -> None:
+    from diskmodel.catalog import load_catalog
+    from diskmodel.configuration import resolve
+    from diskmodel.queueing.station import mmc
+    from diskmodel.scenario import Scenario
+
+    from .zos_builders import zos_data
+
+    data = zos_data(**{"system.lcus.0.pav": "hyperpav", "system.lcus.0.aliases": 2})
+    second = dict(data["workloads"][0], name="ims", iops=2000, read_hit_ratio=0.95)
+    second["zos"] = {"lcus": ["a"], "volumes": 4, "volume_model": "3390-54"}
+    second["capacity_gb"] = 150
+    data["workloads"].append(second)
+    catalog = load_catalog()
+    config = resolve(Scenario.model_validate(data, context={"catalog": catalog}), catalog)
+    db2, ims = results(config)
+    assert db2.rmf is not None
+    assert ims.rmf is not None
+    assert db2.rmf.iosq_ms == pytest.approx(ims.rmf.iosq_ms, rel=1e-12)
+    # One pool: 8 + 4 bases and 2 aliases, fed both workloads at their mean time below z/OS.
+    below = {w.name: (w.response_time_ms or 0.0) - (w.rmf.iosq_ms or 0.0) for w in (db2, ims)}
+    mean = (4000 * below["db2"] + 2000 * below["ims"]) / 6000 * 1e-3
+    expected = float(mmc(6000.0, mean, 12 + 2).wait_time) / 1e-3
+    assert db2.rmf.iosq_ms == pytest.approx(expected, rel=1e-9)
