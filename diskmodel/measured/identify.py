@@ -308,7 +308,9 @@ def parameters(
                 )
             )
             walked = (
-                profile(limited, x, least, rise, lo, hi, i, follow, half_width) if walk else None
+                profile(limited, x, least, rise, lo, hi, i, follow, half_width, jac)
+                if walk
+                else None
             )
         except WorkBoundError:
             if linear[0]:  # the linearised interval says not identified: say why, and so

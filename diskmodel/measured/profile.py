@@ -79,42 +79,125 @@ def bounded_least_squares(
     hi: np.ndarray,
     ftol: float = 1e-8,
     max_steps: int | None = None,
+    jacobian: np.ndarray | None = None,
 ) -> Any:
     """scipy's bounded least squares, each parameter scaled to its range, with the
     finite-difference step DIFF_STEP; at most `max_steps` steps (scipy's `max_nfev`, which
     leaves out the Jacobians' evaluations: a step costs at most one evaluation and one
-    Jacobian, 1 + p evaluations), by default scipy's own 100 p."""
+    Jacobian, 1 + p evaluations), by default scipy's own 100 p. `jacobian`: a Jacobian known
+    near `start` (a profile's refit takes the last refit's, `_Refit`) for the first step in
+    place of one by finite differences there (p evaluations); every later step's is by finite
+    differences, as scipy takes them (`_Differences`). Where none of the first `STALE_TRIALS`
+    trial steps it gives is taken (the sum of squares did not fall), the fit is made again
+    without it."""
     from scipy.optimize import least_squares  # deferred: only calibration needs it
 
-    return least_squares(
-        residuals,
-        start,
-        bounds=(lo, hi),
-        diff_step=DIFF_STEP,
-        ftol=ftol,
-        xtol=1e-8,
-        x_scale=hi - lo,
-        max_nfev=max_steps,
-    )
+    def solve(first: np.ndarray | None) -> Any:
+        differences = _Differences(residuals, lo, hi, first)
+        return least_squares(
+            differences.trial,
+            start,
+            jac=differences,
+            bounds=(lo, hi),
+            ftol=ftol,
+            xtol=1e-8,
+            x_scale=hi - lo,
+            max_nfev=max_steps,
+        )
+
+    if jacobian is not None:
+        try:
+            return solve(jacobian)
+        except _StaleJacobian:
+            pass
+    return solve(None)
+
+
+STALE_TRIALS = 3
+"""Trial steps a fit takes on a Jacobian handed on before it is given up (`_Differences`): a
+step not taken shrinks the trust region (scipy's trf: to a quarter or less of the step), so
+the third is a sixteenth of the first or shorter; past it, the fit is made with its own."""
+
+
+class _StaleJacobian(Exception):
+    """The first step a Jacobian handed on gave was not taken."""
+
+
+class _Differences:
+    """The Jacobian of `residuals` by scipy's own forward differences (`approx_derivative`,
+    relative step DIFF_STEP, within the bounds: what `least_squares(diff_step=DIFF_STEP)`
+    computes, to the bit), except that the first one asked for is `first` where one is
+    given. The residuals at the point come from the problem's record of the points it
+    solved (`Problem.model_values`): scipy has just evaluated them there. `trial` is the
+    residuals as the fit calls them: a trial step on the Jacobian handed on past
+    `STALE_TRIALS` (those before were not taken) raises `_StaleJacobian`."""
+
+    def __init__(
+        self, residuals: Residuals, lo: np.ndarray, hi: np.ndarray, first: np.ndarray | None
+    ) -> None:
+        self.residuals, self.lo, self.hi, self.first = residuals, lo, hi, first
+        self.trials: int | None = None  # trial steps on the Jacobian handed on
+
+    def trial(self, x: np.ndarray) -> np.ndarray:
+        if self.trials is not None:
+            self.trials += 1
+            if self.trials > STALE_TRIALS:
+                raise _StaleJacobian
+        return self.residuals(x)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.first is not None:
+            first, self.first = self.first, None
+            self.trials = 0
+            return np.array(first, dtype=np.float64)
+        self.trials = None
+        from scipy.optimize._numdiff import approx_derivative  # scipy's own differences
+
+        return np.atleast_2d(
+            approx_derivative(
+                self.residuals,
+                x,
+                method="2-point",
+                rel_step=DIFF_STEP,
+                f0=np.atleast_1d(self.residuals(x)),
+                bounds=(self.lo, self.hi),
+            )
+        )
 
 
 class _Refit:
     """Least squares over every parameter but `i`, which is held at a given value; counts its
-    refits."""
+    refits. Each refit's first step takes the Jacobian the previous refit ended with (the
+    first refit's, the fit's own: `jacobian`), the others held a step of the profile away:
+    p - 1 evaluations fewer a refit, the refit still stopping where its own last step (by
+    finite differences) improves its sum of squares by less than its tolerance."""
 
-    def __init__(self, residuals: Residuals, lo: np.ndarray, hi: np.ndarray, i: int) -> None:
+    def __init__(
+        self,
+        residuals: Residuals,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        i: int,
+        jacobian: np.ndarray | None = None,
+    ) -> None:
         self.residuals = residuals
         self.lo, self.hi, self.i = lo, hi, i
         self.free = np.array([k for k in range(len(lo)) if k != i], dtype=int)
         self.count = 0
+        self.fit_jacobian = None if jacobian is None else np.asarray(jacobian)[:, self.free]
 
-    def __call__(self, value: float, start: np.ndarray) -> tuple[float, np.ndarray]:
+    def __call__(
+        self, value: float, start: np.ndarray, jacobian: np.ndarray | None = None
+    ) -> tuple[float, np.ndarray, np.ndarray | None]:
+        """The least sum of squares with parameter `i` at `value`, from `start` (the others),
+        the point it is reached at, and the Jacobian there (None with no other parameter);
+        `jacobian`: one over the others near `start`, for the first step."""
         self.count += 1
         x = np.clip(start, self.lo, self.hi)
         x[self.i] = value
         if not len(self.free):
             r = self.residuals(x)
-            return float(r @ r), x
+            return float(r @ r), x, None
         free = self.free
 
         def held(z: np.ndarray) -> np.ndarray:
@@ -122,9 +205,11 @@ class _Refit:
             y[free] = z
             return self.residuals(y)
 
-        fit = bounded_least_squares(held, x[free], self.lo[free], self.hi[free], ftol=REFIT_FTOL)
+        fit = bounded_least_squares(
+            held, x[free], self.lo[free], self.hi[free], ftol=REFIT_FTOL, jacobian=jacobian
+        )
         x[free] = fit.x
-        return float(fit.fun @ fit.fun), x
+        return float(fit.fun @ fit.fun), x, np.asarray(fit.jac)
 
 
 def profile(
@@ -137,12 +222,14 @@ def profile(
     i: int,
     follow: np.ndarray,
     half_width: float,
+    jacobian: np.ndarray | None = None,
 ) -> Profile:
     """Parameter `i`'s profile interval about the fit `fit` (sum of squares `least`), where the
     profile stays within `rise` (s^2 F(1, n - p; 0.95)) of the fit, between bounds lo and hi;
     the secant search starts at the linearised interval's ends (+- `half_width`), the others
-    moved by `follow` (their change per unit of parameter `i` along the linearised trace)."""
-    refit = _Refit(residuals, lo, hi, i)
+    moved by `follow` (their change per unit of parameter `i` along the linearised trace).
+    `jacobian`: the fit's, for the first step of each side's first refit (`_Refit`)."""
+    refit = _Refit(residuals, lo, hi, i, jacobian)
     ends, trace = [], []
     better: tuple[float, np.ndarray] | None = None
     for bound, sign in ((float(lo[i]), -1.0), (float(hi[i]), 1.0)):
@@ -180,8 +267,12 @@ def _side(
         return _Side(bound, fit, None)
 
     def toward(value: float) -> float:
-        """`value` kept on this side, strictly past the fit and at most the bound."""
+        """`value` kept on this side, strictly past the fit and at most the bound (itself
+        where it is: the linearised end is then the point the interval's check evaluated,
+        `identify._suspect`, to the bit)."""
         share = (value - origin) / distance
+        if 1e-3 <= share <= 1.0:
+            return value
         return origin + distance * min(max(share, 1e-3), 1.0)
 
     better: tuple[float, np.ndarray] | None = None
@@ -189,9 +280,11 @@ def _side(
     outside: tuple[float, float, np.ndarray] | None = None
     last = inside
     value = toward(origin + offset)
-    start = np.clip(fit + follow * (value - origin), refit.lo, refit.hi)
+    step = offset if value == origin + offset else value - origin
+    start = np.clip(fit + follow * step, refit.lo, refit.hi)
+    jacobian = refit.fit_jacobian
     for _ in range(MAX_REFITS):
-        total, point = refit(value, start)
+        total, point, jacobian = refit(value, start, jacobian)
         if total < least - LOWER * rise and (better is None or total < better[0]):
             better = (total, point)
         tau = math.sqrt(max(total - least, 0.0) / rise)
