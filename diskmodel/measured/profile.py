@@ -85,32 +85,43 @@ def bounded_least_squares(
     finite-difference step DIFF_STEP; at most `max_steps` steps (scipy's `max_nfev`, which
     leaves out the Jacobians' evaluations: a step costs at most one evaluation and one
     Jacobian, 1 + p evaluations), by default scipy's own 100 p. `jacobian`: a Jacobian known
-    near `start` (a profile's refit takes the last refit's, `_Refit`) for the first step in
-    place of one by finite differences there (p evaluations); every later step's is by finite
-    differences, as scipy takes them (`_Differences`). Where none of the first `STALE_TRIALS`
-    trial steps it gives is taken (the sum of squares did not fall), the fit is made again
-    without it."""
-    from scipy.optimize import least_squares  # deferred: only calibration needs it
-
-    def solve(first: np.ndarray | None) -> Any:
-        differences = _Differences(residuals, lo, hi, first)
-        return least_squares(
-            differences.trial,
-            start,
-            jac=differences,
-            bounds=(lo, hi),
-            ftol=ftol,
-            xtol=1e-8,
-            x_scale=hi - lo,
-            max_nfev=max_steps,
-        )
-
+    near `start` for the first step in place of one by finite differences there (p
+    evaluations); every later step's is by finite differences, as scipy takes them
+    (`_Differences`). Where none of the first `STALE_TRIALS` trial steps it gives is taken
+    (the sum of squares did not fall), the fit is made again without it."""
     if jacobian is not None:
         try:
-            return solve(jacobian)
-        except _StaleJacobian:
+            return _least_squares(residuals, start, lo, hi, ftol, max_steps, jacobian)
+        except _StaleJacobianError:
             pass
-    return solve(None)
+    return _least_squares(residuals, start, lo, hi, ftol, max_steps, None)
+
+
+def _least_squares(
+    residuals: Residuals,
+    start: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    ftol: float,
+    max_steps: int | None,
+    first: np.ndarray | None,
+    secant: bool = False,
+) -> Any:
+    """scipy's bounded least squares with the Jacobians of `_Differences` (`bounded_least_
+    squares`; `secant`: after the first, each by Broyden's update)."""
+    from scipy.optimize import least_squares  # deferred: only calibration needs it
+
+    differences = _Differences(residuals, lo, hi, first, secant)
+    return least_squares(
+        differences.trial,
+        start,
+        jac=differences,
+        bounds=(lo, hi),
+        ftol=ftol,
+        xtol=1e-8,
+        x_scale=hi - lo,
+        max_nfev=max_steps,
+    )
 
 
 STALE_TRIALS = 3
@@ -119,50 +130,91 @@ step not taken shrinks the trust region (scipy's trf: to a quarter or less of th
 the third is a sixteenth of the first or shorter; past it, the fit is made with its own."""
 
 
-class _StaleJacobian(Exception):
-    """The first step a Jacobian handed on gave was not taken."""
+class _StaleJacobianError(Exception):
+    """The first steps a Jacobian handed on gave were not taken."""
+
+
+def differences(residuals: Residuals, x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> Any:
+    """The Jacobian of `residuals` at `x` by scipy's own forward differences
+    (`approx_derivative`, relative step DIFF_STEP, within the bounds: what
+    `least_squares(diff_step=DIFF_STEP)` computes, to the bit); the residuals at `x` come from
+    the problem's record of the points it solved (`Problem.model_values`)."""
+    from scipy.optimize._numdiff import approx_derivative  # scipy's own differences
+
+    return np.atleast_2d(
+        approx_derivative(
+            residuals,
+            x,
+            method="2-point",
+            rel_step=DIFF_STEP,
+            f0=np.atleast_1d(residuals(x)),
+            bounds=(lo, hi),
+        )
+    )
 
 
 class _Differences:
-    """The Jacobian of `residuals` by scipy's own forward differences (`approx_derivative`,
-    relative step DIFF_STEP, within the bounds: what `least_squares(diff_step=DIFF_STEP)`
-    computes, to the bit), except that the first one asked for is `first` where one is
-    given. The residuals at the point come from the problem's record of the points it
-    solved (`Problem.model_values`): scipy has just evaluated them there. `trial` is the
-    residuals as the fit calls them: a trial step on the Jacobian handed on past
-    `STALE_TRIALS` (those before were not taken) raises `_StaleJacobian`."""
+    """The Jacobians of a fit: by `differences` (scipy has just evaluated the residuals at the
+    point), except that the first one asked for is `first` where one is given, and with
+    `secant`, each after the first is Broyden's update of the one before by the step taken
+    (no evaluation). `trial` is the residuals as the fit calls them: a trial step on the
+    Jacobian handed on past `STALE_TRIALS` (those before were not taken) raises
+    `_StaleJacobianError`."""
 
     def __init__(
-        self, residuals: Residuals, lo: np.ndarray, hi: np.ndarray, first: np.ndarray | None
+        self,
+        residuals: Residuals,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        first: np.ndarray | None,
+        secant: bool = False,
     ) -> None:
         self.residuals, self.lo, self.hi, self.first = residuals, lo, hi, first
+        self.secant = secant
         self.trials: int | None = None  # trial steps on the Jacobian handed on
+        self.last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # x, f, J
 
     def trial(self, x: np.ndarray) -> np.ndarray:
         if self.trials is not None:
             self.trials += 1
             if self.trials > STALE_TRIALS:
-                raise _StaleJacobian
+                raise _StaleJacobianError
         return self.residuals(x)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         if self.first is not None:
-            first, self.first = self.first, None
+            jac, self.first = np.array(self.first, dtype=np.float64), None
             self.trials = 0
-            return np.array(first, dtype=np.float64)
-        self.trials = None
-        from scipy.optimize._numdiff import approx_derivative  # scipy's own differences
+        elif self.secant and self.last is not None:
+            self.trials = None
+            x0, f0, j0 = self.last
+            f, dx = np.asarray(self.residuals(x)), x - x0
+            jac = j0 + np.outer(f - f0 - j0 @ dx, dx) / float(dx @ dx)
+        else:
+            self.trials = None
+            jac = differences(self.residuals, x, self.lo, self.hi)
+        if self.secant:
+            self.last = (np.array(x, dtype=np.float64), np.asarray(self.residuals(x)), jac)
+        return jac
 
-        return np.atleast_2d(
-            approx_derivative(
-                self.residuals,
-                x,
-                method="2-point",
-                rel_step=DIFF_STEP,
-                f0=np.atleast_1d(self.residuals(x)),
-                bounds=(self.lo, self.hi),
-            )
-        )
+
+VERIFY = 3
+"""Passes a profile's refit makes at most from its end on a Jacobian by finite differences
+(`_Refit`)."""
+
+
+def _refit(
+    held: Residuals, start: np.ndarray, lo: np.ndarray, hi: np.ndarray, first: np.ndarray | None
+) -> Any:
+    """A refit's least squares from `start` with Broyden's Jacobians after the first (the one
+    handed on, else by finite differences; by finite differences where the one handed on
+    gave no step that was taken)."""
+    if first is not None:
+        try:
+            return _least_squares(held, start, lo, hi, REFIT_FTOL, None, first, secant=True)
+        except _StaleJacobianError:
+            pass
+    return _least_squares(held, start, lo, hi, REFIT_FTOL, None, None, secant=True)
 
 
 class _Refit:
@@ -205,11 +257,23 @@ class _Refit:
             y[free] = z
             return self.residuals(y)
 
-        fit = bounded_least_squares(
-            held, x[free], self.lo[free], self.hi[free], ftol=REFIT_FTOL, jacobian=jacobian
-        )
+        lo, hi = self.lo[free], self.hi[free]
+        fit = _refit(held, x[free], lo, hi, jacobian)
+        own = differences(held, fit.x, lo, hi)
+        for _ in range(VERIFY):
+            # From the end, on the Jacobian by finite differences there: where a step falls
+            # by less than the tolerance (or none is taken), the refit is at its least.
+            least = float(fit.fun @ fit.fun)
+            try:
+                again = _least_squares(held, fit.x, lo, hi, REFIT_FTOL, None, own, secant=True)
+            except _StaleJacobianError:
+                break
+            if least - float(again.fun @ again.fun) <= REFIT_FTOL * least:
+                break
+            fit = again
+            own = differences(held, fit.x, lo, hi)
         x[free] = fit.x
-        return float(fit.fun @ fit.fun), x, np.asarray(fit.jac)
+        return float(fit.fun @ fit.fun), x, own
 
 
 def profile(
