@@ -177,9 +177,9 @@ def calibrate(
         )
     # The fit to its end from where the searches left it (its first point and Jacobian there
     # are the ones the search ended with: the problem keeps them, `Problem.model_values`).
-    steps = budget.steps(p, after=checks)
-    converged = steps > 0  # else the work bound stopped the fit at the searches' tolerance
-    if converged:
+    converged = budget.steps(p, after=checks) > 0  # else the work bound stopped the fit
+    if converged:  # (at the searches' tolerance, after the `steps` they were given)
+        steps = budget.steps(p, after=checks)
         found = bounded_least_squares(
             problem.residuals, found.x, problem.lo, problem.hi, max_steps=steps
         )
