@@ -111,3 +111,30 @@ def test_a_point_solved_is_not_solved_or_counted_again() -> None:
     moved[0] = math.nextafter(moved[0], 0.0)  # one bit off: a point of its own
     problem.residuals(moved)
     assert problem.budget.count == 2
+
+
+def test_an_intervals_scenario_at_a_point_is_the_one_validation_gives() -> None:
+    """`Problem.scenario_at` replaces the unknowns' fields in the interval's scenario as
+    validated once: at any point within the bounds it must equal validating the whole
+    scenario there (the destage ratios, skew levels and front end of the shipped week)."""
+    from diskmodel.catalog import load_catalog
+    from diskmodel.measured.problem import Problem, system_unknowns, targets, workload_unknowns
+    from diskmodel.scenario import Scenario
+
+    from .test_calibrate import _shipped_week
+
+    scenario, chosen = _shipped_week()
+    central = scenario.corner("central")
+    unknowns = [*workload_unknowns(scenario, chosen, [0, 1]), *system_unknowns(scenario, ())]
+    catalog = load_catalog()
+    problem = Problem(central, chosen, catalog, MEASURED_DIR, unknowns, targets(central, chosen))
+    assert {u.key for u in unknowns} == {"destage_ratio", "skew.level", "front_end_latency_us"}
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        x = problem.lo + rng.random(len(unknowns)) * (problem.hi - problem.lo)
+        x[1] = problem.lo[1]  # a skew level at its bound of 1, as a profile walks to
+        for s, sel in enumerate(chosen):
+            made = problem.scenario_at(s, x, catalog)
+            whole = Scenario.model_validate(problem.data_at(sel, x), context={"catalog": catalog})
+            assert made == whole
+            assert made.model_dump() == whole.model_dump()
