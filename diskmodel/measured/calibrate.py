@@ -163,6 +163,10 @@ def calibrate(
         trial for the gate's remedy kept aside)."""
         return budget.left(after=len(candidates) + 1)
 
+    def spent() -> int:
+        """The model evaluations made so far (a point solved before is not made again)."""
+        return budget.count
+
     for _ in range(LOOKS):
         if budget.left(after=checks) < look + p + 1:
             break
@@ -183,7 +187,7 @@ def calibrate(
         found = bounded_least_squares(
             problem.residuals, found.x, problem.lo, problem.hi, max_steps=steps
         )
-    params, better = parameters(problem.residuals, found, unknowns, intervals, left)
+    params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
     for _ in range(RESTARTS):
         if better is None or budget.steps(p, after=checks) < 1:
             break
@@ -195,7 +199,7 @@ def calibrate(
             problem.residuals, better, problem.lo, problem.hi, max_steps=steps
         )
         converged = True
-        params, better = parameters(problem.residuals, found, unknowns, intervals, left)
+        params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
     # Where the response times are not reproduced, the catalog estimates that would lower
     # the error most are named in the gate's remedy (one evaluation each, as the bound allows).
     named_estimates = _named_estimates(problem, figures, found, candidates, threshold)
