@@ -14,7 +14,10 @@
    test_calibrate_docs.py checks them to the digits it prints; here they are shown).
 
 CPU-bound work on a shared machine: a second run varies by about 20%, more under load.
-Measured 2026-11-28 on the shared 2-core machine (other workers running): docs/measured.md.
+Measured 2026-11-28 on the shared 2-core machine (load average 7, other workers running):
+command 7.8 s of processor time, 252 evaluations (31 ms each, start-up included): the CPU
+target not met, the evaluations met; in-process 7.5 s. The same command at main before issue
+30: 546 evaluations, 17.3 s back to back at load 6 (docs/measured.md).
 """
 
 from __future__ import annotations
