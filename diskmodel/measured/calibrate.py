@@ -68,6 +68,15 @@ from diskmodel.scenario import Scenario
 from diskmodel.scenario.calibration import FIGURES, RESPONSE_FIGURES
 from diskmodel.scenario.files import scenario_catalog
 
+SEARCH_FTOL = 1e-3
+"""The fits that only choose a valley (the first, and each one the look around starts) stop
+where a step improves the sum of squares by less than this fraction; the fit is then taken to
+scipy's default tolerance (1e-8) from where they left it. The look around asks whether a point
+lies below the fit's sum of squares by `LOWER` (5%) of the 95% threshold's rise, which is
+F(1, n - p; 0.95) / (n - p) of the sum of squares (a third with 13 degrees of freedom, a tenth
+with 40): 1.5% of it or more, fifteen times the last step such a fit stops at. On the shipped
+example the first fit took 93 evaluations to its end in the valley the look around then
+leaves, 37 at this tolerance (docs/measured.md)."""
 RESTARTS = 1
 """How many times the fit is made again from a better point a profile found."""
 LOOKS = 2
@@ -144,13 +153,19 @@ def calibrate(
     problem.budget = budget
     _, best = start_point(problem.sum_of_squares, unknowns, problem.start)
     steps = budget.steps(p, after=checks)
-    found = bounded_least_squares(problem.residuals, best, problem.lo, problem.hi, max_steps=steps)
+    found = bounded_least_squares(
+        problem.residuals, best, problem.lo, problem.hi, ftol=SEARCH_FTOL, max_steps=steps
+    )
     look = look_evaluations(workloads, others)
 
     def left() -> int:
         """Evaluations left for the intervals' checks and profiles (the catalog estimates'
         trial for the gate's remedy kept aside)."""
         return budget.left(after=len(candidates) + 1)
+
+    def spent() -> int:
+        """The model evaluations made so far (a point solved before is not made again)."""
+        return budget.count
 
     for _ in range(LOOKS):
         if budget.left(after=checks) < look + p + 1:
@@ -162,9 +177,17 @@ def calibrate(
             break
         steps = budget.steps(p, after=checks)
         found = bounded_least_squares(
-            problem.residuals, point, problem.lo, problem.hi, max_steps=steps
+            problem.residuals, point, problem.lo, problem.hi, ftol=SEARCH_FTOL, max_steps=steps
         )
-    params, better = parameters(problem.residuals, found, unknowns, intervals, left)
+    # The fit to its end from where the searches left it (its first point and Jacobian there
+    # are the ones the search ended with: the problem keeps them, `Problem.model_values`).
+    converged = budget.steps(p, after=checks) > 0  # else the work bound stopped the fit
+    if converged:  # (at the searches' tolerance, after the `steps` they were given)
+        steps = budget.steps(p, after=checks)
+        found = bounded_least_squares(
+            problem.residuals, found.x, problem.lo, problem.hi, max_steps=steps
+        )
+    params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
     for _ in range(RESTARTS):
         if better is None or budget.steps(p, after=checks) < 1:
             break
@@ -175,7 +198,8 @@ def calibrate(
         found = bounded_least_squares(
             problem.residuals, better, problem.lo, problem.hi, max_steps=steps
         )
-        params, better = parameters(problem.residuals, found, unknowns, intervals, left)
+        converged = True
+        params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
     # Where the response times are not reproduced, the catalog estimates that would lower
     # the error most are named in the gate's remedy (one evaluation each, as the bound allows).
     named_estimates = _named_estimates(problem, figures, found, candidates, threshold)
@@ -183,7 +207,7 @@ def calibrate(
     final = problem.model_values(found.x)
     resid = _residuals(central, selections, figures, final)
     errors = [r.error for r in resid if r.error is not None]
-    stopped = _stopped(found, steps, budget)
+    stopped = _stopped(found, steps, budget, converged)
     gate = judge(threshold, params, resid, stopped, long_random_workloads(problem), named_estimates)
     return Calibration(
         tuple(params),
@@ -248,9 +272,10 @@ def _fitted_entries(
     return tuple(problem.entries_at(kept, list(owners)))
 
 
-def _stopped(fit: Any, steps: int, budget: Evaluations) -> str:
-    """Why the fit stopped before it converged, or "" (scipy's status 0: its step limit)."""
-    if fit.status != 0:
+def _stopped(fit: Any, steps: int, budget: Evaluations, taken: bool = True) -> str:
+    """Why the fit stopped before it converged, or "" (scipy's status 0: its step limit;
+    `taken` False: the work bound left no step for the fit to its end)."""
+    if taken and fit.status != 0:
         return ""
     if steps < 100 * len(fit.x):
         return (

@@ -203,11 +203,13 @@ def threshold_rise(least: float, figures: int, parameters: int) -> float:
     of one parameter reaches (F(1, dof) = t(dof)^2: the linearised interval, with Student's t
     as s^2 is itself estimated from few figures, and the profile's threshold are the same
     where the model is linear)."""
-    from scipy.stats import f as fisher  # deferred: only calibration needs it
+    # The F quantile from scipy.special, which scipy.stats's `f.ppf` calls (the same bits):
+    # importing scipy.stats took about 0.3 s of a calibration's processor time.
+    from scipy.special import fdtri  # deferred: only calibration needs it
 
     dof = max(figures - parameters, 1)
     s2 = max(least / dof, 1e-12)
-    return s2 * float(fisher.ppf(0.95, 1, dof))
+    return s2 * float(fdtri(1, dof, 0.95))
 
 
 def _linear_verdict(
@@ -240,13 +242,22 @@ def _linear_verdict(
 
 class _Allowance:
     """`residuals` allowed `share` evaluations at most (None: no share of its own; the work
-    bound still holds), then `WorkBoundError`."""
+    bound still holds), then `WorkBoundError`. `spent` counts the model's evaluations (the
+    work bound's count), so a point solved before, which the problem does not solve again,
+    costs none of the share; without it every call counts."""
 
-    def __init__(self, residuals: Callable[[np.ndarray], np.ndarray], share: int | None) -> None:
-        self.residuals, self.share, self.count = residuals, share, 0
+    def __init__(
+        self,
+        residuals: Callable[[np.ndarray], np.ndarray],
+        share: int | None,
+        spent: Callable[[], int] | None = None,
+    ) -> None:
+        self.residuals, self.share, self.spent, self.count = residuals, share, spent, 0
+        self.start = spent() if spent is not None else 0
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        if self.share is not None and self.count >= self.share:
+        used = self.count if self.spent is None else self.spent() - self.start
+        if self.share is not None and used >= self.share:
             raise WorkBoundError
         self.count += 1
         return self.residuals(x)
@@ -258,6 +269,7 @@ def parameters(
     unknowns: Sequence[Unknown],
     intervals: str,
     left: Callable[[], int] | None = None,
+    spent: Callable[[], int] | None = None,
 ) -> tuple[list[Parameter], np.ndarray | None]:
     """Each fitted parameter with its 95% interval, or why it is not identified (module
     docstring): linearised, or its profile where `intervals` asks (or, "auto", where the
@@ -265,7 +277,9 @@ def parameters(
     one. `left` tells the evaluations the work bound has left: each parameter's check may
     spend its share of them (those left over by earlier ones pass on); one whose check or
     profile would go past its share is not identified, and says so (with its linearised
-    interval's reason where that says it is not identified either)."""
+    interval's reason where that says it is not identified either). `spent` counts the
+    evaluations made (a point solved before costs none of a share); without it, every call
+    of `residuals` counts."""
     x = np.asarray(fit.x)
     jac = np.asarray(fit.jac)
     lo = np.array([u.low for u in unknowns])
@@ -298,7 +312,7 @@ def parameters(
         # Each parameter's check may spend its share of the evaluations left, so that one
         # long profile does not leave the others none.
         share = None if left is None else left() // (len(unknowns) - i)
-        limited = _Allowance(residuals, share)
+        limited = _Allowance(residuals, share, spent)
         try:
             walk = column[i] >= NOT_SEEN and (
                 intervals == "profile"
@@ -308,7 +322,9 @@ def parameters(
                 )
             )
             walked = (
-                profile(limited, x, least, rise, lo, hi, i, follow, half_width) if walk else None
+                profile(limited, x, least, rise, lo, hi, i, follow, half_width, jac)
+                if walk
+                else None
             )
         except WorkBoundError:
             if linear[0]:  # the linearised interval says not identified: say why, and so

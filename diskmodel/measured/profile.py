@@ -79,18 +79,44 @@ def bounded_least_squares(
     hi: np.ndarray,
     ftol: float = 1e-8,
     max_steps: int | None = None,
+    jacobian: np.ndarray | None = None,
 ) -> Any:
     """scipy's bounded least squares, each parameter scaled to its range, with the
     finite-difference step DIFF_STEP; at most `max_steps` steps (scipy's `max_nfev`, which
     leaves out the Jacobians' evaluations: a step costs at most one evaluation and one
-    Jacobian, 1 + p evaluations), by default scipy's own 100 p."""
+    Jacobian, 1 + p evaluations), by default scipy's own 100 p. `jacobian`: a Jacobian known
+    near `start` for the first step in place of one by finite differences there (p
+    evaluations); every later step's is by finite differences, as scipy takes them
+    (`_Differences`). Where none of the first `STALE_TRIALS` trial steps it gives is taken
+    (the sum of squares did not fall), the fit is made again without it."""
+    if jacobian is not None:
+        try:
+            return _least_squares(residuals, start, lo, hi, ftol, max_steps, jacobian)
+        except _StaleJacobianError:
+            pass
+    return _least_squares(residuals, start, lo, hi, ftol, max_steps, None)
+
+
+def _least_squares(
+    residuals: Residuals,
+    start: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    ftol: float,
+    max_steps: int | None,
+    first: np.ndarray | None,
+    secant: bool = False,
+) -> Any:
+    """scipy's bounded least squares with the Jacobians of `_Differences` (`bounded_least_
+    squares`; `secant`: after the first, each by Broyden's update)."""
     from scipy.optimize import least_squares  # deferred: only calibration needs it
 
+    differences = _Differences(residuals, lo, hi, first, secant)
     return least_squares(
-        residuals,
+        differences.trial,
         start,
+        jac=differences,
         bounds=(lo, hi),
-        diff_step=DIFF_STEP,
         ftol=ftol,
         xtol=1e-8,
         x_scale=hi - lo,
@@ -98,23 +124,132 @@ def bounded_least_squares(
     )
 
 
+STALE_TRIALS = 3
+"""Trial steps a fit takes on a Jacobian handed on before it is given up (`_Differences`): a
+step not taken shrinks the trust region (scipy's trf: to a quarter or less of the step), so
+the third is a sixteenth of the first or shorter; past it, the fit is made with its own."""
+
+
+class _StaleJacobianError(Exception):
+    """The first steps a Jacobian handed on gave were not taken."""
+
+
+def differences(residuals: Residuals, x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> Any:
+    """The Jacobian of `residuals` at `x` by scipy's own forward differences
+    (`approx_derivative`, relative step DIFF_STEP, within the bounds: what
+    `least_squares(diff_step=DIFF_STEP)` computes, to the bit); the residuals at `x` come from
+    the problem's record of the points it solved (`Problem.model_values`)."""
+    from scipy.optimize._numdiff import approx_derivative  # scipy's own differences
+
+    return np.atleast_2d(
+        approx_derivative(
+            residuals,
+            x,
+            method="2-point",
+            rel_step=DIFF_STEP,
+            f0=np.atleast_1d(residuals(x)),
+            bounds=(lo, hi),
+        )
+    )
+
+
+class _Differences:
+    """The Jacobians of a fit: by `differences` (scipy has just evaluated the residuals at the
+    point), except that the first one asked for is `first` where one is given, and with
+    `secant`, each after the first is Broyden's update of the one before by the step taken
+    (no evaluation). `trial` is the residuals as the fit calls them: a trial step on the
+    Jacobian handed on past `STALE_TRIALS` (those before were not taken) raises
+    `_StaleJacobianError`."""
+
+    def __init__(
+        self,
+        residuals: Residuals,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        first: np.ndarray | None,
+        secant: bool = False,
+    ) -> None:
+        self.residuals, self.lo, self.hi, self.first = residuals, lo, hi, first
+        self.secant = secant
+        self.trials: int | None = None  # trial steps on the Jacobian handed on
+        self.last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # x, f, J
+
+    def trial(self, x: np.ndarray) -> np.ndarray:
+        if self.trials is not None:
+            self.trials += 1
+            if self.trials > STALE_TRIALS:
+                raise _StaleJacobianError
+        return self.residuals(x)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if self.first is not None:
+            jac, self.first = np.array(self.first, dtype=np.float64), None
+            self.trials = 0
+        elif self.secant and self.last is not None:
+            self.trials = None
+            x0, f0, j0 = self.last
+            f, dx = np.asarray(self.residuals(x)), x - x0
+            jac = j0 + np.outer(f - f0 - j0 @ dx, dx) / float(dx @ dx)
+        else:
+            self.trials = None
+            jac = differences(self.residuals, x, self.lo, self.hi)
+        if self.secant:
+            self.last = (np.array(x, dtype=np.float64), np.asarray(self.residuals(x)), jac)
+        return jac
+
+
+VERIFY = 3
+"""Passes a profile's refit makes at most from its end on a Jacobian by finite differences
+(`_Refit`)."""
+
+
+def _refit(
+    held: Residuals, start: np.ndarray, lo: np.ndarray, hi: np.ndarray, first: np.ndarray | None
+) -> Any:
+    """A refit's least squares from `start` with Broyden's Jacobians after the first (the one
+    handed on, else by finite differences; by finite differences where the one handed on
+    gave no step that was taken)."""
+    if first is not None:
+        try:
+            return _least_squares(held, start, lo, hi, REFIT_FTOL, None, first, secant=True)
+        except _StaleJacobianError:
+            pass
+    return _least_squares(held, start, lo, hi, REFIT_FTOL, None, None, secant=True)
+
+
 class _Refit:
     """Least squares over every parameter but `i`, which is held at a given value; counts its
-    refits."""
+    refits. Each refit's first step takes the Jacobian the previous refit ended with (the
+    first refit's, the fit's own: `jacobian`), the others held a step of the profile away:
+    p - 1 evaluations fewer a refit, the refit still stopping where its own last step (by
+    finite differences) improves its sum of squares by less than its tolerance."""
 
-    def __init__(self, residuals: Residuals, lo: np.ndarray, hi: np.ndarray, i: int) -> None:
+    def __init__(
+        self,
+        residuals: Residuals,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        i: int,
+        jacobian: np.ndarray | None = None,
+    ) -> None:
         self.residuals = residuals
         self.lo, self.hi, self.i = lo, hi, i
         self.free = np.array([k for k in range(len(lo)) if k != i], dtype=int)
         self.count = 0
+        self.fit_jacobian = None if jacobian is None else np.asarray(jacobian)[:, self.free]
 
-    def __call__(self, value: float, start: np.ndarray) -> tuple[float, np.ndarray]:
+    def __call__(
+        self, value: float, start: np.ndarray, jacobian: np.ndarray | None = None
+    ) -> tuple[float, np.ndarray, np.ndarray | None]:
+        """The least sum of squares with parameter `i` at `value`, from `start` (the others),
+        the point it is reached at, and the Jacobian there (None with no other parameter);
+        `jacobian`: one over the others near `start`, for the first step."""
         self.count += 1
         x = np.clip(start, self.lo, self.hi)
         x[self.i] = value
         if not len(self.free):
             r = self.residuals(x)
-            return float(r @ r), x
+            return float(r @ r), x, None
         free = self.free
 
         def held(z: np.ndarray) -> np.ndarray:
@@ -122,9 +257,23 @@ class _Refit:
             y[free] = z
             return self.residuals(y)
 
-        fit = bounded_least_squares(held, x[free], self.lo[free], self.hi[free], ftol=REFIT_FTOL)
+        lo, hi = self.lo[free], self.hi[free]
+        fit = _refit(held, x[free], lo, hi, jacobian)
+        own = differences(held, fit.x, lo, hi)
+        for _ in range(VERIFY):
+            # From the end, on the Jacobian by finite differences there: where a step falls
+            # by less than the tolerance (or none is taken), the refit is at its least.
+            least = float(fit.fun @ fit.fun)
+            try:
+                again = _least_squares(held, fit.x, lo, hi, REFIT_FTOL, None, own, secant=True)
+            except _StaleJacobianError:
+                break
+            if least - float(again.fun @ again.fun) <= REFIT_FTOL * least:
+                break
+            fit = again
+            own = differences(held, fit.x, lo, hi)
         x[free] = fit.x
-        return float(fit.fun @ fit.fun), x
+        return float(fit.fun @ fit.fun), x, own
 
 
 def profile(
@@ -137,12 +286,14 @@ def profile(
     i: int,
     follow: np.ndarray,
     half_width: float,
+    jacobian: np.ndarray | None = None,
 ) -> Profile:
     """Parameter `i`'s profile interval about the fit `fit` (sum of squares `least`), where the
     profile stays within `rise` (s^2 F(1, n - p; 0.95)) of the fit, between bounds lo and hi;
     the secant search starts at the linearised interval's ends (+- `half_width`), the others
-    moved by `follow` (their change per unit of parameter `i` along the linearised trace)."""
-    refit = _Refit(residuals, lo, hi, i)
+    moved by `follow` (their change per unit of parameter `i` along the linearised trace).
+    `jacobian`: the fit's, for the first step of each side's first refit (`_Refit`)."""
+    refit = _Refit(residuals, lo, hi, i, jacobian)
     ends, trace = [], []
     better: tuple[float, np.ndarray] | None = None
     for bound, sign in ((float(lo[i]), -1.0), (float(hi[i]), 1.0)):
@@ -180,8 +331,12 @@ def _side(
         return _Side(bound, fit, None)
 
     def toward(value: float) -> float:
-        """`value` kept on this side, strictly past the fit and at most the bound."""
+        """`value` kept on this side, strictly past the fit and at most the bound (itself
+        where it is: the linearised end is then the point the interval's check evaluated,
+        `identify._suspect`, to the bit)."""
         share = (value - origin) / distance
+        if 1e-3 <= share <= 1.0:
+            return value
         return origin + distance * min(max(share, 1e-3), 1.0)
 
     better: tuple[float, np.ndarray] | None = None
@@ -189,9 +344,11 @@ def _side(
     outside: tuple[float, float, np.ndarray] | None = None
     last = inside
     value = toward(origin + offset)
-    start = np.clip(fit + follow * (value - origin), refit.lo, refit.hi)
+    step = offset if value == origin + offset else value - origin
+    start = np.clip(fit + follow * step, refit.lo, refit.hi)
+    jacobian = refit.fit_jacobian
     for _ in range(MAX_REFITS):
-        total, point = refit(value, start)
+        total, point, jacobian = refit(value, start, jacobian)
         if total < least - LOWER * rise and (better is None or total < better[0]):
             better = (total, point)
         tau = math.sqrt(max(total - least, 0.0) / rise)
