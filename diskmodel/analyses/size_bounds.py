@@ -101,15 +101,28 @@ class Screen:
     """The bounds of every candidate: the lower bound of its response at the planned load
     (inf where the bounds saturate it), whether the bounds saturate it now, whether they prove
     it breaks the service level in some period, and (where they do) which bound, in which
-    period, by how much; and the utilisation each component kind's busiest station has at
-    least at the planned load [4, N] (`COMPONENT_KINDS` order: ports, processors, DA pairs,
-    drives)."""
+    period, by how much (`why`: an index into `texts`, -1 where none; `why_value`: the bound's
+    figure, which `reason_of` writes into that text); and the utilisation each component
+    kind's busiest station has at least at the planned load [4, N] (`COMPONENT_KINDS` order:
+    ports, processors, DA pairs, drives)."""
 
     response_lb_s: FloatArray
     saturated: BoolArray
     fails: BoolArray
-    reason: tuple[str, ...]
+    why: NDArray[np.int64]
+    why_value: FloatArray
+    texts: tuple[str, ...]
     utilization_lb: FloatArray
+
+    def reason_of(self, i: int) -> str:
+        """Why candidate `i` breaks the service level ("" when the bounds do not prove it)."""
+        k = int(self.why[i])
+        return "" if k < 0 else self.texts[k].format(float(self.why_value[i]))
+
+    @property
+    def reason(self) -> tuple[str, ...]:
+        """`reason_of` every candidate."""
+        return tuple(self.reason_of(i) for i in range(len(self.why)))
 
 
 @dataclass(frozen=True)
@@ -275,7 +288,9 @@ def screen(
 
     saturated_now = saturates(1.0)
     fails = np.zeros(N, dtype=bool)
-    reason = [""] * N
+    why = np.full(N, -1, dtype=np.int64)
+    why_value = np.zeros(N)
+    texts: list[str] = []
     for label, factor in zip(limits.periods, (1.0, *limits.factors), strict=True):
         checks: list[tuple[BoolArray, str]] = []
         for name, u, ceiling, how in groups:
@@ -296,12 +311,13 @@ def screen(
         values = (*(u * factor for _, u, _, _ in groups), r_lb * 1e3)
         for (broken, text), value in zip(checks, values, strict=True):
             new = broken & ~fails
-            for i in np.flatnonzero(new):
-                reason[i] = text.format(float(value[i]))
+            why[new] = len(texts)
+            why_value[new] = value[new]
+            texts.append(text)
             fails |= broken
     r_now = np.where(saturated_now, np.inf, response_lb(1.0))
     lows = np.array([u for _, u, _, _ in groups])
-    return Screen(r_now, saturated_now, fails, tuple(reason), lows)
+    return Screen(r_now, saturated_now, fails, why, why_value, tuple(texts), lows)
 
 
 def skippable(
@@ -317,7 +333,7 @@ def skippable(
     (index, response now in seconds or None, meets the service level) of the candidates
     solved so far."""
     if bounds.saturated[i]:
-        return "saturation", bounds.reason[i]
+        return "saturation", bounds.reason_of(i)
     r_lb = float(bounds.response_lb_s[i])
     margin = (1 + same_response) ** 2
     beaten_by = next(
@@ -335,7 +351,7 @@ def skippable(
         "configuration no dearer (faster beyond the margin 1.01^2)"
     )
     if bounds.fails[i]:
-        return "service level", f"{bounds.reason[i]}; {beaten}"
+        return "service level", f"{bounds.reason_of(i)}; {beaten}"
     cheaper = any(meets and cost[j] < cost[i] for j, _, meets in solved)
     cheaper_upgrade = not upgrade[i] or any(
         meets and upgrade[j] and cost[j] < cost[i] for j, _, meets in solved
