@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses import size_profile
-from diskmodel.analyses.size_front import SAME_RESPONSE
+from diskmodel.analyses.size_front import SAME_RESPONSE, pareto_front
 from diskmodel.analyses.size_space import OfferedSpace, SpaceCost, ranks_by_kind, space_cost
 from diskmodel.analyses.size_try import (
     SizingContext,
@@ -90,7 +90,7 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
     """`size_bounds.screen` over every configuration of `space`, one system model at a time
     (the same drive is packaged, and performs, differently in each); a configuration whose
     system options the hardware refuses gets no bound (0 s, nothing proved)."""
-    scenario = context.scenario
+    scenario, catalog = context.scenario, context.catalog
     n = len(space)
     kinds, ranks = ranks_by_kind(space)
     models = space.system("model")
@@ -115,8 +115,11 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
         context.periods,
     )
     for model in sorted(set(models.tolist())):
-        in_model = models == model
-        figures = size_profile.rank_kinds(context.catalog, model, kinds)
+        # A kind the model does not offer: its configurations are not possible, no bound.
+        offered = [k for k, kind in enumerate(kinds) if model in catalog.drives[kind[1]].packaging]
+        others = [k for k in range(len(kinds)) if k not in offered]
+        in_model = (models == model) & ~(ranks[:, others] > 0).any(axis=1)
+        figures = size_profile.rank_kinds(catalog, model, [kinds[k] for k in offered])
         keys = sorted(set(zip(ways[in_model].tolist(), cache[in_model].tolist(), strict=True)))
         profiles: list[size_profile.Profile] = []
         profile = np.full(n, -1, dtype=np.int64)
@@ -133,7 +136,7 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
             config = sized_configuration(v, context)
             rows = in_model & (ways == w) & (cache == c)
             profile[rows] = len(profiles)
-            profiles.append(size_profile.profile(config, context.catalog, figures))
+            profiles.append(size_profile.profile(config, catalog, figures))
             workloads = [
                 (wl.pool, wl.capacity_gb, None if wl.preference is not None else wl.skew)
                 for wl in config.workloads
@@ -143,7 +146,7 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
             continue
         part = bounds.screen(
             profiles,
-            bounds.Space(profile[rows], ports[rows], pairs[rows], ranks[rows]),
+            bounds.Space(profile[rows], ports[rows], pairs[rows], ranks[rows][:, offered]),
             figures,
             workloads,
             limits,
@@ -160,8 +163,9 @@ def cost_levels(cost: SpaceCost) -> NDArray[np.int64]:
     """Every configuration's rank among the distinct (cost, power) pairs: level(d) <= level(c)
     exactly when d's (cost, power) is no greater than c's, compared as the search compares
     them (cost first, then power)."""
-    order = np.lexsort((cost.power_w, cost.key))
-    k, p = cost.key[order], cost.power_w[order]
+    key, power = cost.key, cost.power
+    order = np.lexsort((power, key))
+    k, p = key[order], power[order]
     new = np.ones(len(order), dtype=bool)
     new[1:] = (k[1:] != k[:-1]) | (p[1:] != p[:-1])
     levels = np.empty(len(order), dtype=np.int64)
@@ -171,12 +175,13 @@ def cost_levels(cost: SpaceCost) -> NDArray[np.int64]:
 
 class _Solved:
     """What the rules need of the configurations solved so far, by cost level: the fastest
-    response (s) at or below each level, and the lowest level that meets the service level
-    (and that meets it as an upgrade of the current configuration)."""
+    response (s) at or below each level and strictly below it, and the lowest level that meets
+    the service level (and that meets it as an upgrade of the current configuration)."""
 
     def __init__(self, levels: int) -> None:
         self.fastest_at = np.full(levels, np.inf)
         self.fastest_upto = np.full(levels, np.inf)
+        self.fastest_below = np.full(levels, np.inf)
         self.meets_from = levels  # no level
         self.upgrade_meets_from = levels
 
@@ -190,6 +195,7 @@ class _Solved:
 
     def close(self) -> None:
         self.fastest_upto = np.minimum.accumulate(self.fastest_at)
+        self.fastest_below = np.concatenate([[np.inf], self.fastest_upto[:-1]])
 
 
 def _beaten(
@@ -198,20 +204,56 @@ def _beaten(
     levels: NDArray[np.int64],
     upgrade: NDArray[np.bool_],
     solved: _Solved,
-) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
-    """Which of `rows` rule (B) skips, and by which bound (1: service level, 2: cost)."""
-    margin = (1 + SAME_RESPONSE) ** 2
+) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.float64]]:
+    """Which of `rows` rule (B') skips, by which bound (1: service level, 2: cost), and the
+    solved response that beats each. Beaten: a solved configuration strictly cheaper is no
+    slower than the bound beyond the front's margin, R(d) <= R_lb(c) (1 + s), or one no
+    dearer is faster than the bound by it, R(d) (1 + s) < R_lb(c); either way d beats c on
+    the front (`size_front.pareto_front`), whatever c's exact response."""
+    s = 1 + SAME_RESPONSE
     level = levels[rows]
-    fastest = solved.fastest_upto[level]
-    beaten = fastest * margin < screen.response_lb_s[rows] * (1 - bounds.MARGIN)
+    r_lb = screen.response_lb_s[rows] * (1 - bounds.MARGIN)
+    below, upto = solved.fastest_below[level], solved.fastest_upto[level]
+    by_below = below <= r_lb * s
+    beaten = by_below | (upto * s < r_lb)
     fails = screen.fails[rows]
     cheaper = level > solved.meets_from
     cheaper_upgrade = ~upgrade[rows] | (level > solved.upgrade_meets_from)
     skip = beaten & (fails | (cheaper & cheaper_upgrade))
-    return skip, np.where(fails, 1, 2)
+    return skip, np.where(fails, 1, 2), np.where(by_below, below, upto)
 
 
 BOUNDS = ("saturation", "service level", "cost")
+
+
+def _front_threats(
+    candidates: dict[int, SizingCandidate],
+    skipped: NDArray[np.int64],
+    screen: bounds.Screen,
+    levels: NDArray[np.int64],
+) -> NDArray[np.int64]:
+    """The skipped configurations (not saturated) that could beat a member of the front of
+    the solved ones: no dearer than it, and a bound no slower than its response beyond the
+    front's margin. Rule B' skips only a configuration that is beaten itself, but the front's
+    relation is not transitive: a skipped one might be what keeps a configuration off the
+    exhaustive front. When none is left, the solved front is the exhaustive one (module
+    docstring)."""
+    kept = sorted(candidates)
+    solved = [candidates[i] for i in kept]
+    front = [kept[k] for k in pareto_front(solved)]
+    if not front or skipped.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    s = 1 + SAME_RESPONSE
+    # Per level, the slowest front member at or above it (a skipped configuration at that
+    # level is no dearer than each of them).
+    slowest_at = np.full(int(levels.max()) + 1, -np.inf)
+    for i in front:
+        r = candidates[i].response_time_ms
+        assert r is not None
+        slowest_at[levels[i]] = max(slowest_at[levels[i]], r * MS)
+    slowest_from = np.maximum.accumulate(slowest_at[::-1])[::-1]
+    reach = slowest_from[levels[skipped]] * s * (1 + bounds.MARGIN)
+    return skipped[screen.response_lb_s[skipped] <= reach]
 
 
 def batched_search(
@@ -231,7 +273,7 @@ def batched_search(
     levels = cost_levels(cost)
     upgrade = space.upgrade()
     screen = space_screen(space, context) if prune else None
-    order = np.lexsort((np.arange(n), cost.power_w, cost.key))
+    order = np.lexsort((np.arange(n), cost.power, cost.key))
     open_ = np.ones(n, dtype=bool)
     bound = np.full(n, -1, dtype=np.int64)  # the rule that skipped each: index into BOUNDS
     witness = np.zeros(n)  # the solved response (s) a configuration was beaten by
@@ -254,13 +296,19 @@ def batched_search(
         queue = queue[batch:]
         if screen is not None and queue.size:
             solved.close()
-            skip, which = _beaten(queue, screen, levels, upgrade, solved)
+            skip, which, by = _beaten(queue, screen, levels, upgrade, solved)
             skip &= queue != 0
             gone = queue[skip]
             bound[gone] = which[skip]
-            witness[gone] = solved.fastest_upto[levels[gone]]
+            witness[gone] = by[skip]
             open_[gone] = False
             queue = queue[~skip]
+        if screen is not None and not queue.size:
+            # Everything is settled: solve the skipped ones that could still beat a member of
+            # the front (usually none), and go on until none could.
+            back = _front_threats(results, np.flatnonzero(bound >= 1), screen, levels)
+            bound[back] = -1
+            queue = order[np.isin(order, back)]
         if tally is not None:
             tally(len(results), int((bound >= 0).sum()), int(queue.size))
     pruned = {
@@ -280,8 +328,8 @@ def _pruned(
         return SizingPruned(choice, BOUNDS[0], screen.reason_of(i))
     beaten = (
         f"at least {float(screen.response_lb_s[i]) * 1e3:.4g} ms now against "
-        f"{witness_s * 1e3:.4g} ms of a configuration no dearer (faster beyond the margin "
-        "1.01^2)"
+        f"{witness_s * 1e3:.4g} ms of a configuration solved (cheaper and within the front's "
+        "1%, or no dearer and faster beyond it)"
     )
     if rule == 1:
         return SizingPruned(choice, BOUNDS[1], f"{screen.reason_of(i)}; {beaten}")

@@ -146,15 +146,23 @@ class OfferedSpace:
 @dataclass(frozen=True)
 class SpaceCost:
     """Per configuration: installed drives, their power (W) and price (None without prices);
-    `key` is what the search ranks by (the price, else the drives), then the power."""
+    `offered`: every drive it installs is offered on its system model (one that is not is not
+    possible, and ranks last: cost and power inf). `key` is what the search ranks by (the
+    price, else the drives), then `power`."""
 
     drives: IntArray
     power_w: FloatArray
     price: FloatArray | None
+    offered: NDArray[np.bool_]
 
     @property
     def key(self) -> FloatArray:
-        return self.price if self.price is not None else self.drives.astype(np.float64)
+        key = self.price if self.price is not None else self.drives.astype(np.float64)
+        return np.where(self.offered, key, np.inf)
+
+    @property
+    def power(self) -> FloatArray:
+        return np.where(self.offered, self.power_w, np.inf)
 
 
 def space_cost(space: OfferedSpace, catalog: Catalog) -> SpaceCost:
@@ -167,6 +175,7 @@ def space_cost(space: OfferedSpace, catalog: Catalog) -> SpaceCost:
     drives = np.zeros(n, dtype=np.int64)
     power = np.zeros(n, dtype=np.float64)
     price = np.zeros(n, dtype=np.float64)
+    offered = np.ones(n, dtype=bool)
     model_names = sorted(set(models.tolist()))
     for slot in space.slots:
         counts = space.slot_counts(slot)
@@ -174,21 +183,24 @@ def space_cost(space: OfferedSpace, catalog: Catalog) -> SpaceCost:
         per = raid.drives * counts  # integers, as in the scalar sum
         watts = np.zeros(n)
         for name in model_names:
-            drive = catalog.installed_drive(name, slot.drive)
-            watts[models == name] = drive.power_w
+            on = models == name
+            if name in catalog.drives[slot.drive].packaging:
+                watts[on] = catalog.installed_drive(name, slot.drive).power_w
+            else:
+                offered &= ~(on & (counts > 0))
         drives += per
         power += per * watts
         if prices is not None:
             price += per * prices.drives.get(slot.drive, 0.0)
     if prices is None:
-        return SpaceCost(drives, power, None)
+        return SpaceCost(drives, power, None, offered)
     price += space.system("da_pairs").astype(np.int64) * prices.da_pair
     price += space.system("host_ports").astype(np.int64) * prices.host_port
     price += space.system("cache_gb").astype(np.float64) * prices.cache_gb
     ways = space.system("processor_ways")
     price += np.array([prices.processor_ways.get(str(w), 0.0) for w in ways.tolist()])
     price += np.array([prices.model.get(m, 0.0) for m in models.tolist()])
-    return SpaceCost(drives, power, price)
+    return SpaceCost(drives, power, price, offered)
 
 
 def ranks_by_kind(
