@@ -23,10 +23,10 @@ from diskmodel.analyses.size_offers import configuration_cost
 from diskmodel.analyses.size_space import OfferedSpace, space_cost
 from diskmodel.analyses.size_try import SizingJob, validated
 from diskmodel.api import load_scenario
-from diskmodel.scenario.loading import load_scenario as load_unbounded
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.prediction import SizingCandidate, SizingResult, no_more
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.loading import load_scenario as load_unbounded
 
 from ..conftest import ROOT
 
