@@ -7,7 +7,9 @@ pool's groups of the same drive and RAID format) and validated against the hardw
 combination the DA pairs or the data cannot take is reported as not possible, not dropped).
 Each is then resolved and solved at the planned load and at each growth factor: the same
 `Solver` operating points `diskmodel run` reports, so a configuration's numbers here are the
-ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES`.
+ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES` (10^6);
+a space beyond `size_batch.PER_CONFIGURATION_UP_TO` (512) is searched as arrays instead
+(`size_batch`): bounds over all of it at once, only the survivors made into scenarios.
 
 The search goes cheapest first and skips a configuration only where bounds from the queueing
 core prove it can be neither on the Pareto front nor an answer (`size_bounds`, where the rule

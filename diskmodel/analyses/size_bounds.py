@@ -60,6 +60,16 @@ is never skipped: (A) and the first arm of (B) skip only configurations that bre
 second arm only ones with a strictly cheaper solved configuration meeting it. The tests
 compare the pruned search with the exhaustive one (hypothesis and brute force).
 
+**Rule B'** (the batched search of a large space, `size_batch._beaten`) skips c also when a
+solved d strictly cheaper has R(d) <= R_lb(c) (1 + s): d then beats c (cheaper, and no slower
+beyond the front's margin), but c might be what beats some e, so the squared margin's
+transitivity argument does not hold. The search makes up for it at the end: any skipped c
+that could beat a member e of the solved front (no dearer, R_lb(c) <= R(e) (1 + s)) is solved
+(`size_batch._front_threats`), until none could. Then the solved front is the exhaustive one:
+a member of it is beaten by no solved configuration and by no skipped one, so it is on the
+exhaustive front; a member of the exhaustive front is beaten by nobody, so it was not skipped
+(every skipped one is beaten by a solved one or saturated), and no solved one beats it.
+
 **Monotonicity** is not relied on: the model does not guarantee it. Ranks are dealt to DA
 pairs round-robin, so one more DA pair or rank can move a rank onto a busier pair (issue 14:
 +3 SSD ranks maxed out below +2), and Easy Tier's placement for a load is a search, not a

@@ -31,7 +31,7 @@ from diskmodel.scenario.loading import load_scenario as load_unbounded
 from ..conftest import ROOT
 
 GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
-LARGE = ROOT / "scenarios" / "ds8800-size-large-space.yaml"
+LARGE = ROOT / "bench" / "data" / "size-large-space.yaml"
 
 
 @pytest.fixture(scope="module")
