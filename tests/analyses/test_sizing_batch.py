@@ -11,7 +11,9 @@ bench/bench_size.py, not here.
 
 from __future__ import annotations
 
+import io
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -138,7 +140,7 @@ def _choice(r: SizingResult, index: int | None) -> Any:
 
 @pytest.fixture(scope="module")
 def subset(catalog: Catalog) -> Scenario:
-    """10,368 configurations: 12 SSD rank counts x 6 15K rank counts x 6 DA pair counts x 3
+    """10,368 configurations: 12 SSD rank counts x 6 15K rank counts x 6 DA pair counts x 6
     host port counts x 2 processor options x 2 system models."""
     return _space(
         catalog,
@@ -152,7 +154,7 @@ def subset(catalog: Catalog) -> Scenario:
             },
         ],
         da_pairs=[1, 2, 3, 4, 6, 8],
-        host_ports=[4, 8, 16],
+        host_ports=[2, 4, 8, 16, 24, 32],
         processor_ways=[2, 4],
         model=["ds8700-941", "ds8800-951"],
     )
@@ -186,3 +188,27 @@ def test_on_a_10_000_subset_the_answer_is_the_exhaustive_one(
     # No configuration skipped is on the exhaustive front or an answer.
     front = {exhaustive.candidates[i].choice for i in exhaustive.front}
     assert not front & {p.choice for p in pruned.pruned}
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_shows_solved_skipped_and_left_on_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from diskmodel.cli.sizing import search_progress
+
+    for stream, quiet, shown in ((_Terminal(), False, True), (_Terminal(), True, False)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        with search_progress(1000, quiet=quiet) as (_, tally):
+            tally(10, 600, 390)
+        text = stream.getvalue()
+        assert ("600 skipped by bounds" in text and "390 left" in text) is shown, text
+    piped = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", piped)
+    with search_progress(1000, quiet=False) as (advance, tally):
+        advance(1)
+        tally(10, 600, 390)
+    assert piped.getvalue() == ""
