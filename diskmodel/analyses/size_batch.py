@@ -150,6 +150,7 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
             figures,
             workloads,
             limits,
+            drive_busy=True,
         )
         response[rows] = part.response_lb_s
         saturated[rows], fails[rows] = part.saturated, part.fails

@@ -256,9 +256,13 @@ def screen(
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
     limits: Limits,
+    drive_busy: bool = False,
 ) -> Screen:
     """The bounds of every candidate of `space` (module docstring), vectorised over them.
-    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound)."""
+    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound).
+    `drive_busy`: bound the busiest drive's utilisation also by `busy_at_least` of the mean
+    offered work per drive (the batched search's; the per-configuration search keeps the
+    bounds its results were published with)."""
     N = len(space.profile)
     drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
     work = _planned_work(profiles, space, kinds, workloads)
@@ -275,8 +279,24 @@ def screen(
         ("host ports", u_port, limits.host_adapter, "exact: the load is split evenly"),
         ("processors", u_server, limits.processor, "the servers' mean"),
         ("DA pairs", u_da, limits.device_adapter, "at least: the pairs' mean"),
-        ("drives", u_drives, limits.rank, "at least: offered work over capacity"),
+        (
+            "drives",
+            u_drives,
+            limits.rank,
+            "at least: offered work over capacity"
+            + (", or the busy share of a drive as fast as any can be" if drive_busy else ""),
+        ),
     )
+    active = (space.ranks * np.array([float(k.active_drives) for k in kinds])[None, :]).sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_drive = np.where(active > 0, drives / np.where(active > 0, active, 1.0), 0.0)
+
+    def at(g: int, factor: float) -> FloatArray:
+        """Group g's utilisation bound with the load times `factor`."""
+        u = groups[g][1] * factor
+        if drive_busy and g == 3:
+            return np.maximum(u, busy_at_least(per_drive * factor))
+        return u
 
     def response_lb(factor: float) -> FloatArray:
         u = u_port * factor
@@ -303,8 +323,8 @@ def screen(
     texts: list[str] = []
     for label, factor in zip(limits.periods, (1.0, *limits.factors), strict=True):
         checks: list[tuple[BoolArray, str]] = []
-        for name, u, ceiling, how in groups:
-            value = u * factor
+        for g, (name, _, ceiling, how) in enumerate(groups):
+            value = at(g, factor)
             checks.append(
                 (
                     value > ceiling * (1 + MARGIN),
@@ -318,7 +338,7 @@ def screen(
                 f"response time at least {{:.3g}} ms > {limits.response_s * 1e3:g} ms {label}",
             )
         )
-        values = (*(u * factor for _, u, _, _ in groups), r_lb * 1e3)
+        values = (*(at(g, factor) for g in range(len(groups))), r_lb * 1e3)
         for (broken, text), value in zip(checks, values, strict=True):
             new = broken & ~fails
             why[new] = len(texts)
@@ -326,8 +346,21 @@ def screen(
             texts.append(text)
             fails |= broken
     r_now = np.where(saturated_now, np.inf, response_lb(1.0))
-    lows = np.array([u for _, u, _, _ in groups])
+    lows = np.array([at(g, 1.0) for g in range(len(groups))])
     return Screen(r_now, saturated_now, fails, why, why_value, tuple(texts), lows)
+
+
+def busy_at_least(work: FloatArray) -> FloatArray:
+    """The least share of time a drive offered `work` (busy seconds at queue length one per
+    second, a = lam s) is busy: 1 - exp(-a), the busy probability of the fastest drive the
+    model allows. A drive is a load-dependent station (`queueing.station.load_dependent`)
+    whose rate with n queued is alpha(n) / s, idle with probability
+    p(0) = 1 / (1 + sum_n a^n / prod_{i<=n} alpha(i)); no drive serves faster than one request
+    per request queued, alpha(n) <= n (`size_profile.most_per_drive`, tested for every
+    catalog drive), so each term is at least a^n / n! and p(0) at most exp(-a), the M/M/inf
+    station's (Kleinrock 1975, §3.8). The busiest drive is offered at least the mean work
+    over the drives, and busy at least this of it."""
+    return np.asarray(-np.expm1(-np.maximum(work, 0.0)), dtype=np.float64)
 
 
 def skippable(

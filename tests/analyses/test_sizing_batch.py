@@ -19,16 +19,26 @@ from typing import Any
 import pytest
 
 from diskmodel.analyses import size as size_module
+from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses.size_batch import space_screen
 from diskmodel.analyses.size_front import SAME_RESPONSE, pareto_front
 from diskmodel.analyses.size_offers import configuration_cost
 from diskmodel.analyses.size_space import OfferedSpace, space_cost
-from diskmodel.analyses.size_try import SizingJob, validated
+from diskmodel.analyses.size_try import (
+    SizingContext,
+    SizingJob,
+    sized_configuration,
+    try_configuration,
+    validated,
+)
 from diskmodel.api import load_scenario
 from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.model.operating import Solver
 from diskmodel.prediction import SizingCandidate, SizingResult, no_more
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.loading import load_scenario as load_unbounded
+from diskmodel.vocabulary import COMPONENT_KINDS
 
 from ..conftest import ROOT
 
@@ -212,3 +222,54 @@ def test_the_progress_shows_solved_skipped_and_left_on_a_terminal_only(
         advance(1)
         tally(10, 600, 390)
     assert piped.getvalue() == ""
+
+
+def test_the_batched_bounds_hold_against_the_exact_solution(catalog: Catalog) -> None:
+    """Every bound of the batched search's screen (the drives' busy share among them), on a
+    sample of a space where the drives are busy: below the exact figure, and a configuration
+    it proves breaks the service level does break it."""
+    scenario = _space(
+        catalog,
+        ranks=[
+            {"pool": "oltp", "drive": "ssd-300", "raid": "raid5-6+p+s", "counts": [0, 1, 2, 4]},
+            {"pool": "oltp", "drive": "15k-300", "raid": "raid5-7+p", "counts": [8, 10, 12, 16]},
+        ],
+        da_pairs=[1, 2, 4],
+        host_ports=[4, 8],
+        processor_ways=[2, 4],
+        model=["ds8700-941", "ds8800-951"],
+    ).corner("central")
+    space = OfferedSpace(scenario)
+    growth = scenario.analyses.growth
+    assert growth is not None
+    context = SizingContext(
+        scenario,
+        catalog,
+        None,
+        ("now", *growth.labels),
+        tuple(growth.multipliers),
+        prices=scenario.analyses.size.prices if scenario.analyses.size else None,
+        base=scenario.model_dump(mode="python"),
+    )
+    screen = space_screen(space, context)
+    proved = checked = 0
+    for i in random.Random(3).sample(range(len(space)), 240):
+        variant = validated(SizingJob(space.data(i), (), False), catalog)
+        if isinstance(variant, str):
+            continue
+        checked += 1
+        planned = Solver(sized_configuration(variant, context)).planned_point()
+        for k, kind in enumerate(COMPONENT_KINDS):
+            _, busiest = busiest_of_kind(planned, kind)
+            low = float(screen.utilization_lb[k, i])
+            assert min(low, 1.0) <= busiest * (1 + 1e-9) + 1e-12, (kind, space.choice(i))
+        exact = try_configuration(SizingJob({}, space.choice(i), False, offered=True), context)
+        if screen.saturated[i]:
+            assert exact.response_time_ms is None
+        elif exact.response_time_ms is not None:
+            assert screen.response_lb_s[i] * 1e3 <= exact.response_time_ms * (1 + 1e-9)
+        if screen.fails[i]:
+            proved += 1
+            assert not exact.meets, (space.choice(i), screen.reason_of(i))
+    assert proved > 5, proved
+    assert checked > 40, checked
