@@ -266,9 +266,10 @@ def _batched(
     space = OfferedSpace(context.scenario)
     workers = 1 if workers is None else workers
     with SizingRunner(context, workers, scheduler) as runner:
-        # Spread: each process or Dask worker gets TASKS_PER_WORKER tasks of CHUNK per batch.
+        # The same batches every way (so the same configurations solved and skipped, and the
+        # same bytes out); spread, each process or Dask worker gets TASKS_PER_WORKER of each.
         tasks = runner.slots * size_batch.TASKS_PER_WORKER if runner.slots > 1 else 0
-        batch = max(size_batch.BATCH, tasks * size_batch.CHUNK)
+        batch = size_batch.batch_size(len(space))
         settled = size_batch.batched_search(space, context, runner, prune, tally, batch, tasks)
     kept = sorted(settled.candidates)
     candidates = tuple(settled.candidates[i] for i in kept)

@@ -50,14 +50,19 @@ PER_CONFIGURATION_UP_TO = 512
 """Spaces up to this are searched one configuration at a time (`size._search`: every one
 validated first, the impossible ones listed as such); larger ones here."""
 
-BATCH = 48
-"""Configurations solved between two applications of the bounds in one process: smaller
-batches skip more (each solved configuration can beat what comes after it), larger ones pay
-the bounds' pass over the unsettled less often."""
+BATCH = 96
+"""Configurations solved between two applications of the bounds, in one process, over
+processes or on a cluster alike (the batches decide what is solved and what skipped, so the
+result is the same bytes every way): smaller batches skip more (each solved configuration
+can beat what comes after it), larger ones keep more workers busy and pay the bounds' pass
+over the unsettled less often."""
 
-CHUNK = 24
-"""Configurations per task when the batches are spread over processes or a Dask cluster (a
-task costs a round trip and the unpickling of its jobs; one configuration takes 3-10 ms)."""
+def batch_size(configurations: int) -> int:
+    """The batch for a space: `BATCH`, or a thousandth of the space up to 1,024 (a space of
+    10^6 in about a thousand batches: tasks large enough for a cluster's round trips), the
+    same for every runner."""
+    return min(max(BATCH, configurations // 1000), 1024)
+
 
 TASKS_PER_WORKER = 2
 """Tasks each process or Dask worker gets per batch (two: one runs while the next comes)."""
