@@ -8,18 +8,27 @@ and every growth factor) or skipped by a bound that proves it can be neither on 
 front nor an answer. The bounds are `size_bounds.screen`'s (utilisation, saturation and
 no-queueing response bounds that hold for every placement Easy Tier can make), computed for
 every configuration of the space as arrays: the space is never made into scenarios, only the
-configurations that are solved are. The rules are `size_bounds.skippable`'s, (A) saturated at
-the planned load, (B) some solved configuration no dearer is faster than the bound by the
-front's squared margin and the configuration breaks the service level or a strictly cheaper
-solved one meets it; here they are applied to every unsettled configuration after each batch
-(`_beaten`), with the solved set summarised by cost level: the fastest solved response at or
-below each (cost, power) level, and the cheapest level that meets (and that meets as an
-upgrade). A skipped configuration is never validated, so one the hardware could not take is
-listed as skipped, not as "not possible": either way it is no answer.
+configurations that are solved are; the drives' utilisation is also bounded by the busy
+share of the fastest drive the model allows (`size_bounds.busy_at_least`). The rules are
+`size_bounds.skippable`'s, (A) saturated at the planned load, (B) the configuration breaks
+the service level or a strictly cheaper solved one meets it, and a solved one beats it on
+the front whatever its exact response; (B) here in the wider form B' (size_bounds' docstring):
+a solved configuration strictly cheaper within the front's 1% of the bound, or one no dearer
+faster than the bound beyond it. They are applied to every unsettled configuration after each
+batch (`_beaten`), with the solved set summarised by cost level: the fastest solved response
+at or below each (cost, power) level and strictly below it, and the cheapest level that meets
+(and that meets as an upgrade). A skipped configuration is never validated, so one the
+hardware could not take is listed as skipped, not as "not possible": either way it is no
+answer.
 
-The search stops when nothing is unsettled: the front and the cheapest are then those of the
-exhaustive search (size_bounds' proof; tests/analyses/test_sizing_batch.py compares them on a
-10,000-configuration space with every configuration solved).
+When nothing is unsettled, the skipped configurations that could still beat a member of the
+solved front are solved (`_front_threats`), until none could: the front and the cheapest are
+then those of the exhaustive search (size_bounds' proof; tests/analyses/test_sizing_batch.py
+compares them on a 10,368-configuration space with every configuration solved).
+
+The batches are the same however they are solved (`batch_size`: a function of the space
+only), so one process, several, or a Dask cluster solve and skip the same configurations and
+give the same bytes.
 """
 
 from __future__ import annotations
@@ -57,6 +66,7 @@ result is the same bytes every way): smaller batches skip more (each solved conf
 can beat what comes after it), larger ones keep more workers busy and pay the bounds' pass
 over the unsettled less often."""
 
+
 def batch_size(configurations: int) -> int:
     """The batch for a space: `BATCH`, or a thousandth of the space up to 1,024 (a space of
     10^6 in about a thousand batches: tasks large enough for a cluster's round trips), the
@@ -74,7 +84,7 @@ Tally = Callable[[int, int, int], None]
 @dataclass(frozen=True)
 class Settled:
     """The outcome of the search, by configuration index: the solved ones' candidates and the
-    skipped ones' bounds; `solved_order` is the order they were solved in."""
+    skipped ones' bounds."""
 
     candidates: dict[int, SizingCandidate]
     pruned: dict[int, SizingPruned]
