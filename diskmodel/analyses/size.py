@@ -7,7 +7,9 @@ pool's groups of the same drive and RAID format) and validated against the hardw
 combination the DA pairs or the data cannot take is reported as not possible, not dropped).
 Each is then resolved and solved at the planned load and at each growth factor: the same
 `Solver` operating points `diskmodel run` reports, so a configuration's numbers here are the
-ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES`.
+ones its own run would give. The schema bounds the space at `MAX_SIZING_CANDIDATES` (10^6);
+a space beyond `size_batch.PER_CONFIGURATION_UP_TO` (512) is searched as arrays instead
+(`size_batch`): bounds over all of it at once, only the survivors made into scenarios.
 
 The search goes cheapest first and skips a configuration only where bounds from the queueing
 core prove it can be neither on the Pareto front nor an answer (`size_bounds`, where the rule
@@ -30,9 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from diskmodel.analyses import cluster, size_profile
+from diskmodel.analyses import cluster, size_batch, size_profile
 from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import limits
+from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
 from diskmodel.analyses.size_offers import (
     configuration_cost,
@@ -40,6 +43,7 @@ from diskmodel.analyses.size_offers import (
     offered_choices,
     variant_data,
 )
+from diskmodel.analyses.size_space import OfferedSpace
 from diskmodel.analyses.size_try import (
     SizingContext,
     SizingJob,
@@ -82,7 +86,8 @@ def _screen(
     n = len(variants)
     response = np.full(n, np.inf)
     saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    reason = [""] * n
+    why, why_value = np.full(n, -1, dtype=np.int64), np.zeros(n)
+    texts: tuple[str, ...] = ()
     utilization = np.zeros((len(COMPONENT_KINDS), n))
     by_model: dict[str, list[tuple[int, Scenario]]] = {}
     for i, v in enumerate(variants):
@@ -95,9 +100,9 @@ def _screen(
         saturated[rows] = part.saturated
         fails[rows] = part.fails
         utilization[:, rows] = part.utilization_lb
-        for i, text in zip(rows, part.reason, strict=True):
-            reason[i] = text
-    return bounds.Screen(response, saturated, fails, tuple(reason), utilization)
+        why[rows], why_value[rows] = part.why, part.why_value
+        texts = part.texts  # the same limits, so the same texts, for every model
+    return bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
 
 
 def _screen_model(
@@ -176,13 +181,16 @@ def size_scenario(
     workers: int | None = None,
     scheduler: str | None = None,
     prune: bool | None = None,
+    tally: size_batch.Tally | None = None,
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
     the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
-    configurations on; 1 solves them here). `scheduler`: a Dask distributed scheduler's
+    configurations on; 1 solves them here; a space beyond `PER_CONFIGURATION_UP_TO` is solved
+    here unless `workers` says otherwise). `scheduler`: a Dask distributed scheduler's
     address to run them on instead (a search that outgrows one machine). `prune`: skip what
-    the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`)."""
+    the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`).
+    `tally(solved, skipped, left)`: the batched search's progress (a large space)."""
     if scheduler is not None:  # a mistyped address is refused before any work
         scheduler = cluster.scheduler_address(scheduler)
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -191,16 +199,26 @@ def size_scenario(
     if size is None:
         raise ValueError("the scenario has no analyses.size section")
     prune = size.prune if prune is None else prune
-    jobs, variants = _jobs(scenario, catalog, size.prices)
     growth = scenario.analyses.growth
     factors = tuple(growth.multipliers) if growth else ()
     periods = ("now", *(growth.labels if growth else ()))
-    context = SizingContext(scenario, catalog, base_dir, periods, factors)
+    context = SizingContext(
+        scenario,
+        catalog,
+        base_dir,
+        periods,
+        factors,
+        prices=size.prices,
+        base=scenario.model_dump(mode="python"),
+    )
     why_not = (
         "closed workloads: the bounds are for open loads"
         if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None
         else ""
     )
+    if size.candidates > PER_CONFIGURATION_UP_TO:
+        return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
+    jobs, variants = _jobs(scenario, catalog, size.prices)
     screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = min(os.cpu_count() or 1, MAX_WORKERS) if len(jobs) >= PARALLEL_FROM else 1
@@ -208,19 +226,58 @@ def size_scenario(
     kept = sorted(results)
     candidates = tuple(results[i] for i in kept)
     pruned = tuple(skipped[i] for i in sorted(skipped))
+    return _result(context, candidates, pruned, _method(len(jobs), pruned, prune, why_not))
+
+
+def _result(
+    context: SizingContext,
+    candidates: tuple[SizingCandidate, ...],
+    pruned: tuple[SizingPruned, ...],
+    method: str,
+) -> SizingResult:
+    """The answers of a search: its solved configurations (by index, the current one first)
+    and the skipped ones."""
+    scenario = context.scenario
     upgrades = [k for k, c in enumerate(candidates) if c.upgrade]
     return SizingResult(
         scenario=scenario.name,
-        objective="price" if size.prices is not None else "drives",
-        periods=periods,
+        objective="price" if context.prices is not None else "drives",
+        periods=context.periods,
         candidates=candidates,
         front=pareto_front(candidates),
         cheapest=cheapest(candidates, range(len(candidates))),
         cheapest_upgrade=cheapest(candidates, upgrades),
-        method=_method(len(jobs), pruned, prune, why_not),
+        method=method,
         service_level=_service_level(scenario),
         pruned=pruned,
     )
+
+
+def _batched(
+    context: SizingContext,
+    prune: bool,
+    why_not: str,
+    workers: int | None,
+    scheduler: str | None,
+    tally: size_batch.Tally | None,
+) -> SizingResult:
+    """A space beyond `PER_CONFIGURATION_UP_TO`, searched by `size_batch` (bounds over the
+    whole space at once, the survivors solved in batches)."""
+    space = OfferedSpace(context.scenario)
+    workers = 1 if workers is None else workers
+    with SizingRunner(context, workers, scheduler) as runner:
+        # The same batches every way (so the same configurations solved and skipped, and the
+        # same bytes out); spread, each process or Dask worker gets TASKS_PER_WORKER of each.
+        tasks = runner.slots * size_batch.TASKS_PER_WORKER if runner.slots > 1 else 0
+        batch = size_batch.batch_size(len(space))
+        settled = size_batch.batched_search(space, context, runner, prune, tally, batch, tasks)
+    kept = sorted(settled.candidates)
+    candidates = tuple(settled.candidates[i] for i in kept)
+    pruned = tuple(settled.pruned[i] for i in sorted(settled.pruned))
+    method = _method(len(space), pruned, prune, why_not)
+    if prune and not why_not:
+        method += "; bounds over the whole space in numpy, the rest solved in batches"
+    return _result(context, candidates, pruned, method)
 
 
 def _jobs(

@@ -60,6 +60,16 @@ is never skipped: (A) and the first arm of (B) skip only configurations that bre
 second arm only ones with a strictly cheaper solved configuration meeting it. The tests
 compare the pruned search with the exhaustive one (hypothesis and brute force).
 
+**Rule B'** (the batched search of a large space, `size_batch._beaten`) skips c also when a
+solved d strictly cheaper has R(d) <= R_lb(c) (1 + s): d then beats c (cheaper, and no slower
+beyond the front's margin), but c might be what beats some e, so the squared margin's
+transitivity argument does not hold. The search makes up for it at the end: any skipped c
+that could beat a member e of the solved front (no dearer, R_lb(c) <= R(e) (1 + s)) is solved
+(`size_batch._front_threats`), until none could. Then the solved front is the exhaustive one:
+a member of it is beaten by no solved configuration and by no skipped one, so it is on the
+exhaustive front; a member of the exhaustive front is beaten by nobody, so it was not skipped
+(every skipped one is beaten by a solved one or saturated), and no solved one beats it.
+
 **Monotonicity** is not relied on: the model does not guarantee it. Ranks are dealt to DA
 pairs round-robin, so one more DA pair or rank can move a rank onto a busier pair (issue 14:
 +3 SSD ranks maxed out below +2), and Easy Tier's placement for a load is a search, not a
@@ -101,15 +111,28 @@ class Screen:
     """The bounds of every candidate: the lower bound of its response at the planned load
     (inf where the bounds saturate it), whether the bounds saturate it now, whether they prove
     it breaks the service level in some period, and (where they do) which bound, in which
-    period, by how much; and the utilisation each component kind's busiest station has at
-    least at the planned load [4, N] (`COMPONENT_KINDS` order: ports, processors, DA pairs,
-    drives)."""
+    period, by how much (`why`: an index into `texts`, -1 where none; `why_value`: the bound's
+    figure, which `reason_of` writes into that text); and the utilisation each component
+    kind's busiest station has at least at the planned load [4, N] (`COMPONENT_KINDS` order:
+    ports, processors, DA pairs, drives)."""
 
     response_lb_s: FloatArray
     saturated: BoolArray
     fails: BoolArray
-    reason: tuple[str, ...]
+    why: NDArray[np.int64]
+    why_value: FloatArray
+    texts: tuple[str, ...]
     utilization_lb: FloatArray
+
+    def reason_of(self, i: int) -> str:
+        """Why candidate `i` breaks the service level ("" when the bounds do not prove it)."""
+        k = int(self.why[i])
+        return "" if k < 0 else self.texts[k].format(float(self.why_value[i]))
+
+    @property
+    def reason(self) -> tuple[str, ...]:
+        """`reason_of` every candidate."""
+        return tuple(self.reason_of(i) for i in range(len(self.why)))
 
 
 @dataclass(frozen=True)
@@ -233,9 +256,13 @@ def screen(
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
     limits: Limits,
+    drive_busy: bool = False,
 ) -> Screen:
     """The bounds of every candidate of `space` (module docstring), vectorised over them.
-    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound)."""
+    `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound).
+    `drive_busy`: bound the busiest drive's utilisation also by `busy_at_least` of the mean
+    offered work per drive (the batched search's; the per-configuration search keeps the
+    bounds its results were published with)."""
     N = len(space.profile)
     drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
     work = _planned_work(profiles, space, kinds, workloads)
@@ -252,8 +279,24 @@ def screen(
         ("host ports", u_port, limits.host_adapter, "exact: the load is split evenly"),
         ("processors", u_server, limits.processor, "the servers' mean"),
         ("DA pairs", u_da, limits.device_adapter, "at least: the pairs' mean"),
-        ("drives", u_drives, limits.rank, "at least: offered work over capacity"),
+        (
+            "drives",
+            u_drives,
+            limits.rank,
+            "at least: offered work over capacity"
+            + (", or the busy share of a drive as fast as any can be" if drive_busy else ""),
+        ),
     )
+    active = (space.ranks * np.array([float(k.active_drives) for k in kinds])[None, :]).sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_drive = np.where(active > 0, drives / np.where(active > 0, active, 1.0), 0.0)
+
+    def at(g: int, factor: float) -> FloatArray:
+        """Group g's utilisation bound with the load times `factor`."""
+        u = groups[g][1] * factor
+        if drive_busy and g == 3:
+            return np.maximum(u, busy_at_least(per_drive * factor))
+        return u
 
     def response_lb(factor: float) -> FloatArray:
         u = u_port * factor
@@ -275,11 +318,13 @@ def screen(
 
     saturated_now = saturates(1.0)
     fails = np.zeros(N, dtype=bool)
-    reason = [""] * N
+    why = np.full(N, -1, dtype=np.int64)
+    why_value = np.zeros(N)
+    texts: list[str] = []
     for label, factor in zip(limits.periods, (1.0, *limits.factors), strict=True):
         checks: list[tuple[BoolArray, str]] = []
-        for name, u, ceiling, how in groups:
-            value = u * factor
+        for g, (name, _, ceiling, how) in enumerate(groups):
+            value = at(g, factor)
             checks.append(
                 (
                     value > ceiling * (1 + MARGIN),
@@ -293,15 +338,29 @@ def screen(
                 f"response time at least {{:.3g}} ms > {limits.response_s * 1e3:g} ms {label}",
             )
         )
-        values = (*(u * factor for _, u, _, _ in groups), r_lb * 1e3)
+        values = (*(at(g, factor) for g in range(len(groups))), r_lb * 1e3)
         for (broken, text), value in zip(checks, values, strict=True):
             new = broken & ~fails
-            for i in np.flatnonzero(new):
-                reason[i] = text.format(float(value[i]))
+            why[new] = len(texts)
+            why_value[new] = value[new]
+            texts.append(text)
             fails |= broken
     r_now = np.where(saturated_now, np.inf, response_lb(1.0))
-    lows = np.array([u for _, u, _, _ in groups])
-    return Screen(r_now, saturated_now, fails, tuple(reason), lows)
+    lows = np.array([at(g, 1.0) for g in range(len(groups))])
+    return Screen(r_now, saturated_now, fails, why, why_value, tuple(texts), lows)
+
+
+def busy_at_least(work: FloatArray) -> FloatArray:
+    """The least share of time a drive offered `work` (busy seconds at queue length one per
+    second, a = lam s) is busy: 1 - exp(-a), the busy probability of the fastest drive the
+    model allows. A drive is a load-dependent station (`queueing.station.load_dependent`)
+    whose rate with n queued is alpha(n) / s, idle with probability
+    p(0) = 1 / (1 + sum_n a^n / prod_{i<=n} alpha(i)); no drive serves faster than one request
+    per request queued, alpha(n) <= n (`size_profile.most_per_drive`, tested for every
+    catalog drive), so each term is at least a^n / n! and p(0) at most exp(-a), the M/M/inf
+    station's (Kleinrock 1975, §3.8). The busiest drive is offered at least the mean work
+    over the drives, and busy at least this of it."""
+    return np.asarray(-np.expm1(-np.maximum(work, 0.0)), dtype=np.float64)
 
 
 def skippable(
@@ -317,7 +376,7 @@ def skippable(
     (index, response now in seconds or None, meets the service level) of the candidates
     solved so far."""
     if bounds.saturated[i]:
-        return "saturation", bounds.reason[i]
+        return "saturation", bounds.reason_of(i)
     r_lb = float(bounds.response_lb_s[i])
     margin = (1 + same_response) ** 2
     beaten_by = next(
@@ -335,7 +394,7 @@ def skippable(
         "configuration no dearer (faster beyond the margin 1.01^2)"
     )
     if bounds.fails[i]:
-        return "service level", f"{bounds.reason[i]}; {beaten}"
+        return "service level", f"{bounds.reason_of(i)}; {beaten}"
     cheaper = any(meets and cost[j] < cost[i] for j, _, meets in solved)
     cheaper_upgrade = not upgrade[i] or any(
         meets and upgrade[j] and cost[j] < cost[i] for j, _, meets in solved

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from diskmodel.prediction import SizingCandidate, no_more
+import numpy as np
+
+from diskmodel.prediction import SizingCandidate
 
 
 def _cost_key(c: SizingCandidate) -> tuple[float, float]:
@@ -22,26 +24,67 @@ SAME_RESPONSE = 0.01
 def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
     """Indices of the candidates no other beats on cost and response time at the planned load
     (possible and not saturated ones only; responses within `SAME_RESPONSE` count as equal),
-    cheapest first."""
+    cheapest first. Every pair is compared, as arrays, a block of candidates at a time (the
+    same float comparisons as one pair at a time: tests/analyses/test_sizing_batch.py)."""
     ok = [i for i, c in enumerate(candidates) if c.error is None and c.response_time_ms is not None]
+    if not ok:
+        return ()
+    cost = np.array([_cost_key(candidates[i])[0] for i in ok])
+    power = np.array([_cost_key(candidates[i])[1] for i in ok])
+    r = np.array([candidates[i].response_time_ms or 0.0 for i in ok])
+    more = _choices(candidates, ok)
+    s = 1 + SAME_RESPONSE
+    front: list[int] = []
+    for start in range(0, len(ok), _BLOCK):
+        # i: the block (rows), j: every candidate (columns); does j beat i?
+        i = slice(start, start + _BLOCK)
+        ci, pi, ri = cost[i, None], power[i, None], r[i, None]
+        no_dearer = (cost < ci) | ((cost == ci) & (power <= pi))
+        dearer_not = (cost < ci) | ((cost == ci) & (power < pi))  # cj < ci as a pair
+        same_cost = (cost == ci) & (power == pi)
+        no_worse = no_dearer & (r <= ri * s)
+        better = dearer_not | (r * s < ri)
+        smaller = same_cost & (ri <= r * s) & _fewer(more, i)
+        beats = no_worse & (better | smaller)
+        rows = np.arange(len(ok))[i]
+        beats[np.arange(len(rows)), rows] = False
+        front += [ok[k] for k in rows[~beats.any(axis=1)]]
+    return tuple(sorted(front, key=lambda k: (_cost_key(candidates[k]), k)))
 
-    def beats(j: int, i: int) -> bool:
-        cj, ci = _cost_key(candidates[j]), _cost_key(candidates[i])
-        rj = candidates[j].response_time_ms or 0.0
-        ri = candidates[i].response_time_ms or 0.0
-        no_worse = cj <= ci and rj <= ri * (1 + SAME_RESPONSE)
-        better = cj < ci or rj * (1 + SAME_RESPONSE) < ri
-        # At the same cost and response, the configuration with no more of anything (a part
-        # the prices do not count, such as a DA pair without a price) is the one to show.
-        smaller = cj == ci and ri <= rj * (1 + SAME_RESPONSE) and _fewer(j, i)
-        return no_worse and (better or smaller)
 
-    def _fewer(j: int, i: int) -> bool:
-        a, b = candidates[j].choice, candidates[i].choice
-        return no_more(a, b) and a != b
+_BLOCK = 512
+"""Candidates compared against every other at once (a block of 512 x 10,000 is 5 MB)."""
 
-    front = [i for i in ok if not any(beats(j, i) for j in ok if j != i)]
-    return tuple(sorted(front, key=lambda i: (_cost_key(candidates[i]), i)))
+
+def _choices(candidates: Sequence[SizingCandidate], ok: Sequence[int]) -> list[np.ndarray]:
+    """Each choice's values over `ok`: numbers, or a model name's code (models compare only
+    when equal)."""
+    columns = list(zip(*(tuple(v for _, v in candidates[i].choice) for i in ok), strict=True))
+    out = []
+    for column in columns:
+        if any(isinstance(v, str) for v in column):
+            names = sorted(set(map(str, column)))
+            out.append(np.array([-1 - names.index(str(v)) for v in column], dtype=np.float64))
+        else:
+            out.append(np.array(column, dtype=np.float64))
+    return out
+
+
+def _fewer(more: list[np.ndarray], rows: slice) -> np.ndarray:
+    """[block, all]: candidate j has no more of any choice than i and is not the same
+    (`prediction.no_more`, and a != b)."""
+    n = len(more[0]) if more else 0
+    size = len(range(n)[rows])
+    no_more = np.ones((size, n), dtype=bool)
+    same = np.ones((size, n), dtype=bool)
+    for values in more:
+        vi = values[rows, None]
+        if (values < 0).any():  # a model: only the same one compares
+            no_more &= values == vi
+        else:
+            no_more &= values <= vi
+        same &= values == vi
+    return no_more & ~same
 
 
 def cheapest(candidates: Sequence[SizingCandidate], among: Sequence[int]) -> int | None:

@@ -18,12 +18,13 @@ from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
 from diskmodel.analyses.limits import first_broken, limits
-from diskmodel.analyses.size_offers import Cost
+from diskmodel.analyses.size_offers import Cost, configuration_cost, variant_data
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
+from diskmodel.scenario.analyses import Prices
 from diskmodel.units import MS
 
 
@@ -49,6 +50,7 @@ class SizingJob:
     upgrade: bool
     cost: Cost = (0, 0.0, None)
     variant: Scenario | None = None  # validated already (then `data` is not needed)
+    offered: bool = False  # only the choice is given: the data, validation and cost follow
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class SizingContext:
     base_dir: Path | None
     periods: tuple[str, ...]
     factors: tuple[float, ...]
+    prices: Prices | None = None
+    base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
 
 
 def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
@@ -81,11 +85,17 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
     """One configuration against the service level in every period (module docstring)."""
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
+    if job.offered:  # the batched search sends the choice only (`size_batch`)
+        assert context.base is not None
+        job = SizingJob(variant_data(context.base, context.scenario, dict(choice)), choice, upgrade)
     variant = job.variant if job.variant is not None else validated(job, catalog)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
     config = sized_configuration(variant, context)
-    drives, power, price = job.cost
+    costed = job.variant is not None  # the per-configuration search costs it first
+    drives, power, price = (
+        job.cost if costed else configuration_cost(variant, catalog, context.prices)
+    )
     level = limits(config.service_level)
     points = _points(Solver(config), context.factors)
     periods = context.periods
@@ -180,8 +190,28 @@ class SizingRunner:
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
-    def run(self, jobs: Sequence[SizingJob]) -> Iterable[SizingCandidate]:
-        """Every job's candidate, in the jobs' order, as they come."""
+    @property
+    def slots(self) -> int:
+        """How many configurations are solved at once: the cluster's workers, the processes,
+        or one."""
+        if self._client is not None:
+            return max(1, len(self._client.scheduler_info().get("workers", {})))
+        return self.workers if self._pool is not None else 1
+
+    def run(self, jobs: Sequence[SizingJob], chunks: int = 0) -> Iterable[SizingCandidate]:
+        """Every job's candidate, in the jobs' order, as they come; `chunks` > 0 sends the jobs
+        to the processes or the cluster as that many tasks of consecutive jobs (one task per
+        job costs a round trip each, more than a job takes)."""
+        if chunks > 0 and (self._client is not None or self._pool is not None):
+            size = max(1, -(-len(jobs) // chunks))
+            parts = [list(jobs[k : k + size]) for k in range(0, len(jobs), size)]
+            if self._client is not None:
+                assert self.scheduler is not None
+                futures = self._client.map(try_chunk, parts, context=self._shared, pure=False)
+                done = cluster.gathered(self.scheduler, futures, self._deadline)
+            else:
+                done = (f.result() for f in [self._pool.submit(_chunk_in_worker, p) for p in parts])
+            return (c for part in done for c in part)
         if self._client is not None:
             assert self.scheduler is not None
             futures = self._client.map(try_configuration, jobs, context=self._shared, pure=False)
@@ -189,6 +219,11 @@ class SizingRunner:
         if self._pool is not None:
             return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
         return (try_configuration(job, self.context) for job in jobs)
+
+
+def try_chunk(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
+    """Consecutive jobs tried in one task (a process's or a Dask worker's)."""
+    return [try_configuration(job, context) for job in jobs]
 
 
 _worker_context: list[SizingContext] = []
@@ -201,3 +236,7 @@ def _set_worker_context(context: SizingContext) -> None:
 
 def _try_in_worker(job: SizingJob) -> SizingCandidate:
     return try_configuration(job, _worker_context[0])
+
+
+def _chunk_in_worker(jobs: Sequence[SizingJob]) -> list[SizingCandidate]:
+    return try_chunk(jobs, _worker_context[0])

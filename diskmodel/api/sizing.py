@@ -60,14 +60,16 @@ def size(
     advance: Callable[[int], None] | None = None,
     *,
     scheduler: str | None = None,
+    tally: Callable[[int, int, int], None] | None = None,
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers, the current one first: the
     cheapest that meets the service level now and in every growth period, and the Pareto
     front of cost against response time. `advance(1)` after each (a progress bar);
-    `scheduler`: a Dask scheduler's address to run the search on."""
+    `scheduler`: a Dask scheduler's address to run the search on; `tally(solved, skipped,
+    left)`: the progress of a space beyond 512 configurations, searched in batches."""
     from diskmodel.analyses.size import size_scenario
 
-    return size_scenario(scenario, catalog, base_dir, advance, scheduler=scheduler)
+    return size_scenario(scenario, catalog, base_dir, advance, scheduler=scheduler, tally=tally)
 
 
 def sizing_outputs(

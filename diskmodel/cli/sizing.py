@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -17,10 +20,49 @@ from diskmodel.cli.options import (
     Quiet,
     ScenarioPath,
 )
-from diskmodel.terminal import progress
+from diskmodel.terminal import printable, progress
 
 if TYPE_CHECKING:
     pass
+
+Advance = Callable[[int], None]
+Tally = Callable[[int, int, int], None]
+
+
+@contextlib.contextmanager
+def search_progress(total: int, *, quiet: bool) -> Iterator[tuple[Advance, Tally]]:
+    """The search's progress on standard error when it is a terminal (nothing when piped, or
+    with --quiet): one bar with the configurations solved in full, skipped by a proven bound,
+    and left. Yields `advance(steps)` (the per-configuration search) and `tally(solved,
+    skipped, left)` (the batched search of a large space)."""
+    if quiet or not sys.stderr.isatty():
+        yield (lambda steps: None), (lambda solved, skipped, left: None)
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn(printable("sizing")),
+        BarColumn(),
+        TextColumn("{task.fields[counts]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+        task = bar.add_task("sizing", total=total, counts=f"0 of {total:,} settled")
+        done = [0]
+
+        def advance(steps: int) -> None:
+            done[0] += steps
+            bar.update(task, completed=done[0], counts=f"{done[0]:,} of {total:,} settled")
+
+        def tally(solved: int, skipped: int, left: int) -> None:
+            bar.update(
+                task,
+                completed=solved + skipped,
+                counts=f"{solved:,} solved, {skipped:,} skipped by bounds, {left:,} left",
+            )
+
+        yield advance, tally
 
 
 @app.command()
@@ -75,8 +117,11 @@ def size(
     entries = api.load_catalog(catalog or ())
     loaded = api.load_scenario(scenario, entries)
     entries = api.scenario_catalog(loaded, scenario, entries)
-    with progress("trying configurations", api.size_candidates(loaded, scenario)) as advance:
-        result = api.size(loaded, entries, scenario.parent, advance, scheduler=scheduler)
+    total = api.size_candidates(loaded, scenario)
+    with search_progress(total, quiet=quiet) as (advance, tally):
+        result = api.size(
+            loaded, entries, scenario.parent, advance, scheduler=scheduler, tally=tally
+        )
     prediction = None
     if plan.report:
         with progress("predicting the current configuration for the report", 1) as advance:

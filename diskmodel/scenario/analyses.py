@@ -116,9 +116,12 @@ class TierSweep(RankKind):
     )
 
 
-MAX_SIZING_CANDIDATES = 512
-"""Configurations one sizing search may try (the product of every choice's options): each is
-resolved and solved at the planned load and every growth period."""
+MAX_SIZING_CANDIDATES = 1_000_000
+"""Configurations one sizing search may offer (the product of every choice's options). Up to
+512 each is validated and tried in turn; beyond, bounds over the whole space (numpy arrays of
+about 100 bytes a configuration) settle most and the rest are solved in full
+(`analyses.size_batch`). How many must be solved depends on how much the bounds prove, not on
+the space: a space where few saturate or break the service level costs 3-10 ms a survivor."""
 
 
 class SizedRanks(RankKind):
@@ -229,7 +232,8 @@ class Sizing(Model):
         if self.candidates > MAX_SIZING_CANDIDATES:
             raise problem(
                 f"size: {self.candidates:,} configurations to try (the product of every "
-                f"choice's options); at most {MAX_SIZING_CANDIDATES:,}: offer fewer counts"
+                f"choice's options); at most {MAX_SIZING_CANDIDATES:,}: offer fewer counts, "
+                "DA pair or port options, cache sizes or models"
             )
         return self
 

@@ -130,16 +130,29 @@ def test_without_prices_the_drive_count_ranks_them() -> None:
             {
                 "da_pairs": list(range(1, 9)),
                 "host_ports": list(range(1, 17)),
+                "cache_gb": [16, 32, 64, 128, 256, 384],
                 "ranks": [
                     {
                         "pool": "p",
                         "drive": "15k-300",
                         "raid": "raid5-7+p",
-                        "counts": [1, 2, 3, 4, 5],
-                    }
+                        "counts": list(range(1, 65)),
+                    },
+                    {
+                        "pool": "p",
+                        "drive": "ssd-300",
+                        "raid": "raid5-6+p+s",
+                        "counts": [0, 1, 2],
+                    },
+                    {
+                        "pool": "p",
+                        "drive": "nl-2tb",
+                        "raid": "raid6-6+p+q",
+                        "counts": list(range(8)),
+                    },
                 ],
             },
-            "at most 512",
+            "1,179,648 configurations to try",
         ),
         (
             {"ranks": [{"pool": "q", "drive": "15k-300", "raid": "raid5-7+p", "counts": [4]}]},

@@ -1,0 +1,176 @@
+"""`diskmodel size --scheduler` against one process (issue 30 item 3): does a local Dask
+cluster of four worker processes pay on this machine, and is its answer byte-identical?
+
+    .venv/bin/python -m bench size_dask
+
+1. **The bounds over 10^6 configurations** (bench/data/size-large-space.yaml widened to
+   983,040: 0-23 SSD ranks, 0-18 146 GB 15K ranks, 2-32 host ports): always in the
+   search's own process (numpy over the whole space; shipping it would cost more than it
+   takes). Target: >= 100,000 configurations/s.
+2. **Full evaluations of the configurations that survive them**: the first 384 the search
+   would solve (cheapest first, not saturated), in one process and on the cluster, each
+   batch split into two tasks per worker (one task per configuration costs a round trip
+   each). Target: the cluster faster than one process. On the project's 2-core machine
+   four workers share two cores: the most it can give is about 2x, less the round trips
+   and what the other processes on the machine take.
+3. **A whole search** (2,160 configurations of the growth scenario, past the 512 where the
+   batched search starts): the JSON of `diskmodel size` in one process and on the cluster,
+   byte for byte. Target: identical; the times are shown.
+
+Measured 2026-11-28 04:45 UTC on the shared 2-core machine (load average 6-7): bounds over
+983,040 at 228,000-273,000/s (met); 384 survivors at 606/s in one process and 721/s on the
+cluster (1.19x: met; the run before, at load 7, 523/s against 419/s, 0.80x: not met); the
+2,160-configuration search byte-identical (met), 2.8 s in one process against 7.1 s on the
+cluster (each batch of 96 waits for its slowest task and a round trip, and four workers
+share two cores). A whole search of the 10^6 space was not timed: if about 9% of it must be
+solved, as in the 106,496-configuration space, that is some 90,000 full solves, 20 minutes
+or more on this machine either way.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from diskmodel.analyses import size_batch
+from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses.size_space import OfferedSpace, space_cost
+from diskmodel.analyses.size_try import SizingContext, SizingJob, SizingRunner
+from diskmodel.catalog import load_catalog
+from diskmodel.report.json_result import sizing_json
+from diskmodel.scenario import Scenario
+from diskmodel.scenario.loading import load_scenario
+
+from .bench_queueing import Row, import_numpy_s, show
+from .bench_report import ROOT
+from .bench_size import LARGE, SCREEN_TARGET_PER_S
+
+GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
+WORKERS = 4
+SAMPLE = 384
+
+
+def _million() -> Scenario:
+    catalog = load_catalog()
+    data = load_scenario(LARGE, catalog).model_dump(mode="python", exclude_none=True)
+    data["analyses"]["growth"] = {"rate": 0.25, "per": "year", "periods": 3}
+    size = data["analyses"]["size"]
+    size["ranks"][0]["counts"] = list(range(24))
+    size["ranks"][2]["counts"] = list(range(0, 19, 2))
+    size["host_ports"] = list(range(2, 33, 2))
+    return Scenario.model_validate(data, context={"catalog": catalog})
+
+
+def _growth_2160() -> Scenario:
+    catalog = load_catalog()
+    data = load_scenario(GROWTH, catalog).model_dump(mode="python", exclude_none=True)
+    data["analyses"]["growth"] = {"rate": 0.3, "per": "year", "periods": 3}
+    size = data["analyses"]["size"]
+    size["ranks"] = [
+        {"pool": "oltp", "drive": "ssd-300", "raid": "raid5-6+p+s", "counts": list(range(10))},
+        {
+            "pool": "oltp",
+            "drive": "15k-300",
+            "raid": "raid5-7+p",
+            "counts": [8, 12, 16, 20, 24, 32],
+        },
+    ]
+    size["da_pairs"] = [1, 2, 3, 4, 6, 8]
+    size["host_ports"] = [4, 8, 16]
+    size["processor_ways"] = [2, 4]
+    return Scenario.model_validate(data, context={"catalog": catalog})
+
+
+def _context(scenario: Scenario) -> SizingContext:
+    growth = scenario.analyses.growth
+    assert growth is not None
+    assert scenario.analyses.size is not None
+    return SizingContext(
+        scenario,
+        load_catalog(),
+        None,
+        ("now", *growth.labels),
+        tuple(growth.multipliers),
+        prices=scenario.analyses.size.prices,
+        base=scenario.model_dump(mode="python"),
+    )
+
+
+def rows(address: str) -> list[Row]:
+    scenario = _million().corner("central")
+    context = _context(scenario)
+    start = time.perf_counter()
+    space = OfferedSpace(scenario)
+    cost = space_cost(space, context.catalog)
+    screen = size_batch.space_screen(space, context)
+    screen_s = time.perf_counter() - start
+    n = len(space)
+    out = [
+        Row(
+            f"bounds over {n:,} configurations",
+            screen_s,
+            f">= {SCREEN_TARGET_PER_S:,.0f}/s",
+            n / screen_s >= SCREEN_TARGET_PER_S,
+            f"{n / screen_s:,.0f}/s; {int(screen.saturated.sum()):,} saturated now",
+        )
+    ]
+    order = np.lexsort((np.arange(n), cost.power, cost.key))
+    take = order[~screen.saturated[order]][:SAMPLE]
+    jobs = [SizingJob({}, space.choice(int(i)), False, offered=True) for i in take]
+    with SizingRunner(context, 1, None) as one:
+        list(one.run(jobs[:8]))  # warm-up: tables built once per process
+        start = time.perf_counter()
+        here = list(one.run(jobs))
+        here_s = time.perf_counter() - start
+    with SizingRunner(context, 1, address) as runner:
+        tasks = runner.slots * size_batch.TASKS_PER_WORKER
+        list(runner.run(jobs[: 4 * tasks], tasks))  # warm-up, as in one process
+        start = time.perf_counter()
+        there = list(runner.run(jobs, tasks))
+        there_s = time.perf_counter() - start
+    out += [
+        Row(
+            f"{SAMPLE} survivors solved, one process",
+            here_s,
+            "(the reference)",
+            None,
+            f"{SAMPLE / here_s:,.0f} solved/s",
+        ),
+        Row(
+            f"{SAMPLE} survivors, {WORKERS} Dask workers, {tasks} tasks",
+            there_s,
+            "faster than one process",
+            there_s < here_s,
+            f"{SAMPLE / there_s:,.0f} solved/s ({here_s / there_s:.2f}x); "
+            f"results {'identical' if here == there else 'DIFFERENT'}",
+        ),
+    ]
+    search = _growth_2160()
+    start = time.perf_counter()
+    local = sizing_json(size_scenario(search, workers=1))
+    local_s = time.perf_counter() - start
+    start = time.perf_counter()
+    remote = sizing_json(size_scenario(search, scheduler=address))
+    remote_s = time.perf_counter() - start
+    out.append(
+        Row(
+            "2,160-configuration search, Dask against one process",
+            remote_s,
+            "byte-identical JSON",
+            local == remote,
+            f"one process {local_s:.1f} s, cluster {remote_s:.1f} s ({local_s / remote_s:.2f}x)",
+        )
+    )
+    return out
+
+
+def main() -> None:
+    import distributed
+
+    numpy_s = import_numpy_s()
+    print(f"bench size_dask (import numpy: {numpy_s * 1e3:.0f} ms)")
+    with distributed.LocalCluster(
+        n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        show(f"a local {WORKERS}-worker Dask cluster", rows(cluster.scheduler_address), numpy_s)
