@@ -107,3 +107,21 @@ def test_an_open_systems_service_level_keeps_its_four_kinds() -> None:
     config = resolve(load_scenario(ROOT / "scenarios" / "ds8800-15k-pool.yaml", catalog), catalog)
     kinds = [lim.component_kind for lim in limits(config.service_level) if lim.component_kind]
     assert kinds == list(COMPONENT_KINDS)
+
+
+def test_the_rmf_table_says_where_the_channels_reach_their_ceiling() -> None:
+    from diskmodel.report.display import rate_3sf
+    from diskmodel.report.rmf_tables import channel_lines
+
+    config = sizing_config(channels=4, zhpf=False)
+    p = predict_configuration(config)
+    expected = rate_3sf(0.5 / channel_busy_per_total_iops(config))
+    assert channel_lines(p) == (
+        "FICON channels: 4, busiest 66.6%, above the ceiling",
+        f"channel ceiling 50%: reached at {expected} IOPS",
+    )
+    assert expected == "31,900"
+    # Eight channels in zHPF: below the ceiling at the planned load, reached far above it.
+    p = predict_configuration(sizing_config())
+    assert channel_lines(p)[0] == "FICON channels: 8, busiest 12.5%"
+    assert channel_lines(p)[1].startswith("channel ceiling 50%: reached at ")
