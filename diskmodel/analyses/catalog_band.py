@@ -3,7 +3,8 @@ no document publishes.
 
 Every catalog figure without a published source carries the range it could lie in
 (`range: [low, high]`, docs/catalog.md). For one configuration, the estimates it uses (its
-system's, its host adapter's, its processor option's and its drives' as installed) are each
+system's, its host adapter's, its processor option's, its drives' as installed and, for z/OS,
+its FICON channel generation's in the mode it runs) are each
 set to the two ends of their range on their own, the others at their catalog value, and the
 configuration solved by the cheap calls a whole prediction begins with (the response time at
 the planned load and the maximum: `analyses.predict.begin`). Those that move the maximum or
@@ -70,6 +71,15 @@ LABELS = {
 }
 """What a planner calls each figure (the catalog key where none is given here)."""
 
+CHANNEL_LABELS = {
+    "bandwidth_mb_s": "FICON channel bandwidth",
+    "zhpf_per_io_us": "FICON zHPF work per I/O",
+    "command_per_io_us": "FICON command-mode work per I/O",
+    "pend_light_us": "light-load PEND time",
+}
+"""The FICON channel's figures (`hardware_catalog/zos.yaml`), named apart from the system's
+own (`bandwidth_mb_s` is also the device adapter's)."""
+
 SKIPPED = frozenset({"power_w", "clock_ghz", "easy_tier_generation"})
 """Estimates that move no prediction: a drive's power (energy only), a processor's clock (the
 processor costs carry their own ranges) and the Easy Tier generation (a pool may state its
@@ -92,9 +102,13 @@ class Estimate:
     put: Setter
     whole: bool = False
     """A whole-number figure (a count): `put` rounds what it is given."""
+    named: str = ""
+    """What a planner calls it, where `LABELS` would name another part's figure of that key."""
 
     @property
     def label(self) -> str:
+        if self.named:
+            return self.named
         name = self.key.rsplit(".", 1)[-1]
         return LABELS.get(name, name.replace("_", " "))
 
@@ -159,6 +173,40 @@ def _on_drive(drive: str, key: str, packaged_on: str | None = None) -> Setter:
     return put
 
 
+def _on_channel(channel: str, key: str) -> Setter:
+    """Set the figure `key` of the FICON channel generation `channel`."""
+
+    def put(cat: Catalog, value: float) -> Catalog:
+        updated = _replace(cat.ficon_channels[channel], key, value)
+        return cat.model_copy(update={"ficon_channels": {**cat.ficon_channels, channel: updated}})
+
+    return put
+
+
+def _channel_estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
+    """The ranged figures of a z/OS configuration's FICON channel generation: the work per I/O
+    of the mode it runs only (zHPF or command mode), and none the scenario gives itself
+    (`system.ficon.pend_light_us`: the configuration's figure is not the catalog's)."""
+    ficon = config.hardware.ficon
+    if ficon is None:
+        return []
+    channel = catalog.ficon_channels[ficon.channel.name]
+    unused = "command_per_io_us" if ficon.zhpf else "zhpf_per_io_us"
+    return [
+        Estimate(
+            channel.name,
+            k,
+            v,
+            *span,
+            _on_channel(channel.name, k),
+            whole,
+            CHANNEL_LABELS.get(k, ""),
+        )
+        for k, v, span, whole in _ranged(channel)
+        if k != unused and getattr(ficon.channel, k) == v
+    ]
+
+
 def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
     """Every ranged estimate the configuration uses, in catalog order."""
     hw = config.hardware
@@ -200,7 +248,7 @@ def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
             )
             for k, v, span, whole in _ranged(packaging)
         ]
-    return out
+    return out + _channel_estimates(config, catalog)
 
 
 _Solved = tuple[float, float | None]

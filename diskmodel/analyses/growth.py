@@ -10,12 +10,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from diskmodel.analyses.curve import at_or_past
-from diskmodel.analyses.limits import Limit, binding_names, busiest_of_kind
+from diskmodel.analyses.limits import Limit, binding_names, busiest_of_kind, utilization_kinds
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import ClosedPoint, GrowthPoint
 from diskmodel.scenario import MAX_POPULATION
 from diskmodel.units import MS
-from diskmodel.vocabulary import COMPONENT_KINDS
 
 CLOSED_SWEEP = 12
 """Populations of a closed system's sweep (each solved on its own), at most, spaced
@@ -34,7 +33,9 @@ def growth_point(
     maximum: float = math.inf,
     bottleneck_kind: str = "",
 ) -> GrowthPoint:
-    """One growth step; at or past the `maximum` it is saturated (`at_or_past`)."""
+    """One growth step; at or past the `maximum` it is saturated (`at_or_past`). Its
+    utilisation is that of each kind `ordered` has a ceiling for (the channels too in a z/OS
+    configuration)."""
     at_maximum = bottleneck is not None and at_or_past(point.total_iops, maximum)
     saturated = point.saturated or at_maximum
     broken = binding_names(point, ordered, bottleneck, saturated=saturated)
@@ -58,7 +59,7 @@ def growth_point(
             kind: 1.0
             if at_maximum and kind == bottleneck_kind
             else min(busiest_of_kind(point, kind)[1], 1.0)
-            for kind in COMPONENT_KINDS
+            for kind in utilization_kinds(ordered)
         },
     )
 

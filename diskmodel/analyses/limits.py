@@ -1,11 +1,12 @@
 """Planning limits: the service level at an operating point, and the highest load meeting it.
 
 A limit is a response-time target (mean over all host I/O, or over reads) or a utilisation
-ceiling for one component kind (the busiest component of that kind). Each is evaluated at an
-operating point; the highest total rate at which it is still met is found on the curve's
-points first, then between the last point that meets it and the first that does not
-(`model.bracket.highest_passing`), each probe an operating point of its own (placed for its
-load).
+ceiling for one component kind (the busiest component of that kind): every kind the service
+level has a ceiling for, so a z/OS configuration's FICON channels too
+(`ServiceLevelConfig.of`). Each is evaluated at an operating point; the highest total rate at
+which it is still met is found on the curve's points first, then between the last point that
+meets it and the first that does not (`model.bracket.highest_passing`), each probe an
+operating point of its own (placed for its load).
 
 What binds is answered once, by `binding_names`, for the planning maximum, the planned load
 (the report's cards) and every growth step: the limits in the order a rising load breaks them
@@ -28,7 +29,7 @@ from diskmodel.model.open import class_rates
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import LimitResult, ServiceLevelResult
 from diskmodel.units import MS
-from diskmodel.vocabulary import COMPONENT_KIND, COMPONENT_KINDS
+from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 
 # Steps of the search between two curve points (it stops at 1e-4 of the load first).
 _STEPS = 30
@@ -66,6 +67,9 @@ class Limit:
 
 
 def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
+    """The service level's limits: the response-time targets, then a ceiling for each component
+    kind in `level.utilization` (the four every configuration has, in `COMPONENT_KINDS` order,
+    then the FICON channels where the configuration has them)."""
     out = [
         Limit(
             "response_time",
@@ -81,8 +85,7 @@ def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
                 level.read_response_time_ms,
             )
         )
-    for kind in COMPONENT_KINDS:
-        ceiling = level.utilization[kind]
+    for kind, ceiling in level.utilization.items():
         out.append(
             Limit(
                 "utilization",
@@ -92,6 +95,13 @@ def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
             )
         )
     return tuple(out)
+
+
+def utilization_kinds(level: Sequence[Limit]) -> tuple[str, ...]:
+    """The component kinds `level` has a utilisation ceiling for, in the service level's order
+    (`STATION_KIND_KEYS`: the four kinds, then the channels), whatever order `level` is in."""
+    kinds = {lim.component_kind for lim in level if lim.kind == "utilization"}
+    return tuple(kind for kind in STATION_KIND_KEYS if kind in kinds)
 
 
 def read_response_s(point: OperatingPoint) -> float:

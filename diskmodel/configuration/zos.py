@@ -1,8 +1,10 @@
 """The z/OS attachment as configured: FICON channels and ports, LCUs with their aliases, and
 each z/OS workload's volumes (`FiconConfig`, `LcuConfig`, `ZosConfig`), resolved from a
-scenario's `system.ficon`, `system.lcus` and workloads' `zos` (`resolve_zos`). Checks that span
-the system and the workloads (an LCU named but not defined, more addresses than an LCU has, data
-that does not fit its volumes) end in one `InputError` naming the keys.
+scenario's `system.ficon`, `system.lcus` and workloads' `zos` (`resolve_zos`). The checks that
+span the system and the workloads (an LCU named but not defined, more addresses than an LCU has,
+data that does not fit its volumes) are the scenario's (`scenario.zos_rules`), so `diskmodel
+check` reports them with their file and line; a scenario not validated again is held to them
+here, its first problem one `InputError`.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass
 from diskmodel.catalog import Catalog, FiconChannel, VolumeModel
 from diskmodel.errors import InputError
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.storage import LCU_ADDRESSES
 from diskmodel.scenario.workloads import Workload
+from diskmodel.scenario.zos_rules import spread, zos_problems
 from diskmodel.units import GB, US
 
 
@@ -91,58 +93,22 @@ def resolve_zos(
     zos = [w for w in workloads if w.zos is not None]
     if not zos and system.ficon is None:
         return None, tuple(None for _ in workloads)
-    if system.ficon is None:
-        raise InputError(
-            f"workloads.{zos[0].name}.zos: z/OS volumes are reached over FICON channels; "
-            "give system.ficon (channel, channels, host_ports, zhpf) and system.lcus"
-        )
-    closed = [w for w in workloads if w.is_closed]
-    if zos and (closed or scenario.application is not None):
-        # The device queues (IOSQ) are solved at the open solution's rates; the closed
-        # solution's responses would leave them out.
-        what = f"workloads.{closed[0].name}" if closed else "application"
-        raise InputError(
-            f"{what}: a scenario with z/OS workloads has open workloads only (given by 'iops'); "
-            "its closed workloads and application are not solved with the z/OS device queues"
-        )
+    # A scenario validated against the catalog has passed these rules already; a copy not
+    # validated again (a corner of its ranges, a calibrated copy) is held to the same ones.
+    problem = next(iter(zos_problems(scenario, catalog)), None)
+    if problem is not None:
+        raise InputError(problem)
+    assert system.ficon is not None  # zos_problems: z/OS workloads need it
     names = [lcu.name for lcu in system.lcus]
     volumes = dict.fromkeys(names, 0)
     for w in zos:
         assert w.zos is not None
-        for named in w.zos.lcus:
-            if named not in volumes:
-                raise InputError(
-                    f"workloads.{w.name}.zos.lcus: unknown LCU {named!r} (system.lcus: "
-                    f"{', '.join(names) or 'none'})"
-                )
-        spread = _spread(w.zos.volumes, len(w.zos.lcus))
-        for named, count in zip(w.zos.lcus, spread, strict=True):
+        for named, count in zip(w.zos.lcus, spread(w.zos.volumes, len(w.zos.lcus)), strict=True):
             volumes[named] += count
-        model = catalog.volume_models[w.zos.volume_model]
-        held = w.zos.volumes * model.data_bytes(w.zos.record_bytes) / GB
-        if w.capacity_gb > held * (1 + 1e-9):
-            raise InputError(
-                f"workloads.{w.name}.capacity_gb: {w.capacity_gb:,.0f} GB on {w.zos.volumes:,} "
-                f"{model.name} volumes that hold {held:,.0f} GB in records of "
-                f"{w.zos.record_bytes:,} bytes; give more volumes or a larger volume_model"
-            )
-    lcus = []
-    for lcu in system.lcus:
-        used = volumes[lcu.name] + lcu.aliases
-        if used > LCU_ADDRESSES:
-            raise InputError(
-                f"system.lcus.{lcu.name}: {volumes[lcu.name]} base volumes + {lcu.aliases} "
-                f"aliases = {used} addresses; an LCU has {LCU_ADDRESSES}"
-            )
-        lcus.append(LcuConfig(lcu.name, lcu.pav, lcu.aliases, volumes[lcu.name]))
+    lcus = tuple(
+        LcuConfig(lcu.name, lcu.pav, lcu.aliases, volumes[lcu.name]) for lcu in system.lcus
+    )
     ports = system.ficon.host_ports or system.host_ports
-    open_workloads = [w for w in workloads if w.zos is None]
-    if open_workloads and ports >= system.host_ports:
-        raise InputError(
-            f"system.ficon.host_ports: all {system.host_ports} host ports are FICON, and "
-            f"workloads.{open_workloads[0].name} is an open-systems workload (FCP); configure "
-            "fewer FICON ports"
-        )
     channel = catalog.ficon_channels[system.ficon.channel]
     if system.ficon.pend_light_us is not None:
         channel = channel.model_copy(update={"pend_light_us": system.ficon.pend_light_us})
@@ -151,7 +117,7 @@ def resolve_zos(
         channels=system.ficon.channels,
         ports=ports,
         zhpf=system.ficon.zhpf,
-        lcus=tuple(lcus),
+        lcus=lcus,
     )
     out: list[ZosConfig | None] = []
     for w in workloads:
@@ -169,12 +135,6 @@ def resolve_zos(
     return ficon, tuple(out)
 
 
-def _spread(volumes: int, lcus: int) -> list[int]:
-    """`volumes` dealt over `lcus` as evenly as whole volumes allow, the first ones first."""
-    base, extra = divmod(volumes, lcus)
-    return [base + (1 if i < extra else 0) for i in range(lcus)]
-
-
 def volumes_in(zos: ZosConfig) -> list[int]:
     """A workload's volumes in each of its LCUs, in the order it names them."""
-    return _spread(zos.volumes, len(zos.lcus))
+    return spread(zos.volumes, len(zos.lcus))

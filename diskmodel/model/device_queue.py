@@ -20,6 +20,8 @@ same rate), so the device queue is solved after the storage model, with its resp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -30,21 +32,38 @@ from diskmodel.queueing.station import mmc
 FloatArray = NDArray[np.float64]
 
 
-def device_queue_s(
+@dataclass(frozen=True)
+class DeviceQueues:
+    """Every device queue of a configuration at some loads, one row each: its arrival rate
+    and service time [Q, P], servers [Q], the share of its workload's I/O it takes [Q], that
+    workload [Q], and whether its time below z/OS is unknown [Q, P]."""
+
+    lam: FloatArray
+    service_s: FloatArray
+    servers: NDArray[np.int64]
+    weight: FloatArray
+    owner: NDArray[np.int64]
+    unknown: NDArray[np.bool_]
+
+    @property
+    def utilization(self) -> FloatArray:
+        """Each queue's utilisation [Q, P], arrivals x service / servers (inf where the time
+        below z/OS is unknown); at 1 or more it has no steady state and its IOSQ is inf."""
+        rho = self.lam * self.service_s / self.servers[:, None]
+        return np.where(self.unknown, np.inf, rho)
+
+
+def device_queues(
     config: Configuration, rates: FloatArray, downstream_s: FloatArray
-) -> FloatArray:
-    """IOSQ per workload [W, P]: for host `rates` [W, P] and each workload's mean time below
-    z/OS `downstream_s` [W, P]; 0 for an open-systems workload, inf where a device's queue has
-    no steady state (its arrivals x time above its servers) or the time below it is unknown.
-    Every device queue of the configuration is solved in one `mmc` call (a run solves the
-    network some hundred times)."""
+) -> DeviceQueues | None:
+    """The device queues (module docstring) for host `rates` [W, P] and each workload's mean
+    time below z/OS `downstream_s` [W, P]; None without z/OS workloads."""
     hw = config.hardware
     given = np.asarray(downstream_s, dtype=np.float64)
-    out = np.zeros_like(given)
     if hw.ficon is None:
-        return out
+        return None
     # A time below z/OS that is unknown (a saturated station) makes the queues it feeds
-    # unknown: solved with 0 and set to inf after (`blocked`).
+    # unknown: solved with 0 and set to inf after (`unknown`).
     unknown = ~np.isfinite(given)
     below = np.where(unknown, 0.0, given)
     lcus = hw.ficon.lcus
@@ -65,7 +84,7 @@ def device_queue_s(
             blocked[lcu] |= unknown[w] & (rates[w] > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled_s = np.where(into > 0, work / np.where(into > 0, into, 1.0), 0.0)
-    # One row per queue: (arrival rate [P], service [P], servers, weight, workload, blocked).
+    # One row per queue: (arrival rate [P], service [P], servers, weight, workload, unknown).
     lam: list[FloatArray] = []
     service: list[FloatArray] = []
     servers: list[int] = []
@@ -94,12 +113,47 @@ def device_queue_s(
             owner.append(w)
             gone.append(unknown[w])
     if not lam:
+        return None
+    return DeviceQueues(
+        np.array(lam),
+        np.array(service),
+        np.array(servers, dtype=np.int64),
+        np.array(weight),
+        np.array(owner, dtype=np.int64),
+        np.array(gone),
+    )
+
+
+def device_queue_s(
+    config: Configuration, rates: FloatArray, downstream_s: FloatArray
+) -> FloatArray:
+    """IOSQ per workload [W, P]: for host `rates` [W, P] and each workload's mean time below
+    z/OS `downstream_s` [W, P]; 0 for an open-systems workload, inf where a device's queue has
+    no steady state (its arrivals x time above its servers) or the time below it is unknown.
+    Every device queue of the configuration is solved in one `mmc` call (a run solves the
+    network some hundred times)."""
+    out = np.zeros_like(np.asarray(downstream_s, dtype=np.float64))
+    queues = device_queues(config, rates, downstream_s)
+    if queues is None:
         return out
-    wait = mmc(np.array(lam), np.array(service), np.array(servers)[:, None]).wait_time
-    wait = np.where(np.array(gone), np.inf, wait)
-    for row, w in enumerate(owner):
-        out[w] = out[w] + weight[row] * wait[row]
+    wait = mmc(queues.lam, queues.service_s, queues.servers[:, None]).wait_time
+    wait = np.where(queues.unknown, np.inf, wait)
+    for row, w in enumerate(queues.owner):
+        out[w] = out[w] + queues.weight[row] * wait[row]
     return out
+
+
+def busiest_device_queue(
+    config: Configuration, rates: FloatArray, downstream_s: FloatArray
+) -> FloatArray:
+    """The busiest device queue's utilisation at each load [P] (0 without z/OS workloads):
+    where it reaches 1 IOSQ has no steady state, although every station may still carry the
+    load. The saturation search over the stations (`model.saturation`) does not see it; this
+    is what it would ask to stop there too."""
+    queues = device_queues(config, rates, downstream_s)
+    if queues is None:
+        return np.zeros(np.asarray(rates).shape[1])
+    return np.asarray(queues.utilization.max(axis=0), dtype=np.float64)
 
 
 def volumes_in_lcu(config: Configuration, w: int, lcu: int) -> int:

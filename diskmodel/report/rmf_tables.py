@@ -22,19 +22,39 @@ def has_zos(p: Prediction) -> bool:
     return any(w.rmf is not None for w in p.workloads)
 
 
-def channel_line(p: Prediction) -> str:
-    """The busiest FICON channel's utilisation and the channels' ceiling (the service level's
-    `utilization.channel`)."""
+def channel_lines(p: Prediction) -> tuple[str, ...]:
+    """The FICON channels in a line or two: their busiest's utilisation (and whether it is
+    above the ceiling), then the ceiling (the service level's `utilization.channel`) and the
+    load at which the busiest channel reaches it (the limit's highest load meeting it). Empty
+    without channels."""
     channels = [c for c in p.components if c.kind == "channel"]
     if not channels:
-        return ""
+        return ()
     top = max(channels, key=lambda c: c.utilization)
     ceiling = p.inputs.service_level.utilization.get("channel")
-    limit = "" if ceiling is None else f" (ceiling {display.percent(ceiling, 0)})"
     over = ceiling is not None and top.utilization > ceiling
-    return f"FICON channels: {len(channels)}, busiest {display.percent(top.utilization)}{limit}" + (
-        "  [above the ceiling]" if over else ""
+    busiest = f"FICON channels: {len(channels)}, busiest {display.percent(top.utilization)}" + (
+        ", above the ceiling" if over else ""
     )
+    if ceiling is None:
+        return (busiest,)
+    names = {c.name for c in channels}
+    limit = next(
+        (
+            lim
+            for lim in p.service_level.limits
+            if lim.kind == "utilization" and lim.component in names
+        ),
+        None,
+    )
+    reached = (
+        ""
+        if limit is None
+        else ": not reached before saturation"
+        if limit.max_iops is None
+        else f": reached at {display.rate_3sf(limit.max_iops)} IOPS"
+    )
+    return busiest, f"channel ceiling {display.percent(ceiling, 0)}{reached}"
 
 
 def _values(w: WorkloadResult) -> tuple[float | None, ...]:
@@ -57,8 +77,7 @@ def rmf_text_table(p: Prediction) -> TextTable:
         if w.rmf is not None
     ]
     title = "z/OS workloads as RMF reports them (ms; IOSQ + PEND + DISC + CONN = resp)"
-    line = channel_line(p)
-    return table(["workload", *COLUMNS], rows, title=f"{title}\n{line}" if line else title)
+    return table(["workload", *COLUMNS], rows, title="\n".join((title, *channel_lines(p))))
 
 
 def rmf_table(configs: Sequence[Prediction]) -> Table:
@@ -81,9 +100,9 @@ def rmf_table(configs: Sequence[Prediction]) -> Table:
                 )
             )
     notes = [
-        f"{p.name}: {line}" if several else line
-        for p, line in ((p, channel_line(p)) for p in configs)
-        if line
+        f"{p.name}: {', '.join(lines)}" if several else ", ".join(lines)
+        for p, lines in ((p, channel_lines(p)) for p in configs)
+        if lines
     ]
     return Table(
         key="rmf",

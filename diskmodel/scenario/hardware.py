@@ -4,7 +4,8 @@ Each problem is one line starting with the key path it is about (`pools[0].ranks
 so that the loader can add the file and line. The pydantic models check each value; these
 check the values together: drives and RAID formats the system offers, ranks per DA pair,
 processor and cache options, names that must be unique, data that must fit its pool and the
-tier it is pinned to, closed populations that must stay within what is solved exactly.
+tier it is pinned to, closed populations that must stay within what is solved exactly, and
+the z/OS workloads' volumes, LCUs and FICON ports (`zos_rules`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from diskmodel.components.host import customers
 from diskmodel.scenario.limits import MAX_POPULATION
 from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
 from diskmodel.scenario.values import clip, either, listed
+from diskmodel.scenario.zos_rules import zos_problems
 
 if TYPE_CHECKING:
     from diskmodel.scenario.schema import Scenario
@@ -67,6 +69,7 @@ def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     yield from pool_problems(scenario, catalog)
     yield from workload_problems(scenario, catalog)
     yield from pinned_problems(scenario, catalog)
+    yield from zos_problems(scenario, catalog)
     for i, alt in enumerate(scenario.analyses.compare):
         if alt.name == scenario.name:
             yield (

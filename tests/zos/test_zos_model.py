@@ -10,7 +10,6 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from diskmodel.errors import InputError
 from diskmodel.units import MB, US
 
 from .zos_builders import planned, results, zos_config
@@ -209,18 +208,21 @@ def test_an_open_systems_workload_beside_keeps_its_breakdown() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"workloads.0.zos.lcus": ["b"]}, "unknown LCU 'b'"),
-        ({"workloads.0.capacity_gb": 5000}, "volumes that hold"),
+        ({"workloads.0.zos.lcus": ["b"]}, r"workloads\[0\]\.zos\.lcus\[0\]: unknown LCU 'b'"),
+        ({"workloads.0.capacity_gb": 5000}, r"workloads\[0\]\.capacity_gb: .* volumes that hold"),
         # 8 3390-54 volumes hold 445 GB raw, 386 GB in 4 KiB records, 440 GB in half tracks.
         ({"workloads.0.capacity_gb": 400}, "in records of 4,096 bytes"),
-        ({"system.lcus.0.aliases": 250}, "an LCU has 256"),
+        ({"system.lcus.0.aliases": 250}, r"system\.lcus\[0\]: .* an LCU has 256"),
     ],
 )
 def test_what_spans_the_system_and_the_workloads_is_one_clear_message(
     changes: dict[str, object], message: str
 ) -> None:
-    with pytest.raises(InputError, match=message):
-        zos_config(**changes)
+    # The scenario's own rules (scenario.zos_rules), so `check` finds them as `run` does.
+    from .zos_builders import zos_scenario
+
+    with pytest.raises(ValidationError, match=message):
+        zos_scenario(**changes)
 
 
 def test_a_closed_workload_beside_z_os_ones_is_refused() -> None:
@@ -238,13 +240,11 @@ def test_a_closed_workload_beside_z_os_ones_is_refused() -> None:
         }
     )
     from diskmodel.catalog import load_catalog
-    from diskmodel.configuration import resolve
     from diskmodel.scenario import Scenario
 
     catalog = load_catalog()
-    scenario = Scenario.model_validate(data, context={"catalog": catalog})
-    with pytest.raises(InputError, match="open workloads only"):
-        resolve(scenario, catalog)
+    with pytest.raises(ValidationError, match=r"workloads\[1\]: .*open workloads only"):
+        Scenario.model_validate(data, context={"catalog": catalog})
 
 
 @pytest.mark.parametrize(
