@@ -27,6 +27,8 @@ from diskmodel.analyses.limits import highest_load_meeting, limits, service_leve
 from diskmodel.analyses.logs import log_results
 from diskmodel.configuration import Configuration
 from diskmodel.model import results
+from diskmodel.model.device_limit import DEVICE_QUEUE, device_queue_name
+from diskmodel.model.network import Network
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
 from diskmodel.prediction import ClosedSystemResult, Prediction, SkewCurveResult
 from diskmodel.units import MS
@@ -162,6 +164,16 @@ def planning_max_iops(begun: Begun) -> float:
     return begun.maximum
 
 
+def bottleneck(at_max: Network, neck: int, rates: FloatArray) -> tuple[str, str]:
+    """The name and kind of what saturates at the maximum (`Solver.saturation`'s `neck` on
+    the network placed for the maximum's `rates`): a station, or a z/OS device queue, whose
+    kind `device_queue` is no station's (it is above the storage, in z/OS)."""
+    if neck == DEVICE_QUEUE:
+        return device_queue_name(at_max, rates), "device_queue"
+    station = at_max.stations[neck]
+    return station.name, station.kind
+
+
 def predict_configuration(
     config: Configuration, growth: Sequence[float] = (), labels: Sequence[str] = ()
 ) -> Prediction:
@@ -185,7 +197,7 @@ def predict_configuration(
     xs = curve_loads(config, maximum, open_planned)
     curve_points = loads.solve(xs)
     level = limits(config.service_level)
-    neck_name = at_max.stations[neck].name
+    neck_name, neck_kind = bottleneck(at_max, neck, unit * maximum)
     service, ordered = service_level_result(
         level, planned, curve_points, loads.at, maximum, None if config.has_closed else neck_name
     )
@@ -199,7 +211,7 @@ def predict_configuration(
         ]
     else:
         grown = [
-            growth_point(f, p, ordered, name, neck_name, maximum, at_max.stations[neck].kind)
+            growth_point(f, p, ordered, name, neck_name, maximum, neck_kind)
             for f, name, (_, p) in zip(
                 growth, names, loads.solve([total * f for f in growth]), strict=True
             )
@@ -233,9 +245,9 @@ def predict_configuration(
         inputs=inputs,
         max_iops=float(maximum),
         bottleneck=neck_name,
-        bottleneck_kind=at_max.stations[neck].kind,
+        bottleneck_kind=neck_kind,
         destage_limited=bool(at_max.destage_share(neck, unit * maximum) > 0)
-        if np.isfinite(maximum)
+        if np.isfinite(maximum) and neck != DEVICE_QUEUE
         else False,
         planned_iops=total,
         saturated=planned.saturated,

@@ -36,13 +36,15 @@ FloatArray = NDArray[np.float64]
 class DeviceQueues:
     """Every device queue of a configuration at some loads, one row each: its arrival rate
     and service time [Q, P], servers [Q], the share of its workload's I/O it takes [Q], that
-    workload [Q], and whether its time below z/OS is unknown [Q, P]."""
+    workload [Q], its LCU (index into the FICON configuration's) [Q], and whether its time
+    below z/OS is unknown [Q, P]."""
 
     lam: FloatArray
     service_s: FloatArray
     servers: NDArray[np.int64]
     weight: FloatArray
     owner: NDArray[np.int64]
+    lcu: NDArray[np.int64]
     unknown: NDArray[np.bool_]
 
     @property
@@ -90,6 +92,7 @@ def device_queues(
     servers: list[int] = []
     weight: list[float] = []
     owner: list[int] = []
+    unit_of: list[int] = []
     gone: list[NDArray[np.bool_]] = []
     for w, lcu, share in parts:
         unit = lcus[lcu]
@@ -100,6 +103,7 @@ def device_queues(
             servers.append(unit.pooled_servers)
             weight.append(share)
             owner.append(w)
+            unit_of.append(lcu)
             gone.append(blocked[lcu] | unknown[w])
             continue
         # Static PAV or none: every volume of the workload there takes an equal part of its
@@ -111,6 +115,7 @@ def device_queues(
             servers.append(c)
             weight.append(share * fraction)
             owner.append(w)
+            unit_of.append(lcu)
             gone.append(unknown[w])
     if not lam:
         return None
@@ -120,6 +125,7 @@ def device_queues(
         np.array(servers, dtype=np.int64),
         np.array(weight),
         np.array(owner, dtype=np.int64),
+        np.array(unit_of, dtype=np.int64),
         np.array(gone),
     )
 

@@ -97,16 +97,22 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
     station's current speed and a wait in proportion to that service (processor-sharing
     semantics, `wait_ratio`), plus the fixed delay; inf for a class that visits a saturated
     station."""
-    times = net.times
-    per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
-    blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
-    below = np.where(blocked, np.inf, per_class)
+    below = storage_responses(net, states)
     if net.config.hardware.ficon is None or states.rates is None:
         return below
     # z/OS workloads queue for their devices above the storage (IOSQ, `model.device_queue`):
     # every class of a workload waits its device queue's mean wait.
     _, owners = net.class_shares
     return below + device_queue_s(net.config, states.rates, downstream_s(net, below))[owners]
+
+
+def storage_responses(net: Network, states: StationStates) -> FloatArray:
+    """`class_responses` below z/OS: the storage's own response per (workload, class) [G, P],
+    inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
+    times = net.times
+    per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
+    blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
+    return np.where(blocked, np.inf, per_class)
 
 
 def downstream_s(net: Network, per_class: FloatArray) -> FloatArray:

@@ -1,7 +1,8 @@
 """The maximum of a mix (`Solver.saturation`): the total rate at which a station saturates when
 the data are placed for that rate. Where placement follows the load, it is the load that the
 network placed for it just carries, found by climbing from the capacity of the placement that
-ignores the load and closing the bracket by regula falsi (Illinois) in log x.
+ignores the load and closing the bracket by regula falsi (Illinois) in log x. Where z/OS
+workloads queue for their devices, a device queue saturates first (`model.device_limit`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.model.bracket import Illinois
+from diskmodel.model.device_limit import DEVICE_QUEUE, device_queue_load
 from diskmodel.model.network import Network
 
 FloatArray = NDArray[np.float64]
@@ -25,8 +27,20 @@ def saturating_load(
     network: Callable[[FloatArray], Network], u: FloatArray, follows_load: bool
 ) -> tuple[float, int]:
     """The total rate at which the mix `u` (per-workload rates summing to 1) saturates a
-    station when the data are placed for that rate (`network(rates)`: the network placed for
-    `rates`), and the station that saturates.
+    station, or a z/OS device queue before it, when the data are placed for that rate
+    (`network(rates)`: the network placed for `rates`), and the station that saturates
+    (`DEVICE_QUEUE` for a device queue)."""
+    x, k = station_load(network, u, follows_load)
+    queue_x = device_queue_load(network, u, x, SATURATION_TOL)
+    if queue_x is not None and queue_x < x:
+        return queue_x, DEVICE_QUEUE
+    return x, k
+
+
+def station_load(
+    network: Callable[[FloatArray], Network], u: FloatArray, follows_load: bool
+) -> tuple[float, int]:
+    """`saturating_load` over the storage's stations alone.
 
     On a network placed for a rate x the mix can grow to x times its saturation scale;
     where placement depends on the load, the answer is the x at which that is x itself

@@ -4,8 +4,6 @@ band names them and moves the maximum exactly as the channels' closed form says.
 
 from __future__ import annotations
 
-import pytest
-
 from diskmodel.analyses.catalog_band import catalog_band, estimates
 from diskmodel.api.predicting import load_scenario
 from diskmodel.catalog import load_catalog
@@ -77,16 +75,22 @@ def test_four_channels_in_command_mode_the_band_names_the_channel_work_first() -
     assert result.bottleneck_estimated
     command = effects[COMMAND]
     assert (command.low, command.value, command.high) == (43.5, 50.0, 71.4)
-    # Each end of the range moves the maximum to where the channels saturate (the search
-    # stops within 1e-4 of the load).
+    # Each end of the range moves the maximum to where the channels saturate, or just below:
+    # the HyperPAV pool's device queue (model.device_limit) saturates first, where the time
+    # below z/OS grows without bound, within 1% of the channels' load (the channels are then
+    # at least 99% busy).
     for end, found in zip((command.low, command.high), command.max_iops, strict=True):
-        assert found == pytest.approx(saturation_iops(config, end, 800.0), rel=2e-4)
+        assert_just_below(found, saturation_iops(config, end, 800.0))
     assert command.moves_max
     bandwidth = effects[BANDWIDTH]
-    assert bandwidth.max_iops[0] == pytest.approx(saturation_iops(config, 50.0, 620.0), rel=2e-4)
+    assert_just_below(bandwidth.max_iops[0], saturation_iops(config, 50.0, 620.0))
     # The corners: every channel figure at its slow end, then at its fast end.
-    assert result.max_iops[0] == pytest.approx(saturation_iops(config, 71.4, 620.0), rel=2e-4)
-    assert result.max_iops[1] == pytest.approx(saturation_iops(config, 43.5, 800.0), rel=2e-4)
+    assert_just_below(result.max_iops[0], saturation_iops(config, 71.4, 620.0))
+    assert_just_below(result.max_iops[1], saturation_iops(config, 43.5, 800.0))
+
+
+def assert_just_below(found: float, channels_saturate: float) -> None:
+    assert channels_saturate * 0.99 <= found <= channels_saturate * (1 + 2e-4)
 
 
 def test_the_light_load_pend_splits_the_time_and_moves_no_answer() -> None:

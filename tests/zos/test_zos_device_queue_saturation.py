@@ -15,6 +15,7 @@ from diskmodel.configuration import Configuration, resolve
 from diskmodel.model import Solver
 from diskmodel.model.device_queue import busiest_device_queue
 from diskmodel.model.results import workloads
+from diskmodel.model.saturation import station_load
 
 from ..conftest import ROOT
 from .zos_builders import zos_config
@@ -80,22 +81,20 @@ def test_iosq_has_a_steady_state_exactly_while_the_busiest_device_queue_is_below
     name: str,
 ) -> None:
     config = sweep(name)
-    maximum = begin(config).maximum
-    edge = steady_up_to(config, maximum)
-    # With few aliases the device queues saturate far below the stations' maximum.
-    assert edge < 0.6 * maximum
+    solver = Solver(config)
+    unit = solver.planned_rates() / solver.planned_rates().sum()
+    stations_max, _ = station_load(solver.network, unit, solver.follows_load)
+    edge = steady_up_to(config, stations_max)
+    # With few aliases the device queues saturate far below the stations' maximum, and the
+    # maximum is where they do.
+    assert edge < 0.6 * stations_max
+    assert begin(config).maximum == pytest.approx(edge, rel=1e-3)
     # Just below the edge the busiest queue is at 1 (to the read-back of the time below
     # z/OS as response less an IOSQ near infinite), and well below it, below 1.
     assert busiest_at(config, edge * (1 - 1e-9)) == pytest.approx(1.0, abs=1e-6)
     assert busiest_at(config, edge * 0.99) < 0.995
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the saturation search (model/saturation.py, Solver.carries) covers the stations, "
-    "not the device queues: the maximum is the ranks' 68,800 I/O/s where IOSQ is infinite "
-    "from about 22,500",
-)
 def test_the_maximum_stops_where_a_device_queue_saturates() -> None:
     config = sweep("DS8800 z/OS alias-count sweep (16 EAV volumes, 16,000 I/O/s)")
     maximum = begin(config).maximum
