@@ -1,0 +1,178 @@
+"""The work estimate against the work (issue 30 item 6).
+
+    .venv/bin/python -m bench budget
+
+`diskmodel.analyses.budget.estimate` says, before anything is solved, how many CPU seconds a
+`diskmodel run` (or `diskmodel size`) of a scenario will take, and validation refuses a run it
+puts over `MAX_WORK_S`. For each case below: the estimate, the CPU seconds (user + system) of
+the whole command in a fresh process (imports, catalog, prediction, report: what the estimate
+covers), their ratio, and whether 1 <= ratio <= 3 (the estimate never below the work, and
+never so far above it that it refuses what would have run). A case the estimate would refuse
+is measured all the same: the child lifts the bound (`MAX_WORK_S` set to infinity) before it
+runs the command.
+
+The cases cover open and closed loads, Easy Tier off and on (one pool of one, 8 and 64
+workloads, and 8 pools), curve points, alternatives and growth factors, small and large
+closed populations (up to 100,000 customers, the issue's refused case), the catalog band
+(on by default) and sizing. The machine is shared: CPU seconds of a second run vary by
+10-30%, more under load, which is why the estimate aims at about twice the work.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench.bench_worst_case import scenario
+from diskmodel.analyses.budget import estimate
+from diskmodel.api import load_scenario
+from diskmodel.catalog import load_catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_CHILD = """
+import runpy, sys
+from diskmodel.analyses import budget
+budget.MAX_WORK_S = float("inf")
+sys.argv = ["diskmodel", *sys.argv[1:]]
+runpy.run_module("diskmodel", run_name="__main__")
+"""
+
+_NO_BAND = {"catalog_band": False}
+
+
+def _alternatives(n: int) -> list[dict[str, Any]]:
+    return [{"name": f"cache {i}", "set": {"system.cache_gb": 256}} for i in range(n)]
+
+
+CASES: dict[str, tuple[str, dict[str, Any] | Path]] = {
+    "open, Easy Tier off, 1 workload": ("run", scenario(easy_tier="off", analyses=_NO_BAND)),
+    "open, Easy Tier, 1 workload": ("run", scenario(analyses=_NO_BAND)),
+    "open, Easy Tier, 1 workload, catalog band": ("run", scenario()),
+    "open, Easy Tier, 8 workloads": ("run", scenario(workloads=8, analyses=_NO_BAND)),
+    "open, Easy Tier, 64 workloads": ("run", scenario(workloads=64, analyses=_NO_BAND)),
+    "open, Easy Tier, 64 workloads, catalog band": ("run", scenario(workloads=64)),
+    "open, 64 workloads in 8 Easy Tier pools": (
+        "run",
+        scenario(pools=8, workloads=64, analyses=_NO_BAND),
+    ),
+    "open, 8 pools, 200 points, 8 alternatives": (
+        "run",
+        scenario(
+            pools=8,
+            workloads=8,
+            analyses={"curve": {"points": 200}, "compare": _alternatives(8), **_NO_BAND},
+        ),
+    ),
+    "open, 8 alternatives x 8 growth factors": (
+        "run",
+        scenario(
+            analyses={
+                "compare": _alternatives(8),
+                "growth": {"factors": [1 + 0.1 * i for i in range(8)]},
+                **_NO_BAND,
+            }
+        ),
+    ),
+    "closed, Easy Tier off, 64 customers": (
+        "run",
+        scenario(easy_tier="off", queue_depth=64, analyses=_NO_BAND),
+    ),
+    "closed, Easy Tier, 64 customers": ("run", scenario(queue_depth=64, analyses=_NO_BAND)),
+    "closed, Easy Tier, 2,048 customers": ("run", scenario(queue_depth=2048, analyses=_NO_BAND)),
+    "closed, Easy Tier off, 100,000 customers": (
+        "run",
+        scenario(easy_tier="off", queue_depth=100_000, analyses=_NO_BAND),
+    ),
+    "closed, Easy Tier, 100,000 customers": (
+        "run",
+        scenario(queue_depth=100_000, analyses=_NO_BAND),
+    ),
+    "closed, Easy Tier, 100,000 customers, catalog band": (
+        "run",
+        scenario(queue_depth=100_000),
+    ),
+    "closed, 64 workloads x 64 customers, Easy Tier off": (
+        "run",
+        scenario(workloads=64, queue_depth=64, easy_tier="off", analyses=_NO_BAND),
+    ),
+    "closed, 64 workloads x 64 customers, Easy Tier": (
+        "run",
+        scenario(workloads=64, queue_depth=64, analyses=_NO_BAND),
+    ),
+    "shipped: ds8800-15k-pool": ("run", ROOT / "scenarios" / "ds8800-15k-pool.yaml"),
+    "shipped: ds8800-oltp-application": (
+        "run",
+        ROOT / "scenarios" / "ds8800-oltp-application.yaml",
+    ),
+    "shipped: ds8800-measured-peaks": ("run", ROOT / "scenarios" / "ds8800-measured-peaks.yaml"),
+    "sizing: ds8800-size-for-growth": (
+        "size",
+        ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
+    ),
+}
+
+
+def _child_cpu_s(command: list[str]) -> float:
+    """CPU seconds (user + system) of `command` in a fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip()[-300:])
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(command: str, path: Path, out: Path) -> float:
+    """CPU seconds of `diskmodel <command> path`, the work bound lifted."""
+    args = [command, str(path), "--quiet", "--force", "--out", str(out)]
+    return _child_cpu_s([sys.executable, "-c", _CHILD, *args])
+
+
+def rows(cases: dict[str, tuple[str, dict[str, Any] | Path]]) -> Iterator[tuple[str, float, float]]:
+    """(case, estimated s, measured s) of each case, one at a time."""
+    from diskmodel.analyses import budget
+
+    catalog = load_catalog()
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        for label, (command, data) in cases.items():
+            if isinstance(data, Path):
+                path = data
+            else:
+                path = tmp / "case.yaml"
+                path.write_text(json.dumps(data), encoding="utf-8")  # JSON is YAML
+            limit, budget.MAX_WORK_S = budget.MAX_WORK_S, float("inf")
+            try:
+                estimated = estimate(load_scenario(path, catalog), catalog).seconds
+            finally:
+                budget.MAX_WORK_S = limit
+            yield label, estimated, measure(command, path, tmp / "out.html")
+
+
+def main() -> int:
+    print(
+        f"{'case':52} {'estimated s':>11} {'measured s':>10} {'ratio':>6}  1 <= ratio <= 3",
+        flush=True,
+    )
+    met_all = True
+    for label, estimated, measured in rows(CASES):
+        ratio = estimated / measured
+        met = 1.0 <= ratio <= 3.0
+        met_all &= met
+        print(
+            f"{label:52} {estimated:11.2f} {measured:10.2f} {ratio:6.2f}  "
+            f"{'met' if met else 'NOT MET'}",
+            flush=True,
+        )
+    return 0 if met_all else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
