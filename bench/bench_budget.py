@@ -20,11 +20,13 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 
 from __future__ import annotations
 
+import itertools
 import json
 import resource
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,7 @@ runpy.run_module("diskmodel", run_name="__main__")
 """
 
 _NO_BAND = {"catalog_band": False}
+EVALUATIONS = 5
 
 
 def _alternatives(n: int) -> list[dict[str, Any]]:
@@ -55,6 +58,10 @@ CASES: dict[str, tuple[str, dict[str, Any] | Path]] = {
     "open, Easy Tier off, 1 workload": ("run", scenario(easy_tier="off", analyses=_NO_BAND)),
     "open, Easy Tier, 1 workload": ("run", scenario(analyses=_NO_BAND)),
     "open, Easy Tier, 1 workload, catalog band": ("run", scenario()),
+    "open, Easy Tier, 1 workload, 2,000 points": (
+        "run",
+        scenario(analyses={"curve": {"points": 2000}, **_NO_BAND}),
+    ),
     "open, Easy Tier, 8 workloads": ("run", scenario(workloads=8, analyses=_NO_BAND)),
     "open, Easy Tier, 64 workloads": ("run", scenario(workloads=64, analyses=_NO_BAND)),
     "open, Easy Tier, 64 workloads, catalog band": ("run", scenario(workloads=64)),
@@ -156,13 +163,37 @@ def rows(cases: dict[str, tuple[str, dict[str, Any] | Path]]) -> Iterator[tuple[
             yield label, estimated, measure(command, path, tmp / "out.html")
 
 
+def evaluation_rows() -> Iterator[tuple[str, float, float]]:
+    """What calibration prices each model evaluation at, per interval (`planned_point_s`: a
+    planned point resolved and solved on a fresh solver) against its CPU seconds in this
+    process (the mean of `EVALUATIONS`, after one to warm the drives' tables)."""
+    from diskmodel.analyses.budget import planned_point_s
+    from diskmodel.configuration import resolve
+    from diskmodel.model import Solver
+    from diskmodel.scenario import Scenario
+
+    catalog = load_catalog()
+    for workloads in (1, 8, 64):
+        for queue_depth in (None, 64):
+            data = scenario(workloads=workloads, queue_depth=queue_depth, analyses=_NO_BAND)
+            s = Scenario.model_validate(data, context={"catalog": catalog})
+            Solver(resolve(s, catalog)).planned_point()
+            start = time.process_time()
+            for _ in range(EVALUATIONS):
+                Solver(resolve(s, catalog)).planned_point()
+            measured = (time.process_time() - start) / EVALUATIONS
+            load = "open" if queue_depth is None else f"closed, {queue_depth} customers each"
+            label = f"calibration evaluation: {workloads} workload(s), {load}"
+            yield label, planned_point_s(s, catalog), measured
+
+
 def main() -> int:
     print(
         f"{'case':52} {'estimated s':>11} {'measured s':>10} {'ratio':>6}  1 <= ratio <= 3",
         flush=True,
     )
     met_all = True
-    for label, estimated, measured in rows(CASES):
+    for label, estimated, measured in itertools.chain(rows(CASES), evaluation_rows()):
         ratio = estimated / measured
         met = 1.0 <= ratio <= 3.0
         met_all &= met

@@ -83,10 +83,10 @@ CLOSED_STATIC = 0.08
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
-STARTUP_S = 2.0
+STARTUP_S = 1.5
 """Importing, reading the catalog and the scenario, the tables built once per run (the
-drives' command-queueing simulation) and writing the report: 1.0-1.5 s of CPU for a
-one-workload scenario on a shared machine."""
+drives' command-queueing simulation) and writing the report: 1.0-1.2 s of CPU for a
+one-workload scenario with Easy Tier off on a shared machine (`bench budget`)."""
 SATURATION_POINTS = 12
 """Placements of one saturation search, at most (measured: up to 9 over the shipped
 scenarios' configurations)."""
@@ -94,12 +94,17 @@ BAND_SCREEN_POINTS = 3
 """Operating points of the catalog band's screen of one end of an estimate's range: the
 response at the planned rates and whether the placements for the maximum -/+ the threshold
 carry it (`analyses.catalog_band`), on a configuration resolved again."""
-RESOLVE_S = 5e-3
-"""One configuration resolved again from a changed catalog, with a fresh solver's tables
-(measured: 3.4 ms per screened configuration with Easy Tier off)."""
-BAND_PASSING = 0.4
+RESOLVE_S = 4e-3
+"""One configuration resolved again (a sizing candidate, a calibration's evaluation, the
+catalog band's screens) with a fresh solver's tables (measured, with the planned point on it,
+`bench budget`'s calibration rows: 5 ms for one workload, 11 ms for 8, 88 ms for 64, of which
+the point itself costs about `SOLVE_S` + `PLACEMENT_S` x tiers x workloads)."""
+RESOLVE_WORKLOAD_S = 1.2e-3
+"""Per workload of a configuration resolved again (see `RESOLVE_S`)."""
+BAND_PASSING = 0.35
 """Share of the catalog's estimates whose screen passes, each then solved at both ends of its
-range (measured: 1 of 24 with Easy Tier off, 4-7 of 24 with it on, over the bench's cases)."""
+range (measured: 1 of 26 with Easy Tier off, 4-7 of 23-26 with it on, over the bench's
+cases and the shipped scenarios)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,11 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
         placing += len(tiers) * sharing
     return SOLVE_S + PLACEMENT_S * placing, follows
+
+
+def _resolve_s(scenario: Scenario) -> float:
+    """A configuration of `scenario` resolved again, with a fresh solver (`RESOLVE_S`)."""
+    return RESOLVE_S + RESOLVE_WORKLOAD_S * len(scenario.workloads)
 
 
 def _closed_point_s(scenario: Scenario, population: float, follows: bool) -> float:
@@ -169,9 +179,9 @@ def _configuration_s(
 
 def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
     """One configuration of a sizing search: resolved, then solved at the planned load and at
-    each growth factor (no curve, no saturation search)."""
+    each growth factor (no curve, no saturation search), on a fresh solver."""
     point_s, follows = _point_s(scenario, catalog)
-    seconds = (1 + len(factors)) * point_s
+    seconds = _resolve_s(scenario) + (1 + len(factors)) * point_s
     population = closed_population(scenario)
     if population:
         solved = [population] + [population * f for f in factors]
@@ -230,7 +240,8 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     if population:
         begin_s += _closed_point_s(scenario, population, follows)
     screens = 2 * estimates
-    return begins * (RESOLVE_S + begin_s) + screens * (RESOLVE_S + BAND_SCREEN_POINTS * point_s)
+    resolve_s = _resolve_s(scenario)
+    return begins * (resolve_s + begin_s) + screens * (resolve_s + BAND_SCREEN_POINTS * point_s)
 
 
 def _stations(scenario: Scenario) -> int:

@@ -99,7 +99,7 @@ def test_the_estimate_is_never_below_the_counted_work(
     priced = (
         counts["open_points"] * point_s
         + sum(budget._closed_point_s(s, n, follows) for n in counts["closed"])
-        + counts["resolved"] * budget.RESOLVE_S
+        + counts["resolved"] * budget._resolve_s(s)
     )
     assert counts["open_points"] > 0
     assert estimated >= budget.STARTUP_S + priced, counts
