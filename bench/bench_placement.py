@@ -20,6 +20,23 @@ and skew (2,000 IOPS and 1,000 GB each), the shape issue 30 measured at 1/3/8/64
 Target (issue 30): 64 workloads under 0.5 s, the in-process prediction as the issue measured
 it (no band), on the shared 2-core machine; the ratio to 8 workloads shows whether 64 cost
 "little more than 8".
+
+Measured 2026-11-28 on the shared 2-core machine (load average 5-9, other helpers' benches
+running), CPU seconds of the in-process prediction, without / with the catalog band, and the
+drive calculations of one prediction without the band (calls / distinct inputs):
+
+| workloads | before (main 5312683) | after | drive calculations before | after |
+|---:|---|---|---|---|
+| 1 | 0.22 / 1.37 | 0.23 / 1.48 | 1,788 / 1,788 | 1,788 / 1,788 |
+| 3 | 0.30 / 2.48 | 0.24 / 1.91 | 4,482 / 1,494 | 1,494 / 1,494 |
+| 8 | 0.61 / 5.33 | 0.35 / 2.97 | 12,048 / 1,506 | 1,506 / 1,506 |
+| 64 | 5.70 / 41.7 | 1.60 / 10.9 | 61,056 / 954 | 954 / 954 |
+
+64 workloads: 1.60 s, NOT MET against 0.5 s (4.5x the 8-workload run; was 9.3x). What is
+left grows with the workloads outside placement: the network's flows (`model.network_build`,
+`model.flows`, a table per workload and rank, about a third of the run) and the tiers'
+headroom at each probe of a ceiling search (`model.pool_load`, per workload and tier). The
+fresh-process `python -m diskmodel run` of 64 workloads without the band: 2.76 s wall.
 """
 
 from __future__ import annotations
