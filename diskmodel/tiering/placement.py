@@ -58,6 +58,7 @@ from diskmodel.tiering.records import (
     WorkloadDemand,
     WorkloadPlacement,
 )
+from diskmodel.tiering.skew import SkewCurve
 
 # Relative slack for comparing GB and IOPS sums built from floating-point pieces.
 _REL_TOL = 1e-9
@@ -228,24 +229,18 @@ def _place_pool(
         ranked = ranking(floating)
         intervals = easy_tier_intervals(ranked, free, ceilings)
         tier_of = [t for t in range(n) for _ in intervals[t]]
-
-        def by_tier(values: list[float]) -> list[float]:
-            """Per tier, the sum of its intervals' values, in interval order."""
-            out = [0.0] * n
-            for t, value in zip(tier_of, values, strict=True):
-                out[t] += value
-            return out
-
-        # Every interval's ends on every workload's own curve: one vectorised share per curve.
+        # Every interval's ends on every workload's own curve, [intervals, workloads].
         ends = np.array(
             [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
         ).reshape(-1, 2, len(floating))
         ends_lo, ends_hi = ends[:, 0], ends[:, 1]
         capacity_gb = np.array([w.capacity_gb for w in floating])
-        cap = ((ends_hi - ends_lo) * capacity_gb).T.tolist()
+        cap = (ends_hi - ends_lo) * capacity_gb
+        io, mb = _io_and_mb_shares(floating, ends_lo, ends_hi)
+        # Per tier, the sum of its intervals' values, in interval order (as [tiers, workloads]).
+        per_tier = [_by_tier(values, tier_of, n).T.tolist() for values in (cap, io, mb)]
         for k, w in enumerate(floating):
-            io, mb = _io_and_mb_shares(w, ends_lo[:, k], ends_hi[:, k])
-            table[w.name] = list(zip(by_tier(cap[k]), by_tier(io), by_tier(mb), strict=True))
+            table[w.name] = list(zip(per_tier[0][k], per_tier[1][k], per_tier[2][k], strict=True))
     elif floating:
         total_free = sum(free)
         for w in floating:
@@ -255,26 +250,41 @@ def _place_pool(
     return _assemble(tiers, workloads, table, easy_tier)
 
 
+def _by_tier(values: np.ndarray, tier_of: Sequence[int], tiers: int) -> np.ndarray:
+    """Per tier, the sum of the values of its intervals, [tiers, workloads] from [intervals,
+    workloads]: each tier's intervals added in their order to 0 (a float's sum, term by term)."""
+    out = np.zeros((tiers, values.shape[1]))
+    for i, t in enumerate(tier_of):
+        out[t] += values[i]
+    return out
+
+
 def _io_and_mb_shares(
-    w: WorkloadDemand, c_lo: np.ndarray, c_hi: np.ndarray
-) -> tuple[list[float], list[float]]:
-    """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` for arrays of ends:
-    each curve evaluated once at both ends (its share is elementwise), and an MB curve that
-    follows the small-I/O curve (`MixtureSkew`, the derived one) from that curve's shares.
-    The same figures with a quarter of the curve evaluations: a ceiling search places a pool
-    a dozen times per load."""
-    ends = np.concatenate([c_hi, c_lo])
-    m = c_hi.size
-    io = w.skew.share(ends)
-    mb_curve = w.mb_curve
-    if isinstance(mb_curve, MixtureSkew) and mb_curve.follows is w.skew:
-        mb = mb_curve.share_following(ends, io)
-    else:
-        mb = mb_curve.share(ends)
-    return (
-        np.maximum(io[:m] - io[m:], 0.0).tolist(),
-        np.maximum(mb[:m] - mb[m:], 0.0).tolist(),
-    )
+    workloads: Sequence[WorkloadDemand], c_lo: np.ndarray, c_hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` of every workload
+    `w` for arrays of ends [intervals, workloads]: each distinct pair of curves (workloads with
+    the same skew share one: 64 volumes of one database) evaluated once at every end of all
+    its workloads (a share is elementwise), and an MB curve that follows the small-I/O curve
+    (`MixtureSkew`, the derived one) from that curve's shares. A ceiling search places a pool
+    a dozen times per load, each time for every workload."""
+    io = np.empty_like(c_lo)
+    mb = np.empty_like(c_lo)
+    groups: dict[tuple[SkewCurve, SkewCurve], list[int]] = {}
+    for k, w in enumerate(workloads):
+        groups.setdefault((w.skew, w.mb_curve), []).append(k)
+    for (skew, mb_curve), members in groups.items():
+        hi, lo = c_hi[:, members], c_lo[:, members]
+        ends = np.concatenate([hi.ravel(), lo.ravel()])
+        m = hi.size
+        io_at = skew.share(ends)
+        if isinstance(mb_curve, MixtureSkew) and mb_curve.follows == skew:
+            mb_at = mb_curve.share_following(ends, io_at)
+        else:
+            mb_at = mb_curve.share(ends)
+        io[:, members] = np.maximum(io_at[:m] - io_at[m:], 0.0).reshape(hi.shape)
+        mb[:, members] = np.maximum(mb_at[:m] - mb_at[m:], 0.0).reshape(hi.shape)
+    return io, mb
 
 
 def _assemble(
@@ -286,31 +296,34 @@ def _assemble(
     """Turn the per-workload table into frozen results with pool totals and ceiling flags."""
     n = len(tiers)
     rows = [table[w.name] for w in workloads]
-    tier_iops = [
-        sum(row[t][1] * w.small_io_iops for row, w in zip(rows, workloads, strict=True))
-        for t in range(n)
-    ]
+    # [workloads, tiers, (capacity GB, small-I/O share, MB share)]; the pool's sums over the
+    # workloads are running sums in workload order (a float's sum, term by term), as numpy
+    # arrays: a pool of 64 workloads is assembled a dozen times per load.
+    shares = np.array(rows, dtype=np.float64).reshape(len(rows), n, 3)
+    iops = shares[:, :, 1] * np.array([w.small_io_iops for w in workloads])[:, None]
+    tier_iops = _in_order_sums(iops, n)
     over = [
         t.small_io_ceiling_iops is not None
         and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
         for i, t in enumerate(tiers)
     ]
+    names = [t.name for t in tiers]
     placements = tuple(
         WorkloadPlacement(
             workload=w.name,
             tiers=tuple(
                 TierShare(
-                    tier=tiers[t].name,
+                    tier=names[t],
                     capacity_used_gb=row[t][0],
                     small_io_share=row[t][1],
                     mb_share=row[t][2],
-                    small_io_iops=row[t][1] * w.small_io_iops,
+                    small_io_iops=row_iops[t],
                     over_ceiling=over[t],
                 )
                 for t in range(n)
             ),
         )
-        for row, w in zip(rows, workloads, strict=True)
+        for row, row_iops, w in zip(rows, iops.tolist(), workloads, strict=True)
     )
     # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
     io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
@@ -319,20 +332,31 @@ def _assemble(
     mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
     if mb_weights.sum() <= 0.0:
         mb_weights = io_weights
-    io_weight = (io_weights / io_weights.sum()).tolist() if workloads else []
-    mb_weight = (mb_weights / mb_weights.sum()).tolist() if workloads else []
+    io_weight = io_weights / io_weights.sum() if workloads else io_weights
+    mb_weight = mb_weights / mb_weights.sum() if workloads else mb_weights
+    capacity = _in_order_sums(shares[:, :, 0], n)
+    io_share = _in_order_sums(io_weight[:, None] * shares[:, :, 1], n)
+    mb_share = _in_order_sums(mb_weight[:, None] * shares[:, :, 2], n)
     totals = tuple(
         TierShare(
-            tier=tiers[t].name,
-            capacity_used_gb=sum(row[t][0] for row in rows),
-            small_io_share=float(sum(io_weight[k] * row[t][1] for k, row in enumerate(rows))),
-            mb_share=float(sum(mb_weight[k] * row[t][2] for k, row in enumerate(rows))),
+            tier=names[t],
+            capacity_used_gb=capacity[t],
+            small_io_share=float(io_share[t]),
+            mb_share=float(mb_share[t]),
             small_io_iops=tier_iops[t],
             over_ceiling=over[t],
         )
         for t in range(n)
     )
     return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=placements)
+
+
+def _in_order_sums(values: np.ndarray, tiers: int) -> list[float]:
+    """Per tier, the sum of `values` [workloads, tiers] over the workloads, added in their
+    order (`sum` of the column); 0 with no workloads."""
+    if values.shape[0] == 0:
+        return [0] * tiers  # sum([]), as the column sums were
+    return np.cumsum(values, axis=0)[-1].tolist()
 
 
 def place_easy_tier(tiers: Sequence[Tier], workload: WorkloadDemand) -> WorkloadPlacement:

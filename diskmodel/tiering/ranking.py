@@ -17,6 +17,49 @@ from diskmodel.tiering.records import WorkloadDemand
 
 
 @dataclass(frozen=True)
+class _Furthest:
+    """Per number m of pieces of a ranking, each workload's furthest point on its own curve
+    within the first m (of width > 0, each whole: its start plus its range), 0 where none.
+
+    Kept per workload rather than as an [n + 1, W] table: that table (a running maximum down
+    the ranking) costs n x W to build, 64 workloads of 200 bins each making 820,000 entries
+    per ranking; these arrays hold each piece once and a look-up bisects every workload's.
+    """
+
+    keys: np.ndarray  # per held piece, grouped by workload: workload x (n + 1) + position
+    furthest: np.ndarray  # the running maximum of the pieces' reach within each workload
+    starts: np.ndarray  # where each workload's group begins in `keys`, [W]
+    stride: int  # n + 1
+
+    @classmethod
+    def of(
+        cls, owner: np.ndarray, held: np.ndarray, reach: np.ndarray, workloads: int
+    ) -> _Furthest:
+        positions = np.flatnonzero(held)
+        owners = owner[positions]
+        order = np.argsort(owners, kind="stable")  # by workload, each in ranking order
+        positions, owners = positions[order], owners[order]
+        stride = owner.size + 1
+        starts = np.searchsorted(owners, np.arange(workloads), side="left")
+        ends = np.append(starts[1:], owners.size)
+        furthest = reach[positions]
+        for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
+            if hi > lo:
+                furthest[lo:hi] = np.maximum.accumulate(furthest[lo:hi])
+        return cls(owners * stride + positions, np.maximum(furthest, 0.0), starts, stride)
+
+    def within(self, m: int) -> np.ndarray:
+        """Each workload's furthest point within the first `m` pieces (a new array)."""
+        workloads = np.arange(self.starts.size)
+        # The held pieces of each workload before position m end where its key would go.
+        found = np.searchsorted(self.keys, workloads * self.stride + m, side="left")
+        some = found > self.starts
+        out = np.zeros(self.starts.size)
+        out[some] = self.furthest[found[some] - 1]
+        return out
+
+
+@dataclass(frozen=True)
 class Ranking:
     """Pieces of all workloads sorted by I/O density, as arrays along the ranking axis (GB)."""
 
@@ -82,18 +125,18 @@ class Ranking:
         return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
 
     @cached_property
-    def _reach(self) -> tuple[list[float], list[float], list[float], np.ndarray]:
+    def _reach(self) -> tuple[list[float], list[float], list[float], _Furthest]:
         """What `_prefix_at` reads: each piece's start and width along the ranking (GB) and
-        its range on its workload's curve, as lists; and per number m of pieces, each
-        workload's furthest point on its own curve within the first m pieces (of width > 0,
-        each whole: its start plus its range), [n + 1, W], 0 where none."""
+        its range on its workload's curve, as lists; and each workload's furthest point on its
+        own curve within the first m pieces (`_Furthest`)."""
         widths = np.diff(self.x_edges)
         c_range = self.c_hi - self.c_lo
-        whole = np.zeros((self.owner.size, len(self.workloads)))
-        held = np.flatnonzero(widths > 0.0)
-        whole[held, self.owner[held]] = (self.c_lo + c_range)[held]
-        furthest = np.maximum.accumulate(np.vstack([np.zeros(len(self.workloads)), whole]))
-        return self.x_edges[:-1].tolist(), widths.tolist(), c_range.tolist(), furthest
+        return (
+            self.x_edges[:-1].tolist(),
+            widths.tolist(),
+            c_range.tolist(),
+            _Furthest.of(self.owner, widths > 0.0, self.c_lo + c_range, len(self.workloads)),
+        )
 
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
@@ -117,7 +160,7 @@ class Ranking:
         reached = bisect.bisect_left(starts, x)  # the pieces that start before x
         if reached == 0:
             return np.zeros(len(self.workloads))
-        prefix = furthest[reached - 1].copy()
+        prefix = furthest.within(reached - 1)
         last = reached - 1
         width = widths[last]
         if width > 0.0:

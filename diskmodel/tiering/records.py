@@ -131,11 +131,21 @@ class PoolPlacement:
     tiers: tuple[TierShare, ...]
     workloads: tuple[WorkloadPlacement, ...] = field(default=())
 
-    def workload(self, name: str) -> WorkloadPlacement:
+    @cached_property
+    def _by_name(self) -> dict[str, WorkloadPlacement]:
+        # The first of a name, as a search in order would find it.
+        out: dict[str, WorkloadPlacement] = {}
         for placement in self.workloads:
-            if placement.workload == name:
-                return placement
-        raise KeyError(f"no workload {name!r} in this pool placement")
+            out.setdefault(placement.workload, placement)
+        return out
+
+    def workload(self, name: str) -> WorkloadPlacement:
+        """The placement of workload `name` (a dict look-up: a pool of 64 workloads is asked
+        for each of them per tier and rank, thousands of times a placement search)."""
+        found = self._by_name.get(name)
+        if found is None:
+            raise KeyError(f"no workload {name!r} in this pool placement")
+        return found
 
     def on(self, tier: str) -> TierShare:
         for share in self.tiers:

@@ -45,7 +45,8 @@ EXAMPLE = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
 
 def _pool_of(workloads: int, tiers: int = 3) -> dict[str, Any]:
     """`workloads` OLTP workloads sharing one Easy Tier pool of `tiers` tiers (the shape whose
-    calibration ran past 135 s of CPU: 16 workloads, a `run` estimate of 7 s)."""
+    calibration ran past 135 s of CPU: 16 workloads, a `run` estimate of 7 s; since placement
+    costs in proportion to the workloads, not their square, the refused shape is 48)."""
     ranks = [
         {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 2},
         {"drive": "15k-300", "raid": "raid5-7+p", "count": 16},
@@ -101,10 +102,10 @@ def _shape(workloads: int, tiers: int) -> Scenario:
     return _validated(_pool_of(workloads, tiers))
 
 
-def test_sixteen_workloads_are_refused_before_any_model_is_solved(
+def test_forty_eight_workloads_are_refused_before_any_model_is_solved(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scenario = _validated(_pool_of(16))
+    scenario = _validated(_pool_of(48))
 
     def no_model(*_: object, **__: object) -> None:
         raise AssertionError("a model was solved before the estimate refused the calibration")
@@ -113,7 +114,7 @@ def test_sixteen_workloads_are_refused_before_any_model_is_solved(
     with pytest.raises(InputError) as refused:
         calibrate(scenario, _intervals(scenario, 2))
     message = str(refused.value)
-    assert message.startswith("calibrate: fitting 32 parameters to 32 measured figures over 2")
+    assert message.startswith("calibrate: fitting 96 parameters to 96 measured figures over 2")
     assert f"diskmodel runs at most about {MAX_WORK_S:.0f} s" in message
     for what in ("--peak", "workloads measured", "ranges given to fit", "Easy Tier pool"):
         assert what in message
@@ -200,10 +201,10 @@ def test_a_fit_stopped_by_the_bound_says_so(monkeypatch: pytest.MonkeyPatch) -> 
 def test_calibrate_refuses_on_the_command_line_in_one_message(tmp_path: Path) -> None:
     from ruamel.yaml import YAML
 
-    scenario = _validated(_pool_of(16))
+    scenario = _validated(_pool_of(48))
     yaml = YAML(typ="safe", pure=True)
     with (tmp_path / "s.yaml").open("w", encoding="utf-8") as handle:
-        yaml.dump(_pool_of(16), handle)
+        yaml.dump(_pool_of(48), handle)
     rows = [r for sel in _intervals(scenario, 2) for r in sel.rows]
     (tmp_path / "m.csv").write_text(format_intervals(rows), encoding="utf-8")
     result = CliRunner().invoke(
@@ -220,7 +221,7 @@ def test_calibrate_refuses_on_the_command_line_in_one_message(tmp_path: Path) ->
         ],
     )
     assert result.exit_code == ExitCode.INVALID_INPUT, result.output
-    assert result.output.startswith("diskmodel: calibrate: fitting 32 parameters")
+    assert result.output.startswith("diskmodel: calibrate: fitting 96 parameters")
     assert result.output.count("\n") == 1
     assert "Traceback" not in result.output
 
