@@ -27,8 +27,6 @@ DEVICE_QUEUE = -1
 """The station index the saturation search gives when a z/OS device queue, not a station of
 the storage, saturates first (`Network.stations` has no entry for it)."""
 
-PAV_TEXT = {"none": "no PAV", "static": "static PAV", "hyperpav": "HyperPAV"}
-
 
 def queues_at(net: Network, rates: FloatArray) -> DeviceQueues | None:
     """The device queues at host `rates` [W] on the network placed for them (None without
@@ -71,16 +69,12 @@ def device_queue_load(
 
 
 def device_queue_name(net: Network, rates: FloatArray) -> str:
-    """The busiest device queue at host `rates` [W] on `net`, in words for the report."""
+    """The busiest device queue at host `rates` [W] on `net`, in words for the report (its PAV
+    mode and aliases are the RMF table's)."""
     queues = queues_at(net, rates)
     assert queues is not None
     row = int(np.argmax(np.where(queues.lam[:, 0] > 0, queues.utilization[:, 0], -np.inf)))
     ficon = net.config.hardware.ficon
     assert ficon is not None
     lcu = ficon.lcus[int(queues.lcu[row])]
-    servers = int(queues.servers[row])
-    where = "its pool" if lcu.pav == "hyperpav" else "a volume"
-    return (
-        f"z/OS device queue (IOSQ) of LCU {lcu.name} ({PAV_TEXT.get(lcu.pav, lcu.pav)}: "
-        f"{servers} I/O{'s' if servers != 1 else ''} at once on {where})"
-    )
+    return f"LCU {lcu.name} device queue (IOSQ)"
