@@ -11,6 +11,7 @@ copy services need.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from diskmodel.components.copy_services_figures import CopyServicesFigures, copy
 from diskmodel.components.replication import FlashCopyWork, first_write_fraction, flashcopy_work
 from diskmodel.errors import InputError
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.copy_services import CopyServices, secondary_scenario
+from diskmodel.scenario.copy_services import CopyServices, central, secondary_scenario
 from diskmodel.tiering.skew import SkewCurve
 from diskmodel.units import GB, KIB, MB, MS
 from diskmodel.yamlio import resolve_in_folder
@@ -100,8 +101,7 @@ class CopyServicesConfig:
 
 def _figures(f: CopyServicesFigures) -> tuple[tuple[str, float, Provenance], ...]:
     return tuple(
-        (f"copy_services.{key}", float(getattr(f, key)), prov)
-        for key, prov in f.provenance.items()
+        (f"copy_services.{key}", float(getattr(f, key)), prov) for key, prov in f.provenance.items()
     )
 
 
@@ -117,9 +117,7 @@ def _links(cs: CopyServices, per_op_us: float, f: CopyServicesFigures) -> LinksC
             f"{links.speed_gbps} Gb/s Fibre Channel: {f.fc_payload_mb_s_per_gbps:g} MB/s per "
             f"Gb/s of payload x {f.link_efficiency:g} usable"
         )
-    return LinksConfig(
-        links.count, links.speed_gbps, rate, basis, links.distance_km, per_op_us
-    )
+    return LinksConfig(links.count, links.speed_gbps, rate, basis, links.distance_km, per_op_us)
 
 
 def write_mb_per_io(read_fraction: float, write_kib: float) -> float:
@@ -157,7 +155,7 @@ def _measured_intervals(
             f"{', '.join(scopes[:20])}); a scope is named after the workload it measures"
         )
     times = sorted(by_time)
-    steps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
+    steps = [(b - a).total_seconds() for a, b in itertools.pairwise(times)]
     step = min((s for s in steps if s > 0), default=PLANNED_INTERVAL_S)
     return tuple((t.strftime("%Y-%m-%d %H:%M"), by_time[t]) for t in times), step
 
@@ -176,7 +174,7 @@ def _global_mirror(
 
     def write_mb(i: int) -> float:
         w = workloads[i]
-        return write_mb_per_io(float(w.read_fraction), float(w.write_size_kib))  # type: ignore[arg-type]
+        return write_mb_per_io(central(w.read_fraction), central(w.write_size_kib))
 
     if gm.measured is not None:
         intervals, step = _measured_intervals(
@@ -184,7 +182,7 @@ def _global_mirror(
         )
         source = f"measured: {gm.measured}"
     else:
-        planned = sum(float(workloads[i].iops or 0.0) * write_mb(i) for i in indices)  # type: ignore[arg-type]
+        planned = sum(central(workloads[i].iops or 0.0) * write_mb(i) for i in indices)
         intervals, step, source = (("planned load", planned),), PLANNED_INTERVAL_S, "planned load"
     return GlobalMirrorConfig(
         indices,
@@ -209,17 +207,15 @@ def _flashcopy(
     for fc in cs.flashcopy:
         i = index[fc.workload]
         w = scenario.workloads[i]
-        destage = float(w.destage_ratio)  # type: ignore[arg-type]
-        writes_s = float(w.iops or 0.0) * (1.0 - float(w.read_fraction))  # type: ignore[arg-type]
+        destage = central(w.destage_ratio)
+        writes_s = central(w.iops or 0.0) * (1.0 - central(w.read_fraction))
         window_s = fc.window_hours * 3600.0
         if fc.first_write_fraction is not None:
             share, basis = fc.first_write_fraction, "given (first_write_fraction)"
         else:
             curve = skews.get(w.name)
             edges = np.linspace(0.0, 1.0, DENSITY_STEPS + 1)
-            density = (
-                None if curve is None else np.diff(curve.share(edges)) * DENSITY_STEPS
-            )
+            density = None if curve is None else np.diff(curve.share(edges)) * DENSITY_STEPS
             tracks = w.capacity_gb * GB / track
             share = first_write_fraction(writes_s * destage, tracks, window_s, density)
             basis = (

@@ -292,7 +292,8 @@ def _secondary_problems(
     from diskmodel.scenario.hardware import hardware_problems
 
     cs = scenario.copy_services
-    assert cs is not None and cs.secondary is not None
+    assert cs is not None
+    assert cs.secondary is not None
     secondary = cs.secondary
     pools = [p.name for p in secondary.pools]
     where = "copy_services.secondary"
@@ -340,7 +341,7 @@ def secondary_scenario(
             continue
         rate = (write_rates or {}).get(w.name)
         if rate is None:
-            rate = _central(w.iops or 1.0) * (1.0 - _central(w.read_fraction))
+            rate = central(w.iops or 1.0) * (1.0 - central(w.read_fraction))
         replicated.append(
             {
                 "name": w.name,
@@ -348,10 +349,10 @@ def secondary_scenario(
                 "iops": max(rate, 1e-6),
                 "read_fraction": 0.0,
                 "read_hit_ratio": 0.0,
-                "write_size_kib": _central(w.write_size_kib),
-                "read_size_kib": _central(w.write_size_kib),
-                "write_sequential_fraction": _central(w.write_sequential_fraction),
-                "destage_ratio": _central(w.destage_ratio),
+                "write_size_kib": central(w.write_size_kib),
+                "read_size_kib": central(w.write_size_kib),
+                "write_sequential_fraction": central(w.write_sequential_fraction),
+                "destage_ratio": central(w.destage_ratio),
                 "capacity_gb": w.capacity_gb,
                 "skew": w.skew,
             }
@@ -365,6 +366,6 @@ def secondary_scenario(
     )
 
 
-def _central(value: Any) -> float:
+def central(value: Any) -> float:
     """A range's middle, or the value."""
     return 0.5 * (value[0] + value[1]) if isinstance(value, tuple) else float(value)
