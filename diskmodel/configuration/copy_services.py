@@ -20,8 +20,20 @@ import numpy as np
 
 from diskmodel.catalog import Catalog, Provenance
 from diskmodel.components.copy_services_figures import CopyServicesFigures, copy_services_figures
-from diskmodel.components.replication import FlashCopyWork, first_write_fraction, flashcopy_work
+from diskmodel.components.replication import (
+    FlashCopyWork,
+    coordination_added_s,
+    first_write_fraction,
+    flashcopy_work,
+    global_mirror_intervals,
+)
 from diskmodel.errors import InputError
+from diskmodel.prediction.copy_services import (
+    CopyServicesInputs,
+    FlashCopyInput,
+    GlobalMirrorBudget,
+    LinksInput,
+)
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.copy_services import CopyServices, central, secondary_scenario
 from diskmodel.tiering.skew import SkewCurve
@@ -97,6 +109,16 @@ class CopyServicesConfig:
     round_trips: float
     fibre_us_per_km: float
     figures: tuple[tuple[str, float, Provenance], ...]
+    secondary_text: str | None = None
+    names: tuple[str, ...] = ()
+
+    @property
+    def mirrored(self) -> dict[int, str]:
+        """Each replicated workload's index and its mirror ("metro" or "global")."""
+        out = dict.fromkeys(self.metro, "metro")
+        if self.global_mirror is not None:
+            out.update(dict.fromkeys(self.global_mirror.workloads, "global"))
+        return out
 
 
 def _figures(f: CopyServicesFigures) -> tuple[tuple[str, float, Provenance], ...]:
@@ -265,6 +287,8 @@ def resolve_copy_services(
         secondary_workload = {names.index(n): k for k, n in enumerate(on_secondary)}
     distances = tuple(cs.metro_mirror.distances_km) if cs.metro_mirror is not None else ()
     return CopyServicesConfig(
+        secondary_text=_secondary_text(cs),
+        names=tuple(names),
         secondary=secondary,
         secondary_workload=secondary_workload,
         links=_links(cs, per_op_us, f),
@@ -275,4 +299,124 @@ def resolve_copy_services(
         round_trips=f.round_trips_per_write,
         fibre_us_per_km=f.fibre_us_per_km,
         figures=_figures(f),
+    )
+
+
+def _secondary_text(cs: CopyServices) -> str | None:
+    """The secondary in one line: model, processors, cache, ports, DA pairs and pools."""
+    if cs.secondary is None:
+        return None
+    sy = cs.secondary.system
+    pools = "; ".join(
+        f"{p.name}: " + ", ".join(f"{g.count} x {g.drive} {g.raid}" for g in p.ranks)
+        for p in cs.secondary.pools
+    )
+    return (
+        f"{sy.model}, {sy.processor_ways}-way, {sy.cache_gb:g} GB cache, {sy.host_ports} host "
+        f"ports, {sy.da_pairs} DA pairs; pools {pools}"
+    )
+
+
+def global_mirror_budget(cs: CopyServicesConfig) -> tuple[GlobalMirrorBudget | None, list[str]]:
+    """Global Mirror's link budget over its intervals (components.replication's fluid model:
+    it needs the intervals and the links alone), and its warnings: links too slow for the
+    peak, a recovery point beyond its target."""
+    gm, links = cs.global_mirror, cs.links
+    if gm is None or links is None or not gm.intervals:
+        return None, []
+    capacity = links.count * links.payload_mb_s
+    demand = [mb for _, mb in gm.intervals]
+    run = global_mirror_intervals(
+        demand,
+        interval_s=gm.interval_s,
+        capacity_mb_s=capacity,
+        group_interval_s=gm.group_interval_s,
+        formation_s=gm.formation_s,
+    )
+    labels = tuple(label for label, _ in gm.intervals)
+    cycle = gm.group_interval_s + gm.formation_s
+    peak_mb = run.demand_mb_s[run.peak]
+    budget = GlobalMirrorBudget(
+        workloads=tuple(cs.names[i] for i in gm.workloads),
+        source=gm.source,
+        interval_s=gm.interval_s,
+        group_interval_s=gm.group_interval_s,
+        formation_s=gm.formation_s,
+        capacity_mb_s=capacity,
+        labels=labels,
+        demand_mb_s=run.demand_mb_s,
+        offered_utilization=run.offered_utilization,
+        busy=run.busy,
+        backlog_mb=run.backlog_mb,
+        rpo_s=run.rpo_s,
+        peak_label=labels[run.peak],
+        peak_mb_s=peak_mb,
+        peak_utilization=run.offered_utilization[run.peak],
+        intervals_behind=sum(u > 1.0 for u in run.offered_utilization),
+        max_backlog_mb=max(run.backlog_mb),
+        drain_s=run.drain_s if np.isfinite(run.drain_s) else None,
+        max_rpo_s=max(run.rpo_s),
+        rpo_target_s=gm.rpo_target_s,
+        coordination_added_ms=coordination_added_s(gm.coordination_s, cycle) / MS,
+        links_needed=max(int(np.ceil(peak_mb / links.payload_mb_s)), 1),
+    )
+    warnings = []
+    if run.too_slow:
+        drain = (
+            "still there at the end of the intervals given"
+            if budget.drain_s is None
+            else f"takes up to {budget.drain_s / 60:,.0f} min to drain"
+        )
+        warnings.append(
+            f"Global Mirror: the links are too slow for the peak: at {budget.peak_label} the "
+            f"writes need {peak_mb:,.1f} MB/s and {links.count} links carry {capacity:,.1f} "
+            f"MB/s ({budget.peak_utilization:.0%}); in {budget.intervals_behind} of "
+            f"{len(demand)} intervals the writes fall behind, the backlog reaches "
+            f"{budget.max_backlog_mb:,.0f} MB and {drain}, and the recovery point reaches "
+            f"{budget.max_rpo_s:,.0f} s; {budget.links_needed} links carry the peak"
+        )
+    if gm.rpo_target_s is not None and budget.max_rpo_s > gm.rpo_target_s:
+        warnings.append(
+            f"Global Mirror: the recovery point reaches {budget.max_rpo_s:,.0f} s, beyond the "
+            f"target of {gm.rpo_target_s:g} s"
+        )
+    return budget, warnings
+
+
+def copy_services_inputs(cs: CopyServicesConfig) -> CopyServicesInputs:
+    """The copy services as the report shows them (`prediction.CopyServicesInputs`)."""
+    budget, warnings = global_mirror_budget(cs)
+    links = cs.links
+    return CopyServicesInputs(
+        secondary=cs.secondary_text,
+        links=None
+        if links is None
+        else LinksInput(
+            links.count,
+            links.speed_gbps,
+            links.payload_mb_s,
+            links.payload_basis,
+            links.distance_km,
+        ),
+        metro_mirror=tuple(cs.names[i] for i in cs.metro),
+        global_mirror_workloads=()
+        if cs.global_mirror is None
+        else tuple(cs.names[i] for i in cs.global_mirror.workloads),
+        distances_km=cs.distances_km,
+        global_mirror=budget,
+        flashcopy=tuple(
+            FlashCopyInput(
+                fc.name,
+                fc.mode,
+                fc.window_s / 3600.0,
+                fc.first_write_fraction,
+                fc.first_write_basis,
+                fc.work.source_reads_per_write,
+                fc.work.target_writes_per_write,
+                fc.work.background_bytes_per_s / MB,
+            )
+            for fc in cs.flashcopies
+        ),
+        figures=tuple((key, value, prov.text()) for key, value, prov in cs.figures),
+        warnings=tuple(warnings),
     )

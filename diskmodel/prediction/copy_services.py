@@ -1,5 +1,12 @@
-"""What the copy services do at the planned load, as the reports show it (milliseconds,
-MB/s; None where there is no steady state)."""
+"""Copy services in a Prediction (milliseconds, MB/s; None where there is no steady state).
+
+`CopyServicesInputs` (under `Inputs.copy_services`) is what the configuration resolved and
+what follows from it alone: the secondary system, the links, which workloads each mirror
+covers, Global Mirror's link budget over its intervals, each FlashCopy's extra back-end work,
+the sourced figures used and the warnings. `Replication` (under a workload's result) is what
+the solved model gives a replicated workload at the planned load: Metro Mirror's added write
+time, its parts and the write response time at each distance of the sweep.
+"""
 
 from __future__ import annotations
 
@@ -7,52 +14,30 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class MirroredWrites:
-    """What Metro Mirror adds to one workload's replicated writes, and its parts: the light
-    in the fibre, the links (wait + service), the secondary's own write at its load."""
-
-    workload: str
-    writes_iops: float
-    propagation_ms: float
-    link_ms: float | None
-    secondary_write_ms: float | None
-    added_ms: float | None
-
-
-@dataclass(frozen=True)
-class DistancePoint:
-    """The Metro Mirror workloads' write response time (rate-weighted over their writes) and
-    what Metro Mirror adds to it, with the sites `distance_km` apart."""
-
-    distance_km: float
-    added_ms: float | None
-    write_response_ms: float | None
-
-
-@dataclass(frozen=True)
-class LinksResult:
-    """The replication links at the planned load."""
+class LinksInput:
+    """The replication links: count, speed, each one's payload rate and how it was had, the
+    fibre route's length."""
 
     count: int
     speed_gbps: int
     payload_mb_s: float
     payload_basis: str
     distance_km: float
-    write_mb_s: float
-    utilization: float
-    saturated: bool
 
 
 @dataclass(frozen=True)
-class GlobalMirrorResult:
+class GlobalMirrorBudget:
     """Global Mirror over its intervals: each one's write MB/s to replicate, the links'
     offered utilisation (above 1: too slow) and busy fraction, the backlog at its end and the
-    recovery point it implies; the peak, the longest drain (None: the backlog never clears in
-    the intervals given) and the write time consistency groups add on the primary."""
+    recovery point it implies; the peak, the longest drain (None: a backlog still there at
+    the end), the write time consistency groups add on the primary and the links the peak
+    needs."""
 
     workloads: tuple[str, ...]
     source: str
     interval_s: float
+    group_interval_s: float
+    formation_s: float
     capacity_mb_s: float
     labels: tuple[str, ...]
     demand_mb_s: tuple[float, ...]
@@ -63,38 +48,65 @@ class GlobalMirrorResult:
     peak_label: str
     peak_mb_s: float
     peak_utilization: float
+    intervals_behind: int
     max_backlog_mb: float
     drain_s: float | None
     max_rpo_s: float
+    rpo_target_s: float | None
     coordination_added_ms: float
     links_needed: int
 
 
 @dataclass(frozen=True)
-class FlashCopyResult:
-    """One FlashCopy's extra back-end work at the planned load: track reads on the source's
-    ranks and track writes on the target's per second, and the background copy's MB/s."""
+class FlashCopyInput:
+    """One FlashCopy: its source workload, mode, window, the share of destages that copy a
+    track (and how it was had), the track reads on the source and track writes on the target
+    per host write, and the background copy's MB/s (COPY)."""
 
     workload: str
     mode: str
     window_hours: float
     first_write_fraction: float
     first_write_basis: str
-    source_reads_iops: float
-    target_writes_iops: float
+    source_reads_per_write: float
+    target_writes_per_write: float
     background_mb_s: float
 
 
 @dataclass(frozen=True)
-class CopyServicesResult:
-    """The copy services at the planned load (module docstring); `warnings` say where the
-    links are too slow or the recovery point beyond its target."""
+class CopyServicesInputs:
+    """The copy services as the configuration resolved them (module docstring); `figures`
+    are (key, value, provenance) of the sourced figures used."""
 
-    links: LinksResult | None
-    metro_mirror: tuple[MirroredWrites, ...]
-    distance_sweep: tuple[DistancePoint, ...]
-    secondary_utilization: float | None
-    secondary_bottleneck: str | None
-    global_mirror: GlobalMirrorResult | None
-    flashcopy: tuple[FlashCopyResult, ...]
+    secondary: str | None
+    links: LinksInput | None
+    metro_mirror: tuple[str, ...]
+    global_mirror_workloads: tuple[str, ...]
+    distances_km: tuple[float, ...]
+    global_mirror: GlobalMirrorBudget | None
+    flashcopy: tuple[FlashCopyInput, ...]
+    figures: tuple[tuple[str, float, str], ...]
     warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DistancePoint:
+    """A replicated workload's write response time with the sites `distance_km` apart."""
+
+    distance_km: float
+    write_response_ms: float | None
+
+
+@dataclass(frozen=True)
+class Replication:
+    """What a mirror adds to a workload's writes at the planned load. Metro Mirror: the light
+    in the fibre, the links (wait + service), the secondary's write at its load, their sum,
+    and the write response at each distance of the sweep. Global Mirror: the consistency
+    groups' hold (the other parts 0)."""
+
+    mirror: str  # "metro" | "global"
+    propagation_ms: float
+    link_ms: float | None
+    secondary_write_ms: float | None
+    added_ms: float | None
+    by_distance: tuple[DistancePoint, ...] = ()
