@@ -103,9 +103,7 @@ def test_flashcopy_of_an_unknown_workload(tmp_path: Path) -> None:
             {"workload": "nope", "mode": "nocopy", "window_hours": 8}
         ]
 
-    assert "copy_services.flashcopy[0].workload: no workload named 'nope'" in _error(
-        tmp_path, copy
-    )
+    assert "copy_services.flashcopy[0].workload: no workload named 'nope'" in _error(tmp_path, copy)
 
 
 def test_a_closed_workload_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -114,9 +112,7 @@ def test_a_closed_workload_is_refused_with_the_reason(tmp_path: Path) -> None:
         del w["iops"]
         w["queue_depth"] = 32
 
-    assert "replication is modelled for workloads with a planned rate" in _error(
-        tmp_path, closed
-    )
+    assert "replication is modelled for workloads with a planned rate" in _error(tmp_path, closed)
 
 
 def test_an_unknown_key_is_refused(tmp_path: Path) -> None:
