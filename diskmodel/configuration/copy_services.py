@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from diskmodel.scenario.copy_services import CopyServices, central, secondary_sc
 from diskmodel.tiering.skew import SkewCurve
 from diskmodel.units import GB, KIB, MB, MS
 from diskmodel.yamlio import resolve_in_folder
+
+if TYPE_CHECKING:
+    from diskmodel.configuration.records import Configuration
 
 DENSITY_STEPS = 512
 """Equal steps of a workload's capacity at which its write density is sampled (FlashCopy's
@@ -99,7 +103,7 @@ class CopyServicesConfig:
     None where no mirror is configured; `metro` lists the Metro Mirror workloads' indices and
     `secondary_workload` maps each mirrored workload's index to its index on the secondary."""
 
-    secondary: object | None  # a Configuration (typed loosely: records imports this module)
+    secondary: Configuration | None
     secondary_workload: dict[int, int]
     links: LinksConfig | None
     metro: tuple[int, ...]
@@ -264,7 +268,7 @@ def resolve_copy_services(
     *,
     per_op_us: float,
     skews: dict[str, SkewCurve],
-    resolve_secondary: Callable[[Scenario], object],
+    resolve_secondary: Callable[[Scenario], Configuration],
 ) -> CopyServicesConfig | None:
     """The copy services of `scenario` (at its central corner), or None where it has none.
     `per_op_us`: the primary host adapter's protocol work per I/O (a link port's);
