@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import os
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,7 @@ from diskmodel.components.replication import (
     global_mirror_intervals,
 )
 from diskmodel.errors import InputError
+from diskmodel.prediction import Figure
 from diskmodel.prediction.copy_services import (
     CopyServicesInputs,
     FlashCopyInput,
@@ -43,6 +46,7 @@ from diskmodel.yamlio import resolve_in_folder
 
 if TYPE_CHECKING:
     from diskmodel.configuration.records import Configuration
+    from diskmodel.measured.intervals import Interval
 
 DENSITY_STEPS = 512
 """Equal steps of a workload's capacity at which its write density is sampled (FlashCopy's
@@ -51,6 +55,13 @@ PLANNED_INTERVAL_S = 900.0
 """The length given to the planned load when Global Mirror judges it as one interval (a
 measurement interval of the usual 15 minutes)."""
 MAX_MEASURED_BYTES = 64 * 1024 * 1024
+_READ_ENTRIES = 8
+_read: OrderedDict[tuple[str, int, int, int, int], list[Interval]] = OrderedDict()
+"""Measured files read in this process, by identity, size and modification time (as heat
+maps are kept, `tiering.heatmap.read_heatmap`): every configuration a scenario resolves, its
+alternatives' and the catalog band's, shares one reading of its week of intervals."""
+FIGURES_ENTRY = "copy services"
+"""The entry the copy services' figures are listed under among the catalog figures."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +176,16 @@ def _measured_intervals(
         raise InputError(f"{where}: outside the scenario's folder; copy it next to the scenario")
     if not path.is_file():
         raise InputError(f"{where}: no such file")
-    intervals = parse_intervals(read_input_text(path, MAX_MEASURED_BYTES, "measured file"), where)
+    info = os.stat(path)
+    key = (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    intervals = _read.get(key)
+    if intervals is None:
+        text = read_input_text(path, MAX_MEASURED_BYTES, "measured file")
+        intervals = _read[key] = parse_intervals(text, where)
+        while len(_read) > _READ_ENTRIES:
+            _read.popitem(last=False)
+    else:
+        _read.move_to_end(key)
     by_time: dict[dt.datetime, float] = {}
     seen: set[str] = set()
     for row in intervals:
@@ -387,6 +407,14 @@ def global_mirror_budget(cs: CopyServicesConfig) -> tuple[GlobalMirrorBudget | N
     return budget, warnings
 
 
+def copy_figures(cs: CopyServicesConfig) -> tuple[Figure, ...]:
+    """The sourced figures the copy services used, as the report lists catalog figures."""
+    return tuple(
+        Figure(FIGURES_ENTRY, key.removeprefix("copy_services."), value, prov.text())
+        for key, value, prov in cs.figures
+    )
+
+
 def copy_services_inputs(cs: CopyServicesConfig) -> CopyServicesInputs:
     """The copy services as the report shows them (`prediction.CopyServicesInputs`)."""
     budget, warnings = global_mirror_budget(cs)
@@ -421,6 +449,5 @@ def copy_services_inputs(cs: CopyServicesConfig) -> CopyServicesInputs:
             )
             for fc in cs.flashcopies
         ),
-        figures=tuple((key, value, prov.text()) for key, value, prov in cs.figures),
         warnings=tuple(warnings),
     )

@@ -17,7 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from diskmodel.components.replication import link_service_s, propagation_s
+from diskmodel.components.replication import (
+    coordination_added_s,
+    link_service_s,
+    propagation_s,
+)
 from diskmodel.configuration import Configuration
 from diskmodel.configuration.copy_services import CopyServicesConfig
 from diskmodel.model.secondary import Build, SecondaryWrites, secondary_writes
@@ -76,6 +80,17 @@ def link_service(config: Configuration, size_bytes: float) -> float:
     assert cs is not None
     assert cs.links is not None
     return link_service_s(size_bytes, cs.links.per_op_us, cs.links.payload_mb_s)
+
+
+def group_hold_s(config: Configuration, w: int) -> float:
+    """The mean time Global Mirror's consistency groups hold a write of workload `w` (0 when
+    `w` is not under Global Mirror): the coordination time once a cycle, half of it for a
+    write that arrives then (`components.replication.coordination_added_s`)."""
+    cs = copy_services(config)
+    if cs is None or cs.global_mirror is None or w not in cs.global_mirror.workloads:
+        return 0.0
+    gm = cs.global_mirror
+    return coordination_added_s(gm.coordination_s, gm.group_interval_s + gm.formation_s)
 
 
 def mirror_state(config: Configuration, links: tuple[int, ...], build: Build) -> MirrorState | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -19,10 +20,12 @@ from diskmodel.components import cache
 from diskmodel.configuration import Configuration
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import PoolLayout, layout
-from diskmodel.model.network import Network
 from diskmodel.model.open import class_responses, station_states
 
-Build = Callable[[Configuration, Mapping[str, PoolLayout], OpCosts], Network]
+if TYPE_CHECKING:
+    from diskmodel.model.network import Network
+
+Build = Callable[[Configuration, Mapping[str, PoolLayout], OpCosts], "Network"]
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,11 @@ class FlashCopyInput:
 
 @dataclass(frozen=True)
 class CopyServicesInputs:
-    """The copy services as the configuration resolved them (module docstring); `figures`
-    are (key, value, provenance) of the sourced figures used."""
+    """The copy services as the configuration resolved them: the secondary system in one
+    line, the links, the workloads under Metro Mirror and Global Mirror, the distances of
+    the sweep, Global Mirror's link budget, each FlashCopy, and the warnings (links too slow
+    for the peak, a recovery point beyond its target). The figures used are among the
+    configuration's catalog figures (entry `copy services`)."""
 
     secondary: str | None
     links: LinksInput | None
@@ -85,7 +88,6 @@ class CopyServicesInputs:
     distances_km: tuple[float, ...]
     global_mirror: GlobalMirrorBudget | None
     flashcopy: tuple[FlashCopyInput, ...]
-    figures: tuple[tuple[str, float, str], ...]
     warnings: tuple[str, ...]
 
 

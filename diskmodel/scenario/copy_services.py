@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import Field, model_validator
 
 from diskmodel.catalog import Catalog
+from diskmodel.scenario.hardware import hardware_problems
 from diskmodel.scenario.storage import Pool, SystemConfig
 from diskmodel.scenario.values import Model, Name, listed, problem
-from diskmodel.scenario.workloads import HeatMapFile
+from diskmodel.scenario.workloads import HeatMapFile, Workload
 
 if TYPE_CHECKING:
     from diskmodel.scenario.schema import Scenario
@@ -289,8 +290,6 @@ def _secondary_problems(
 ) -> Iterable[str]:
     """The secondary's own hardware checks (as the primary's, under its key) and a pool for
     each replicated workload."""
-    from diskmodel.scenario.hardware import hardware_problems
-
     cs = scenario.copy_services
     assert cs is not None
     assert cs.secondary is not None
@@ -325,9 +324,6 @@ def secondary_scenario(
     its planned rate times its write share; its transfer, sequential share, destage ratio
     and capacity), in the secondary pool named after its primary pool or the only one.
     Not validated against the catalog again (the caller checks its hardware)."""
-    from diskmodel.scenario.schema import Scenario
-    from diskmodel.scenario.workloads import Workload
-
     cs = scenario.copy_services
     if cs is None or cs.secondary is None:
         raise ValueError("the scenario has no secondary system")
@@ -357,7 +353,8 @@ def secondary_scenario(
                 "skew": w.skew,
             }
         )
-    return Scenario.model_construct(
+    # The scenario's own class, so that this module need not import the one that imports it.
+    return type(scenario).model_construct(
         schema_version=1,
         name=f"{scenario.name} (secondary)",
         system=cs.secondary.system,
