@@ -27,9 +27,10 @@ time to form a group, plus the backlog's time on the links. Forming a group hold
 for the coordination time once a cycle: a write arriving then waits half of it on average.
 
 **FlashCopy** NOCOPY copies a source track to the target the first time it is destaged after
-the copy was taken (copy-on-write at destage: IBM SG24-6782 §10.5): one track read on the
-source rank and one track write on the target rank. The share of destages that are first
-writes over a window follows from how often each track is written (`first_write_fraction`).
+the copy was taken (copy-on-write at destage: IBM Redbook 'DS6000 Series: Copy Services with
+IBM System z', 10.5): one track read on the source rank and one track write on the target
+rank. The share of destages that are first writes over a window follows from how often each
+track is written (`first_write_fraction`).
 Background COPY reads the whole source and writes the target over a stated time.
 """
 

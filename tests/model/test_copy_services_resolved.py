@@ -104,9 +104,10 @@ def _budget(name: str, **change: object) -> tuple[GlobalMirrorBudget, tuple[str,
 
 
 def test_coordination_hold_is_half_ibm_s_whole_hold_bound() -> None:
-    # IBM SG24-6787 §25.2: 5,000 writes/s, 3 ms coordination every 3 s: "(15 IOs x 0.003 s) /
-    # (3 x 5000 IO/s) = 0.003 ms", every held write counted for the whole hold. A write that
-    # arrives during the hold waits for the rest of it: half on average.
+    # IBM Redbook 'DS6000 Series: Copy Services with IBM System z', 25.2: 5,000 writes/s,
+    # 3 ms coordination every 3 s: "(15 IOs x 0.003 s) / (3 x 5000 IO/s) = 0.003 ms", every
+    # held write counted for the whole hold. A write that arrives during the hold waits for
+    # the rest of it: half on average.
     ibm_s = 15 * 0.003 / (3 * 5000)
     assert coordination_added_s(0.003, 3.0) == pytest.approx(ibm_s / 2, rel=1e-12)
 
