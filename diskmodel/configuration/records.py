@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from diskmodel.catalog import Drive, HostAdapterType, ProcessorOption, RaidFormat, StorageSystem
 from diskmodel.components import cache, raid
+from diskmodel.configuration.copy_services import CopyServicesConfig
 from diskmodel.configuration.zos import FiconConfig, ZosConfig
 from diskmodel.logwrite import LogPath
 from diskmodel.prediction import Inputs
@@ -195,6 +196,7 @@ class Configuration:
     inputs: Inputs
     logs: tuple[LogConfig, ...] = ()
     application: ApplicationConfig | None = None
+    copy_services: CopyServicesConfig | None = None  # the secondary, links, mirrors, copies
 
     @property
     def has_closed(self) -> bool:

@@ -14,12 +14,18 @@ is carried as the hit ratio used, with its basis.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from diskmodel.catalog import Catalog, Provenance, StorageSystem, load_catalog
 from diskmodel.components import cache
+from diskmodel.configuration.copy_services import (
+    copy_figures,
+    copy_services_inputs,
+    resolve_copy_services,
+)
 from diskmodel.configuration.inputs import model_value, shown_inputs
 from diskmodel.configuration.records import (
     ApplicationConfig,
@@ -127,6 +133,23 @@ def resolve(
     if ficon is not None:
         workloads = tuple(replace(w, zos=z) for w, z in zip(workloads, zos, strict=True))
     service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)
+    copies = resolve_copy_services(
+        scenario,
+        catalog,
+        base_dir,
+        per_op_us=hardware.host_adapter.per_io_overhead_us,
+        skews={w.name: w.skew for w in workloads},
+        resolve_secondary=lambda replica: resolve(
+            replica, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps, _heat=heat
+        ),
+    )
+    inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level)
+    if copies is not None:
+        inputs = dataclasses.replace(
+            inputs,
+            figures=(*inputs.figures, *copy_figures(copies)),
+            copy_services=copy_services_inputs(copies),
+        )
     return Configuration(
         name=name or scenario.name,
         hardware=hardware,
@@ -135,9 +158,10 @@ def resolve(
         workloads=workloads,
         service_level=service_level,
         curve_points=scenario.analyses.curve.points,
-        inputs=shown_inputs(scenario, hardware, ranks, pools, workloads, service_level),
+        inputs=inputs,
         logs=tuple(_log(log, hardware) for log in scenario.logs),
         application=_application(scenario),
+        copy_services=copies,
     )
 
 

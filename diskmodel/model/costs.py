@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Rank
+from diskmodel.model.flashcopy_ops import carrier, flashcopy_ops
 from diskmodel.queueing.station import load_dependent_rate_at
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
@@ -84,6 +85,11 @@ class OpCosts:
             per_server[r.server % servers] += 1
         self._rank_nvs_bytes = cache.rank_nvs_bytes(hw.system, hw.cache_gb, max(per_server))
         self._ordered = hw.ordered_destage
+        # FlashCopy's work per source workload, and the planned rates its background copy is
+        # taken per host I/O at (model.flashcopy_ops).
+        copies = config.copy_services
+        self._flashcopy = {} if copies is None else {f.workload: f.work for f in copies.flashcopies}
+        self._planned = [w.iops for w in config.workloads]
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
         self._tables: dict[tuple[int, str, str, float], FloatArray] = {}
@@ -175,12 +181,21 @@ class OpCosts:
         key = (w, rank.drive.name, rank.raid.name)
         found = self._shapes.get(key)
         if found is None:
-            found = tuple(self._shapes_built(mix, rank))
+            found = tuple(self._shapes_built(mix, rank, w))
             self._shapes[key] = found
         return found
 
-    def _shapes_built(self, mix: IoMix, rank: Rank) -> list[OpShape]:
-        ops = []
+    def flashcopy_small_io_per_host_io(self, w: int, mix: IoMix) -> float:
+        """FlashCopy's random track copies per host I/O of workload `w` (a read on the source
+        and a write on the target each): what Easy Tier counts as its small I/O."""
+        work = self._flashcopy.get(w)
+        if work is None:
+            return 0.0
+        f = mix.fractions
+        return 2.0 * (f["random_write"] + f["sequential_write"]) * work.source_reads_per_write
+
+    def _shapes_built(self, mix: IoMix, rank: Rank, w: int) -> list[OpShape]:
+        ops: list[tuple[IoClass, raid.DriveOps, float]] = []
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
                 continue
@@ -188,6 +203,15 @@ class OpCosts:
             for op in _backend_ops(io_class, rank, size, mix.destage_ratio):
                 if op.count > 0:
                     ops.append((io_class, op, mix.fractions[io_class] * op.count * coalesced))
+        # FlashCopy's copies (model.flashcopy_ops): destage work counted under the workload's
+        # writes; never a stop of the destage sweep (a copy goes to its own track).
+        copies = len(ops)
+        work = self._flashcopy.get(w)
+        carried = carrier(mix) if work is not None else None
+        if work is not None and carried is not None:
+            ops += [
+                (carried, op, op.count) for op in flashcopy_ops(work, mix, rank, self._planned[w])
+            ]
         # How often the operation before one on the drive is of the same kind (a destage's
         # previous stop of the sweep, a stream's previous operation): the kind's share of the
         # drive operations this workload makes, operations in random order. Per host I/O of
@@ -198,10 +222,13 @@ class OpCosts:
         # rank: many concurrent streams on one rank interleave and would break each other.
         total = sum(rate for _, _, rate in ops)
         out = []
-        for io_class, op, rate in ops:
+        for i, (io_class, op, rate) in enumerate(ops):
             sequential = op.pattern != "random"
-            destaged = self._ordered and not sequential and io_class == "random_write"
-            same_kind = sum(r for c, o, r in ops if c == io_class and o.pattern == op.pattern)
+            own = ops[:copies] if i < copies else ops[copies:]
+            destaged = (
+                self._ordered and not sequential and io_class == "random_write" and i < copies
+            )
+            same_kind = sum(r for c, o, r in own if c == io_class and o.pattern == op.pattern)
             out.append(
                 OpShape(
                     io_class,

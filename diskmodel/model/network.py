@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -33,6 +34,9 @@ from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.layout import PoolLayout
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 from diskmodel.workload import IoClass
+
+if TYPE_CHECKING:
+    from diskmodel.model.copy_links import MirrorState
 
 FloatArray = NDArray[np.float64]
 _NONE = np.zeros(0, dtype=np.int64)
@@ -103,6 +107,7 @@ class Network:
     capacity: FloatArray  # [K] the most busy seconds per second a station gives: alpha(D), c or 1
     scv: FloatArray  # [K] squared coefficient of variation of a station's service
     times: ClassTimes
+    mirror: MirrorState | None = None  # Metro Mirror's links and fixed times (model.copy_links)
 
     @property
     def workloads(self) -> tuple[WorkloadConfig, ...]:

@@ -14,6 +14,15 @@ from numpy.typing import NDArray
 
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
+from diskmodel.model.copy_links import (
+    LINK_KIND,
+    MirrorState,
+    group_hold_s,
+    link_service,
+    link_station_names,
+    metro_links,
+    mirror_state,
+)
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import Flows, rank_flows, workload_shares
 from diskmodel.model.layout import PoolLayout
@@ -33,7 +42,8 @@ PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
 
 
 def _front_end_stations(config: Configuration) -> list[Station]:
-    """Host ports, host adapter cards, the two servers and the DA pairs, in that order."""
+    """Host ports, host adapter cards, the two servers, the DA pairs and any replication
+    links, in that order."""
     hw = config.hardware
     stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
     cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
@@ -51,6 +61,8 @@ def _front_end_stations(config: Configuration) -> list[Station]:
             Station(f"FICON channel {j} ({name})", "channel", 1, 1)
             for j in range(hw.ficon.channels)
         ]
+    # Metro Mirror's replication links, host adapter ports of their own (model.copy_links).
+    stations += [Station(name, LINK_KIND, 1, 1) for name in link_station_names(config)]
     return stations
 
 
@@ -91,6 +103,12 @@ class NetworkBuilder:
         first_channel = n_ports + n_cards + n_servers + hw.da_pairs
         channels = 0 if hw.ficon is None else hw.ficon.channels
         self._channels = [first_channel + j for j in range(channels)]
+        first_link = first_channel + channels
+        self._links = tuple(first_link + i for i in range(metro_links(config)))
+        # Metro Mirror's fixed times, the secondary solved once (model.copy_links).
+        self._mirror = mirror_state(
+            config, self._links, lambda c, placed, co: NetworkBuilder(c, co).build(placed)
+        )
         # Every rank's station follows the front end's, in rank order.
         self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
         self._first_rank = len(front)
@@ -137,6 +155,24 @@ class NetworkBuilder:
                     mean_s=[card_command, card_link] * n_ports, visible=[True, False] * n_ports,
                     destage=False, size_bytes=size,
                 )  # fmt: skip
+        if self._mirror is not None:
+            # A Metro Mirror write waits for its transfer on one of the links, each taking an
+            # even share (model.copy_links).
+            links = list(self._links)
+            for w in active:
+                if w not in self._mirror.secondary_write_s:
+                    continue
+                mix = self.config.workloads[w].mix
+                for io_class in ("random_write", "sequential_write"):
+                    p = mix.fractions[io_class]
+                    if p <= 0:
+                        continue
+                    size = mix.size_bytes(io_class)
+                    flows.add(
+                        w, io_class, links, rate=p / len(links), visits=1 / len(links),
+                        mean_s=link_service(self.config, size), visible=True, destage=False,
+                        size_bytes=size,
+                    )  # fmt: skip
         found = self._host[active] = flows.columns()
         return found
 
@@ -239,7 +275,10 @@ class NetworkBuilder:
                 for at, *sums in parts:
                     for row, values in enumerate(sums):
                         drives[row] += weight * np.bincount(at, weights=values, minlength=K)
-        return _assemble(config, costs, self._stations, flows, infos, layout, drives, self._weights)
+        return _assemble(
+            config, costs, self._stations, flows, infos, layout, drives, self._weights,
+            self._mirror,
+        )  # fmt: skip
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -257,6 +296,7 @@ def _assemble(
     layout: Mapping[str, PoolLayout],
     drive_sums: FloatArray,
     weights: Sequence[float],
+    mirror: MirrorState | None = None,
 ) -> Network:
     W, K = len(config.workloads), len(stations)
     w, io_class, station, rate, visits, mean_s, visible, destage, size = flows.columns()
@@ -320,7 +360,9 @@ def _assemble(
             station[visible],
             visits[visible],
             mean_s[visible],
+            mirror,
         ),
+        mirror=mirror,
     )
 
 
@@ -356,8 +398,11 @@ def _class_times(
     station: NDArray[np.int64],
     visits: FloatArray,
     mean_s: FloatArray,
+    mirror: MirrorState | None = None,
 ) -> ClassTimes:
-    """From the host-visible flows (columns, in flow order)."""
+    """From the host-visible flows (columns, in flow order). A Metro Mirror write's time at
+    the links is not part of the front end's fixed time, and it waits beyond them for the
+    light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
     # The (workload, class) groups in (workload, class name) order, each flow's group found as
     # the rank of its code among the distinct ones.
     C = len(IO_CLASSES)
@@ -370,10 +415,16 @@ def _class_times(
     service = _summed(cell, visits * mean_s, G, K)
     kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
     front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
+    if mirror is not None:
+        front[list(mirror.links)] = False
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
     delay = np.zeros(G)
     for g, (wl, c) in enumerate(keys):
         size = config.workloads[wl].mix.size_bytes(c)
         counted = float(service[g, front].sum()) - size / port_bytes_per_s
         delay[g] = front_end_delay_s(config, c, size, max(counted, 0.0))
+        if c.endswith("write"):
+            if mirror is not None and wl in mirror.secondary_write_s:
+                delay[g] += mirror.delay_s(wl)
+            delay[g] += group_hold_s(config, wl)
     return ClassTimes(tuple(keys), visits_gk, service, kind_idx, delay)

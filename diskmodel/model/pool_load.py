@@ -129,7 +129,7 @@ class PoolAtLoad:
 
     def demands(self) -> list[WorkloadDemand]:
         out = []
-        for _, w, rate in self.members:
+        for i, w, rate in self.members:
             mix = w.mix
             mb_per_io = (
                 mix.fractions["read_miss"] + mix.fractions["sequential_read"]
@@ -140,7 +140,12 @@ class PoolAtLoad:
                 WorkloadDemand(
                     name=w.name,
                     capacity_gb=w.capacity_gb,
-                    small_io_iops=rate * mix.backend_small_io_per_host_io(1.0),
+                    # Easy Tier counts a FlashCopy's track copies as the source's small I/O.
+                    small_io_iops=rate
+                    * (
+                        mix.backend_small_io_per_host_io(1.0)
+                        + self.costs.flashcopy_small_io_per_host_io(i, mix)
+                    ),
                     mb_s=rate * mb_per_io / MB,
                     skew=w.skew,
                     mb_skew=w.mb_skew,

@@ -3,6 +3,7 @@ per rank and per tier (milliseconds; None where there is no steady state)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -10,6 +11,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.configuration.zos import ZosConfig
+from diskmodel.model.copy_links import group_hold_s
+from diskmodel.model.copy_services import replication_of
 from diskmodel.model.operating import OperatingPoint
 from diskmodel.prediction import (
     AllocationShare,
@@ -21,6 +24,7 @@ from diskmodel.prediction import (
     TierResult,
     WorkloadResult,
 )
+from diskmodel.prediction.copy_services import Replication
 from diskmodel.units import MS
 from diskmodel.vocabulary import CHANNEL_KIND, COMPONENT_KINDS, STATION_KIND_KEYS
 
@@ -103,6 +107,9 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
             _allocation(point, workload.name, workload.pool),
             shown,
         )
+        replicated = _replication(point, w, result.write_response_time_ms)
+        if replicated is not None:
+            result = replace(result, replication=replicated)
         if workload.zos is not None:
             result = replace(result, rmf=_rmf(point, workload.zos, rmf_parts))
         out.append(result)
@@ -124,8 +131,8 @@ def _rmf_parts(
     CONN: the channel's, ports', cards' and processors' own work and the processors' waits
     (the system answers while connected), and the rest of the fixed time (the transfer's
     protocol, the write's copy to NVS). DISC: the DA pairs' and ranks' time (a miss staged
-    while the channel is free). IOSQ: what the device queue adds, the class's response less
-    the other three."""
+    while the channel is free), and a replicated write's mirror (`_mirror_parts`). IOSQ: what
+    the device queue adds, the class's response less the other three."""
     net = point.network
     ficon = net.config.hardware.ficon
     assert ficon is not None
@@ -142,8 +149,35 @@ def _rmf_parts(
     )
     back = (at("device_adapter"), at("rank"))
     disc = float(kind_wait[g, back].sum() + kind_service[g, back].sum())
+    # A mirror's time is disconnect time: the channel is free while the write goes to the
+    # secondary and back (Metro Mirror's links, flight and secondary write; Global Mirror's
+    # consistency-group hold).
+    mirror_wait, mirror_service, mirror_fixed = _mirror_parts(point, g)
+    pend -= mirror_wait
+    conn -= mirror_service + mirror_fixed
+    disc += mirror_wait + mirror_service + mirror_fixed
     iosq = max(float(point.class_response_s[g]) - (pend + conn + disc), 0.0)
     return {"iosq": iosq, "pend": pend, "disc": disc, "conn": conn}
+
+
+def _mirror_parts(point: OperatingPoint, g: int) -> tuple[float, float, float]:
+    """Class `g`'s time for its mirror, seconds: waits and service at the replication links
+    (counted with the host adapters'), and the fixed time beyond them (in the class's delay:
+    flight, the secondary's write, the consistency groups' hold). Zero for reads and for a
+    workload with no mirror."""
+    net = point.network
+    w, io_class = net.times.keys[g]
+    if not io_class.endswith("write"):
+        return 0.0, 0.0, 0.0
+    fixed = group_hold_s(net.config, w)
+    mirror = net.mirror
+    if mirror is None or w not in mirror.secondary_write_s:
+        return 0.0, 0.0, fixed
+    links = list(mirror.links)
+    service = net.times.service_s[g, links]
+    wait = float(service @ point.wait_ratio[links])
+    busy = float(service @ point.speed_factor[links])
+    return wait, busy, fixed + mirror.delay_s(w)
 
 
 def _rmf(
@@ -170,6 +204,42 @@ def _rmf(
         volumes=zos.volumes,
         lcus=tuple(lcu.name for lcu in lcus),
         pav="/".join(sorted({lcu.pav for lcu in lcus})),
+    )
+
+
+def _replication(point: OperatingPoint, w: int, write_ms: float | None) -> Replication | None:
+    """Workload `w`'s mirror at this point (None when it has none): its writes' time at the
+    links as the response is formed (each visit's service at the link's speed plus its wait,
+    `Network.times`), the secondary's write and the time in flight (`model.copy_services`)."""
+    net = point.network
+    cs = net.config.copy_services
+    if cs is None or w not in cs.mirrored:
+        return None
+    link_s = 0.0
+    secondary_s = 0.0
+    mirror = net.mirror
+    if mirror is not None and w in mirror.secondary_write_s:
+        secondary_s = mirror.secondary_write_s[w]
+        links = list(mirror.links)
+        fractions = net.workloads[w].mix.fractions
+        share = 0.0
+        for g, (gw, io_class) in enumerate(net.times.keys):
+            if gw != w or not io_class.endswith("write"):
+                continue
+            if point.station_saturated[links].any():
+                link_s = math.inf
+                break
+            per = net.times.service_s[g, links] @ (point.speed_factor + point.wait_ratio)[links]
+            link_s += fractions[io_class] * float(per)
+            share += fractions[io_class]
+        if share > 0 and math.isfinite(link_s):
+            link_s /= share
+    return replication_of(
+        cs,
+        w,
+        write_response_s=math.inf if write_ms is None else write_ms * MS,
+        link_response_s=link_s,
+        secondary_write_s=secondary_s,
     )
 
 

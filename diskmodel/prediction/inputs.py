@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskmodel.prediction.copy_services import CopyServicesInputs
 from diskmodel.vocabulary import easy_tier_follows_load
 
 
@@ -148,3 +149,4 @@ class Inputs:
     figures: tuple[Figure, ...]
     defaults: tuple[DefaultUsed, ...]
     assumptions: tuple[str, ...]  # model assumptions that apply to this configuration
+    copy_services: CopyServicesInputs | None = None  # written only where configured

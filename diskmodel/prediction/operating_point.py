@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskmodel.prediction.copy_services import Replication
+
 
 @dataclass(frozen=True, slots=True)
 class ComponentResult:
@@ -80,6 +82,7 @@ class WorkloadResult:
     read_hit_ratio: float
     allocation: tuple[AllocationShare, ...] = ()
     rmf: RmfResult | None = None  # z/OS workloads only (not written for the others)
+    replication: Replication | None = None  # a mirror's part of its writes; written only there
 
     @property
     def reads(self) -> bool:

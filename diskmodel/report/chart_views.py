@@ -27,6 +27,7 @@ from diskmodel.report import (
     bar_charts,
     charts,
     component_tables,
+    copy_services_charts,
     display,
     panel_charts,
     result_tables,
@@ -44,6 +45,7 @@ stay in the components table), so that the chart stays readable with 48 ranks.""
 GROUP_LABEL = {
     "host adapter ports": "host ports",
     "host adapter cards": "host adapter cards",
+    "replication links": "replication links",
     "processor servers": "servers",
     "device adapter pairs": "DA pairs",
     "ranks (per drive)": "ranks",
@@ -66,6 +68,7 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     out += [_breakdown_chart(configs), _utilization_chart(configs)]
     for i, p in enumerate(configs):
         out.extend(tiering_chart_views.tiering_charts(i, p))
+    out.extend(copy_services_charts.copy_services_charts(configs[0]))
     if prediction.tier_sweep:
         out.append(_sweep_chart(prediction))
     if prediction.sizing is not None:

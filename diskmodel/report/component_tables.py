@@ -180,29 +180,38 @@ CARD_PREFIX = "host adapter card"
 """How the model names a host adapter card's station (a host_adapter station, beside the
 ports): the ports and their cards are counted apart."""
 
+LINK_PREFIX = "replication link"
+"""How the model names a Metro Mirror link's station (a host_adapter station: PPRC runs on
+host adapter ports): the links are counted apart from the host ports."""
+
 GROUP_TITLES = (
-    ("channel", False, "FICON channels"),
-    ("host_adapter", False, "host adapter ports"),
-    ("host_adapter", True, "host adapter cards"),
-    ("processor", False, "processor servers"),
-    ("device_adapter", False, "device adapter pairs"),
-    ("rank", False, "ranks (per drive)"),
+    ("channel", "", "FICON channels"),
+    ("host_adapter", "", "host adapter ports"),
+    ("host_adapter", CARD_PREFIX, "host adapter cards"),
+    ("host_adapter", LINK_PREFIX, "replication links"),
+    ("processor", "", "processor servers"),
+    ("device_adapter", "", "device adapter pairs"),
+    ("rank", "", "ranks (per drive)"),
 )
-"""The component groups the summaries count, in the order of an I/O's path."""
+"""The component groups the summaries count, in the order of an I/O's path: kind, the name
+prefix that sets a group apart within its kind ("" for the rest), title."""
+
+
+def _role(c: ComponentResult) -> str:
+    """The prefix of the group within its kind `c` belongs to (`GROUP_TITLES`)."""
+    return next((p for p in (CARD_PREFIX, LINK_PREFIX) if c.name.startswith(p)), "")
 
 
 def component_groups(
     components: Sequence[ComponentResult],
 ) -> list[tuple[str, list[ComponentResult]]]:
-    """(title, members) of each group of components present: the host ports and the host
-    adapter cards apart (both are `host_adapter` stations; 16 ports on 4 cards are 16 ports
-    and 4 cards, not 20 ports), then the servers, the DA pairs and the ranks; a z/OS
-    configuration's FICON channels (the host's) first."""
+    """(title, members) of each group of components present: the host ports, the host
+    adapter cards and the replication links apart (all are `host_adapter` stations; 16 ports
+    on 4 cards are 16 ports and 4 cards, not 20 ports), then the servers, the DA pairs and the
+    ranks; a z/OS configuration's FICON channels (the host's) first."""
     out = []
-    for kind, cards, title in GROUP_TITLES:
-        members = [
-            c for c in components if c.kind == kind and c.name.startswith(CARD_PREFIX) == cards
-        ]
+    for kind, role, title in GROUP_TITLES:
+        members = [c for c in components if c.kind == kind and _role(c) == role]
         if members:
             out.append((title, members))
     return out

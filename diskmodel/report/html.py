@@ -35,6 +35,7 @@ from diskmodel.report import (
     calibration_view,
     chart_views,
     component_tables,
+    copy_services_tables,
     display,
     input_tables,
     log_tables,
@@ -175,6 +176,8 @@ def _result_tables(prediction: ScenarioPrediction) -> list[Table]:
         tables.append(component_tables.tiers_table(configs))
     if any(component_tables.shows_allocation(p) for p in configs):
         tables.append(component_tables.allocation_table(configs))
+    if copy_services_tables.shows_copy_services(configs):
+        tables.append(copy_services_tables.copy_services_table(configs))
     return tables
 
 
@@ -417,6 +420,7 @@ def _alerts(p: Prediction) -> list[Alert]:
         )
     out.extend(_utilization_alerts(p))
     out.extend(_log_alerts(p))
+    out.extend(copy_services_tables.copy_services_alerts(p))
     for tier in p.tiers:
         if tier.used_gb > tier.capacity_gb * (1 + 1e-9):
             out.append(

@@ -28,9 +28,11 @@ UNBOUNDED_KEYS = frozenset({"max_iops", "planning_max_iops", "iops_at_target"})
 """Rates that are infinite when no station bounds them (an idle configuration): `null`."""
 
 
-OMITTED_WHEN_NONE = frozenset({"rmf"})
+OMITTED_WHEN_NONE = frozenset({"rmf", "copy_services", "replication"})
 """Fields written only where they apply: a workload's `rmf` (its RMF components) only on a z/OS
-workload, so an open-systems workload's object is the one it always was."""
+workload, so an open-systems workload's object is the one it always was; the copy services'
+(a configuration's `inputs.copy_services`, a replicated workload's `replication`) only where a
+scenario has them, so a scenario without them gives the bytes it gave before them."""
 
 PLACED = {"ranks_per_da_pair": "da_pair", "ranks_per_server": "server"}
 """(index, ranks) pairs written as objects that name their index: {"da_pair": 0, "ranks": 4}."""

@@ -8,7 +8,8 @@ the descriptions), with the few things the writer does to them written in here o
 
 - every key is always written, so every property is required, and no other key appears;
   except those written only where they apply (`json_result.OMITTED_WHEN_NONE`: a z/OS
-  workload's `rmf`), which are optional and never null;
+  workload's `rmf`, the copy services' `inputs.copy_services` and a replicated workload's
+  `replication`), which are optional and never null;
 - a maximum rate no station bounds (`json_result.UNBOUNDED_KEYS`) is `null`;
 - a rank group's placement (`json_result.PLACED`) is a list of `{da_pair, ranks}` and
   `{server, ranks}` objects, not pairs;

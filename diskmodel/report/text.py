@@ -32,6 +32,7 @@ from diskmodel.report.application_text import (
 from diskmodel.report.calibration_view import verdict
 from diskmodel.report.comparison_text import application_comparison, comparison, tier_sweep
 from diskmodel.report.component_tables import component_groups, shows_allocation
+from diskmodel.report.copy_services_text import copy_services_parts
 from diskmodel.report.phrases import catalog_band_sentence, headroom_text, ms_text
 from diskmodel.report.rmf_tables import has_zos, rmf_text_table
 from diskmodel.report.size_text import sizing_parts
@@ -296,6 +297,7 @@ def prediction_parts(p: Prediction) -> list[str | TextTable]:
             parts.append(f"(commit times by pages and stripes as for log {same})")
     if p.growth:
         parts.append(_growth(p))
+    parts.extend(copy_services_parts(p))
     parts.extend(f"note: {n}" for n in p.notes)
     return parts
 

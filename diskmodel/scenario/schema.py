@@ -7,7 +7,8 @@ them once. Each field's `description` is what the generated reference (docs/scen
 the JSON Schema (editor completion) show.
 
 The sections: `storage` (system, pools), `workloads`, `application` (logs, the application),
-`service_level`, `analyses`. Here: the `Scenario` that holds them, its inputs given as ranges
+`service_level`, `analyses`, `copy_services` (the secondary system, its links, Metro Mirror,
+Global Mirror, FlashCopy). Here: the `Scenario` that holds them, its inputs given as ranges
 and their corners, and its alternatives. Checks that span sections and the hardware (a drive
 the system does not offer, more ranks than the DA pairs take, data that does not fit a pinned
 tier) are in `diskmodel.scenario.hardware`.
@@ -24,6 +25,7 @@ from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.scenario.analyses import Alternative, Analyses
 from diskmodel.scenario.application import Application, Log
 from diskmodel.scenario.calibration import CalibrationRecord
+from diskmodel.scenario.copy_services import CopyServices, copy_services_problems
 from diskmodel.scenario.hardware import hardware_problems
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.service_level import ServiceLevel
@@ -97,6 +99,11 @@ class Scenario(Model):
         ServiceLevel(), description="the response-time target and utilisation ceilings"
     )
     analyses: Analyses = Field(Analyses(), description="what to compute beside the baseline")
+    copy_services: CopyServices | None = Field(
+        None,
+        description="Metro Mirror, Global Mirror and FlashCopy: the secondary system, the "
+        "links between the sites and the workloads each covers",
+    )
     calibration: CalibrationRecord | None = Field(
         None,
         description="what diskmodel calibrate fitted, to which measured intervals, its quality "
@@ -107,7 +114,7 @@ class Scenario(Model):
     @model_validator(mode="after")
     def _fits_the_hardware(self, info: ValidationInfo) -> Self:
         catalog = catalog_of(info)
-        problems = list(hardware_problems(self, catalog))
+        problems = [*hardware_problems(self, catalog), *copy_services_problems(self, catalog)]
         if problems:
             raise problem("\n".join(problems))
         return self
