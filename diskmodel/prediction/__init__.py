@@ -124,7 +124,8 @@ class Prediction:
     """One configuration's predicted performance.
 
     max_iops: total host rate at which the first station saturates, with Easy Tier placing for
-    that load; bottleneck: that station (bottleneck_kind its kind). destage_limited: the
+    that load, or a z/OS device queue before it; bottleneck: that station (bottleneck_kind its
+    kind) or that LCU's device queue (bottleneck_kind `device_queue`). destage_limited: the
     bottleneck carries destage work, so at max_iops NVS fills and writes wait.
     At the planned load (the workloads' `iops`, or the closed system's throughput):
     planned_iops, response_time_ms, components, workloads, ranks, tiers, nvs_full.
