@@ -37,9 +37,11 @@ def shown_inputs(
     pools: Sequence[PoolConfig],
     workloads: Sequence[WorkloadConfig],
     service_level: ServiceLevelConfig,
+    shown: bool = True,
 ) -> Inputs:
     """What the configuration resolved from `scenario` used, as the report shows it (the
-    workloads beside the scenario's model workloads they came from)."""
+    workloads beside the scenario's model workloads they came from); without the catalog
+    figures and defaults unless `shown` (a configuration only solved, never reported)."""
     given = scenario.model_workloads
     return Inputs(
         system=_system_input(hardware),
@@ -51,8 +53,8 @@ def shown_inputs(
             service_level.read_response_time_ms,
             dict(service_level.utilization),
         ),
-        figures=_figures(hardware, ranks),
-        defaults=tuple(defaults_used(scenario, hardware.system)),
+        figures=_figures(hardware, ranks) if shown else (),
+        defaults=tuple(defaults_used(scenario, hardware.system)) if shown else (),
         assumptions=(),
     )
 

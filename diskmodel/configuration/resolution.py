@@ -93,12 +93,16 @@ def resolve(
     hit_ratios: Sequence[tuple[float, str]] | None = None,
     allow_outside_heatmaps: bool = False,
     _heat: HeatMaps | None = None,
+    shown: bool = True,
 ) -> Configuration:
     """One scenario (already validated) as a `Configuration`.
 
     hit_ratios: per workload, (read hit ratio, basis) replacing the scenario's (a projection to
     another cache size). base_dir: the scenario file's folder, where heat-map paths start;
-    a heat map outside it is refused unless `allow_outside_heatmaps`.
+    a heat map outside it is refused unless `allow_outside_heatmaps`. shown=False leaves out
+    the report's catalog figures and defaults (`inputs.figures`, `inputs.defaults` empty): for
+    a configuration that is only solved, never reported (a calibration's model evaluation),
+    where listing every figure with its provenance is a third of the resolution's time.
     """
     catalog = catalog or load_catalog()
     scenario = scenario.corner("central")
@@ -143,7 +147,7 @@ def resolve(
             replica, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps, _heat=heat
         ),
     )
-    inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level)
+    inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level, shown)
     if copies is not None:
         inputs = dataclasses.replace(
             inputs,

@@ -379,7 +379,7 @@ class Problem:
             if not mine:
                 continue
             variant = self.scenario_at(s, x, catalog)
-            point = Solver(resolve(variant, catalog, self.base_dir)).planned_point()
+            point = Solver(resolve(variant, catalog, self.base_dir, shown=False)).planned_point()
             by_name = {r.name: r for r in results.workloads(point)}
             # Past saturation there is no response time: the overload (how far the load is
             # beyond what the network carries) stands in, so the fit still has a slope to

@@ -104,6 +104,9 @@ class Solver:
         self._networks: dict[tuple[object, ...], Network] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
+        # Per mix: the first free load, whose headroom is worked out only when a second load
+        # of the mix asks (a single-load solve, e.g. a calibration evaluation, never needs it).
+        self._free_first: dict[tuple[object, ...], FloatArray] = {}
         self.follows_load = any(
             p.placement_follows_load
             for p in config.pools
@@ -132,6 +135,11 @@ class Solver:
             # Below the rate at which the first Easy Tier ceiling binds, every load of this
             # mix shares the placement that ignores the load: no placement search needed.
             free = self._free_up_to.get(ratios)
+            if free is None and ratios in self._free_first:
+                first = self._free_first.pop(ratios)
+                free = float(first.sum()) * free_headroom(self.config, first, self.costs)
+                free *= 1 - _FREE_MARGIN
+                self._free_up_to[ratios] = free
             if free is not None and total <= free and ("free", ratios) in self._networks:
                 return self._networks[("free", ratios)], True
         key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
@@ -143,11 +151,10 @@ class Solver:
         if self.follows_load and not any(p.bound for p in placed.values()):
             # No ceiling binds: the placement is the one every load of this mix shares.
             key = ("free", ratios)
-            if total > 0 and ratios not in self._free_up_to:
-                # A margin under the exact limit, where the placement search decides.
-                self._free_up_to[ratios] = (
-                    total * free_headroom(self.config, r, self.costs) * (1 - _FREE_MARGIN)
-                )
+            if total > 0 and ratios not in self._free_up_to and ratios not in self._free_first:
+                # A margin under the exact limit, where the placement search decides (worked
+                # out above, from this load, when the mix is asked again).
+                self._free_first[ratios] = r.copy()
             if key in self._networks:
                 return self._networks[key], True
         # A placement made for this load may still be another load's: a tier held to a
