@@ -35,7 +35,7 @@ import numpy as np
 from diskmodel.analyses import cluster, size_batch, size_profile
 from diskmodel.analyses import size_bounds as bounds
 from diskmodel.analyses.limits import limits
-from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO
+from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO, screen_limits
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
 from diskmodel.analyses.size_offers import (
     configuration_cost,
@@ -136,22 +136,12 @@ def _screen_model(
         for pool in v.pools:
             for g in pool.ranks:
                 ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
-    level = scenario.service_level
-    growth = scenario.analyses.growth
     return bounds.screen(
         profiles,
         bounds.Space(profile, ports, pairs, ranks),
         figures,
         workloads,
-        bounds.Limits(
-            level.response_time_ms * MS,
-            level.utilization.host_adapter,
-            level.utilization.processor,
-            level.utilization.device_adapter,
-            level.utilization.rank,
-            tuple(growth.multipliers) if growth else (),
-            context.periods,
-        ),
+        screen_limits(scenario, context.periods),
     )
 
 

@@ -118,17 +118,7 @@ def space_screen(space: OfferedSpace, context: SizingContext) -> bounds.Screen:
     why, why_value = np.full(n, -1, dtype=np.int64), np.zeros(n)
     texts: tuple[str, ...] = ()
     utilization = np.zeros((len(COMPONENT_KINDS), n))
-    level = scenario.service_level
-    growth = scenario.analyses.growth
-    limits = bounds.Limits(
-        level.response_time_ms * MS,
-        level.utilization.host_adapter,
-        level.utilization.processor,
-        level.utilization.device_adapter,
-        level.utilization.rank,
-        tuple(growth.multipliers) if growth else (),
-        context.periods,
-    )
+    limits = screen_limits(scenario, context.periods)
     for model in sorted(set(models.tolist())):
         # A kind the model does not offer: its configurations are not possible, no bound.
         offered = [k for k, kind in enumerate(kinds) if model in catalog.drives[kind[1]].packaging]
@@ -351,4 +341,20 @@ def _pruned(
         return SizingPruned(choice, BOUNDS[1], f"{screen.reason_of(i)}; {beaten}")
     return SizingPruned(
         choice, BOUNDS[2], f"a cheaper configuration meets the service level; {beaten}"
+    )
+
+
+def screen_limits(scenario: Scenario, periods: tuple[str, ...]) -> bounds.Limits:
+    """The service level and growth the bounds screen against, over the named `periods` (the
+    per-configuration search's and the batched search's alike)."""
+    level = scenario.service_level
+    growth = scenario.analyses.growth
+    return bounds.Limits(
+        level.response_time_ms * MS,
+        level.utilization.host_adapter,
+        level.utilization.processor,
+        level.utilization.device_adapter,
+        level.utilization.rank,
+        tuple(growth.multipliers) if growth else (),
+        periods,
     )
