@@ -19,6 +19,7 @@ from diskmodel.report.chart_marks import (
     layered,
     line_layers,
     padded_top,
+    rule,
     scale_axis,
 )
 from diskmodel.report.chart_svg import render
@@ -43,13 +44,7 @@ def distance_chart(
     layers = line_layers(drawn, names)
     hi = max(distances_km, default=1.0) or 1.0
     limits = (0.0, hi * 1.02)
-    layers.append(
-        {
-            "data": {"values": [{"x": baseline_km}]},
-            "mark": {"type": "rule", "color": NOTE_COLOUR, "strokeDash": [4, 3]},
-            "encoding": {"x": {"field": "x"}},
-        }
-    )
+    layers.append(rule("x", baseline_km, NOTE_COLOUR, (4, 3)))
     return ChartSpec(
         "Write response time against distance (Metro Mirror)",
         layered(
@@ -75,13 +70,7 @@ def link_chart(utilization: Sequence[float], busy: Sequence[float], interval_s: 
     top = padded_top([*utilization, *busy, 1.0])
     layers = line_layers(drawn, names)
     right = max(hours[-1], 1e-9) if hours else 1.0
-    layers.append(
-        {
-            "data": {"values": [{"y": 1.0}]},
-            "mark": {"type": "rule", "color": CRITICAL_COLOUR, "strokeDash": [4, 3]},
-            "encoding": {"y": {"field": "y"}},
-        }
-    )
+    layers.append(rule("y", 1.0, CRITICAL_COLOUR, (4, 3)))
     return ChartSpec(
         "Link utilisation over the intervals (Global Mirror)",
         layered(
