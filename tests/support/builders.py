@@ -45,9 +45,10 @@ BASE: dict[str, Any] = {
 }
 
 
-def scenario(**changes: Any) -> Scenario:
-    """The base scenario with dotted-path changes, e.g. scenario(**{"system.host_ports": 4})."""
-    data = copy.deepcopy(BASE)
+def changed(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A deep copy of scenario data `base` with dotted-path changes (`system.lcus.0.aliases`:
+    a list's item by its index)."""
+    data = copy.deepcopy(base)
     for dotted, value in changes.items():
         node: Any = data
         steps = dotted.split(".")
@@ -58,7 +59,12 @@ def scenario(**changes: Any) -> Scenario:
             node[int(last)] = value
         else:
             node[last] = value
-    return Scenario.model_validate(data, context={"catalog": load_catalog()})
+    return data
+
+
+def scenario(**changes: Any) -> Scenario:
+    """The base scenario with dotted-path changes, e.g. scenario(**{"system.host_ports": 4})."""
+    return Scenario.model_validate(changed(BASE, **changes), context={"catalog": load_catalog()})
 
 
 def with_data(data: dict[str, Any]) -> Scenario:

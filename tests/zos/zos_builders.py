@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from diskmodel.catalog import load_catalog
@@ -12,6 +11,8 @@ from diskmodel.model.operating import OperatingPoint
 from diskmodel.model.results import workloads
 from diskmodel.prediction import WorkloadResult
 from diskmodel.scenario import Scenario
+
+from ..support.builders import changed
 
 ZOS: dict[str, Any] = {
     "schema_version": 1,
@@ -49,18 +50,7 @@ ZOS: dict[str, Any] = {
 
 def zos_data(**changes: Any) -> dict[str, Any]:
     """`ZOS` with dotted-path changes (`system.lcus.0.aliases`, `workloads.0.iops`)."""
-    data = copy.deepcopy(ZOS)
-    for dotted, value in changes.items():
-        node: Any = data
-        steps = dotted.split(".")
-        for step in steps[:-1]:
-            node = node[int(step)] if isinstance(node, list) else node[step]
-        last = steps[-1]
-        if isinstance(node, list):
-            node[int(last)] = value
-        else:
-            node[last] = value
-    return data
+    return changed(ZOS, **changes)
 
 
 def zos_scenario(**changes: Any) -> Scenario:
