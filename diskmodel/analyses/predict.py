@@ -26,7 +26,7 @@ from diskmodel.analyses.growth import closed_sweep, growth_point
 from diskmodel.analyses.limits import highest_load_meeting, limits, service_level_result
 from diskmodel.analyses.logs import log_results
 from diskmodel.configuration import Configuration
-from diskmodel.model import results
+from diskmodel.model import copy_services, results
 from diskmodel.model.device_limit import DEVICE_QUEUE, device_queue_name
 from diskmodel.model.network import Network
 from diskmodel.model.operating import FloatArray, OperatingPoint, Solver
@@ -93,6 +93,8 @@ def _assumptions(config: Configuration) -> tuple[str, ...]:
             "The closed workloads are solved as one class mixed by population; their "
             "throughputs split by those weights."
         )
+    if config.copy_services is not None:
+        out.extend(copy_services.assumptions(config.copy_services))
     return tuple(out)
 
 

@@ -122,3 +122,32 @@ def replication_of(
         _ms(added),
         sweep,
     )
+
+
+def assumptions(cs: CopyServicesConfig) -> tuple[str, ...]:
+    """What the copy services in `cs` assume, in the words of the report's assumptions (the
+    limits of docs/copy-services.md that bear on this scenario's answer)."""
+    out = []
+    if cs.metro:
+        trips = "round trip" if cs.round_trips == 1 else "round trips"
+        out.append(
+            f"Metro Mirror: a replicated write waits {cs.round_trips:g} {trips} in the fibre "
+            f"({cs.fibre_us_per_km:g} µs per km each way), the replication links as queues and "
+            "the secondary's write response, solved at the planned write rates and held over "
+            "the curve and growth; reads never wait for the secondary. No processor cost of "
+            "replication is counted on the primary."
+        )
+    if cs.global_mirror is not None:
+        out.append(
+            "Global Mirror: the links must carry each interval's host write MB/s (an upper "
+            "bound: a track rewritten within a cycle is sent once); the transfer does not load "
+            "the primary's ports; forming a consistency group holds writes for the "
+            "coordination time once a cycle."
+        )
+    if cs.flashcopies:
+        out.append(
+            "FlashCopy: a source track's first destage after the copy adds a track read on its "
+            "rank and a track write on the target's, in the same pool, as destage work; a "
+            "background COPY reads and writes the whole source evenly over its hours."
+        )
+    return tuple(out)

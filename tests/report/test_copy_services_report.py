@@ -81,3 +81,19 @@ def test_every_copy_services_key_is_documented(name: str) -> None:
 def test_a_scenario_without_copy_services_writes_no_new_key() -> None:
     data = json.loads(to_json(_predicted("ds8800-15k-pool.yaml")))
     assert not {"copy_services", "replication"} & _keys(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "opening"),
+    [
+        ("ds8800-metro-mirror-distance.yaml", "Metro Mirror: a replicated write waits 1 round"),
+        ("ds8800-global-mirror-week.yaml", "Global Mirror: the links must carry"),
+        ("ds8800-flashcopy-backup.yaml", "FlashCopy: a source track's first destage"),
+    ],
+)
+def test_the_assumptions_state_what_the_copy_services_assume(name: str, opening: str) -> None:
+    configs = _predicted(name).configurations
+    assert any(a.startswith(opening) for a in configs[0].inputs.assumptions)
+    stated = [c for c in configs if any(opening in a for a in c.inputs.assumptions)]
+    # A FlashCopy alternative without the copy states no FlashCopy assumption.
+    assert all(c.inputs.copy_services is not None for c in stated)
