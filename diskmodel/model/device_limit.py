@@ -36,6 +36,17 @@ def queues_at(net: Network, rates: FloatArray) -> DeviceQueues | None:
     return device_queues(net.config, r, downstream_s(net, below))
 
 
+def queues_carry(net: Network, rates: FloatArray) -> bool:
+    """Whether every device queue fed at host `rates` [W] on `net` stays below a utilisation
+    of 1 (True without z/OS workloads): with the stations' own test, whether the load is
+    below the maximum (`Solver.carries`)."""
+    queues = queues_at(net, rates)
+    if queues is None:
+        return True
+    rho = queues.utilization[queues.lam[:, 0] > 0, 0]
+    return bool(rho.size == 0 or rho.max() < 1.0)
+
+
 def device_queue_load(
     network: Callable[[FloatArray], Network], unit: FloatArray, station_max: float, rel_tol: float
 ) -> float | None:

@@ -26,6 +26,7 @@ from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, transactions
 from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
+from diskmodel.model.device_limit import queues_carry
 from diskmodel.model.layout import free_headroom, layout, network_key
 from diskmodel.model.mix_costs import MixCosts
 from diskmodel.model.network import Network
@@ -333,10 +334,12 @@ class Solver:
 
     def carries(self, unit: ArrayLike, total: float) -> bool:
         """Whether the placement for the total rate `total` of the mix `unit` carries it: below
-        the maximum (`saturation`) it does, above it it does not."""
+        the maximum (`saturation`) it does, above it it does not. The maximum of a mix with
+        z/OS workloads may be a device queue's, which the stations' scale does not see."""
         rates = np.asarray(unit, dtype=np.float64) * total
-        scale, _ = self.network(rates).saturation_scale(rates)
-        return bool(scale >= 1.0)
+        net = self.network(rates)
+        scale, _ = net.saturation_scale(rates)
+        return bool(scale >= 1.0) and queues_carry(net, rates)
 
 
 def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:

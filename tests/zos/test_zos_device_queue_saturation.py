@@ -99,3 +99,15 @@ def test_the_maximum_stops_where_a_device_queue_saturates() -> None:
     config = sweep("DS8800 z/OS alias-count sweep (16 EAV volumes, 16,000 I/O/s)")
     maximum = begin(config).maximum
     assert maximum == pytest.approx(steady_up_to(config, maximum), rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "name", ["DS8800 z/OS alias-count sweep (16 EAV volumes, 16,000 I/O/s)", "HyperPAV, 8 aliases"]
+)
+def test_a_load_is_carried_exactly_below_a_device_queue_maximum(name: str) -> None:
+    # The catalog band's screen asks `carries` whether a figure moves the maximum: where a
+    # device queue sets it, the stations alone would carry loads past it.
+    begun = begin(sweep(name))
+    solver = Solver(begun.solver.config)
+    assert solver.carries(begun.unit, begun.maximum * (1 - 1e-3))
+    assert not solver.carries(begun.unit, begun.maximum * (1 + 1e-3))
