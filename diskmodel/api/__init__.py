@@ -48,6 +48,7 @@ from diskmodel.api.predicting import (
     render_html,
     render_text,
     to_json,
+    warm_up_charts,
     write_prediction,
 )
 from diskmodel.api.sizing import (
@@ -104,6 +105,7 @@ __all__ = [
     "sizing_outputs",
     "sizing_text",
     "to_json",
+    "warm_up_charts",
     "write_outputs",
     "write_prediction",
 ]

@@ -92,6 +92,15 @@ def compare(
     )
 
 
+def warm_up_charts() -> None:
+    """Start the charts' runtime in a worker process, for a caller that will render the HTML
+    report after predicting (`diskmodel run`): its start (0.3-0.5 s) then overlaps the
+    prediction instead of following it (`report.chart_worker`). The report does not change."""
+    from diskmodel.report import chart_worker
+
+    chart_worker.start()
+
+
 def render_html(
     prediction: ScenarioPrediction, *, timestamp: bool = True, appendix: bool = False
 ) -> str:

@@ -73,6 +73,8 @@ def run(
       diskmodel run s.yaml --json - --quiet | jq .configurations[0].max_iops
     """
     outputs = api.plan_outputs(out, json, scenario.stem)  # bad names are refused before the work
+    if any(kind == "html" for kind, _ in outputs):
+        api.warm_up_charts()
     checked = api.check(
         scenario, catalog_files=catalog or (), allow_outside_heatmaps=allow_outside_heatmaps
     )

@@ -7,7 +7,8 @@ resource and no timestamp: the same specification gives the same bytes. Its text
 (selectable, searchable, drawn by the browser with its own fonts) and escaped by Vega.
 
 Cost (issue 32 item 4): the first chart of a process starts Vega's JavaScript runtime, about
-0.4 s; every further chart takes some 0.03 s.
+0.4 s; every further chart takes some 0.03 s. `diskmodel run` starts that runtime in a worker
+process while the model solves (`chart_worker`), and `render` asks it first.
 
 What this module adds to Vega's SVG: the chart's `<title>` (its accessible name, and the
 tooltip a browser shows), `role="img"`, and every `id` renamed after the chart's key so that
@@ -22,6 +23,7 @@ import re
 
 import vl_convert
 
+from diskmodel.report import chart_worker
 from diskmodel.report.chart_marks import ChartSpec
 
 VEGA_LITE_VERSION = "6.4"
@@ -33,7 +35,11 @@ _REFERENCE = re.compile(r'(\bid="|clip-path="url\(#|href="#)([^")]+)([")])')
 
 def render(key: str, chart: ChartSpec) -> str:
     """The `<svg>` element drawn from `chart`, titled, its ids named after `key`."""
-    svg = vl_convert.vegalite_to_svg(chart.spec, vl_version=VEGA_LITE_VERSION, allowed_base_urls=[])
+    svg = chart_worker.convert(chart.spec, VEGA_LITE_VERSION)
+    if svg is None:
+        svg = vl_convert.vegalite_to_svg(
+            chart.spec, vl_version=VEGA_LITE_VERSION, allowed_base_urls=[]
+        )
     title = chart.title
     svg = svg.strip()
     # Vega numbers its clip paths on from the process's last chart: renumbered from 1 in

@@ -1,0 +1,80 @@
+"""The charts' worker process (`report.chart_worker`): what it draws is what the report's own
+process draws, byte for byte, and when it cannot answer the chart is drawn in process as
+before, a bad specification raising there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from diskmodel.report import chart_svg, chart_worker, charts
+
+from .test_report_charts import _all_specs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def worker() -> Iterator[None]:
+    chart_worker.stop()
+    chart_worker.start()
+    yield
+    chart_worker.stop()
+
+
+def _drawn(specs: list[charts.ChartSpec]) -> list[str]:
+    return [chart_svg.render(f"c{i}", spec) for i, spec in enumerate(specs)]
+
+
+def test_the_worker_draws_the_same_bytes_as_the_process(worker: None) -> None:
+    specs = _all_specs("A")
+    assert chart_worker._workers, "the worker did not start"
+    by_worker = _drawn(specs)
+    assert chart_worker._workers, "the worker stopped answering"
+    chart_worker.stop()
+    assert _drawn(specs) == by_worker
+
+
+def test_a_dead_worker_leaves_the_chart_to_the_process(worker: None) -> None:
+    specs = _all_specs("B")
+    chart_worker._workers[0].kill()
+    chart_worker._workers[0].wait()
+    assert chart_worker.convert(specs[0].spec, chart_svg.VEGA_LITE_VERSION) is None
+    assert not chart_worker._workers  # stopped, not asked again
+    chart_worker.stop()
+    assert _drawn(specs)[0].startswith("<svg")
+
+
+def test_a_specification_the_worker_cannot_draw_raises_in_the_process(worker: None) -> None:
+    bad = charts.ChartSpec("bad", {"mark": "no-such-mark", "data": {"values": []}})
+    assert chart_worker.convert(bad.spec, chart_svg.VEGA_LITE_VERSION) is None
+    assert chart_worker._workers, "an error answer keeps the worker"
+    with pytest.raises(ValueError):  # noqa: PT011 - vl-convert's own message
+        chart_svg.render("bad", bad)
+
+
+def test_a_specification_json_cannot_carry_is_drawn_in_process(worker: None) -> None:
+    assert chart_worker.convert({"x": {1, 2}}, chart_svg.VEGA_LITE_VERSION) is None
+
+
+def test_run_writes_the_same_report_with_the_worker_as_without(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from diskmodel.cli.app import app
+
+    scenario = ROOT / "scenarios" / "ds8800-15k-pool.yaml"
+    chart_worker.stop()
+    runner = CliRunner()
+    args = ["run", str(scenario), "--quiet", "--no-timestamp", "--no-catalog-bands"]
+    with_worker = tmp_path / "with.html"
+    assert runner.invoke(app, [*args, "-o", str(with_worker)]).exit_code == 0
+    assert chart_worker._workers, "run started no worker"
+    chart_worker.stop()
+    from diskmodel import api
+
+    prediction = api.predict(
+        api.load_scenario(scenario), base_dir=scenario.parent, catalog_bands=False
+    )
+    assert with_worker.read_text(encoding="utf-8") == api.render_html(prediction, timestamp=False)
