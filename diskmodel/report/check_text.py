@@ -40,7 +40,7 @@ def render_check(
         _workloads(scenario),
     ]
     if scenario.system.ficon is not None:
-        parts.append(_zos(scenario))
+        parts.extend(_zos(scenario))
     if defaults:
         parts.append(_defaults_applied(defaults))
     if scenario.ranges:
@@ -48,7 +48,7 @@ def render_check(
     return to_text(parts, output)
 
 
-def _zos(scenario: Scenario) -> TextTable:
+def _zos(scenario: Scenario) -> tuple[str, TextTable]:
     """The z/OS attachment: the channels, and per LCU its PAV mode, aliases and the base
     volumes the workloads put in it."""
     ficon = scenario.system.ficon
@@ -69,10 +69,10 @@ def _zos(scenario: Scenario) -> TextTable:
         [lcu.name, lcu.pav, str(lcu.aliases), str(volumes[lcu.name]), ", ".join(users[lcu.name])]
         for lcu in scenario.system.lcus
     ]
-    return table(
-        ["LCU", "PAV", "aliases", "base volumes", "workloads"],
-        rows,
-        title=f"z/OS: {ficon.channels} {ficon.channel} channels ({mode}) to {ports} FICON ports",
+    # The channels in a line of their own: as the table's title they would wrap at its width.
+    return (
+        f"z/OS: {ficon.channels} {ficon.channel} channels ({mode}) to {ports} FICON ports",
+        table(["LCU", "PAV", "aliases", "base volumes", "workloads"], rows, title="z/OS LCUs"),
     )
 
 

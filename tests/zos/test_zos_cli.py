@@ -109,3 +109,13 @@ def test_calibrate_fits_the_shipped_rmf_sample(tmp_path: Path) -> None:
     assert "not pinned" in result.output
     batch = text[text.index("name: batch-read") :]
     assert "destage_ratio" not in batch
+
+
+@pytest.mark.parametrize("path", ZOS_SCENARIOS, ids=lambda p: p.stem)
+def test_check_names_the_channels_on_one_line_above_the_lcus(path: Path) -> None:
+    result = runner.invoke(app, ["check", str(path)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    (channels,) = [line for line in lines if line.startswith("z/OS: ")]
+    assert channels.endswith(" FICON ports")
+    assert lines.index("z/OS LCUs") > lines.index(channels)
