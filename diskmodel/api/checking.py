@@ -17,12 +17,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Checked:
     """A scenario that passed `check`: its file, the validated scenario, the catalog it is
-    read with (the shipped one, the user's files and its own) and the heat maps it reads."""
+    read with (the shipped one, the user's files and its own), the heat maps it reads and its
+    Global Mirror measured file (its path and intervals), if it names one."""
 
     path: Path
     scenario: Scenario
     catalog: Catalog
     heatmaps: tuple[HeatMapInput, ...]
+    measured: tuple[Path, int] | None = None
 
 
 def check(
@@ -43,7 +45,32 @@ def check(
     heatmaps = read_inputs(
         scenario, path, allow_outside_heatmaps=allow_outside_heatmaps, catalog=catalog
     )
-    return Checked(path, scenario, catalog, tuple(heatmaps))
+    return Checked(
+        path, scenario, catalog, tuple(heatmaps), _global_mirror_measured(scenario, path)
+    )
+
+
+MEASURED_KEY = ["copy_services", "global_mirror", "measured"]
+
+
+def _global_mirror_measured(scenario: Scenario, path: Path) -> tuple[Path, int] | None:
+    """The Global Mirror measured file the scenario names, opened and read as `predict` reads
+    it: its path and how many rows it has (None when it names none); a file that cannot be
+    read raises the prediction's message with the scenario's file and line in front."""
+    cs = scenario.copy_services
+    reference = cs.global_mirror.measured if cs and cs.global_mirror else None
+    if reference is None:
+        return None
+    from diskmodel.configuration.copy_services import measured_rows
+    from diskmodel.errors import InputError
+    from diskmodel.yamlio import load_yaml, resolve_in_folder
+
+    try:
+        rows = measured_rows(reference, path.parent)
+    except InputError as exc:
+        line = load_yaml(path).line_of(MEASURED_KEY)
+        raise type(exc)(f"{path}{f':{line}' if line else ''}: {exc}") from None
+    return resolve_in_folder(reference, path.parent)[0], len(rows)
 
 
 def check_text(checked: Checked) -> str:
@@ -62,5 +89,11 @@ def check_text(checked: Checked) -> str:
         f"  {h.path} (heat map, {h.extent_count:,} extents; {h.key}: {h.reference})"
         for h in checked.heatmaps
     ]
+    if checked.measured is not None:
+        measured, rows = checked.measured
+        lines.append(
+            f"  {measured} (Global Mirror's measured intervals, {rows:,} rows; "
+            f"{'.'.join(MEASURED_KEY)})"
+        )
     summary = render_check(scenario, catalog, defaults=defaults)
     return drawn(summary, "\n\nFiles it reads\n", "\n".join(lines))

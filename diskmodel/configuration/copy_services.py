@@ -162,11 +162,10 @@ def write_mb_per_io(read_fraction: float, write_kib: float) -> float:
     return (1.0 - read_fraction) * write_kib * KIB / MB
 
 
-def _measured_intervals(
-    reference: str, folder: Path | None, names: dict[str, int], write_mb: Callable[[int], float]
-) -> tuple[tuple[tuple[str, float], ...], float]:
-    """The measured file's intervals as (time, write MB/s of the named workloads' scopes),
-    and the interval length (the shortest step between times)."""
+def measured_rows(reference: str, folder: Path | None) -> list[Interval]:
+    """The Global Mirror `measured:` file `reference` (relative to the scenario's `folder`, and
+    inside it) read and parsed, once per version of the file; an InputError naming the key
+    when it is refused or cannot be read (`diskmodel check` opens it too)."""
     from diskmodel.measured.intervals import parse_intervals
     from diskmodel.yamlio import read_input_text
 
@@ -186,6 +185,16 @@ def _measured_intervals(
             _read.popitem(last=False)
     else:
         _read.move_to_end(key)
+    return intervals
+
+
+def _measured_intervals(
+    reference: str, folder: Path | None, names: dict[str, int], write_mb: Callable[[int], float]
+) -> tuple[tuple[tuple[str, float], ...], float]:
+    """The measured file's intervals as (time, write MB/s of the named workloads' scopes),
+    and the interval length (the shortest step between times)."""
+    where = f"copy_services.global_mirror.measured: {reference}"
+    intervals = measured_rows(reference, folder)
     by_time: dict[dt.datetime, float] = {}
     seen: set[str] = set()
     for row in intervals:

@@ -120,3 +120,36 @@ def test_an_unknown_key_is_refused(tmp_path: Path) -> None:
         d["copy_services"]["links"]["distance"] = 3
 
     assert "distance" in _error(tmp_path, typo)
+
+
+GLOBAL_MIRROR = SHIPPED.with_name("ds8800-global-mirror-week.yaml")
+
+
+def test_check_opens_and_lists_global_mirrors_measured_file() -> None:
+    from diskmodel.api import check, check_text
+
+    checked = check(GLOBAL_MIRROR)
+    assert checked.measured is not None
+    path, rows = checked.measured
+    assert path == (GLOBAL_MIRROR.parent / "measured" / "ds8800-week.csv").resolve()
+    assert rows == 1344  # 672 intervals of two scopes
+    assert f"{path} (Global Mirror's measured intervals, 1,344 rows;" in check_text(checked)
+
+
+def test_check_refuses_a_missing_measured_file_with_the_scenarios_file_and_line(
+    tmp_path: Path,
+) -> None:
+    from diskmodel.api import check
+    from diskmodel.errors import InputError
+
+    text = GLOBAL_MIRROR.read_text(encoding="utf-8")
+    scenario = tmp_path / "gm.yaml"
+    scenario.write_text(text.replace("measured/ds8800-week.csv", "nope.csv"), encoding="utf-8")
+    line = next(
+        i for i, row in enumerate(text.splitlines(), start=1) if "measured: measured/ds8800-week" in row
+    )
+    with pytest.raises(InputError) as caught:
+        check(scenario)
+    assert str(caught.value) == (
+        f"{scenario}:{line}: copy_services.global_mirror.measured: nope.csv: no such file"
+    )
