@@ -145,9 +145,8 @@ def test_check_refuses_a_missing_measured_file_with_the_scenarios_file_and_line(
     text = GLOBAL_MIRROR.read_text(encoding="utf-8")
     scenario = tmp_path / "gm.yaml"
     scenario.write_text(text.replace("measured/ds8800-week.csv", "nope.csv"), encoding="utf-8")
-    line = next(
-        i for i, row in enumerate(text.splitlines(), start=1) if "measured: measured/ds8800-week" in row
-    )
+    rows = enumerate(text.splitlines(), start=1)
+    line = next(i for i, row in rows if "measured: measured/ds8800-week" in row)
     with pytest.raises(InputError) as caught:
         check(scenario)
     assert str(caught.value) == (
