@@ -62,6 +62,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,11 @@ RUN_TARGET_S_RATIO = 7.0
 `python -c "import numpy"` process: about 1 s of CPU here, where the bare process takes about
 0.14 s."""
 
+RUN_TARGET_WALL_S = 1.0
+"""`run` under 1 s by the clock (issues 28 and 29, on their new scenarios): the charts'
+runtime starts in a worker process while the model solves (`report.chart_worker`), so the
+wall time can be below the CPU time on two cores."""
+
 RUN_SCENARIO = "ds8800-15k-plus-2-ssd.yaml"
 RUNS_EACH = 3
 """Runs of every other shipped scenario (after a warm-up): the whole table takes 2-3 minutes."""
@@ -128,25 +134,36 @@ def child_env(pycache: str) -> dict[str, str]:
 
 
 def _process_cpu(argv: list[str], env: dict[str, str]) -> float:
-    """User + system CPU seconds of one child process running `argv` to its end."""
+    """User + system CPU seconds of one child process running `argv` to its end (with the
+    processes it waited for: the charts' worker)."""
+    return _process_times(argv, env)[0]
+
+
+def _process_times(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(CPU s, wall s) of one child process running `argv` to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
     subprocess.run(argv, capture_output=True, check=True, cwd=ROOT, env=env)
+    wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
-def _interleaved(argv: list[str], runs: int, env: dict[str, str]) -> tuple[float, list[float]]:
-    """(median CPU s of `argv`, CPU s of each `import numpy` process run between them): a
-    warm-up of both, then `runs` of each in turn, so that both see the same machine load."""
+def _interleaved(
+    argv: list[str], runs: int, env: dict[str, str]
+) -> tuple[float, float, list[float]]:
+    """(median CPU s of `argv`, its fastest wall s, CPU s of each `import numpy` process run
+    between them): a warm-up of both, then `runs` of each in turn, so that both see the same
+    machine load."""
     numpy_argv = [sys.executable, "-c", "import numpy"]
     _process_cpu(numpy_argv, env)
     _process_cpu(argv, env)  # warm-up: the page cache and the bytecode
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     numpy_times: list[float] = []
     for _ in range(runs):
         numpy_times.append(_process_cpu(numpy_argv, env))
-        times.append(_process_cpu(argv, env))
-    return statistics.median(times), numpy_times
+        times.append(_process_times(argv, env))
+    return statistics.median(t[0] for t in times), min(t[1] for t in times), numpy_times
 
 
 def bench_run(env: dict[str, str]) -> None:
@@ -156,7 +173,7 @@ def bench_run(env: dict[str, str]) -> None:
     other `RUNS_EACH` times, each interleaved with the numpy process."""
     scenarios = sorted(p.name for p in (ROOT / "scenarios").glob("*.yaml"))
     scenarios.remove(RUN_SCENARIO)
-    rows: list[tuple[str, float]] = []
+    rows: list[tuple[str, float, float]] = []
     numpy_times: list[float] = []
     with tempfile.TemporaryDirectory() as out:
         for name in (RUN_SCENARIO, *scenarios):
@@ -164,20 +181,28 @@ def bench_run(env: dict[str, str]) -> None:
                 *(sys.executable, "-m", "diskmodel", "run"),
                 *(str(ROOT / "scenarios" / name), "--out", out + "/", "--force"),
             ]
-            run_s, numpy_s = _interleaved(argv, RUNS if name == RUN_SCENARIO else RUNS_EACH, env)
-            rows.append((name, run_s))
+            runs = RUNS if name == RUN_SCENARIO else RUNS_EACH
+            run_s, wall_s, numpy_s = _interleaved(argv, runs, env)
+            rows.append((name, run_s, wall_s))
             numpy_times += numpy_s
     numpy_s = statistics.median(numpy_times)
     print(
         f"bench run: CPU s of a whole process, bytecode cached, warm-up then median of {RUNS} "
-        f"({RUNS_EACH} for all but the first)"
+        f"({RUNS_EACH} for all but the first); wall s the fastest of them"
     )
     print(f"  python -c 'import numpy': {numpy_s:.3f} s (median of {len(numpy_times)})")
-    print(f"  {'diskmodel run SCENARIO --out DIR':<40} {'run s':>7} {'x numpy':>8} target")
-    for name, run_s in rows:
+    print(
+        f"  {'diskmodel run SCENARIO --out DIR':<40} {'run s':>7} {'x numpy':>8} target"
+        f"{'':<13}{'wall s':>7} target"
+    )
+    for name, run_s, wall_s in rows:
         ratio = run_s / numpy_s
         status = "met" if ratio <= RUN_TARGET_S_RATIO else "NOT MET"
-        print(f"  {name:<40} {run_s:>7.3f} {ratio:>8.1f} <= {RUN_TARGET_S_RATIO:g}x: {status}")
+        wall = "met" if wall_s < RUN_TARGET_WALL_S else "NOT MET"
+        print(
+            f"  {name:<40} {run_s:>7.3f} {ratio:>8.1f} <= {RUN_TARGET_S_RATIO:g}x: {status:<7} "
+            f"{wall_s:>7.3f} < {RUN_TARGET_WALL_S:g} s: {wall}"
+        )
 
 
 def main() -> None:
