@@ -76,7 +76,7 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
     for w, workload in enumerate(net.workloads):
         io_types = []
         shown = (*COMPONENT_KINDS, CHANNEL_KIND.key) if workload.zos else COMPONENT_KINDS
-        rmf_parts: list[tuple[float, dict[str, float] | None]] = []
+        rmf_parts: list[tuple[float, dict[str, float | None]]] = []
         for g, (gw, io_class) in enumerate(times.keys):
             if gw != w:
                 continue
@@ -96,8 +96,7 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
                 )
             )
             if workload.zos is not None:
-                parts = None if unknown else _rmf_parts(point, g, kind_wait, kind_service)
-                rmf_parts.append((fraction, parts))
+                rmf_parts.append((fraction, _rmf_parts(point, g, kind_wait, kind_service)))
         result = _workload(
             workload.name,
             workload.pool,
@@ -122,7 +121,7 @@ RMF_COMPONENTS = ("iosq", "pend", "disc", "conn")
 
 def _rmf_parts(
     point: OperatingPoint, g: int, kind_wait: FloatArray, kind_service: FloatArray
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """One host-visible class's RMF components, seconds, adding up to its response time.
 
     PEND: the waits for a channel and for the system's ports and cards (channel path and
@@ -132,7 +131,10 @@ def _rmf_parts(
     (the system answers while connected), and the rest of the fixed time (the transfer's
     protocol, the write's copy to NVS). DISC: the DA pairs' and ranks' time (a miss staged
     while the channel is free), and a replicated write's mirror (`_mirror_parts`). IOSQ: what
-    the device queue adds, the class's response less the other three."""
+    the device queue adds, the class's response less the other three. A component with no
+    steady state is None: IOSQ alone past its device queue's maximum, while the storage below
+    still answers; all four where a station of the storage saturates or NVS is full (a
+    write's wait for destages is not known)."""
     net = point.network
     ficon = net.config.hardware.ficon
     assert ficon is not None
@@ -156,7 +158,13 @@ def _rmf_parts(
     pend -= mirror_wait
     conn -= mirror_service + mirror_fixed
     disc += mirror_wait + mirror_service + mirror_fixed
-    iosq = max(float(point.class_response_s[g]) - (pend + conn + disc), 0.0)
+    below = (pend, disc, conn)
+    _, io_class = net.times.keys[g]
+    writes_unknown = point.nvs_full and io_class.endswith("write")  # `_writes_unknown`
+    if writes_unknown or not all(math.isfinite(v) for v in below):
+        return dict.fromkeys(RMF_COMPONENTS)
+    response = float(point.class_response_s[g])
+    iosq = max(response - (pend + conn + disc), 0.0) if math.isfinite(response) else None
     return {"iosq": iosq, "pend": pend, "disc": disc, "conn": conn}
 
 
@@ -183,19 +191,22 @@ def _mirror_parts(point: OperatingPoint, g: int) -> tuple[float, float, float]:
 def _rmf(
     point: OperatingPoint,
     zos: ZosConfig,
-    parts: Sequence[tuple[float, dict[str, float] | None]],
+    parts: Sequence[tuple[float, dict[str, float | None]]],
 ) -> RmfResult:
-    """A z/OS workload's RMF components, ms: its classes' by their shares (None past
-    saturation)."""
+    """A z/OS workload's RMF components, ms: its classes' by their shares (a component None
+    where a class's has no steady state, `_rmf_parts`)."""
     ficon = point.network.config.hardware.ficon
     assert ficon is not None
     lcus = tuple(ficon.lcus[i] for i in zos.lcus)
     share = sum(f for f, _ in parts)
-    known = share > 0 and all(p is not None for _, p in parts)
-    mean = {
-        c: (sum(f * (p or {}).get(c, 0.0) for f, p in parts) / share / MS if known else None)
-        for c in RMF_COMPONENTS
-    }
+
+    def mean_ms(c: str) -> float | None:
+        values = [(f, p[c]) for f, p in parts]
+        if share <= 0 or any(v is None for _, v in values):
+            return None
+        return sum(f * v for f, v in values if v is not None) / share / MS
+
+    mean = {c: mean_ms(c) for c in RMF_COMPONENTS}
     return RmfResult(
         iosq_ms=mean["iosq"],
         pend_ms=mean["pend"],

@@ -111,3 +111,22 @@ def test_a_load_is_carried_exactly_below_a_device_queue_maximum(name: str) -> No
     solver = Solver(begun.solver.config)
     assert solver.carries(begun.unit, begun.maximum * (1 - 1e-3))
     assert not solver.carries(begun.unit, begun.maximum * (1 + 1e-3))
+
+
+def test_past_the_device_queue_maximum_only_iosq_is_unknown() -> None:
+    # No PAV: the device queues saturate at about 22,500 I/O/s, the storage at 68,800.
+    config = sweep("DS8800 z/OS alias-count sweep (16 EAV volumes, 16,000 I/O/s)")
+    begun = begin(config)
+    solver = Solver(config)
+    (w,) = workloads(solver.open_point(begun.unit * begun.maximum * 1.2))
+    assert w.rmf is not None
+    assert w.response_time_ms is None
+    assert w.rmf.iosq_ms is None
+    below = (w.rmf.pend_ms, w.rmf.disc_ms, w.rmf.conn_ms)
+    assert all(v is not None and 0 < v < 50 for v in below)
+    # Below the maximum the four add up to the response time, as before.
+    (w,) = workloads(solver.open_point(begun.unit * begun.maximum * 0.9))
+    assert w.rmf is not None
+    assert w.response_time_ms is not None
+    parts = (w.rmf.iosq_ms, w.rmf.pend_ms, w.rmf.disc_ms, w.rmf.conn_ms)
+    assert sum(p or 0.0 for p in parts) == pytest.approx(w.response_time_ms, rel=1e-12)
