@@ -23,6 +23,7 @@ from .support.builders import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "diskmodel"
+CONTAINERS = {"dict", "list", "set", "OrderedDict", "collections.OrderedDict"}
 CACHE_CALLS = {"functools.cache", "cache", "functools.lru_cache", "lru_cache"}
 
 
@@ -33,12 +34,13 @@ def _is_cache(node: ast.expr) -> bool:
 
 
 def _is_empty_container(node: ast.expr | None) -> bool:
-    """`{}`, `[]`, `set()`, `dict()`, `list()`: state a module keeps filling."""
+    """`{}`, `[]`, `set()`, `dict()`, `list()`, `OrderedDict()`: state a module keeps filling."""
     if isinstance(node, ast.Dict | ast.List | ast.Set):
         return not (node.keys if isinstance(node, ast.Dict) else node.elts)
     return (
         isinstance(node, ast.Call)
-        and ast.unparse(node.func) in {"dict", "list", "set"}
+        and ast.unparse(node.func)
+        in {"dict", "list", "set", "OrderedDict", "collections.OrderedDict"}
         and not node.args
     )
 

@@ -60,6 +60,11 @@ _read: OrderedDict[tuple[str, int, int, int, int], list[Interval]] = OrderedDict
 """Measured files read in this process, by identity, size and modification time (as heat
 maps are kept, `tiering.heatmap.read_heatmap`): every configuration a scenario resolves, its
 alternatives' and the catalog band's, shares one reading of its week of intervals."""
+_summed: OrderedDict[
+    tuple[tuple[str, int, int, int, int], tuple[str, ...]],
+    tuple[tuple[tuple[str, float], ...], float],
+] = OrderedDict()
+"""Their write MB/s per interval of the named scopes (`_measured_intervals`), likewise."""
 FIGURES_ENTRY = "copy services"
 """The entry the copy services' figures are listed under among the catalog figures."""
 
@@ -166,6 +171,13 @@ def measured_rows(reference: str, folder: Path | None) -> list[Interval]:
     """The Global Mirror `measured:` file `reference` (relative to the scenario's `folder`, and
     inside it) read and parsed, once per version of the file; an InputError naming the key
     when it is refused or cannot be read (`diskmodel check` opens it too)."""
+    return _file_rows(reference, folder)[1]
+
+
+def _file_rows(
+    reference: str, folder: Path | None
+) -> tuple[tuple[str, int, int, int, int], list[Interval]]:
+    """`measured_rows`, with the file's identity (path, device, inode, size, modification)."""
     from diskmodel.measured.intervals import parse_intervals
     from diskmodel.yamlio import read_input_text
 
@@ -185,16 +197,28 @@ def measured_rows(reference: str, folder: Path | None) -> list[Interval]:
             _read.popitem(last=False)
     else:
         _read.move_to_end(key)
-    return intervals
+    return key, intervals
 
 
 def _measured_intervals(
-    reference: str, folder: Path | None, names: dict[str, int], write_mb: Callable[[int], float]
+    reference: str, folder: Path | None, names: dict[str, int]
 ) -> tuple[tuple[tuple[str, float], ...], float]:
     """The measured file's intervals as (time, write MB/s of the named workloads' scopes),
-    and the interval length (the shortest step between times)."""
+    and the interval length (the shortest step between times); summed once per file version
+    and scopes (a run resolves the scenario again for every band and alternative)."""
+    file_key, intervals = _file_rows(reference, folder)
+    key = (file_key, tuple(sorted(names)))
+    if key not in _summed:
+        _summed[key] = _write_mb_by_time(intervals, names, reference)
+        while len(_summed) > _READ_ENTRIES:
+            _summed.popitem(last=False)
+    return _summed[key]
+
+
+def _write_mb_by_time(
+    intervals: list[Interval], names: dict[str, int], reference: str
+) -> tuple[tuple[tuple[str, float], ...], float]:
     where = f"copy_services.global_mirror.measured: {reference}"
-    intervals = measured_rows(reference, folder)
     by_time: dict[dt.datetime, float] = {}
     seen: set[str] = set()
     for row in intervals:
@@ -233,7 +257,7 @@ def _global_mirror(
 
     if gm.measured is not None:
         intervals, step = _measured_intervals(
-            gm.measured, folder, {workloads[i].name: i for i in indices}, write_mb
+            gm.measured, folder, {workloads[i].name: i for i in indices}
         )
         source = f"measured: {gm.measured}"
     else:
