@@ -24,13 +24,13 @@ from diskmodel.model.copy_links import (
     mirror_state,
 )
 from diskmodel.model.costs import OpCosts, queue_limit
-from diskmodel.model.flows import Flows, rank_flows, workload_shares
+from diskmodel.model.flows import Flows, WorkloadShares, rank_flows, workload_shares
 from diskmodel.model.layout import PoolLayout
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
-from diskmodel.workload import IO_CLASSES, IoClass
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "read_hit": "read_hit",
@@ -235,11 +235,19 @@ class NetworkBuilder:
         # busy time, positioning time and second moments of service at queue length one.
         drives = np.zeros((4, K))
         costs_of = hw.system.processor_costs
+        by_pool: dict[str, list[RankInfo]] = {}
+        # Workloads of the same cost inputs with the same shares of the same pool's ranks make
+        # the same rank flows (but for their index) and drive sums: made once (`_rank_work`).
+        rank_work: dict[tuple[object, ...], _RankWork] = {}
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
             mix = workload.mix
-            pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
+            pool_ranks = by_pool.get(workload.pool)
+            if pool_ranks is None:
+                pool_ranks = by_pool[workload.pool] = [
+                    i for i in infos if i.rank.pool == workload.pool
+                ]
             shares = workload_shares(workload, pool_layout, pool_ranks, n_servers)
             owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
             for io_class in IO_CLASSES:
@@ -269,16 +277,52 @@ class NetworkBuilder:
                             visible=False, destage=True, size_bytes=size,
                         )  # fmt: skip
             if pool_ranks:
-                parts: list[tuple[np.ndarray, ...]] = []
-                flows.add_arrays(*rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts))
+                key = (
+                    costs.kept(w, mix),
+                    workload.pool,
+                    tuple(shares.small.values()),
+                    tuple(shares.mb.values()),
+                )
+                work = rank_work.get(key)
+                if work is None:
+                    work = rank_work[key] = _rank_work(
+                        costs, w, mix, pool_ranks, shares, da_index, K
+                    )
+                columns, per_station = work
+                flows.add_arrays(np.full(len(columns[0]), w, dtype=np.int64), *columns)
                 weight = self._weights[w]
-                for at, *sums in parts:
-                    for row, values in enumerate(sums):
-                        drives[row] += weight * np.bincount(at, weights=values, minlength=K)
+                for row, counts in per_station:
+                    drives[row] += weight * counts
         return _assemble(
             config, costs, self._stations, flows, infos, layout, drives, self._weights,
             self._mirror,
         )  # fmt: skip
+
+
+_RankWork = tuple[tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
+"""One workload's rank flows but for the workload column (`rank_flows`), and per row of the
+drive sums (operations, busy, positioning, second moments) its values per station."""
+
+
+def _rank_work(
+    costs: OpCosts,
+    w: int,
+    mix: IoMix,
+    pool_ranks: Sequence[RankInfo],
+    shares: WorkloadShares,
+    da_index: Sequence[int],
+    K: int,
+) -> _RankWork:
+    """Workload `w`'s flows at its pool's ranks and their DA pairs without the workload
+    column, and per row of the drive sums its per-station values (`rank_flows`)."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    columns = rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts)
+    per_station = [
+        (row, np.bincount(at, weights=values, minlength=K))
+        for at, *sums in parts
+        for row, values in enumerate(sums)
+    ]
+    return columns[1:], per_station
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:

@@ -26,13 +26,20 @@ def small_io_drive_time_s(
     rate anywhere, by equal weights.
     """
 
+    # Workloads of the same cost inputs (`OpCosts.kept`) have the same busy time: summed once.
+    seen: dict[int, float] = {}
+
     def busy_of(w: int, workload: WorkloadConfig) -> float:
-        fractions = workload.mix.fractions
-        return sum(
-            fractions[op.io_class] * op.count * op.drive.mean_s
-            for op in costs.of(w, workload.mix, rank, span)
-            if not op.sequential
-        )
+        kept = costs.kept(w, workload.mix)
+        found = seen.get(kept)
+        if found is None:
+            fractions = workload.mix.fractions
+            found = seen[kept] = sum(
+                fractions[op.io_class] * op.count * op.drive.mean_s
+                for op in costs.of(w, workload.mix, rank, span)
+                if not op.sequential
+            )
+        return found
 
     return _per_small_io(members, busy_of) / rank.active_drives
 

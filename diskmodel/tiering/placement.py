@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import chain
 
 import numpy as np
 
@@ -308,10 +309,15 @@ def _assemble(
         for i, t in enumerate(tiers)
     ]
     names = [t.name for t in tiers]
-    placements = tuple(
-        WorkloadPlacement(
-            workload=w.name,
-            tiers=tuple(
+    # Workloads whose rows are the same, bit for bit and type for type (64 volumes of one
+    # database), share one tuple of frozen shares: made once, not once per workload.
+    made: dict[tuple[object, ...], tuple[TierShare, ...]] = {}
+    placements = []
+    for k, (row, row_iops, w) in enumerate(zip(rows, iops.tolist(), workloads, strict=True)):
+        key = (shares[k].tobytes(), iops[k].tobytes(), tuple(map(type, chain.from_iterable(row))))
+        held = made.get(key)
+        if held is None:
+            held = made[key] = tuple(
                 TierShare(
                     tier=names[t],
                     capacity_used_gb=row[t][0],
@@ -321,10 +327,8 @@ def _assemble(
                     over_ceiling=over[t],
                 )
                 for t in range(n)
-            ),
-        )
-        for row, row_iops, w in zip(rows, iops.tolist(), workloads, strict=True)
-    )
+            )
+        placements.append(WorkloadPlacement(workload=w.name, tiers=held))
     # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
     io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
     if io_weights.sum() <= 0.0:
@@ -348,7 +352,7 @@ def _assemble(
         )
         for t in range(n)
     )
-    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=placements)
+    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=tuple(placements))
 
 
 def _in_order_sums(values: np.ndarray, tiers: int) -> list[float]:
