@@ -320,11 +320,14 @@ def _rank_work(
     parts: list[tuple[np.ndarray, ...]] = []
     columns = rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts)
     per_station = [
-        (row, np.bincount(at, weights=values, minlength=K))
-        for at, *sums in parts
-        for row, values in enumerate(sums)
+        (row, _per_station(at, values, K)) for at, *sums in parts for row, values in enumerate(sums)
     ]
     return columns[1:], per_station
+
+
+def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
+    """[K]: the weights added per station, in their order."""
+    return np.asarray(np.bincount(station, weights=weights, minlength=K), dtype=np.float64)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -407,9 +410,9 @@ def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatAr
             summed(destage, busy * size),
         ),
         station=(
-            np.bincount(station, weights=flow_weight, minlength=K),
-            np.bincount(station, weights=flow_weight * mean_s, minlength=K),
-            np.bincount(station, weights=flow_weight * mean_s * mean_s, minlength=K),
+            _per_station(station, flow_weight, K),
+            _per_station(station, flow_weight * mean_s, K),
+            _per_station(station, flow_weight * mean_s * mean_s, K),
         ),
         codes=codes.astype(np.int64),
         visits=_summed(group_cell, visits[visible], codes.size, K),
