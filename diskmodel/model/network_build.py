@@ -25,13 +25,13 @@ from diskmodel.model.copy_links import (
     mirror_state,
 )
 from diskmodel.model.costs import OpCosts, queue_limit
-from diskmodel.model.flows import Flows, WorkloadShares, rank_flows, workload_shares
+from diskmodel.model.flows import Flows, rank_flows, workload_shares
 from diskmodel.model.layout import PoolLayout
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
-from diskmodel.workload import IO_CLASSES, IoClass, IoMix
+from diskmodel.workload import IO_CLASSES, IoClass
 
 PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "read_hit": "read_hit",
@@ -214,12 +214,59 @@ class NetworkBuilder:
                 visible=[True, False] * n, destage=False, size_bytes=size,
             )  # fmt: skip
 
+    def _workload_flows(
+        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+    ) -> _WorkloadFlows:
+        """Workload `w`'s flows at the servers (by the share of its data each owns) and at its
+        pool's ranks and their DA pairs (`rank_flows`), and its drive sums (`_WorkloadFlows`)."""
+        config, costs = self.config, self.costs
+        hw = config.hardware
+        workload = config.workloads[w]
+        mix = workload.mix
+        costs_of = hw.system.processor_costs
+        shares = workload_shares(workload, pool_layout, pool_ranks, hw.system.servers)
+        owned = [(s, k) for s, k in zip(shares.servers, self._servers, strict=True) if s > 0]
+        servers = Flows()
+        for io_class in IO_CLASSES:
+            p = mix.fractions[io_class]
+            if p <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
+            servers.add(
+                w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
+                visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
+                size_bytes=size,
+            )  # fmt: skip
+            if io_class in ("random_write", "sequential_write"):
+                # One destage per destaged write (random) or per destaged track (sequential).
+                per_write = mix.destage_ratio * (
+                    mix.backend_op(io_class)[1]
+                    if io_class == "random_write"
+                    else size / cache.TRACK_BYTES
+                )
+                if per_write > 0:
+                    servers.add(
+                        w, io_class, [k for _, k in owned],
+                        rate=[p * per_write * s for s, _ in owned], visits=0.0,
+                        mean_s=processor.core_time(costs_of, "destage").mean_s,
+                        visible=False, destage=True, size_bytes=size,
+                    )  # fmt: skip
+        if not pool_ranks:
+            return servers.columns()[1:], Flows().columns()[1:], []
+        parts: list[tuple[np.ndarray, ...]] = []
+        ranks = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, parts)
+        K = len(self._stations)
+        per_station = [
+            (row, _per_station(at, values, K))
+            for at, *sums in parts
+            for row, values in enumerate(sums)
+        ]
+        return servers.columns()[1:], ranks[1:], per_station
+
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
         """The network with the data placed as `layout` says."""
         config, costs = self.config, self.costs
-        hw = config.hardware
-        n_servers = hw.system.servers
-        server_index, da_index = self._servers, self._da_pairs
         infos: list[RankInfo] = []
         for i, rank in enumerate(config.ranks):
             pool_layout = layout.get(rank.pool)
@@ -232,97 +279,50 @@ class NetworkBuilder:
             infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
-        flows = Flows()
         K = len(self._stations)
         # Per rank station, over its workloads weighted by their planned rates: operations,
         # busy time, positioning time and second moments of service at queue length one.
         drives = np.zeros((4, K))
-        costs_of = hw.system.processor_costs
         by_pool: dict[str, list[RankInfo]] = {}
-        # Workloads of the same cost inputs with the same shares of the same pool's ranks make
-        # the same rank flows (but for their index) and drive sums: made once (`_rank_work`).
-        rank_work: dict[tuple[object, ...], _RankWork] = {}
+        # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
+        # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
+        # the same flows but for their index, and the same drive sums: made once each
+        # (`_WorkloadFlows`). The servers' flows of every workload come first, then the
+        # ranks', each in workload order, as when they were made one workload at a time.
+        made: dict[tuple[object, ...], _WorkloadFlows] = {}
+        at_servers, at_ranks = Flows(), Flows()
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
-            mix = workload.mix
-            pool_ranks = by_pool.get(workload.pool)
-            if pool_ranks is None:
-                pool_ranks = by_pool[workload.pool] = [
-                    i for i in infos if i.rank.pool == workload.pool
-                ]
-            shares = workload_shares(workload, pool_layout, pool_ranks, n_servers)
-            owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
-            for io_class in IO_CLASSES:
-                p = mix.fractions[io_class]
-                if p <= 0:
-                    continue
-                size = mix.size_bytes(io_class)
-                core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
-                flows.add(
-                    w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
-                    visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
-                    size_bytes=size,
-                )  # fmt: skip
-                if io_class in ("random_write", "sequential_write"):
-                    # One destage per destaged write (random) or per destaged track
-                    # (sequential).
-                    per_write = mix.destage_ratio * (
-                        mix.backend_op(io_class)[1]
-                        if io_class == "random_write"
-                        else size / cache.TRACK_BYTES
-                    )
-                    if per_write > 0:
-                        flows.add(
-                            w, io_class, [k for _, k in owned],
-                            rate=[p * per_write * s for s, _ in owned], visits=0.0,
-                            mean_s=processor.core_time(costs_of, "destage").mean_s,
-                            visible=False, destage=True, size_bytes=size,
-                        )  # fmt: skip
-            if pool_ranks:
-                key = (
-                    costs.kept(w, mix),
-                    workload.pool,
-                    tuple(shares.small.values()),
-                    tuple(shares.mb.values()),
-                )
-                work = rank_work.get(key)
-                if work is None:
-                    work = rank_work[key] = _rank_work(
-                        costs, w, mix, pool_ranks, shares, da_index, K
-                    )
-                columns, per_station = work
-                flows.add_arrays(np.full(len(columns[0]), w, dtype=np.int64), *columns)
-                weight = self._weights[w]
-                for row, counts in per_station:
-                    drives[row] += weight * counts
+            held = pool_layout.placement.workload(workload.name).tiers
+            key = (costs.kept(w, workload.mix), workload.pool, id(held))
+            found = made.get(key)
+            if found is None:
+                pool_ranks = by_pool.get(workload.pool)
+                if pool_ranks is None:
+                    pool_ranks = by_pool[workload.pool] = [
+                        i for i in infos if i.rank.pool == workload.pool
+                    ]
+                found = made[key] = self._workload_flows(w, pool_layout, pool_ranks)
+            servers, ranks, per_station = found
+            for part, columns in ((at_servers, servers), (at_ranks, ranks)):
+                if columns[0].size:
+                    part.add_arrays(np.full(columns[0].size, w, dtype=np.int64), *columns)
+            weight = self._weights[w]
+            for row, counts in per_station:
+                drives[row] += weight * counts
+        flows = Flows()
+        for part in (at_servers, at_ranks):
+            flows.add_arrays(*part.columns())
         W = len(config.workloads)
         sums = self._host_sums(active) + _flow_sums(flows.columns(), W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
-_RankWork = tuple[tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
-"""One workload's rank flows but for the workload column (`rank_flows`), and per row of the
-drive sums (operations, busy, positioning, second moments) its values per station."""
-
-
-def _rank_work(
-    costs: OpCosts,
-    w: int,
-    mix: IoMix,
-    pool_ranks: Sequence[RankInfo],
-    shares: WorkloadShares,
-    da_index: Sequence[int],
-    K: int,
-) -> _RankWork:
-    """Workload `w`'s flows at its pool's ranks and their DA pairs without the workload
-    column, and per row of the drive sums its per-station values (`rank_flows`)."""
-    parts: list[tuple[np.ndarray, ...]] = []
-    columns = rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts)
-    per_station = [
-        (row, _per_station(at, values, K)) for at, *sums in parts for row, values in enumerate(sums)
-    ]
-    return columns[1:], per_station
+_WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
+"""One workload's flows at the servers and at its pool's ranks and their DA pairs, each as
+`Flows` columns but for the workload column, and per row of the drive sums (operations,
+busy, positioning, second moments) its values per station."""
 
 
 def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
