@@ -21,22 +21,29 @@ Target (issue 30): 64 workloads under 0.5 s, the in-process prediction as the is
 it (no band), on the shared 2-core machine; the ratio to 8 workloads shows whether 64 cost
 "little more than 8".
 
-Measured 2026-11-28 on the shared 2-core machine (load average 5-9, other helpers' benches
-running), CPU seconds of the in-process prediction, without / with the catalog band, and the
-drive calculations of one prediction without the band (calls / distinct inputs):
+Measured 2026-11-28 08:14-08:16 UTC on the shared 2-core machine (load average 3.4-3.5, other
+helpers' runs going), CPU seconds of the in-process prediction, without / with the catalog
+band, before (bdf96c7) and after (branch place-fast), one `python -m bench placement` each,
+run back to back:
 
-| workloads | before (main 5312683) | after | drive calculations before | after |
-|---:|---|---|---|---|
-| 1 | 0.22 / 1.37 | 0.23 / 1.48 | 1,788 / 1,788 | 1,788 / 1,788 |
-| 3 | 0.30 / 2.48 | 0.24 / 1.91 | 4,482 / 1,494 | 1,494 / 1,494 |
-| 8 | 0.61 / 5.33 | 0.35 / 2.97 | 12,048 / 1,506 | 1,506 / 1,506 |
-| 64 | 5.70 / 41.7 | 1.60 / 10.9 | 61,056 / 954 | 954 / 954 |
+| workloads | before (bdf96c7) | after | drive calculations (calls / distinct), both |
+|---:|---|---|---|
+| 1 | 0.246 / 1.48 | 0.237 / 1.44 | 1,788 / 1,788 |
+| 3 | 0.237 / 1.90 | 0.217 / 1.69 | 1,494 / 1,494 |
+| 8 | 0.332 / 2.77 | 0.268 / 2.25 | 1,506 / 1,506 |
+| 64 | 1.349 / 10.7 | 0.598 / 5.06 | 954 / 954 |
 
-64 workloads: 1.60 s, NOT MET against 0.5 s (4.5x the 8-workload run; was 9.3x). What is
-left grows with the workloads outside placement: the network's flows (`model.network_build`,
-`model.flows`, a table per workload and rank, about a third of the run) and the tiers'
-headroom at each probe of a ceiling search (`model.pool_load`, per workload and tier). The
-fresh-process `python -m diskmodel run` of 64 workloads without the band: 2.76 s wall.
+64 workloads: 0.60 s, NOT MET against 0.5 s (2.2x the 8-workload run; was 4.1x). What was
+repeated per workload is now made once per distinct input, exactly: the operation costs and
+a drive's busy time per cost inputs (`OpCosts.kept`: mix and FlashCopy work), a network's
+server and rank flows per (cost inputs, tier shares), a placement's per-workload shares per
+distinct row, and the host ports' and cards' flows (128 ports: most of a network's flows)
+summed once per configuration. What is left, for 64 workloads: placing the pool at each probe
+of the Easy Tier ceiling searches (34 layouts, 348 placements: Easy Tier's ranking of
+64 x 200 bins per layout, the per-workload shares at each probe), the tiers' headroom at each
+probe, and the networks' per-workload sums. The fresh-process `python -m diskmodel run` of 64
+workloads without the band: 3.1 s wall before and after (the run's report and start-up, not
+placement, are most of it).
 """
 
 from __future__ import annotations

@@ -60,14 +60,13 @@ class Flows:
 
     Columns, not one object per flow: a run builds a network per placement, a hundred or more,
     each of some 850 flows. The host ports' and cards' flows, the same in every network of a
-    configuration, lead as arrays made once (`NetworkBuilder`); the servers' flows are few per
+    configuration, are made and summed once (`NetworkBuilder`); the servers' flows are few per
     class and kept in lists; a pool's rank flows arrive as arrays (`rank_flows`). No two
     kinds meet at a station, and each keeps its order, so summing them per (workload, station)
     (`np.bincount` adds in index order) gives, to the last bit, the sums of a loop over each
     station's flows in the order added."""
 
-    def __init__(self, leading: tuple[np.ndarray, ...] | None = None) -> None:
-        self._leading = leading
+    def __init__(self) -> None:
         self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
         self._arrays: list[tuple[np.ndarray, ...]] = []
 
@@ -100,14 +99,11 @@ class Flows:
 
     def columns(self) -> tuple[np.ndarray, ...]:
         """(workload, class index, station, rate, visits, mean_s, visible, destage,
-        size_bytes): the leading columns given when made, then the flows given as lists, then
-        those given as arrays, each in the order added."""
+        size_bytes): the flows given as lists, then those given as arrays, each in the order
+        added."""
         listed = [np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True)]
-        lead = self._leading or tuple(np.empty(0, dtype=t) for t in _TYPES)
         return tuple(
-            np.concatenate([lead[k], listed[k], *(a[k] for a in self._arrays)]).astype(
-                t, copy=False
-            )
+            np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
             for k, t in enumerate(_TYPES)
         )
 

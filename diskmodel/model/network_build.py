@@ -8,6 +8,7 @@ per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -81,14 +82,14 @@ def build_network(
 class NetworkBuilder:
     """The networks of one configuration, one per placement (`build_network`). What no
     placement changes is made once: the stations, and the host ports' and adapter cards' flows
-    (the placement moves only the servers' and the ranks' work). Those flows come first in
-    every network's columns, the two kinds never meeting at a station, so each station's sums
-    are the ones a network built from scratch has, to the bit (`Flows`)."""
+    (the placement moves only the servers' and the ranks' work), and their sums: the two
+    kinds never meet at a station, so each station's sums are the ones a network built from
+    scratch has, to the bit (`_FlowSums`)."""
 
     def __init__(self, config: Configuration, costs: OpCosts | None = None) -> None:
         self.config = config
         self.costs = costs or OpCosts(config)
-        self._host: dict[tuple[int, ...], tuple[np.ndarray, ...]] = {}
+        self._host: dict[tuple[int, ...], _FlowSums] = {}
         hw = config.hardware
         front = _front_end_stations(config)
         n_ports, n_servers = hw.host_ports, hw.system.servers
@@ -118,9 +119,10 @@ class NetworkBuilder:
         planned = [w.iops or 0.0 for w in config.workloads]
         busiest = max(planned, default=0.0) or 1.0
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
+        self._weight_array = np.asarray(self._weights, dtype=np.float64)
 
-    def _host_flows(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-        """The host ports' and adapter cards' flows of the workloads `active`, as columns."""
+    def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
+        """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
         found = self._host.get(active)
         if found is not None:
             return found
@@ -173,7 +175,8 @@ class NetworkBuilder:
                         mean_s=link_service(self.config, size), visible=True, destage=False,
                         size_bytes=size,
                     )  # fmt: skip
-        found = self._host[active] = flows.columns()
+        W, K = len(self.config.workloads), len(self._stations)
+        found = self._host[active] = _flow_sums(flows.columns(), W, K, self._weight_array)
         return found
 
     def _ports_of(self, workload: WorkloadConfig) -> list[int]:
@@ -211,12 +214,59 @@ class NetworkBuilder:
                 visible=[True, False] * n, destage=False, size_bytes=size,
             )  # fmt: skip
 
+    def _workload_flows(
+        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+    ) -> _WorkloadFlows:
+        """Workload `w`'s flows at the servers (by the share of its data each owns) and at its
+        pool's ranks and their DA pairs (`rank_flows`), and its drive sums (`_WorkloadFlows`)."""
+        config, costs = self.config, self.costs
+        hw = config.hardware
+        workload = config.workloads[w]
+        mix = workload.mix
+        costs_of = hw.system.processor_costs
+        shares = workload_shares(workload, pool_layout, pool_ranks, hw.system.servers)
+        owned = [(s, k) for s, k in zip(shares.servers, self._servers, strict=True) if s > 0]
+        servers = Flows()
+        for io_class in IO_CLASSES:
+            p = mix.fractions[io_class]
+            if p <= 0:
+                continue
+            size = mix.size_bytes(io_class)
+            core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
+            servers.add(
+                w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
+                visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
+                size_bytes=size,
+            )  # fmt: skip
+            if io_class in ("random_write", "sequential_write"):
+                # One destage per destaged write (random) or per destaged track (sequential).
+                per_write = mix.destage_ratio * (
+                    mix.backend_op(io_class)[1]
+                    if io_class == "random_write"
+                    else size / cache.TRACK_BYTES
+                )
+                if per_write > 0:
+                    servers.add(
+                        w, io_class, [k for _, k in owned],
+                        rate=[p * per_write * s for s, _ in owned], visits=0.0,
+                        mean_s=processor.core_time(costs_of, "destage").mean_s,
+                        visible=False, destage=True, size_bytes=size,
+                    )  # fmt: skip
+        if not pool_ranks:
+            return servers.columns()[1:], Flows().columns()[1:], []
+        parts: list[tuple[np.ndarray, ...]] = []
+        ranks = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, parts)
+        K = len(self._stations)
+        per_station = [
+            (row, _per_station(at, values, K))
+            for at, *sums in parts
+            for row, values in enumerate(sums)
+        ]
+        return servers.columns()[1:], ranks[1:], per_station
+
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
         """The network with the data placed as `layout` says."""
         config, costs = self.config, self.costs
-        hw = config.hardware
-        n_servers = hw.system.servers
-        server_index, da_index = self._servers, self._da_pairs
         infos: list[RankInfo] = []
         for i, rank in enumerate(config.ranks):
             pool_layout = layout.get(rank.pool)
@@ -229,56 +279,55 @@ class NetworkBuilder:
             infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
-        flows = Flows(self._host_flows(active))
         K = len(self._stations)
         # Per rank station, over its workloads weighted by their planned rates: operations,
         # busy time, positioning time and second moments of service at queue length one.
         drives = np.zeros((4, K))
-        costs_of = hw.system.processor_costs
+        by_pool: dict[str, list[RankInfo]] = {}
+        # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
+        # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
+        # the same flows but for their index, and the same drive sums: made once each
+        # (`_WorkloadFlows`). The servers' flows of every workload come first, then the
+        # ranks', each in workload order, as when they were made one workload at a time.
+        made: dict[tuple[object, ...], _WorkloadFlows] = {}
+        at_servers, at_ranks = Flows(), Flows()
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
-            mix = workload.mix
-            pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
-            shares = workload_shares(workload, pool_layout, pool_ranks, n_servers)
-            owned = [(s, k) for s, k in zip(shares.servers, server_index, strict=True) if s > 0]
-            for io_class in IO_CLASSES:
-                p = mix.fractions[io_class]
-                if p <= 0:
-                    continue
-                size = mix.size_bytes(io_class)
-                core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
-                flows.add(
-                    w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
-                    visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
-                    size_bytes=size,
-                )  # fmt: skip
-                if io_class in ("random_write", "sequential_write"):
-                    # One destage per destaged write (random) or per destaged track
-                    # (sequential).
-                    per_write = mix.destage_ratio * (
-                        mix.backend_op(io_class)[1]
-                        if io_class == "random_write"
-                        else size / cache.TRACK_BYTES
-                    )
-                    if per_write > 0:
-                        flows.add(
-                            w, io_class, [k for _, k in owned],
-                            rate=[p * per_write * s for s, _ in owned], visits=0.0,
-                            mean_s=processor.core_time(costs_of, "destage").mean_s,
-                            visible=False, destage=True, size_bytes=size,
-                        )  # fmt: skip
-            if pool_ranks:
-                parts: list[tuple[np.ndarray, ...]] = []
-                flows.add_arrays(*rank_flows(costs, w, mix, pool_ranks, shares, da_index, parts))
-                weight = self._weights[w]
-                for at, *sums in parts:
-                    for row, values in enumerate(sums):
-                        drives[row] += weight * np.bincount(at, weights=values, minlength=K)
-        return _assemble(
-            config, costs, self._stations, flows, infos, layout, drives, self._weights,
-            self._mirror,
-        )  # fmt: skip
+            held = pool_layout.placement.workload(workload.name).tiers
+            key = (costs.kept(w, workload.mix), workload.pool, id(held))
+            found = made.get(key)
+            if found is None:
+                pool_ranks = by_pool.get(workload.pool)
+                if pool_ranks is None:
+                    pool_ranks = by_pool[workload.pool] = [
+                        i for i in infos if i.rank.pool == workload.pool
+                    ]
+                found = made[key] = self._workload_flows(w, pool_layout, pool_ranks)
+            servers, ranks, per_station = found
+            for part, columns in ((at_servers, servers), (at_ranks, ranks)):
+                if columns[0].size:
+                    part.add_arrays(np.full(columns[0].size, w, dtype=np.int64), *columns)
+            weight = self._weights[w]
+            for row, counts in per_station:
+                drives[row] += weight * counts
+        flows = Flows()
+        for part in (at_servers, at_ranks):
+            flows.add_arrays(*part.columns())
+        W = len(config.workloads)
+        sums = self._host_sums(active) + _flow_sums(flows.columns(), W, K, self._weight_array)
+        return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
+
+
+_WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
+"""One workload's flows at the servers and at its pool's ranks and their DA pairs, each as
+`Flows` columns but for the workload column, and per row of the drive sums (operations,
+busy, positioning, second moments) its values per station."""
+
+
+def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
+    """[K]: the weights added per station, in their order."""
+    return np.asarray(np.bincount(station, weights=weights, minlength=K), dtype=np.float64)
 
 
 def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> FloatArray:
@@ -287,36 +336,109 @@ def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> 
     return np.asarray(out, dtype=np.float64).reshape(rows, K)
 
 
+@dataclass(frozen=True)
+class _FlowSums:
+    """What a network reads from some of its flows, each figure added in flow order: per
+    (workload, station) [W, K] the arrivals, host-visible arrivals, work, destage work,
+    asynchronous work, destage bytes and destage byte-seconds (`Network`'s fields); per
+    station [K] the operations, first and second moments of service weighted by the
+    workloads' planned rates; and per (workload, class) group of the host-visible flows
+    (`codes`: workload x classes + the class's place in name order) [groups, K] the visits
+    and the service per host I/O of the class.
+
+    A network's flows are summed in two parts, the host ports' and cards' (the same in every
+    network of a configuration: summed once, `NetworkBuilder`) and the rest. No station has
+    flows of both (`Flows`), so every cell and every station is summed from one part alone and
+    adding the parts' sums (one of them 0.0 there) gives the sums of all the flows, to the bit.
+    """
+
+    cells: tuple[FloatArray, ...]
+    station: tuple[FloatArray, FloatArray, FloatArray]
+    codes: NDArray[np.int64]
+    visits: FloatArray
+    service: FloatArray
+
+    def __add__(self, other: _FlowSums) -> _FlowSums:
+        codes = np.union1d(self.codes, other.codes)
+        visits = np.zeros((codes.size, self.visits.shape[1]))
+        service = np.zeros_like(visits)
+        for part in (self, other):
+            rows = np.searchsorted(codes, part.codes)
+            visits[rows] += part.visits
+            service[rows] += part.service
+        return _FlowSums(
+            tuple(a + b for a, b in zip(self.cells, other.cells, strict=True)),
+            (
+                self.station[0] + other.station[0],
+                self.station[1] + other.station[1],
+                self.station[2] + other.station[2],
+            ),
+            codes,
+            visits,
+            service,
+        )
+
+
+def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatArray) -> _FlowSums:
+    """`_FlowSums` of the flows `columns` (`Flows.columns`), `weights` each workload's planned
+    rate."""
+    w, io_class, station, rate, visits, mean_s, visible, destage, size = columns
+    cell = w * K + station
+
+    def summed(where: np.ndarray | None, values: np.ndarray) -> FloatArray:
+        """Per (workload, station) [W, K], the values of the flows `where` is true, added
+        in flow order (as a loop over the flows would)."""
+        at, by = (cell, values) if where is None else (cell[where], values[where])
+        return _summed(at, by, W, K)
+
+    busy = rate * mean_s
+    flow_weight = rate * weights[w]
+    # The (workload, class) groups of the host-visible flows in (workload, class name) order,
+    # each flow's group found as the rank of its code among the distinct ones.
+    codes, group = np.unique(
+        w[visible] * len(IO_CLASSES) + _BY_NAME[io_class[visible]], return_inverse=True
+    )
+    group_cell = group.astype(np.int64) * K + station[visible]
+    return _FlowSums(
+        cells=(
+            summed(None, rate),
+            summed(visible, rate),
+            summed(None, busy),
+            summed(destage, busy),
+            summed(~visible, busy),
+            summed(destage, rate * size),
+            summed(destage, busy * size),
+        ),
+        station=(
+            _per_station(station, flow_weight, K),
+            _per_station(station, flow_weight * mean_s, K),
+            _per_station(station, flow_weight * mean_s * mean_s, K),
+        ),
+        codes=codes.astype(np.int64),
+        visits=_summed(group_cell, visits[visible], codes.size, K),
+        service=_summed(group_cell, (visits * mean_s)[visible], codes.size, K),
+    )
+
+
 def _assemble(
     config: Configuration,
     costs: OpCosts,
     stations: Sequence[Station],
-    flows: Flows,
+    sums: _FlowSums,
     infos: list[RankInfo],
     layout: Mapping[str, PoolLayout],
     drive_sums: FloatArray,
-    weights: Sequence[float],
     mirror: MirrorState | None = None,
 ) -> Network:
-    W, K = len(config.workloads), len(stations)
-    w, io_class, station, rate, visits, mean_s, visible, destage, size = flows.columns()
-    cell = w * K + station
-
-    def summed(where: np.ndarray | None, weights: np.ndarray) -> FloatArray:
-        """Per (workload, station) [W, K], the weights of the flows `where` is true, added
-        in flow order (as a loop over the flows would)."""
-        at, by = (cell, weights) if where is None else (cell[where], weights[where])
-        return _summed(at, by, W, K)
-
-    busy = rate * mean_s
+    K = len(stations)
+    arrival, visible_arrival, work, destage_work, async_work, destage_bytes, destage_byte_s = (
+        sums.cells
+    )
     # Every station's service variability (squared coefficient of variation at queue length
     # one), over its flows weighted by the workloads' planned rates: a port's, card's, server's
     # or DA pair's operation takes a fixed time for its kind and size, a drive's varies with
     # its seek and rotation (the operations' own second moments).
-    flow_weight = rate * np.asarray(weights, dtype=np.float64)[w]
-    ops = np.bincount(station, weights=flow_weight, minlength=K)
-    first = np.bincount(station, weights=flow_weight * mean_s, minlength=K)
-    second = np.bincount(station, weights=flow_weight * mean_s * mean_s, minlength=K)
+    ops, first, second = sums.station
     drive_ops, drive_busy, drive_positioning, drive_second = drive_sums
     is_drive = drive_ops > 0
     ops, first = np.where(is_drive, drive_ops, ops), np.where(is_drive, drive_busy, first)
@@ -342,26 +464,17 @@ def _assemble(
         stations=tuple(stations),
         ranks=tuple(infos),
         layout=layout,
-        arrival=summed(None, rate),
-        visible_arrival=summed(visible, rate),
-        work=summed(None, busy),
-        destage_work=summed(destage, busy),
-        async_work=summed(~visible, busy),
-        destage_bytes=summed(destage, rate * size),
-        destage_byte_seconds=summed(destage, busy * size),
+        arrival=arrival,
+        visible_arrival=visible_arrival,
+        work=work,
+        destage_work=destage_work,
+        async_work=async_work,
+        destage_bytes=destage_bytes,
+        destage_byte_seconds=destage_byte_s,
         gains=tuple(gains),
         capacity=capacity,
         scv=np.maximum(scv, 0.0),
-        times=_class_times(
-            config,
-            stations,
-            w[visible],
-            io_class[visible],
-            station[visible],
-            visits[visible],
-            mean_s[visible],
-            mirror,
-        ),
+        times=_class_times(config, stations, sums, mirror),
         mirror=mirror,
     )
 
@@ -393,26 +506,16 @@ _BY_NAME = np.array([_CLASS_NAMES.index(c) for c in IO_CLASSES], dtype=np.int64)
 def _class_times(
     config: Configuration,
     stations: Sequence[Station],
-    w: NDArray[np.int64],
-    io_class: NDArray[np.int64],
-    station: NDArray[np.int64],
-    visits: FloatArray,
-    mean_s: FloatArray,
+    sums: _FlowSums,
     mirror: MirrorState | None = None,
 ) -> ClassTimes:
-    """From the host-visible flows (columns, in flow order). A Metro Mirror write's time at
-    the links is not part of the front end's fixed time, and it waits beyond them for the
-    light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
-    # The (workload, class) groups in (workload, class name) order, each flow's group found as
-    # the rank of its code among the distinct ones.
+    """From the host-visible flows' sums per (workload, class) group. A Metro Mirror write's
+    time at the links is not part of the front end's fixed time, and it waits beyond them for
+    the light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
     C = len(IO_CLASSES)
-    codes, group = np.unique(w * C + _BY_NAME[io_class], return_inverse=True)
-    keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in codes]
-    K = len(stations)
+    keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in sums.codes]
     G = len(keys)
-    cell = group.astype(np.int64) * K + station
-    visits_gk = _summed(cell, visits, G, K)
-    service = _summed(cell, visits * mean_s, G, K)
+    visits_gk, service = sums.visits, sums.service
     kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
     front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
     if mirror is not None:

@@ -26,9 +26,9 @@ from diskmodel.configuration import Configuration
 from diskmodel.model.application import TransactionState, transactions
 from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
+from diskmodel.model.costs import OpCosts
 from diskmodel.model.device_limit import queues_carry
 from diskmodel.model.layout import free_headroom, layout, network_key
-from diskmodel.model.mix_costs import MixCosts
 from diskmodel.model.network import Network
 from diskmodel.model.network_build import NetworkBuilder
 from diskmodel.model.open import class_rates, class_responses, station_states
@@ -100,7 +100,7 @@ class Solver:
 
     def __init__(self, config: Configuration) -> None:
         self.config = config
-        self.costs = MixCosts(config)
+        self.costs = OpCosts(config)
         self._builder = NetworkBuilder(config, self.costs)
         self._networks: dict[tuple[object, ...], Network] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.

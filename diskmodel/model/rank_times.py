@@ -26,15 +26,22 @@ def small_io_drive_time_s(
     rate anywhere, by equal weights.
     """
 
-    def busy_of(w: int, workload: WorkloadConfig) -> float:
-        fractions = workload.mix.fractions
-        return sum(
-            fractions[op.io_class] * op.count * op.drive.mean_s
-            for op in costs.of(w, workload.mix, rank, span)
-            if not op.sequential
-        )
+    # Workloads of the same cost inputs (`OpCosts.kept`) have the same busy time: summed once.
+    seen: dict[int, float] = {}
 
-    return _per_small_io(members, busy_of) / rank.active_drives
+    def busy_of(w: int, workload: WorkloadConfig) -> float:
+        kept = costs.kept(w, workload.mix)
+        found = seen.get(kept)
+        if found is None:
+            fractions = workload.mix.fractions
+            found = seen[kept] = sum(
+                fractions[op.io_class] * op.count * op.drive.mean_s
+                for op in costs.of(w, workload.mix, rank, span)
+                if not op.sequential
+            )
+        return found
+
+    return _per_small_io(costs, members, busy_of) / rank.active_drives
 
 
 def small_io_da_time_s(
@@ -51,10 +58,11 @@ def small_io_da_time_s(
             if not op.sequential
         )
 
-    return _per_small_io(members, busy_of)
+    return _per_small_io(costs, members, busy_of)
 
 
 def _per_small_io(
+    costs: OpCosts,
     members: Sequence[tuple[int, WorkloadConfig, float]],
     busy_of: Callable[[int, WorkloadConfig], float],
 ) -> float:
@@ -64,9 +72,15 @@ def _per_small_io(
     only of a workload that sends small I/O to the rank."""
     busy = small = 0.0
     weighted = any(rate > 0 for _, _, rate in members)
+    # Workloads of the same cost inputs (`OpCosts.kept`: the same mix) have the same small
+    # I/O per host I/O: worked out once.
+    per_host_of: dict[int, float] = {}
     for w, workload, rate in members:
         weight = rate if weighted else 1.0
-        per_host = workload.mix.backend_small_io_per_host_io(1.0)
+        kept = costs.kept(w, workload.mix)
+        per_host = per_host_of.get(kept)
+        if per_host is None:
+            per_host = per_host_of[kept] = workload.mix.backend_small_io_per_host_io(1.0)
         if per_host <= 0.0 or weight <= 0.0:
             continue
         busy += weight * busy_of(w, workload)

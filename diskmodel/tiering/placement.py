@@ -45,7 +45,7 @@ uses the curve itself), and for piecewise-linear curves so is the merge.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -105,12 +105,44 @@ def place_pool(
     return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
 
 
+@dataclass(frozen=True)
+class _Members:
+    """What placing one list of workloads needs of them on every call, whatever the tiers:
+    their rates and capacities as arrays, the pool shares' weights, and which float."""
+
+    workloads: tuple[WorkloadDemand, ...]
+    small_io: np.ndarray  # [workloads], back-end small I/O per second
+    io_weight: np.ndarray  # each workload's weight in the pool's small-I/O share
+    mb_weight: np.ndarray  # and in its MB share
+    floating: tuple[int, ...]  # the unpinned workloads' places
+
+    @classmethod
+    def of(cls, workloads: Sequence[WorkloadDemand]) -> _Members:
+        if len({w.name for w in workloads}) != len(workloads):
+            raise ValueError("workload names must be unique in a pool")
+        # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
+        io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
+        if io_weights.sum() <= 0.0:
+            io_weights = np.array([w.capacity_gb for w in workloads], dtype=np.float64)
+        mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
+        if mb_weights.sum() <= 0.0:
+            mb_weights = io_weights
+        return cls(
+            workloads=tuple(workloads),
+            small_io=np.array([w.small_io_iops for w in workloads], dtype=np.float64),
+            io_weight=io_weights / io_weights.sum() if workloads else io_weights,
+            mb_weight=mb_weights / mb_weights.sum() if workloads else mb_weights,
+            floating=tuple(k for k, w in enumerate(workloads) if w.pin_tier is None),
+        )
+
+
 class PoolPlacer:
     """`place_pool` for one pool's workloads on tiers given one setting at a time.
 
     What does not depend on the tiers' capacities and ceilings is done once: the media
-    preferences' split and Easy Tier's ranking of the extents (a search for a tier's load
-    ceiling places the same workloads a dozen times, one ceiling after another).
+    preferences' split, the workloads' figures as arrays (`_Members`) and Easy Tier's ranking
+    of the extents (a search for a tier's load ceiling places the same workloads a dozen
+    times, one ceiling after another).
     """
 
     def __init__(self, workloads: Sequence[WorkloadDemand], *, easy_tier: bool) -> None:
@@ -129,7 +161,8 @@ class PoolPlacer:
                 expanded.extend(self._parts[w.name][:2])
             else:
                 expanded.append(_whole_pin(w))
-        self._expanded = tuple(expanded)
+        self._expanded = _Members.of(expanded)
+        self._members = _Members.of(self._workloads) if self._parts else self._expanded
         self._ranking: Ranking | None = None
 
     def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
@@ -137,17 +170,17 @@ class PoolPlacer:
         placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
         if not self._parts:
             return placed
-        table: dict[str, list[tuple[float, float, float]]] = {}
-        for w in self._workloads:
+        shares = np.zeros((len(self._workloads), len(tiers), 3))
+        for k, w in enumerate(self._workloads):
             if w.name not in self._parts:
-                table[w.name] = [
+                shares[k] = [
                     (s.capacity_used_gb, s.small_io_share, s.mb_share)
                     for s in placed.workload(w.name).tiers
                 ]
                 continue
             head, tail, io, mb = self._parts[w.name]
             h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
-            table[w.name] = [
+            shares[k] = [
                 (
                     a.capacity_used_gb + b.capacity_used_gb,
                     io * a.small_io_share + (1.0 - io) * b.small_io_share,
@@ -155,7 +188,7 @@ class PoolPlacer:
                 )
                 for a, b in zip(h, t, strict=True)
             ]
-        return _assemble(tiers, self._workloads, table, self._easy_tier)
+        return _assemble(tiers, self._members, shares, self._easy_tier)
 
     def _ranked(self, floating: Sequence[WorkloadDemand]) -> Ranking:
         """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
@@ -174,7 +207,7 @@ def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
 
 def _place_pool(
     tiers: Sequence[Tier],
-    workloads: Sequence[WorkloadDemand],
+    members: _Members,
     *,
     easy_tier: bool,
     ranking: Callable[[Sequence[WorkloadDemand]], Ranking],
@@ -186,14 +219,13 @@ def _place_pool(
     names = [t.name for t in tiers]
     if len(set(names)) != len(names):
         raise ValueError(f"tier names must be unique in a pool, got {names}")
-    if len({w.name for w in workloads}) != len(workloads):
-        raise ValueError("workload names must be unique in a pool")
+    workloads = members.workloads
     n = len(tiers)
     free = [t.capacity_gb for t in tiers]
-    # per workload, per tier: (capacity GB, small-I/O share, MB share)
-    table: dict[str, list[tuple[float, float, float]]] = {}
+    # [workloads, tiers, (capacity GB, small-I/O share, MB share)]
+    shares = np.zeros((len(workloads), n, 3))
 
-    for w in workloads:
+    for k, w in enumerate(workloads):
         if w.pin_tier is None:
             continue
         if w.pin_tier not in names:
@@ -208,9 +240,9 @@ def _place_pool(
                 f"only {free[t]:g} GB free there"
             )
         free[t] = max(free[t] - w.capacity_gb, 0.0)
-        table[w.name] = [(w.capacity_gb, 1.0, 1.0) if i == t else (0.0, 0.0, 0.0) for i in range(n)]
+        shares[k, t] = (w.capacity_gb, 1.0, 1.0)
 
-    floating = [w for w in workloads if w.pin_tier is None]
+    floating = [workloads[k] for k in members.floating]
     needed = sum(w.capacity_gb for w in floating)
     if needed > sum(free) * (1.0 + _REL_TOL):
         raise ValueError(
@@ -237,17 +269,17 @@ def _place_pool(
         capacity_gb = np.array([w.capacity_gb for w in floating])
         cap = (ends_hi - ends_lo) * capacity_gb
         io, mb = _io_and_mb_shares(floating, ends_lo, ends_hi)
-        # Per tier, the sum of its intervals' values, in interval order (as [tiers, workloads]).
-        per_tier = [_by_tier(values, tier_of, n).T.tolist() for values in (cap, io, mb)]
-        for k, w in enumerate(floating):
-            table[w.name] = list(zip(per_tier[0][k], per_tier[1][k], per_tier[2][k], strict=True))
+        # Per tier, the sum of its intervals' values, in interval order ([tiers, workloads]).
+        at = list(members.floating)
+        for column, values in enumerate((cap, io, mb)):
+            shares[at, :, column] = _by_tier(values, tier_of, n).T
     elif floating:
         total_free = sum(free)
-        for w in floating:
-            fractions = [f / total_free for f in free]
-            table[w.name] = [(w.capacity_gb * f, f, f) for f in fractions]
+        fractions = [f / total_free for f in free]
+        for k in members.floating:
+            shares[k] = [(workloads[k].capacity_gb * f, f, f) for f in fractions]
 
-    return _assemble(tiers, workloads, table, easy_tier)
+    return _assemble(tiers, members, shares, easy_tier)
 
 
 def _by_tier(values: np.ndarray, tier_of: Sequence[int], tiers: int) -> np.ndarray:
@@ -288,19 +320,16 @@ def _io_and_mb_shares(
 
 
 def _assemble(
-    tiers: Sequence[Tier],
-    workloads: Sequence[WorkloadDemand],
-    table: dict[str, list[tuple[float, float, float]]],
-    easy_tier: bool,
+    tiers: Sequence[Tier], members: _Members, shares: np.ndarray, easy_tier: bool
 ) -> PoolPlacement:
-    """Turn the per-workload table into frozen results with pool totals and ceiling flags."""
+    """Turn the per-workload shares [workloads, tiers, (capacity GB, small-I/O share, MB
+    share)] into frozen results with pool totals and ceiling flags."""
     n = len(tiers)
-    rows = [table[w.name] for w in workloads]
-    # [workloads, tiers, (capacity GB, small-I/O share, MB share)]; the pool's sums over the
-    # workloads are running sums in workload order (a float's sum, term by term), as numpy
-    # arrays: a pool of 64 workloads is assembled a dozen times per load.
-    shares = np.array(rows, dtype=np.float64).reshape(len(rows), n, 3)
-    iops = shares[:, :, 1] * np.array([w.small_io_iops for w in workloads])[:, None]
+    workloads = members.workloads
+    # The pool's sums over the workloads are running sums in workload order (a float's sum,
+    # term by term), as numpy arrays: a pool of 64 workloads is assembled a dozen times per
+    # load.
+    iops = shares[:, :, 1] * members.small_io[:, None]
     tier_iops = _in_order_sums(iops, n)
     over = [
         t.small_io_ceiling_iops is not None
@@ -308,35 +337,33 @@ def _assemble(
         for i, t in enumerate(tiers)
     ]
     names = [t.name for t in tiers]
-    placements = tuple(
-        WorkloadPlacement(
-            workload=w.name,
-            tiers=tuple(
+    # Workloads whose figures are the same, bit for bit (64 volumes of one database), share
+    # one tuple of frozen shares: made once, not once per workload.
+    rows = np.concatenate([shares.reshape(len(workloads), -1), iops], axis=1)
+    row_bytes = rows.tobytes()
+    width = rows.shape[1] * rows.itemsize
+    made: dict[bytes, tuple[TierShare, ...]] = {}
+    placements = []
+    for k, w in enumerate(workloads):
+        key = row_bytes[k * width : (k + 1) * width]
+        held = made.get(key)
+        if held is None:
+            row = rows[k].tolist()
+            held = made[key] = tuple(
                 TierShare(
                     tier=names[t],
-                    capacity_used_gb=row[t][0],
-                    small_io_share=row[t][1],
-                    mb_share=row[t][2],
-                    small_io_iops=row_iops[t],
+                    capacity_used_gb=row[3 * t],
+                    small_io_share=row[3 * t + 1],
+                    mb_share=row[3 * t + 2],
+                    small_io_iops=row[3 * n + t],
                     over_ceiling=over[t],
                 )
                 for t in range(n)
-            ),
-        )
-        for row, row_iops, w in zip(rows, iops.tolist(), workloads, strict=True)
-    )
-    # Pool shares weigh workloads by their rates; with no rate at all, by capacity.
-    io_weights = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
-    if io_weights.sum() <= 0.0:
-        io_weights = np.array([w.capacity_gb for w in workloads], dtype=np.float64)
-    mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
-    if mb_weights.sum() <= 0.0:
-        mb_weights = io_weights
-    io_weight = io_weights / io_weights.sum() if workloads else io_weights
-    mb_weight = mb_weights / mb_weights.sum() if workloads else mb_weights
+            )
+        placements.append(WorkloadPlacement(workload=w.name, tiers=held))
     capacity = _in_order_sums(shares[:, :, 0], n)
-    io_share = _in_order_sums(io_weight[:, None] * shares[:, :, 1], n)
-    mb_share = _in_order_sums(mb_weight[:, None] * shares[:, :, 2], n)
+    io_share = _in_order_sums(members.io_weight[:, None] * shares[:, :, 1], n)
+    mb_share = _in_order_sums(members.mb_weight[:, None] * shares[:, :, 2], n)
     totals = tuple(
         TierShare(
             tier=names[t],
@@ -348,7 +375,7 @@ def _assemble(
         )
         for t in range(n)
     )
-    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=placements)
+    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=tuple(placements))
 
 
 def _in_order_sums(values: np.ndarray, tiers: int) -> list[float]:

@@ -6,7 +6,6 @@ each tier holds when filled fastest first under its capacity and load ceiling
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -81,18 +80,6 @@ class Ranking:
     def total_gb(self) -> float:
         return float(self.x_edges[-1])
 
-    @cached_property
-    def _lists(self) -> tuple[list[float], list[float], list[int], list[float], list[float]]:
-        """x_edges, y_edges, owner, c_lo and c_hi as lists: the scalar look-ups of `io_at` and
-        `x_at_io` without numpy's per-call cost (the same numbers)."""
-        return (
-            self.x_edges.tolist(),
-            self.y_edges.tolist(),
-            self.owner.tolist(),
-            self.c_lo.tolist(),
-            self.c_hi.tolist(),
-        )
-
     def io_at(self, x: float) -> float:
         """Small-I/O rate of the hottest x GB of the pool's ranking."""
         found = self._io_at.get(x)
@@ -101,40 +88,43 @@ class Ranking:
         return found
 
     def _io_at_computed(self, x: float) -> float:
-        x_edges, y_edges, owner, c_lo, c_hi = self._lists
-        # bisect_right is searchsorted(side="right") on the sorted edges.
-        i = min(max(bisect.bisect_right(x_edges, x) - 1, 0), len(owner) - 1)
-        w = self.workloads[owner[i]]
-        c = c_lo[i] + (x - x_edges[i]) / w.capacity_gb
-        c = min(max(c, c_lo[i]), c_hi[i])
-        inside = w.small_io_iops * float(w.skew.io_share(c_lo[i], c))
-        return y_edges[i] + inside
+        # Scalar look-ups on the arrays (a ranking answers a few dozen): searchsorted with
+        # side="right" is bisect_right on the sorted edges.
+        x_edges, c_lo, c_hi = self.x_edges, self.c_lo, self.c_hi
+        i = min(max(int(np.searchsorted(x_edges, x, side="right")) - 1, 0), self.owner.size - 1)
+        w = self.workloads[int(self.owner[i])]
+        lo, hi = float(c_lo[i]), float(c_hi[i])
+        c = lo + (x - float(x_edges[i])) / w.capacity_gb
+        c = min(max(c, lo), hi)
+        inside = w.small_io_iops * float(w.skew.io_share(lo, c))
+        return float(self.y_edges[i]) + inside
 
     def x_at_io(self, y: float) -> float:
         """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        x_edges, y_edges, owner, c_lo, c_hi = self._lists
-        if y >= y_edges[-1]:
+        y_edges = self.y_edges
+        if y >= float(y_edges[-1]):
             return self.total_gb
-        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), len(owner) - 1)
-        w = self.workloads[owner[i]]
+        i = min(max(int(np.searchsorted(y_edges, y, side="right")) - 1, 0), self.owner.size - 1)
+        w = self.workloads[int(self.owner[i])]
         if w.small_io_iops <= 0.0:
-            return x_edges[i + 1]
-        f_lo = float(w.skew.share(c_lo[i]))
-        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
-        c = min(max(float(w.skew.capacity_for_share(f_target)), c_lo[i]), c_hi[i])
-        return x_edges[i] + (c - c_lo[i]) * w.capacity_gb
+            return float(self.x_edges[i + 1])
+        lo, hi = float(self.c_lo[i]), float(self.c_hi[i])
+        f_lo = float(w.skew.share(lo))
+        f_target = f_lo + (y - float(y_edges[i])) / w.small_io_iops
+        c = min(max(float(w.skew.capacity_for_share(f_target)), lo), hi)
+        return float(self.x_edges[i]) + (c - lo) * w.capacity_gb
 
     @cached_property
-    def _reach(self) -> tuple[list[float], list[float], list[float], _Furthest]:
+    def _reach(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, _Furthest]:
         """What `_prefix_at` reads: each piece's start and width along the ranking (GB) and
-        its range on its workload's curve, as lists; and each workload's furthest point on its
-        own curve within the first m pieces (`_Furthest`)."""
+        its range on its workload's curve; and each workload's furthest point on its own
+        curve within the first m pieces (`_Furthest`)."""
         widths = np.diff(self.x_edges)
         c_range = self.c_hi - self.c_lo
         return (
-            self.x_edges[:-1].tolist(),
-            widths.tolist(),
-            c_range.tolist(),
+            self.x_edges[:-1],
+            widths,
+            c_range,
             _Furthest.of(self.owner, widths > 0.0, self.c_lo + c_range, len(self.workloads)),
         )
 
@@ -157,16 +147,17 @@ class Ranking:
         all of them whole but the last, which x may cut (the last piece's end or its part up
         to x, interpolated on its range)."""
         starts, widths, c_range, furthest = self._reach
-        reached = bisect.bisect_left(starts, x)  # the pieces that start before x
+        # The pieces that start before x (side="left": bisect_left on the sorted starts).
+        reached = int(np.searchsorted(starts, x, side="left"))
         if reached == 0:
             return np.zeros(len(self.workloads))
         prefix = furthest.within(reached - 1)
         last = reached - 1
-        width = widths[last]
+        width = float(widths[last])
         if width > 0.0:
-            inside = min(x - starts[last], width)
+            inside = min(x - float(starts[last]), width)
             k = self.owner[last]
-            prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * c_range[last])
+            prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * float(c_range[last]))
         return prefix
 
 
