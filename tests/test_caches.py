@@ -156,3 +156,40 @@ def test_the_pure_memos_hand_out_read_only_or_immutable_values() -> None:
     nodes, weights = _gauss_legendre(4)
     assert not nodes.flags.writeable
     assert not weights.flags.writeable
+
+
+def test_installed_drives_are_one_object_per_catalog_entry_and_system() -> None:
+    catalog = load_catalog()
+    d = catalog.installed_drive("ds8800-951", "15k-300")
+    assert catalog.installed_drive("ds8800-951", "15k-300") is d
+    assert d == catalog.drives["15k-300"].as_packaged("ds8800-951")
+    # Another catalog entry (a user's file, a band's estimate moved) is another drive.
+    entry = catalog.drives["15k-300"]
+    moved = entry.model_copy(update={"controller_overhead_ms": 0.5})
+    other = catalog.model_copy(update={"drives": {**catalog.drives, "15k-300": moved}})
+    changed = other.installed_drive("ds8800-951", "15k-300")
+    assert changed is not d
+    assert changed.controller_overhead_ms == 0.5
+
+
+def test_span_costs_are_their_computation_and_follow_the_drive() -> None:
+    from diskmodel.catalog import entries
+    from diskmodel.model import costs
+
+    config = resolve(scenario(**{"pools.0.easy_tier": "auto"}), load_catalog())
+    Solver(config).planned_point()
+    assert costs._span_costs
+    for (_, op, span), (d, cost) in list(costs._span_costs.items())[:50]:
+        assert costs._span_cost(op, d, span) == cost
+    # A catalog whose drive has other figures never meets the first one's costs: solved after
+    # it, it gives what it gives solved first.
+    catalog = load_catalog()
+    entry = catalog.drives["15k-300"]
+    moved = entry.model_copy(update={"controller_overhead_ms": entry.controller_overhead_ms + 1})
+    other = catalog.model_copy(update={"drives": {**catalog.drives, "15k-300": moved}})
+    slower = resolve(scenario(**{"pools.0.easy_tier": "auto"}), other)
+    after = Solver(slower).planned_point().response_s
+    costs._span_costs.clear()
+    assert Solver(slower).planned_point().response_s == after
+    assert after > Solver(config).planned_point().response_s
+    assert len(entries._installed) <= entries._INSTALLED_KEPT

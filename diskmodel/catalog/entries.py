@@ -15,6 +15,11 @@ from diskmodel.catalog.raid import RaidFormat
 from diskmodel.catalog.systems import StorageSystem
 from diskmodel.catalog.zos import FiconChannel, VolumeModel
 
+_INSTALLED_KEPT = 256
+_installed: dict[tuple[int, str], tuple[Drive, Drive]] = {}
+"""Drives as installed (`Catalog.installed_drive`), by catalog entry (held, so its identity is
+not reused) and system."""
+
 SHIPPED = "shipped"
 """`Catalog.origin` of an entry that comes with diskmodel (not from a user's catalog file)."""
 
@@ -52,7 +57,16 @@ class Catalog(BaseModel):
         entry = self.drives[drive]
         if system not in entry.packaging:
             raise KeyError(f"drive {drive!r} is not offered on system {system!r}")
-        return entry.as_packaged(system)
+        # One packaged copy per catalog entry and system, so that every configuration resolved
+        # from this catalog holds the same drive object and the model's caches keyed by a
+        # drive's identity (`model.costs`) serve them all.
+        key = (id(entry), system)
+        kept = _installed.get(key)
+        if kept is None or kept[0] is not entry:
+            if len(_installed) >= _INSTALLED_KEPT:
+                _installed.clear()
+            kept = _installed[key] = (entry, entry.as_packaged(system))
+        return kept[1]
 
     def names(self) -> list[str]:
         """Every name in the catalog (systems, drives, RAID formats), sorted."""
