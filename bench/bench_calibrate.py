@@ -16,8 +16,14 @@
 CPU-bound work on a shared machine: a second run varies by about 20%, more under load.
 Measured 2026-11-28 on the shared 2-core machine (load average 7, other workers running):
 command 7.8 s of processor time, 252 evaluations (31 ms each, start-up included): the CPU
-target not met, the evaluations met; in-process 7.5 s. The same command at main before issue
-30: 546 evaluations, 17.3 s back to back at load 6 (docs/measured.md).
+target not met, the evaluations met; in-process 7.5 s. Again at load average 2-3 (branch
+calib-fast, after the drive costs kept across configurations and the skew levels validated
+once): command 6.1 s, 252 evaluations (24 ms each), in-process 5.6 s; the CPU target still
+not met. Of an evaluation's time the six operating points' placement and network build are
+about two thirds, resolving the scenarios into configurations a tenth, the per-workload
+results a twentieth: the model's, not the calibration's (docs/measured.md). The same
+command at main before issue 30: 546 evaluations, 17.3 s back to back at load 6
+(docs/measured.md).
 """
 
 from __future__ import annotations

@@ -240,6 +240,9 @@ class Problem:
         self._solved: dict[bytes, tuple[float, ...]] = {}
         # Each interval's scenario as validated once (`scenario_at`).
         self._validated: dict[int, Scenario] = {}
+        # A skew level validated once (`scenario_at`): the same level validates to the same
+        # curve whatever the interval, and validating it was most of `scenario_at`'s time.
+        self._skews: dict[float, Skew] = {}
 
     def check_loads(self) -> None:
         """`InputError` naming the interval when the scenario at its measured loads and mixes
@@ -331,9 +334,10 @@ class Problem:
                 )
             elif u.key == SKEW:
                 level = max(v, SKEW_BOUNDS[0] + 1e-6)  # as `data_at` sets it
-                workloads[u.workload] = w.model_copy(
-                    update={"skew": Skew.model_validate({"level": level})}
-                )
+                skew = self._skews.get(level)
+                if skew is None:
+                    skew = self._skews[level] = Skew.model_validate({"level": level})
+                workloads[u.workload] = w.model_copy(update={"skew": skew})
             else:
                 workloads[u.workload] = w.model_copy(update={u.key: v})
         return validated.model_copy(update={"workloads": workloads, "system": system})
