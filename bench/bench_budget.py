@@ -164,6 +164,10 @@ CASES: dict[str, tuple[str, dict[str, Any] | Path]] = {
         "size",
         ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
     ),
+    "sizing: 106,496 configurations (batched search)": (
+        "size",
+        ROOT / "bench" / "data" / "size-large-space.yaml",
+    ),
 }
 
 
