@@ -36,6 +36,24 @@ more. Measured 2026-11-28 04:52-04:58 UTC, load average 2-6 on the 2 cores:
   one process 120 s (load average 4.5), 9,561 solved. Before the batched search such a space
   could not be asked for (512 at most); at the 86-334/s issue 30 measured, solving all of it
   would take 5-20 minutes.
+
+Measured again 2026-11-28 08:32-08:38 UTC (main cb8a1dc: drive operation costs kept across
+configurations), load average 1.9-2.7:
+
+- ds8800-size-for-growth: full 93/s, settled 97/s (29 solved, 1 skipped): NOT met (target
+  2,000/s); ds8800-size-ssd-for-1ms: full 126/s, settled 102/s: NOT met. Unchanged in kind:
+  each configuration is still solved on its own.
+- large space, one process (`diskmodel size` as the CLI runs it): 68.7 s wall, 66.2 s CPU,
+  9,968 solved, 96,528 skipped: NOT met (60 s). Over two processes (`size_scenario(...,
+  workers=2)`): 49.8 s wall, 61.6 s CPU: met (under 60 s on 2 cores), but `diskmodel size`
+  refuses the file (the work bound, now an honest 185 s against the 66 s CPU it takes,
+  `bench budget`, is over its 60 s), so it is not shipped in scenarios/ yet.
+- Where a shared back end would pay (not built): the Easy Tier placement and the back end
+  depend on the system model (packaging, operation costs), the cache (hit ratios), the DA
+  pairs (the placement's ceilings hold each tier's DA pairs under the target:
+  `model/layout.py` `background_da`, `pool_load.headroom`) and the ranks; host ports and the
+  processor option are front end only. The large space has 13 x 8 x 4 x 8 x 2 = 6,656
+  distinct back ends for 106,496 configurations (16 each).
 """
 
 from __future__ import annotations

@@ -101,6 +101,16 @@ catalog band's screens) with a fresh solver's tables (measured, with the planned
 the point itself costs about `SOLVE_S` + `PLACEMENT_S` x tiers x workloads)."""
 RESOLVE_WORKLOAD_S = 1.2e-3
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
+SEARCH_SOLVE_SHARE = 0.45
+"""A configuration solved by the batched sizing search (a space beyond 512 configurations),
+as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
+solves thousands in one process, so the drives' tables and operation costs (kept across
+configurations) are built once (measured: 66 s CPU for 9,968 solved on
+bench/data/size-large-space.yaml, 6.6 ms each against `_sizing_s`'s 18.4 ms, 0.36, load
+average 2; set at 1.25 times that)."""
+SCREEN_S = 3e-6
+"""Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
+its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
 BAND_PASSING = 0.35
 """Share of the catalog's estimates whose screen passes, each then solved at both ends of its
 range (measured: 1 of 26 with Easy Tier off, 4-7 of 23-26 with it on, over the bench's
@@ -244,6 +254,23 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     return begins * (resolve_s + begin_s) + screens * (resolve_s + BAND_SCREEN_POINTS * point_s)
 
 
+def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
+    """`diskmodel size`: each configuration at the planned load and every growth factor; in a
+    large space (`size_batch`), the bounds over all of it and, solved, the configurations
+    the bounds alone leave open (`size_batch.open_to_solve`: what the search may solve,
+    estimated; it solves about half as many), each at `SEARCH_SOLVE_SHARE` of a fresh
+    solve. The large space's screen is run here, as the search runs it (0.1-0.3 s)."""
+    from diskmodel.analyses.size_batch import open_to_solve  # the sizing search imports budget
+
+    size = scenario.analyses.size
+    assert size is not None
+    per = _sizing_s(scenario, catalog, factors)
+    left = open_to_solve(scenario, catalog)
+    if left is None:
+        return size.candidates * per
+    return size.candidates * SCREEN_S + (1 + left) * SEARCH_SOLVE_SHARE * per
+
+
 def _stations(scenario: Scenario) -> int:
     """Stations of the network: host ports, the two servers, DA pairs and ranks."""
     system = scenario.system
@@ -269,8 +296,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
         seconds += len(sweep.counts) * _configuration_s(scenario, catalog, min(points, 12), ())
     size = analyses.size
     if size is not None:
-        # `diskmodel size`: each configuration at the planned load and every growth factor.
-        seconds += size.candidates * _sizing_s(scenario, catalog, factors)
+        seconds += _size_search_s(scenario, catalog, factors)
     return WorkEstimate(
         seconds=seconds,
         configurations=len(configurations) + (len(sweep.counts) if sweep else 0),

@@ -50,6 +50,7 @@ from diskmodel.analyses.size_try import (
     sized_configuration,
     validated,
 )
+from diskmodel.catalog import Catalog
 from diskmodel.prediction import SizingCandidate, SizingPruned
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.units import MS
@@ -358,3 +359,30 @@ def screen_limits(scenario: Scenario, periods: tuple[str, ...]) -> bounds.Limits
         tuple(growth.multipliers) if growth else (),
         periods,
     )
+
+
+def open_to_solve(scenario: Scenario, catalog: Catalog) -> int | None:
+    """How many configurations of `scenario`'s large space (`analyses.size` beyond
+    `PER_CONFIGURATION_UP_TO`, bounds on) the bounds alone leave open: neither saturated at
+    the planned load nor proven to break the service level (`space_screen`, the pass the
+    search itself starts with, about 0.1-0.3 s for 10^5 configurations). The search solves
+    fewer (a cheaper configuration that meets skips the dearer ones its response beats: 9,968
+    of 21,870 on bench/data/size-large-space.yaml), so this is what `analyses.budget` prices a
+    batched search at. None where the search is per configuration or unbounded."""
+    central = scenario.corner("central")
+    size = central.analyses.size
+    closed = any(w.is_closed for w in central.model_workloads) or central.application is not None
+    if size is None or size.candidates <= PER_CONFIGURATION_UP_TO or not size.prune or closed:
+        return None
+    growth = central.analyses.growth
+    context = SizingContext(
+        central,
+        catalog,
+        None,
+        ("now", *(growth.labels if growth else ())),
+        tuple(growth.multipliers) if growth else (),
+        prices=size.prices,
+        base=central.model_dump(mode="python"),
+    )
+    screen = space_screen(OfferedSpace(central), context)
+    return int((~(screen.saturated | screen.fails)).sum())
