@@ -57,22 +57,25 @@ load where Easy Tier's placement follows it (measured, per point the estimate co
 less its start-up: 2.5 ms for one workload in a three-tier Easy Tier pool behind 128 ports,
 and for 8 such pools of one workload each; less with Easy Tier off, where one network serves
 every load)."""
-PLACEMENT_S = 1.5e-4
+PLACEMENT_S = 1e-4
 """Per operating point, per tier and per workload sharing a pool whose Easy Tier placement
 follows the load: the placement's ceiling searches and the network's flows grow with the
 workloads (measured, as `SOLVE_S`: 4.6 ms a point for 8 workloads in one three-tier pool,
 18.6 ms for 64, 15 ms for 64 in 8 pools: about 85 us per tier and workload; once 33 us per
 tier and pair of workloads, when a placement ranked every workload against every other in a
-pieces x workloads table)."""
-CLOSED_STATION_S = 1.5e-3
+pieces x workloads table). Lowered from 1.5e-4 when work identical between workloads came to
+be made once (64 workloads 1.35 -> 0.60 s a prediction): the 64-workload band case had
+reached 3.4x its cost.)"""
+CLOSED_STATION_S = 1.2e-3
 """Per closed operating point, per station of the network (host ports, servers, DA pairs,
 ranks): the rounds of placement and closed solution a population takes to settle (measured:
-85 ms a point at 64 customers behind 160 stations, Easy Tier placing)."""
-CLOSED_CUSTOMER_S = 1e-5
+85 ms a point at 64 customers behind 160 stations, Easy Tier placing; 1.5e-3 until the
+shared work between workloads, when 64 closed workloads' calibration point reached 3.4x)."""
+CLOSED_CUSTOMER_S = 8.5e-6
 """Per closed operating point, per station and per customer up to `CLOSED_EXACT_CUSTOMERS`
 (the exact solution's cost grows with both; measured: 0.93 s a point at 2,048 customers
 behind 160 stations, Easy Tier placing, about 6e-6 s per station and customer over the sweep's
-populations)."""
+populations; 1e-5 until the shared work between workloads)."""
 CLOSED_EXACT_CUSTOMERS = 4096
 """Customers past which a closed solution costs no more: the exact method is held to a time
 budget and the saddle point solves the populations above it at a cost that does not grow with
@@ -99,8 +102,10 @@ RESOLVE_S = 4e-3
 catalog band's screens) with a fresh solver's tables (measured, with the planned point on it,
 `bench budget`'s calibration rows: 5 ms for one workload, 11 ms for 8, 88 ms for 64, of which
 the point itself costs about `SOLVE_S` + `PLACEMENT_S` x tiers x workloads)."""
-RESOLVE_WORKLOAD_S = 1.2e-3
-"""Per workload of a configuration resolved again (see `RESOLVE_S`)."""
+RESOLVE_WORKLOAD_S = 6e-4
+"""Per workload of a configuration resolved again (see `RESOLVE_S`; 1.2e-3 until a
+configuration's ranks shared one installed drive and workloads of the same inputs their costs:
+64 workloads' resolve and planned point 88 -> about 50 ms)."""
 SEARCH_SOLVE_SHARE = 0.45
 """A configuration solved by the batched sizing search (a space beyond 512 configurations),
 as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
