@@ -17,7 +17,7 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 (on by default) and sizing. The machine is shared: CPU seconds of a second run vary by
 10-30%, more under load, which is why the estimate aims at about twice the work.
 
-Measured 2026-11-28 09:00 UTC on the shared 2-core machine (load average 1-2), after the
+Measured 2026-11-28 08:45 UTC on the shared 2-core machine (load average 1-2), after the
 shared work between workloads (issue 30 item 5) and the constants lowered to it:
 
     case                                                 estimated s measured s  ratio  met?
