@@ -12,6 +12,7 @@ from diskmodel.configuration.defaults import defaults_used
 from diskmodel.configuration.records import (
     ApplicationConfig,
     Configuration,
+    Drive,
     Hardware,
     LogConfig,
     PoolConfig,
@@ -24,6 +25,7 @@ from diskmodel.configuration.resolution import projected_hit_ratios, resolve, re
 __all__ = [
     "ApplicationConfig",
     "Configuration",
+    "Drive",
     "Hardware",
     "LogConfig",
     "PoolConfig",

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import Drive
 from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
-from diskmodel.configuration import Configuration, Rank
+from diskmodel.configuration import Configuration, Drive, Rank
 from diskmodel.model.flashcopy_ops import carrier, flashcopy_ops
 from diskmodel.queueing.station import load_dependent_rate_at
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
