@@ -49,7 +49,9 @@ from diskmodel.analyses.size_try import (
     SizingJob,
     SizingRunner,
     sized_configuration,
+    sizing_context,
     validated,
+    why_not_bounded,
 )
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import ServiceLevelConfig
@@ -189,23 +191,8 @@ def size_scenario(
     if size is None:
         raise ValueError("the scenario has no analyses.size section")
     prune = size.prune if prune is None else prune
-    growth = scenario.analyses.growth
-    factors = tuple(growth.multipliers) if growth else ()
-    periods = ("now", *(growth.labels if growth else ()))
-    context = SizingContext(
-        scenario,
-        catalog,
-        base_dir,
-        periods,
-        factors,
-        prices=size.prices,
-        base=scenario.model_dump(mode="python"),
-    )
-    why_not = (
-        "closed workloads: the bounds are for open loads"
-        if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None
-        else ""
-    )
+    context = sizing_context(scenario, catalog, base_dir)
+    why_not = why_not_bounded(scenario)
     if size.candidates > PER_CONFIGURATION_UP_TO:
         return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
     jobs, variants = _jobs(scenario, catalog, size.prices)

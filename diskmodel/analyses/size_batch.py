@@ -48,7 +48,9 @@ from diskmodel.analyses.size_try import (
     SizingJob,
     SizingRunner,
     sized_configuration,
+    sizing_context,
     validated,
+    why_not_bounded,
 )
 from diskmodel.catalog import Catalog
 from diskmodel.prediction import SizingCandidate, SizingPruned
@@ -371,18 +373,12 @@ def open_to_solve(scenario: Scenario, catalog: Catalog) -> int | None:
     batched search at. None where the search is per configuration or unbounded."""
     central = scenario.corner("central")
     size = central.analyses.size
-    closed = any(w.is_closed for w in central.model_workloads) or central.application is not None
-    if size is None or size.candidates <= PER_CONFIGURATION_UP_TO or not size.prune or closed:
+    if (
+        size is None
+        or size.candidates <= PER_CONFIGURATION_UP_TO
+        or not size.prune
+        or why_not_bounded(central)
+    ):
         return None
-    growth = central.analyses.growth
-    context = SizingContext(
-        central,
-        catalog,
-        None,
-        ("now", *(growth.labels if growth else ())),
-        tuple(growth.multipliers) if growth else (),
-        prices=size.prices,
-        base=central.model_dump(mode="python"),
-    )
-    screen = space_screen(OfferedSpace(central), context)
+    screen = space_screen(OfferedSpace(central), sizing_context(central, catalog, None))
     return int((~(screen.saturated | screen.fails)).sum())

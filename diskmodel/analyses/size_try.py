@@ -66,6 +66,29 @@ class SizingContext:
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
 
 
+def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) -> SizingContext:
+    """The context of a search of `scenario.analyses.size` (the scenario at its central
+    inputs): its periods (now and each growth period), growth factors, prices and data."""
+    size = scenario.analyses.size
+    growth = scenario.analyses.growth
+    return SizingContext(
+        scenario,
+        catalog,
+        base_dir,
+        ("now", *(growth.labels if growth else ())),
+        tuple(growth.multipliers) if growth else (),
+        prices=size.prices if size is not None else None,
+        base=scenario.model_dump(mode="python"),
+    )
+
+
+def why_not_bounded(scenario: Scenario) -> str:
+    """Why the sizing bounds cannot judge `scenario`'s configurations ("" when they can)."""
+    if any(w.is_closed for w in scenario.model_workloads) or scenario.application is not None:
+        return "closed workloads: the bounds are for open loads"
+    return ""
+
+
 def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
     """The job's scenario, or why it is not possible (the validation's messages)."""
     try:
