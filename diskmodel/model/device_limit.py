@@ -36,15 +36,23 @@ def queues_at(net: Network, rates: FloatArray) -> DeviceQueues | None:
     return device_queues(net.config, r, downstream_s(net, below))
 
 
+def busiest_utilization(net: Network, rates: FloatArray) -> float | None:
+    """The utilisation of the busiest device queue fed at host `rates` [W] on `net` (None
+    when no device queue is fed)."""
+    queues = queues_at(net, rates)
+    if queues is None:
+        return None
+    rho = queues.utilization[:, 0]
+    rho = rho[queues.lam[:, 0] > 0]
+    return float(rho.max()) if rho.size else None
+
+
 def queues_carry(net: Network, rates: FloatArray) -> bool:
     """Whether every device queue fed at host `rates` [W] on `net` stays below a utilisation
     of 1 (True without z/OS workloads): with the stations' own test, whether the load is
     below the maximum (`Solver.carries`)."""
-    queues = queues_at(net, rates)
-    if queues is None:
-        return True
-    rho = queues.utilization[queues.lam[:, 0] > 0, 0]
-    return bool(rho.size == 0 or rho.max() < 1.0)
+    rho = busiest_utilization(net, rates)
+    return rho is None or rho < 1.0
 
 
 def device_queue_load(
@@ -56,14 +64,6 @@ def device_queue_load(
     if not np.isfinite(station_max) or station_max <= 0:
         return None
 
-    def busiest(x: float) -> float | None:
-        queues = queues_at(network(unit * x), unit * x)
-        if queues is None:
-            return None
-        rho = queues.utilization[:, 0]
-        rho = rho[queues.lam[:, 0] > 0]
-        return float(rho.max()) if rho.size else None
-
     # The network the stations' search ended on says whether the mix feeds a device queue.
     config = network(unit * station_max).config
     fed = [w.zos is not None and share > 0 for w, share in zip(config.workloads, unit, strict=True)]
@@ -71,7 +71,7 @@ def device_queue_load(
         return None
 
     def probe(x: float) -> tuple[bool, float | None]:
-        rho = busiest(x)
+        rho = busiest_utilization(network(unit * x), unit * x)
         assert rho is not None  # the mix feeds a device queue (above)
         return rho < 1.0, (rho - 1.0 if np.isfinite(rho) else None)
 
