@@ -199,24 +199,20 @@ def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
 
 
 def _ranks(scenario: Scenario, catalog: Catalog, system: StorageSystem) -> tuple[Rank, ...]:
-    """Every rank of the scenario as installed in `system`, on its DA pair and server; the
-    ranks of one drive type share its installed figures (one packaged copy, not one a rank:
-    a calibration resolves a 34-rank scenario some 1,500 times)."""
+    """Every rank of the scenario as installed in `system`, on its DA pair and server (the
+    ranks of one drive type share one installed drive, `Catalog.installed_drive`)."""
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
-    ranks = expand_ranks(scenario)
-    names = dict.fromkeys(r.drive for r in ranks)  # in file order: a refusal names the first
-    installed = {name: catalog.installed_drive(system.name, name) for name in names}
     return tuple(
         Rank(
             index=r.index,
             pool=r.pool,
-            drive=installed[r.drive],
+            drive=catalog.installed_drive(system.name, r.drive),
             raid=catalog.raid_formats[r.raid],
             da_pair=r.da_pair,
             server=r.server,
             added=flag,
         )
-        for r, flag in zip(ranks, added, strict=True)
+        for r, flag in zip(expand_ranks(scenario), added, strict=True)
     )
 
 
