@@ -23,7 +23,6 @@ from typing import Any
 
 _SERVE = "from diskmodel.report.chart_worker import serve; serve()"
 _workers: list[subprocess.Popen[str]] = []  # at most one, alive while it answers
-_stopping_at_exit: list[bool] = []  # `stop` registered to run at exit (once a process)
 
 
 def start() -> None:
@@ -41,9 +40,6 @@ def start() -> None:
         )
     except OSError:
         return
-    if not _stopping_at_exit:
-        atexit.register(stop)
-        _stopping_at_exit.append(True)
     _workers.append(worker)
 
 
@@ -78,6 +74,9 @@ def stop() -> None:
             worker.wait()
         if worker.stdout is not None:
             worker.stdout.close()
+
+
+atexit.register(stop)  # a worker never outlives its process (nothing to do without one)
 
 
 def serve() -> None:
