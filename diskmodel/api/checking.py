@@ -61,16 +61,16 @@ def _global_mirror_measured(scenario: Scenario, path: Path) -> tuple[Path, int] 
     reference = cs.global_mirror.measured if cs and cs.global_mirror else None
     if reference is None:
         return None
-    from diskmodel.configuration.copy_services import measured_rows
+    from diskmodel.configuration.copy_services import measured_file
     from diskmodel.errors import InputError
-    from diskmodel.yamlio import load_yaml, resolve_in_folder
+    from diskmodel.yamlio import load_yaml
 
     try:
-        rows = measured_rows(reference, path.parent)
+        measured, rows = measured_file(reference, path.parent)
     except InputError as exc:
         line = load_yaml(path).line_of(MEASURED_KEY)
         raise type(exc)(f"{path}{f':{line}' if line else ''}: {exc}") from None
-    return resolve_in_folder(reference, path.parent)[0], len(rows)
+    return measured, len(rows)
 
 
 def check_text(checked: Checked) -> str:

@@ -167,17 +167,19 @@ def write_mb_per_io(read_fraction: float, write_kib: float) -> float:
     return (1.0 - read_fraction) * write_kib * KIB / MB
 
 
-def measured_rows(reference: str, folder: Path | None) -> list[Interval]:
+def measured_file(reference: str, folder: Path | None) -> tuple[Path, list[Interval]]:
     """The Global Mirror `measured:` file `reference` (relative to the scenario's `folder`, and
-    inside it) read and parsed, once per version of the file; an InputError naming the key
-    when it is refused or cannot be read (`diskmodel check` opens it too)."""
-    return _file_rows(reference, folder)[1]
+    inside it): its path, links resolved, and its rows, read and parsed once per version of
+    the file; an InputError naming the key when it is refused or cannot be read (`diskmodel
+    check` opens it too)."""
+    key, rows = _file_rows(reference, folder)
+    return Path(key[0]), rows
 
 
 def _file_rows(
     reference: str, folder: Path | None
 ) -> tuple[tuple[str, int, int, int, int], list[Interval]]:
-    """`measured_rows`, with the file's identity (path, device, inode, size, modification)."""
+    """`measured_file`'s rows, with the file's identity (path, device, inode, size, mtime)."""
     from diskmodel.measured.intervals import parse_intervals
     from diskmodel.yamlio import read_input_text
 
