@@ -92,6 +92,17 @@ class OpCosts:
         copies = config.copy_services
         self._flashcopy = {} if copies is None else {f.workload: f.work for f in copies.flashcopies}
         self._planned = [w.iops for w in config.workloads]
+        self.inputs = (
+            self._da,
+            servers,
+            self._rank_nvs_bytes,
+            self._ordered,
+            tuple(sorted(self._flashcopy.items(), key=lambda item: item[0])),
+            tuple(self._planned),
+        )
+        """Everything of the configuration the costs are computed from besides its ranks and
+        workloads (compared with ==): two configurations that agree in these, their ranks and
+        their workloads get the same costs (`model.layout.placements_for`)."""
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
         self._tables: dict[tuple[int, str, str, float], FloatArray] = {}

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -168,6 +169,69 @@ def _settled(
         bound.append(t)
         placement, shares = placed({})
     return placement, shares, dict(ceilings), tuple(bound)
+
+
+# --------------------------------------------------------------------------- shared
+
+
+@dataclass
+class Placements:
+    """What one back end's placements gave, by the exact host rates (their bytes): the
+    layouts (`layout`) and the headroom of the placement that ignores the load
+    (`free_headroom`)."""
+
+    layouts: dict[bytes, dict[str, PoolLayout]] = field(default_factory=dict)
+    headroom: dict[bytes, float] = field(default_factory=dict)
+
+
+_BACK_ENDS_KEPT = 128
+_LOADS_KEPT = 32
+_SAME_BUCKET_KEPT = 8
+_placements: OrderedDict[tuple[object, ...], list[tuple[tuple[object, ...], Placements]]] = (
+    OrderedDict()
+)
+"""Per back end (`placements_for`), the layouts made for it: the back ends of the last
+`_BACK_ENDS_KEPT` buckets asked for (the last `_SAME_BUCKET_KEPT` of each), at most
+`_LOADS_KEPT` loads of each."""
+
+
+def placements_for(config: Configuration, costs: OpCosts) -> Placements:
+    """The layouts made so far, by load, for configurations with `config`'s back end: the
+    store a `Solver` reads before it places data and writes what it places.
+
+    `layout` reads only the pools, the ranks (each with its drive as installed), the
+    workloads, the DA pairs and what the operation costs are computed from (`OpCosts.inputs`):
+    configurations that agree in these, whatever their host ports, host adapters, processor
+    costs or FICON channels, place the same data at the same rates, to the bit. A sizing
+    search's configurations that differ only in the front end, and the catalog band's
+    estimates of a front-end figure, then place each load once."""
+    inputs = (config.pools, config.ranks, config.workloads, config.hardware.da_pairs, costs.inputs)
+    # A cheap hashable part picks the few back ends to compare in full (with ==).
+    bucket = (
+        config.hardware.da_pairs,
+        len(config.ranks),
+        tuple(w.iops for w in config.workloads),
+        costs.inputs[2],
+    )
+    kept = _placements.get(bucket)
+    if kept is None:
+        kept = _placements[bucket] = []
+        if len(_placements) > _BACK_ENDS_KEPT:
+            _placements.popitem(last=False)
+    else:
+        _placements.move_to_end(bucket)
+    for i, (other, placements) in enumerate(kept):
+        if other == inputs:
+            kept.append(kept.pop(i))  # the last asked for is kept longest
+            if len(placements.layouts) >= _LOADS_KEPT:
+                placements.layouts.clear()
+            if len(placements.headroom) >= _LOADS_KEPT:
+                placements.headroom.clear()
+            return placements
+    placements = Placements()
+    kept.append((inputs, placements))
+    del kept[:-_SAME_BUCKET_KEPT]
+    return placements
 
 
 # --------------------------------------------------------------------------- public

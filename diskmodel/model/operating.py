@@ -28,7 +28,7 @@ from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.device_limit import queues_carry
-from diskmodel.model.layout import free_headroom, layout, network_key
+from diskmodel.model.layout import free_headroom, layout, network_key, placements_for
 from diskmodel.model.network import Network
 from diskmodel.model.network_build import NetworkBuilder
 from diskmodel.model.open import class_rates, class_responses, station_states
@@ -102,6 +102,7 @@ class Solver:
         self.config = config
         self.costs = OpCosts(config)
         self._builder = NetworkBuilder(config, self.costs)
+        self._placements = placements_for(config, self.costs)
         self._networks: dict[tuple[object, ...], Network] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
@@ -138,7 +139,12 @@ class Solver:
             free = self._free_up_to.get(ratios)
             if free is None and ratios in self._free_first:
                 first = self._free_first.pop(ratios)
-                free = float(first.sum()) * free_headroom(self.config, first, self.costs)
+                exact = first.tobytes()
+                headroom = self._placements.headroom.get(exact)
+                if headroom is None:
+                    headroom = free_headroom(self.config, first, self.costs)
+                    self._placements.headroom[exact] = headroom
+                free = float(first.sum()) * headroom
                 free *= 1 - _FREE_MARGIN
                 self._free_up_to[ratios] = free
             if free is not None and total <= free and ("free", ratios) in self._networks:
@@ -148,7 +154,10 @@ class Solver:
             return self._networks[key], False
         if not self.follows_load:
             key = free_key
-        placed = layout(self.config, r, self.costs)
+        exact = r.tobytes()
+        placed = self._placements.layouts.get(exact)
+        if placed is None:
+            placed = self._placements.layouts[exact] = layout(self.config, r, self.costs)
         if self.follows_load and not any(p.bound for p in placed.values()):
             # No ceiling binds: the placement is the one every load of this mix shares.
             key = ("free", ratios)
