@@ -106,13 +106,15 @@ RESOLVE_WORKLOAD_S = 6e-4
 """Per workload of a configuration resolved again (see `RESOLVE_S`; 1.2e-3 until a
 configuration's ranks shared one installed drive and workloads of the same inputs their costs:
 64 workloads' resolve and planned point 88 -> about 50 ms)."""
-SEARCH_SOLVE_SHARE = 0.45
+SEARCH_SOLVE_SHARE = 0.3
 """A configuration solved by the batched sizing search (a space beyond 512 configurations),
 as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
-solves thousands in one process, so the drives' tables and operation costs (kept across
-configurations) are built once (measured: 66 s CPU for 9,968 solved on
-bench/data/size-large-space.yaml, 6.6 ms each against `_sizing_s`'s 18.4 ms, 0.36, load
-average 2; set at 1.25 times that)."""
+solves thousands in a few processes, so the drives' tables and operation costs (kept across
+configurations) are built once per process, and configurations that differ only in host ports
+or processor option place their loads once (`model.layout.placements_for`) (measured: 43 s CPU
+over two processes for 9,968 solved on the 106,496-configuration space, 4.3 ms each against
+`_sizing_s`'s 18.4 ms, 0.24, load average 4; set at 1.25 times that; 0.45 before the layouts
+were shared, at 66 s)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
@@ -130,10 +132,18 @@ class WorkEstimate:
     configurations: int
     points_per_configuration: int
     population: int
+    spread_s: float = 0.0
+    """The part of `seconds` a sizing search spreads over `workers` processes."""
+    workers: int = 1
+
+    @property
+    def wall_s(self) -> float:
+        """The seconds the run takes on the cores it uses: the spread part shared by them."""
+        return self.seconds - self.spread_s + self.spread_s / self.workers
 
     @property
     def too_much(self) -> bool:
-        return self.seconds > MAX_WORK_S
+        return self.wall_s > MAX_WORK_S
 
 
 def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
@@ -300,13 +310,22 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
         # Each count is the baseline with ranks added, solved with a short curve, no growth.
         seconds += len(sweep.counts) * _configuration_s(scenario, catalog, min(points, 12), ())
     size = analyses.size
+    spread_s, workers = 0.0, 1
     if size is not None:
-        seconds += _size_search_s(scenario, catalog, factors)
+        search_s = _size_search_s(scenario, catalog, factors)
+        seconds += search_s
+        # The batched search of a large space is spread over the cores by default.
+        from diskmodel.analyses.size import PER_CONFIGURATION_UP_TO, search_workers
+
+        if size.candidates > PER_CONFIGURATION_UP_TO:
+            spread_s, workers = search_s, search_workers(size.candidates)
     return WorkEstimate(
         seconds=seconds,
         configurations=len(configurations) + (len(sweep.counts) if sweep else 0),
         points_per_configuration=points + len(factors),
         population=closed_population(scenario),
+        spread_s=spread_s,
+        workers=workers,
     )
 
 
@@ -328,8 +347,9 @@ def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         asked.append(f"a closed population of {work.population:,}")
     if analyses.size is not None:
         asked.append(f"{analyses.size.candidates:,} sizing configurations")
+    spread = f", {work.wall_s:,.0f} s over {work.workers} processes" if work.workers > 1 else ""
     yield (
-        f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing "
+        f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing{spread} "
         f"({'; '.join(asked)}); diskmodel runs at most about {MAX_WORK_S:.0f} s. Lower "
         "analyses.curve.points, the number of compare alternatives, growth factors or "
         "tier_sweep counts, the sizing choices, the closed population, or the workloads "
