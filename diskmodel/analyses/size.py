@@ -184,8 +184,9 @@ def size_scenario(
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
     the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
-    configurations on, `search_workers`; 1 solves them here). `scheduler`: a Dask distributed scheduler's
-    address to run them on instead (a search that outgrows one machine). `prune`: skip what
+    configurations on, `search_workers`; 1 solves them here). `scheduler`: a Dask
+    distributed scheduler's address to run them on instead (a search that outgrows one
+    machine). `prune`: skip what
     the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`).
     `tally(solved, skipped, left)`: the batched search's progress (a large space)."""
     if scheduler is not None:  # a mistyped address is refused before any work
