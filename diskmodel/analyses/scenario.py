@@ -17,13 +17,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from diskmodel.analyses.band import band
+from diskmodel.analyses.beside import Beside
 from diskmodel.analyses.calibration import calibration_result
 from diskmodel.analyses.catalog_band import catalog_band
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.sweep import tier_sweep
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve, resolve_scenario
-from diskmodel.prediction import ScenarioPrediction, SizingResult
+from diskmodel.prediction import CatalogBandResult, ScenarioPrediction, SizingResult
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
 
@@ -36,15 +37,34 @@ def predict_scenario(
     allow_outside_heatmaps: bool = False,
     sizing: SizingResult | None = None,
     catalog_bands: bool = True,
+    beside: bool = False,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
     with its growth, the tier sweep and the baseline's band over the catalog's estimates
     (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
-    `analyses.size` already made (`diskmodel size`), which is then not made again."""
+    `analyses.size` already made (`diskmodel size`), which is then not made again. `beside`:
+    work the catalog band out in a forked process while the configurations are predicted
+    here (`analyses.beside`; the same answer, on the other core)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
     )
+
+    def baseline_catalog_band() -> CatalogBandResult:
+        return catalog_band(
+            configs[0],
+            catalog,
+            lambda cat: resolve(
+                scenario,
+                cat,
+                base_dir,
+                name=configs[0].name,
+                allow_outside_heatmaps=allow_outside_heatmaps,
+            ),
+        )
+
+    banding = scenario.analyses.catalog_band and catalog_bands
+    reach = Beside(baseline_catalog_band) if banding and beside else None
     growth = scenario.analyses.growth
     factors = growth.multipliers if growth else ()
     labels = growth.labels if growth else ()
@@ -68,20 +88,10 @@ def predict_scenario(
         )
         for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
     ]
-    if scenario.analyses.catalog_band and catalog_bands:
+    if banding:
         banded[0] = dataclasses.replace(
             banded[0],
-            catalog_band=catalog_band(
-                configs[0],
-                catalog,
-                lambda cat: resolve(
-                    scenario,
-                    cat,
-                    base_dir,
-                    name=configs[0].name,
-                    allow_outside_heatmaps=allow_outside_heatmaps,
-                ),
-            ),
+            catalog_band=reach.result() if reach is not None else baseline_catalog_band(),
         )
     if sizing is None and scenario.analyses.size is not None:
         # Deferred: the sizing search brings the cluster's asyncio (40 ms) to every run.

@@ -1,0 +1,69 @@
+"""Work done in a forked process beside the caller's (`analyses.beside`): the same value as the
+caller's own, and the caller's own whenever the fork gives none."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from diskmodel import api
+from diskmodel.analyses import beside
+from diskmodel.analyses.beside import Beside
+from diskmodel.analyses.scenario import predict_scenario
+from diskmodel.report.json_result import to_json
+
+from ..conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(beside.os, "cpu_count", lambda: 2)
+
+
+def test_the_work_runs_in_another_process_and_its_value_comes_back() -> None:
+    here = os.getpid()
+    found = Beside(lambda: (os.getpid(), [1.5, "a"], {"k": (2, None)})).result()
+    assert found[0] != here
+    assert found[1:] == ([1.5, "a"], {"k": (2, None)})
+
+
+def test_on_one_core_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(beside.os, "cpu_count", lambda: 1)
+    assert Beside(os.getpid).result() == os.getpid()
+
+
+def test_an_error_is_raised_here_by_the_work_done_again() -> None:
+    calls = []
+
+    def work() -> None:
+        calls.append(os.getpid())
+        raise ValueError("the work's own error")
+
+    with pytest.raises(ValueError, match="the work's own error"):
+        Beside(work).result()
+    assert calls == [os.getpid()]  # the fork's attempt is not the caller's
+
+
+def test_a_process_that_dies_leaves_the_work_to_the_caller() -> None:
+    here = os.getpid()
+
+    def work() -> int:
+        if os.getpid() != here:
+            os._exit(3)  # dies without answering
+        return 42
+
+    assert Beside(work).result() == 42
+
+
+def test_a_value_that_cannot_be_sent_is_made_here() -> None:
+    here = os.getpid()
+    value = Beside(lambda: (os.getpid(), lambda: None)).result()
+    assert value[0] == here
+
+
+def test_the_catalog_band_beside_is_the_one_made_here() -> None:
+    path = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
+    scenario = api.load_scenario(path)
+    alone = to_json(predict_scenario(scenario, None, path.parent))
+    assert to_json(predict_scenario(scenario, None, path.parent, beside=True)) == alone
