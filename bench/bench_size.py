@@ -1,8 +1,8 @@
 """`diskmodel size`, counted honestly (issue 30 items 2 and 3): configurations solved in full
 per second, and configurations settled per second (solved + skipped by a proven bound),
-separately, on the shipped sizing scenarios and on a 106,496-configuration space
-(bench/data/size-large-space.yaml); every row against its target. Times are wall clock,
-also as multiples of one `import numpy` in a fresh interpreter (bench_queueing).
+separately, on the shipped sizing scenarios and on the shipped 106,496-configuration space
+(scenarios/sizing/ds8800-size-large-space.yaml); every row against its target. Times are wall
+clock, also as multiples of one `import numpy` in a fresh interpreter (bench_queueing).
 
     .venv/bin/python -m bench size          # the shipped scenarios and the large space
     .venv/bin/python -m bench size_dask     # a local 4-worker Dask cluster against one process
@@ -76,7 +76,7 @@ SHIPPED = (
     ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
     ROOT / "scenarios" / "ds8800-size-ssd-for-1ms.yaml",
 )
-LARGE = ROOT / "bench" / "data" / "size-large-space.yaml"
+LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 FULL_TARGET_PER_S = 2_000.0
 """Issue 30: full evaluations at least 10x the 86-334/s measured, >= 2,000/s."""
 LARGE_TARGET_S = 60.0
@@ -181,4 +181,6 @@ def main() -> None:
         shipped_rows(),
         numpy_s,
     )
-    show("3. the large space (bench/data/size-large-space.yaml)", large_rows(), numpy_s)
+    show(
+        "3. the large space (scenarios/sizing/ds8800-size-large-space.yaml)", large_rows(), numpy_s
+    )
