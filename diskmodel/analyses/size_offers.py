@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from diskmodel.catalog import Catalog
-from diskmodel.scenario import Scenario, apply_settings
+from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import SYSTEM_CHOICES, Prices
 
 
@@ -49,10 +49,14 @@ def current_choices(scenario: Scenario, names: Sequence[str]) -> dict[str, float
 def variant_data(
     base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
 ) -> dict[str, Any]:
-    """The scenario's data with the chosen counts in place."""
+    """The scenario's data with the chosen counts in place. Only the sections the choice
+    changes are new (the system, each sized pool, the analyses); the rest is `base`'s own,
+    shared, as validation only reads it (a deep copy of the whole scenario was a tenth of a
+    large search's time)."""
     size = scenario.analyses.size
     assert size is not None
-    settings: dict[str, Any] = {}
+    data = dict(base)
+    data["pools"] = pools = list(base["pools"])
     for p, pool in enumerate(scenario.pools):
         sized = [g for g in size.ranks if g.pool == pool.name]
         if not sized:
@@ -72,11 +76,8 @@ def variant_data(
                 if not isinstance(count, str) and count > 0:
                     drive, raid = kind
                     ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
-        settings[f"pools.{p}.ranks"] = ranks
-    for key in SYSTEM_CHOICES:
-        if key in chosen:
-            settings[f"system.{key}"] = chosen[key]
-    data = apply_settings(base, settings)
+        pools[p] = {**pools[p], "ranks": ranks}
+    data["system"] = {**base["system"], **{k: chosen[k] for k in SYSTEM_CHOICES if k in chosen}}
     data["analyses"] = {"curve": {"points": 2}}
     return data
 

@@ -1,0 +1,65 @@
+"""A sizing configuration's scenario data (`size_offers.variant_data`) shares the sections its
+choice leaves alone with the scenario's own data: it must equal the whole scenario copied with
+the choice set (`scenario.apply_settings`), and validating it must leave the shared data as
+it was."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import itertools
+from pathlib import Path
+
+from diskmodel.analyses.size_offers import offered_choices, rank_label, variant_data
+from diskmodel.catalog import load_catalog
+from diskmodel.scenario import Scenario, apply_settings, load_scenario
+from diskmodel.scenario.analyses import SYSTEM_CHOICES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _copied(base: dict, scenario: Scenario, chosen: dict) -> dict:
+    """The choice set on a deep copy of the whole scenario (what variant_data did before)."""
+    size = scenario.analyses.size
+    assert size is not None
+    settings = {}
+    for p, pool in enumerate(scenario.pools):
+        sized = [g for g in size.ranks if g.pool == pool.name]
+        if not sized:
+            continue
+        kinds = {(g.drive, g.raid) for g in sized}
+        ranks, done = [], set()
+        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
+        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
+            if kind not in kinds:
+                ranks.append(group)
+            elif kind not in done:
+                done.add(kind)
+                count = chosen[rank_label(pool.name, *kind)]
+                if count > 0:
+                    ranks.append(
+                        {"drive": kind[0], "raid": kind[1], "count": count, "da_pair": None}
+                    )
+        settings[f"pools.{p}.ranks"] = ranks
+    settings |= {f"system.{k}": chosen[k] for k in SYSTEM_CHOICES if k in chosen}
+    data = apply_settings(base, settings)
+    data["analyses"] = {"curve": {"points": 2}}
+    return data
+
+
+def test_the_data_equals_the_copied_scenario_and_validating_it_changes_nothing() -> None:
+    catalog = load_catalog()
+    for name in ("sizing/ds8800-size-large-space.yaml", "ds8800-size-for-growth.yaml"):
+        scenario = load_scenario(ROOT / "scenarios" / name, catalog)
+        base = scenario.model_dump(mode="python")
+        before = copy.deepcopy(base)
+        names, options = offered_choices(scenario)
+        combos = itertools.islice(itertools.product(*options), 0, None, 97)
+        for combo in itertools.islice(combos, 40):
+            chosen = dict(zip(names, combo, strict=True))
+            data = variant_data(base, scenario, chosen)
+            assert data == _copied(base, scenario, chosen)
+            # A combination the hardware cannot take is refused; the data stay as they were.
+            with contextlib.suppress(ValueError):
+                Scenario.model_validate(data, context={"catalog": catalog})
+            assert base == before
