@@ -34,6 +34,7 @@ def predict(
     allow_outside_heatmaps: bool = False,
     sizing: SizingResult | None = None,
     catalog_bands: bool = True,
+    beside: bool = False,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
@@ -44,6 +45,8 @@ def predict(
     catalog_bands: the baseline's band over the catalog's estimates (`analyses.catalog_band`;
     the command line's `--no-catalog-bands` turns it off, as the scenario's
     `analyses.catalog_band: false` does).
+    beside: work that band out in a forked process on another core while the configurations
+    are predicted (`diskmodel run`; `analyses.beside`: the same answer).
     """
     from diskmodel.analyses import predict_scenario
 
@@ -54,6 +57,7 @@ def predict(
         allow_outside_heatmaps=allow_outside_heatmaps,
         sizing=sizing,
         catalog_bands=catalog_bands,
+        beside=beside,
     )
 
 

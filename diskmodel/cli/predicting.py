@@ -85,6 +85,7 @@ def run(
             catalog=checked.catalog,
             allow_outside_heatmaps=allow_outside_heatmaps,
             catalog_bands=not no_catalog_bands,
+            beside=True,
         )
     api.write_prediction(
         prediction,
