@@ -4,6 +4,9 @@ caller's own, and the caller's own whenever the fork gives none."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +70,18 @@ def test_the_catalog_band_beside_is_the_one_made_here() -> None:
     scenario = api.load_scenario(path)
     alone = to_json(predict_scenario(scenario, None, path.parent))
     assert to_json(predict_scenario(scenario, None, path.parent, beside=True)) == alone
+
+
+def test_what_the_caller_wrote_before_is_written_once(tmp_path: Path) -> None:
+    """Output the caller had not flushed when the work started is not written by the fork."""
+    script = (
+        "import sys\n"
+        "from diskmodel.analyses import beside\n"
+        "beside.os.cpu_count = lambda: 2\n"
+        "sys.stdout.write('before\\n')\n"
+        "print(beside.Beside(lambda: 7).result())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout == "before\n7\n"
