@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar
@@ -34,10 +33,8 @@ class Beside(Generic[T]):
         self._answer: Connection | None = None
         if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             return
-        # What the caller has written but not flushed would be flushed again by the fork.
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
+        # (multiprocessing flushes the caller's standard streams before it forks, so output
+        # written before is not written again by the fork: tested.)
         context = multiprocessing.get_context("fork")
         answer, send = context.Pipe(duplex=False)
         process = context.Process(target=_serve, args=(work, send), daemon=True)
