@@ -35,9 +35,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+# numpy is imported by the two methods that take arrays (`seek_ms`, `moments_ms`), not here:
+# loading the catalog checks every drive's figures with `curve_ratio`, and reading a catalog
+# or checking a scenario need no array (numpy's import is 0.05-0.07 s of a command's CPU).
 
 _SQRT_LIMIT = 8.0 / 15.0
 """Triangular mean of sqrt(u): the largest r a smooth sqrt-then-tangent curve reaches."""
@@ -137,6 +143,8 @@ class SeekCurve:
 
     def seek_ms(self, distance_fraction: NDArray[np.float64] | float) -> NDArray[np.float64]:
         """seek(x) in ms for distances x in [0, 1] (0 for x = 0: the same track)."""
+        import numpy as np
+
         x = np.asarray(distance_fraction, dtype=np.float64)
         short = self.track_to_track_ms + self.sqrt_coeff_ms * np.sqrt(np.maximum(x, 0.0))
         long = self.linear_intercept_ms + self.linear_slope_ms * x
@@ -172,6 +180,8 @@ class SeekCurve:
         self, distances: NDArray[np.float64], weights: NDArray[np.float64]
     ) -> tuple[float, float]:
         """(E[seek], E[seek^2]) for a distance law given as nodes and weights (summing to 1)."""
+        import numpy as np
+
         s = self.seek_ms(distances)
         return float(np.dot(weights, s)), float(np.dot(weights, s * s))
 
