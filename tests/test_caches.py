@@ -172,6 +172,32 @@ def test_installed_drives_are_one_object_per_catalog_entry_and_system() -> None:
     assert changed.controller_overhead_ms == 0.5
 
 
+def test_alternatives_are_validated_once_per_scenario_and_catalog() -> None:
+    from diskmodel.scenario import schema
+
+    from .support.builders import BASE, with_data
+
+    catalog = load_catalog()
+    swap = {"name": "nl", "set": {"pools.0.ranks.0.drive": "nl-3tb"}}
+    base = with_data({**BASE, "analyses": {"compare": [swap]}})
+    first = base.alternatives(catalog)
+    again = base.alternatives(catalog)
+    assert again == first
+    assert again[1][1] is first[1][1]
+    # What is kept is what validating anew gives.
+    assert first[1][1] == base.alternative(base.analyses.compare[0], catalog)
+    assert first[1][1].pools[0].ranks[0].drive == "nl-3tb"
+    # Another catalog object (a user's file, a band's estimate moved) validates anew.
+    other = catalog.model_copy()
+    assert base.alternatives(other)[1][1] is not first[1][1]
+    # A changed scenario is another object: its alternatives are its own, not the original's.
+    renamed = base.model_copy(update={"name": "renamed"})
+    changed = base.model_copy(update={"analyses": base.analyses.model_copy(update={"compare": []})})
+    assert renamed.alternatives(catalog)[1][1] is not first[1][1]
+    assert changed.alternatives(catalog) == [(base.name, changed)]
+    assert len(schema._alternatives) <= schema._ALTERNATIVES_KEPT
+
+
 def test_span_costs_are_their_computation_and_follow_the_drive() -> None:
     from diskmodel.catalog import entries
     from diskmodel.model import costs

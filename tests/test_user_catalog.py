@@ -245,6 +245,25 @@ def test_seek_figures_no_seek_curve_fits_are_refused_at_load(tmp_path: Path) -> 
     assert "avg_seek_read_ms 5.2" in message
 
 
+def test_seek_figures_of_a_convex_curve_are_refused_with_the_whole_message(
+    tmp_path: Path,
+) -> None:
+    """The write set as installed (the packaging's average, the drive's other figures) with
+    (avg - t2t) / (full - t2t) = 0.5 / 5.1 below 1/3: the message names the file, the entry, the
+    system, the three figures and the rule, word for word as the fit words it."""
+    entry = _shipped_entry("drives", "15k-146")
+    entry["packaging"]["ds8800-951"]["avg_seek_write_ms"] = {"value": 0.9, "basis": "typo"}
+    message = _error(tmp_path, _dumped(drives=[entry]))
+    assert message == (
+        f"{tmp_path / 'site.yaml'}: invalid catalog entry\n"
+        "  drives[15k-146]: Value error, as installed on 'ds8800-951' "
+        "(track_to_track_seek_write_ms 0.4, avg_seek_write_ms 0.9, full_stroke_seek_write_ms "
+        "5.5): seek figures t2t=0.4, avg=0.9, full=5.5 give no seek curve: (avg - t2t) / "
+        "(full - t2t) = 0.0980 must lie in (1/3, 1); at or below 1/3 the curve would be "
+        "convex, a non-monotone seek curve"
+    )
+
+
 def test_a_yaml_syntax_error_names_the_file(tmp_path: Path) -> None:
     message = _error(tmp_path, "schema_version: 1\ndrives: [\n")
     assert "site.yaml:2:10: YAML syntax error" in message

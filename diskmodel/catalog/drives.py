@@ -122,8 +122,8 @@ class Drive(Sourced):
         if not self.packaging:
             raise ValueError("packaging must name at least one system that offers the drive")
         if self.kind == "hdd":
-            for system in self.packaging:
-                _check_seek_figures(self.as_packaged(system), system)
+            for system, packaging in self.packaging.items():
+                _check_seek_figures(self, packaging.overrides(), system)
         if self.kind == "ssd":
             for system, packaging in self.packaging.items():
                 hdd_only = set(packaging.overrides()) - {
@@ -150,16 +150,18 @@ class Drive(Sourced):
         return self.model_copy(update={**overrides, "provenance": provenance})
 
 
-def _check_seek_figures(drive: Drive, system: str) -> None:
-    """ValueError unless the drive's read and write seek figures as installed on `system`
-    admit a seek curve (what the model fits to them; `components.seek.SeekCurve.fit`)."""
-    from diskmodel.components.seek import SeekCurve  # deferred: components import the catalog
+def _check_seek_figures(drive: Drive, packaged: dict[str, float], system: str) -> None:
+    """ValueError unless the drive's read and write seek figures as installed on `system` (its
+    own, or the packaging's where `packaged` states them, as `Drive.as_packaged` gives them)
+    admit a seek curve: `components.seek.curve_ratio`, the only refusal of `SeekCurve.fit`
+    (the fit itself is the model's, for the drives it installs)."""
+    from diskmodel.components.seek import curve_ratio  # deferred: components import the catalog
 
     for op in ("read", "write"):
         keys = (f"track_to_track_seek_{op}_ms", f"avg_seek_{op}_ms", f"full_stroke_seek_{op}_ms")
-        values = [float(getattr(drive, key)) for key in keys]
+        values = [float(packaged.get(key, getattr(drive, key))) for key in keys]
         try:
-            SeekCurve.fit(*values)
+            curve_ratio(*values)
         except ValueError as exc:
             given = ", ".join(f"{k} {v:g}" for k, v in zip(keys, values, strict=True))
             raise ValueError(f"as installed on {system!r} ({given}): {exc}") from None

@@ -35,9 +35,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+# numpy is imported by the two methods that take arrays (`seek_ms`, `moments_ms`), not here:
+# loading the catalog checks every drive's figures with `curve_ratio`, and reading a catalog
+# or checking a scenario need no array (numpy's import is 0.05-0.07 s of a command's CPU).
 
 _SQRT_LIMIT = 8.0 / 15.0
 """Triangular mean of sqrt(u): the largest r a smooth sqrt-then-tangent curve reaches."""
@@ -79,6 +85,27 @@ def _bisect(func: object, target: float, increasing: bool) -> float:
     return 0.5 * (lo + hi)
 
 
+def curve_ratio(track_to_track_ms: float, average_ms: float, full_stroke_ms: float) -> float:
+    """r = (average - t) / (full - t) of a (track-to-track, average, full-stroke) set that
+    admits a seek curve, 1/3 < r < 1 (module docstring); ValueError naming the figures when
+    it does not. The only refusal of `SeekCurve.fit` (its bisection finds a curve for every r
+    in (1/3, 1)), so the catalog checks a drive's figures with this alone, without fitting."""
+    t, avg, full = track_to_track_ms, average_ms, full_stroke_ms
+    if not (0 < t < avg < full):
+        raise ValueError(
+            f"seek figures t2t={t}, avg={avg}, full={full} must satisfy "
+            "0 < track-to-track < average < full stroke"
+        )
+    r = (avg - t) / (full - t)
+    if r <= _LINEAR_LIMIT + 1e-9 or r >= 1.0:
+        raise ValueError(
+            f"seek figures t2t={t}, avg={avg}, full={full} give no seek curve: "
+            f"(avg - t2t) / (full - t2t) = {r:.4f} must lie in (1/3, 1); "
+            "at or below 1/3 the curve would be convex, a non-monotone seek curve"
+        )
+    return r
+
+
 @dataclass(frozen=True, slots=True)
 class SeekCurve:
     """seek(x) = t + b sqrt(x) for 0 < x <= x0, c + e x beyond (ms); x = distance / full stroke.
@@ -100,20 +127,9 @@ class SeekCurve:
         Exact: seek(0+) = t, seek(1) = full, and the triangular mean = average (module
         docstring). Raises ValueError naming the figures when no seek curve fits them.
         """
-        t, avg, full = track_to_track_ms, average_ms, full_stroke_ms
-        if not (0 < t < avg < full):
-            raise ValueError(
-                f"seek figures t2t={t}, avg={avg}, full={full} must satisfy "
-                "0 < track-to-track < average < full stroke"
-            )
+        t, full = track_to_track_ms, full_stroke_ms
+        r = curve_ratio(track_to_track_ms, average_ms, full_stroke_ms)
         span = full - t
-        r = (avg - t) / span
-        if r <= _LINEAR_LIMIT + 1e-9 or r >= 1.0:
-            raise ValueError(
-                f"seek figures t2t={t}, avg={avg}, full={full} give no seek curve: "
-                f"(avg - t2t) / (full - t2t) = {r:.4f} must lie in (1/3, 1); "
-                "at or below 1/3 the curve would be convex, a non-monotone seek curve"
-            )
         if r <= _SQRT_LIMIT:
             x0 = _bisect(_tangent_mean, r, increasing=True)
             k = 2.0 * math.sqrt(x0) / (1.0 + x0)
@@ -127,6 +143,8 @@ class SeekCurve:
 
     def seek_ms(self, distance_fraction: NDArray[np.float64] | float) -> NDArray[np.float64]:
         """seek(x) in ms for distances x in [0, 1] (0 for x = 0: the same track)."""
+        import numpy as np
+
         x = np.asarray(distance_fraction, dtype=np.float64)
         short = self.track_to_track_ms + self.sqrt_coeff_ms * np.sqrt(np.maximum(x, 0.0))
         long = self.linear_intercept_ms + self.linear_slope_ms * x
@@ -162,6 +180,8 @@ class SeekCurve:
         self, distances: NDArray[np.float64], weights: NDArray[np.float64]
     ) -> tuple[float, float]:
         """(E[seek], E[seek^2]) for a distance law given as nodes and weights (summing to 1)."""
+        import numpy as np
+
         s = self.seek_ms(distances)
         return float(np.dot(weights, s)), float(np.dot(weights, s * s))
 

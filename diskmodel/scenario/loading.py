@@ -91,21 +91,23 @@ def _folder(located: Located) -> Path | None:
 
 
 def _check_alternatives(scenario: Scenario, located: Located, catalog: Catalog) -> None:
+    base = scenario.model_dump(mode="python")
     for i, alt in enumerate(scenario.analyses.compare):
         path: list[str | int] = ["analyses", "compare", i, "set"]
         try:
-            apply_settings(scenario.model_dump(mode="python"), alt.set)
+            apply_settings(base, alt.set)
         except KeyError as exc:
             raise ScenarioError(
                 f"{located.source}:{located.line_of(path)}: analyses.compare[{i}].set: "
                 f"{exc.args[0]}"
             ) from None
-    base = scenario.model_dump(mode="python")
-    problems = []
-    for i, alt in enumerate(scenario.analyses.compare):
-        try:
-            scenario.alternative(alt, catalog)
-        except ValidationError as exc:
-            problems.append(format_alternative_errors(exc, located, i, alt.name, alt.set, base))
-    if problems:
-        raise ScenarioError("\n".join(problems))
+    try:
+        scenario.alternatives(catalog)  # validated once, and kept for the rest of the run
+    except ValidationError:  # report every alternative refused, not only the first
+        problems = []
+        for i, alt in enumerate(scenario.analyses.compare):
+            try:
+                scenario.alternative(alt, catalog)
+            except ValidationError as exc:
+                problems.append(format_alternative_errors(exc, located, i, alt.name, alt.set, base))
+        raise ScenarioError("\n".join(problems)) from None

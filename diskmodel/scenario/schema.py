@@ -191,15 +191,39 @@ class Scenario(Model):
         ]
 
     def alternatives(self, catalog: Catalog | None = None) -> list[tuple[str, Scenario]]:
-        """The baseline and each `compare` alternative, applied and re-validated."""
-        return [(self.name, self)] + [
-            (alt.name, self.alternative(alt, catalog)) for alt in self.analyses.compare
-        ]
+        """The baseline and each `compare` alternative, applied and re-validated (once for
+        this scenario and `catalog`: `_alternatives`)."""
+        catalog = catalog or load_catalog()
+        key = (id(self), id(catalog))
+        kept = _alternatives.get(key)
+        if kept is None or kept[0] is not self or kept[1] is not catalog:
+            base = self.model_dump(mode="python")
+            variants = tuple(
+                (alt.name, _variant(base, alt, catalog)) for alt in self.analyses.compare
+            )
+            if len(_alternatives) >= _ALTERNATIVES_KEPT:
+                _alternatives.clear()
+            kept = _alternatives[key] = (self, catalog, variants)
+        return [(self.name, self), *kept[2]]
 
     def alternative(self, alt: Alternative, catalog: Catalog | None = None) -> Scenario:
         """One `compare` alternative: this scenario with its `set` applied, re-validated."""
-        base = self.model_dump(mode="python")
-        data = apply_settings(base, alt.set)
-        data["name"] = alt.name
-        data["analyses"] = {"curve": base["analyses"]["curve"]}
-        return Scenario.model_validate(data, context={"catalog": catalog or load_catalog()})
+        return _variant(self.model_dump(mode="python"), alt, catalog or load_catalog())
+
+
+def _variant(base: dict[str, Any], alt: Alternative, catalog: Catalog) -> Scenario:
+    """The alternative `alt` of the scenario whose data is `base`, validated with `catalog`."""
+    data = apply_settings(base, alt.set)
+    data["name"] = alt.name
+    data["analyses"] = {"curve": base["analyses"]["curve"]}
+    return Scenario.model_validate(data, context={"catalog": catalog})
+
+
+_Kept = tuple[Scenario, Catalog, tuple[tuple[str, Scenario], ...]]
+_ALTERNATIVES_KEPT = 64
+_alternatives: dict[tuple[int, int], _Kept] = {}
+"""Each scenario's alternatives validated (`Scenario.alternatives`), at most 64, by the
+identity of the scenario and of the catalog (both held, so that neither identity is reused
+while the entry lives; both are frozen, so what was validated cannot change). Loading the
+scenario, the work bound, the heat maps, the resolution and the prediction each ask for them:
+one run validated every alternative five times."""

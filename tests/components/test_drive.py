@@ -8,11 +8,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from diskmodel.catalog import load_catalog
 from diskmodel.components import drive, sptf
 from diskmodel.components.drive import ServiceMoments
-from diskmodel.components.seek import SeekCurve
+from diskmodel.components.seek import SeekCurve, curve_ratio
 
 CATALOG = load_catalog()
 INSTALLED_HDDS = [
@@ -74,6 +76,28 @@ def test_any_concave_figure_set_fits_monotone_and_continuous(ratio: float) -> No
 def test_figures_no_seek_curve_fits_are_refused(figures: tuple[float, float, float]) -> None:
     with pytest.raises(ValueError, match="t2t="):
         SeekCurve.fit(*figures)
+
+
+_FIGURE = st.floats(min_value=-1.0, max_value=30.0, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_FIGURE, _FIGURE, _FIGURE)
+def test_the_catalog_check_refuses_exactly_what_the_fit_refuses(
+    t: float, avg: float, full: float
+) -> None:
+    """`curve_ratio` (what the catalog checks every drive with, without fitting) accepts a set
+    exactly when `SeekCurve.fit` fits it, and refuses it with the same message otherwise."""
+    outcomes = []
+    for check in (SeekCurve.fit, curve_ratio):
+        try:
+            check(t, avg, full)
+            outcomes.append("fits")
+        except ValueError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1]
+    if outcomes[0] == "fits":
+        assert 1 / 3 < curve_ratio(t, avg, full) < 1
 
 
 @pytest.mark.parametrize("figures", [(0.2, 3.5, 7.4), (0.4, 3.1, 5.5), (0.2, 5.5, 6.0)])
