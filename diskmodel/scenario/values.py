@@ -14,6 +14,7 @@ Numbers are read as numbers only: `"5000"` in quotes, `10,000` with a thousands 
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 import types
@@ -259,6 +260,30 @@ def number_slip(annotation: Any, value: Any) -> str | None:
     return None
 
 
+def _may_slip(annotation: Any) -> bool:
+    """Whether `number_slip` can find anything for some value of `annotation`: a number
+    somewhere in it (a text, a name, a section never has one)."""
+    if _numeric(annotation) is not None:
+        return True
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _may_slip(args[0])
+    if origin in (Union, types.UnionType, list, tuple):
+        return any(_may_slip(a) for a in args if a is not type(None) and a is not Ellipsis)
+    return False
+
+
+@functools.cache
+def _field_slips(model: type[BaseModel], name: str) -> Any:
+    """The annotation of `model`'s field `name` where a number may slip in it, else None (a
+    yes/no field, or one without numbers): worked out once per field, not at every value a
+    validation reads (a sizing search validates thousands of scenarios)."""
+    field = model.model_fields.get(name)
+    if field is None or field.annotation is bool or not _may_slip(field.annotation):
+        return None
+    return field.annotation
+
+
 def _sequence(annotation: Any) -> bool:
     """Whether `annotation` takes a list or tuple."""
     return get_origin(annotation) in (list, tuple)
@@ -322,7 +347,8 @@ class Model(BaseModel):
         field = cls.model_fields.get(info.field_name or "")
         if field is None or field.annotation is bool:
             return value
-        slip = number_slip(field.annotation, value)
+        numbers = _field_slips(cls, info.field_name or "")
+        slip = None if numbers is None else number_slip(numbers, value)
         if slip is None and _holds_bool(value):
             slip = "true/false is not allowed here; give a number or a name"
         if slip is not None:
