@@ -151,10 +151,17 @@ class NetworkBuilder:
                 p = mix.fractions[io_class]
                 if p <= 0:
                     continue
-                size = mix.size_bytes(io_class)
-                port_s = host_adapter.port_service(hw.host_adapter, size).mean_s
-                link_s = host_adapter.card_transfer(hw.host_adapter, size).mean_s
-                blocks.append((w, c, p / n, port_s, link_s, size))
+                bytes_ = mix.size_bytes(io_class)
+                blocks.append(
+                    (
+                        w,
+                        c,
+                        p / n,
+                        host_adapter.port_service(hw.host_adapter, bytes_).mean_s,
+                        host_adapter.card_transfer(hw.host_adapter, bytes_).mean_s,
+                        bytes_,
+                    )
+                )
         B, L = len(blocks), 3 * n
         w_of, class_of = [b[0] for b in blocks], [b[1] for b in blocks]
         rate, port_s, link_s, size = (np.array([b[k] for b in blocks]) for k in range(2, 6))
