@@ -406,12 +406,17 @@ class Problem:
             index = {wl.name: i for i, wl in enumerate(point.network.workloads)}
             # Past saturation there is no response time: the overload (how far the load is
             # beyond what the network carries) stands in, so the fit still has a slope to
-            # follow back.
-            headroom, _ = point.network.saturation_scale(point.rates)
+            # follow back (worked out only then).
+            overload: float | None = None
             for w, figure in mine:
                 workload = self.scenario.workloads[w]
                 got = figure_value(point, index[workload.name], workload.pool, figure)
-                out.append(-1.0 / max(headroom, 1e-6) if point.saturated or got is None else got)
+                if point.saturated or got is None:
+                    if overload is None:
+                        headroom, _ = point.network.saturation_scale(point.rates)
+                        overload = -1.0 / max(headroom, 1e-6)
+                    got = overload
+                out.append(got)
         return out
 
     def residuals(self, x: np.ndarray, catalog: Catalog | None = None) -> np.ndarray:
