@@ -120,6 +120,7 @@ class NetworkBuilder:
         busiest = max(planned, default=0.0) or 1.0
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
+        self._no_flows = Flows().columns()  # no flows, each column of its type
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
@@ -349,7 +350,8 @@ class NetworkBuilder:
         # (`_WorkloadFlows`). The servers' flows of every workload come first, then the
         # ranks', each in workload order, as when they were made one workload at a time.
         made: dict[tuple[object, ...], _WorkloadFlows] = {}
-        at_servers, at_ranks = Flows(), Flows()
+        at_servers: list[tuple[np.ndarray, ...]] = []
+        at_ranks: list[tuple[np.ndarray, ...]] = []
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
@@ -366,15 +368,18 @@ class NetworkBuilder:
             servers, ranks, per_station = found
             for part, columns in ((at_servers, servers), (at_ranks, ranks)):
                 if columns[0].size:
-                    part.add_arrays(np.full(columns[0].size, w, dtype=np.int64), *columns)
+                    part.append((np.full(columns[0].size, w, dtype=np.int64), *columns))
             weight = self._weights[w]
             for row, counts in per_station:
                 drives[row] += weight * counts
-        flows = Flows()
-        for part in (at_servers, at_ranks):
-            flows.add_arrays(*part.columns())
+        # The flows' columns (the servers' and then the ranks'), each joined once.
+        parts = (self._no_flows, *at_servers, *at_ranks)
+        columns = tuple(
+            np.concatenate([part[k] for part in parts]).astype(empty.dtype, copy=False)
+            for k, empty in enumerate(self._no_flows)
+        )
         W = len(config.workloads)
-        sums = self._host_sums(active) + _flow_sums(flows.columns(), W, K, self._weight_array)
+        sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
@@ -513,9 +518,15 @@ def _assemble(
         if st.servers > 1:
             capacity[k] = st.servers
     commands = config.hardware.system.device_adapter.commands_per_hdd
+    # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
+    alike: dict[tuple[int, float, float], FloatArray] = {}
     for info in infos:
-        depth = queue_limit(info.rank, commands)
-        gain = costs.gain(info.rank, info.span, depth, float(positioning_share[info.station]))
+        share = float(positioning_share[info.station])
+        kind = (id(info.rank.drive), info.span, share)
+        gain = alike.get(kind)
+        if gain is None:
+            depth = queue_limit(info.rank, commands)
+            gain = alike[kind] = costs.gain(info.rank, info.span, depth, share)
         gains[info.station] = gain
         capacity[info.station] = float(gain[-1])
     return Network(
