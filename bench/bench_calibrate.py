@@ -24,6 +24,19 @@ about two thirds, resolving the scenarios into configurations a tenth, the per-w
 results a twentieth: the model's, not the calibration's (docs/measured.md). The same
 command at main before issue 30: 546 evaluations, 17.3 s back to back at load 6
 (docs/measured.md).
+
+Branch calib-5s (each interval's configuration resolved once and only the system and the
+workloads resolved again, `configuration.resolve_again`; each skew level's curve built once,
+its placement ranking kept with it; the workloads' response times read alone,
+`results.response_times_ms`; the host flows made as blocks of arrays), paired with main
+(d0b9035) by `farm-bench --vs`, 5 runs each: command 5.16 s against 6.36 s at load average
+4.4-5.6 (ratio 0.817), and with the build's flows joined once, 5.74 s against 6.99 s at load
+2.6-5.1 (ratio 0.821); 252 evaluations, calibrated file and fitted values byte-identical; this
+bench at load 4.2-4.4: command 5.06 s (20.1 ms an evaluation), in-process 4.33 s. The CPU
+target is still not met, by a few percent at these loads. What is left, per evaluation of six
+intervals: placement about a third, the network build a third, the open solution a sixth
+(the model's modules), resolving 5%, and the command's imports (scipy.optimize alone about
+0.5 s) some 0.8 s of the whole.
 """
 
 from __future__ import annotations

@@ -44,10 +44,10 @@ def shown_inputs(
     figures and defaults unless `shown` (a configuration only solved, never reported)."""
     given = scenario.model_workloads
     return Inputs(
-        system=_system_input(hardware),
+        system=system_input(hardware),
         ranks=_rank_groups(ranks),
         pools=tuple(_pool_input(p, ranks) for p in pools),
-        workloads=tuple(_workload_input(w, s) for w, s in zip(workloads, given, strict=True)),
+        workloads=workload_inputs(workloads, given),
         service_level=ServiceLevelInput(
             service_level.response_time_ms,
             service_level.read_response_time_ms,
@@ -67,7 +67,15 @@ def model_value(value: float | tuple[float, float]) -> float:
     return value
 
 
-def _system_input(h: Hardware) -> SystemInput:
+def workload_inputs(
+    workloads: Sequence[WorkloadConfig], given: Sequence[Workload]
+) -> tuple[WorkloadInput, ...]:
+    """The workloads as the report shows them, each beside the scenario's model workload it
+    came from."""
+    return tuple(_workload_input(w, s) for w, s in zip(workloads, given, strict=True))
+
+
+def system_input(h: Hardware) -> SystemInput:
     s = h.system
     return SystemInput(
         model=s.name,

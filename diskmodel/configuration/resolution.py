@@ -26,7 +26,12 @@ from diskmodel.configuration.copy_services import (
     copy_services_inputs,
     resolve_copy_services,
 )
-from diskmodel.configuration.inputs import model_value, shown_inputs
+from diskmodel.configuration.inputs import (
+    model_value,
+    shown_inputs,
+    system_input,
+    workload_inputs,
+)
 from diskmodel.configuration.records import (
     ApplicationConfig,
     Configuration,
@@ -50,6 +55,10 @@ from diskmodel.workload import IoMix
 
 # Heat maps already read in this run: small-I/O curve, MB curve, description, extents.
 HeatMaps = dict[str, tuple[SkewCurve, SkewCurve | None, str, int]]
+SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
+"""Skew curves already built from a description (`_skew`), by (points, level, sequential
+level): a calibration asks for one level again at every interval and at every point it comes
+back to, and a curve keeps what placement computes from it (`SkewCurve.ranking_bins`)."""
 
 
 def resolve_scenario(
@@ -166,6 +175,53 @@ def resolve(
         logs=tuple(_log(log, hardware) for log in scenario.logs),
         application=_application(scenario),
         copy_services=copies,
+    )
+
+
+def resolve_again(
+    config: Configuration,
+    scenario: Scenario,
+    catalog: Catalog,
+    base_dir: Path | None = None,
+    curves: SkewCurves | None = None,
+) -> Configuration:
+    """What `resolve(scenario, catalog, base_dir, shown=False)` gives (tested equal), where
+    `config` is that of a scenario which differs from `scenario` at most in its workloads' own
+    figures (rate, mix, hit ratio, destage ratio, skew, pinned share; not their names, pools,
+    number or order) and in the system's front-end latency: a calibration's evaluations, one
+    interval at other values of the fitted parameters. The ranks (each drive as installed),
+    the pools, the service level and the inputs shown for them are `config`'s; the system, the
+    workloads and their inputs are resolved again, each skew curve taken from `curves` where
+    it was built before. Ranks and inputs were most of a resolution's time, and a curve built
+    again computes its ranking again at every placement. A scenario whose resolution reads
+    the workloads or the front end elsewhere too (logs, an application, copy services, z/OS
+    workloads) is resolved whole."""
+    scenario = scenario.corner("central")
+    given = scenario.model_workloads
+    if (
+        config.logs
+        or config.application is not None
+        or config.copy_services is not None
+        or config.hardware.ficon is not None
+        or config.inputs.figures
+    ):
+        return resolve(scenario, catalog, base_dir, shown=False)
+    if [(w.name, w.pool) for w in given] != [(w.name, w.pool) for w in config.workloads]:
+        raise ValueError("resolve_again: the scenario's workloads are not the configuration's")
+    heat: HeatMaps = {}
+    workloads = tuple(_workload(w, None, base_dir, heat, False, None, curves) for w in given)
+    hardware = _hardware(scenario, catalog)
+    return replace(
+        config,
+        name=scenario.name,
+        hardware=hardware,
+        workloads=workloads,
+        curve_points=scenario.analyses.curve.points,
+        inputs=replace(
+            config.inputs,
+            system=system_input(hardware),
+            workloads=workload_inputs(workloads, given),
+        ),
     )
 
 
@@ -309,8 +365,10 @@ def _skew(
     base_dir: Path | None,
     heat: HeatMaps,
     allow_outside: bool,
+    curves: SkewCurves | None = None,
 ) -> tuple[SkewCurve, SkewCurve | None, str]:
-    """The small-I/O curve, the MB curve (None: derived by placement) and a description."""
+    """The small-I/O curve, the MB curve (None: derived by placement) and a description; a
+    curve described by points or a level is taken from `curves` where it was built before."""
     skew = workload.skew
     if skew is None:
         return UNIFORM, None, "none (uniform: I/O in proportion to capacity)"
@@ -337,7 +395,13 @@ def _skew(
         small, mb, text, _ = heat[key]
         return small, mb if seq is None else derived_mb_curve(small, seq), text
     level = skew.level_value or 1.0
-    curve, mb = described_skew(skew.points, level, seq)
+    described = (None if skew.points is None else tuple(map(tuple, skew.points)), level, seq)
+    built = None if curves is None else curves.get(described)
+    if built is None:
+        built = described_skew(skew.points, level, seq)
+        if curves is not None:
+            curves[described] = built
+    curve, mb = built
     if skew.points is not None:
         text = "points " + ", ".join(f"{c:g} of capacity: {f:g} of I/O" for c, f in skew.points)
     else:
@@ -353,9 +417,10 @@ def _workload(
     heat: HeatMaps,
     allow_outside: bool,
     app: Application | None,
+    curves: SkewCurves | None = None,
 ) -> WorkloadConfig:
     hit_ratio, basis = hit if hit is not None else (model_value(w.read_hit_ratio), "as given")
-    small, mb, description = _skew(w, base_dir, heat, allow_outside)
+    small, mb, description = _skew(w, base_dir, heat, allow_outside, curves)
     population = w.queue_depth if w.queue_depth is not None else w.users
     kind = "queue_depth" if w.queue_depth is not None else "users" if w.users is not None else None
     if w.ios_per_transaction is not None and app is not None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from diskmodel.model.operating import OperatingPoint
-from diskmodel.prediction import WorkloadResult
+from diskmodel.model.results import response_times_ms
 
 SYSTEM = "system"
 """The scope of a figure (and the owner of a parameter) that belongs to the whole system."""
@@ -67,17 +67,12 @@ def mean_utilization(point: OperatingPoint, kind: str) -> float:
     return float(np.mean(busy)) if busy else 0.0
 
 
-def figure_value(
-    point: OperatingPoint, workload: WorkloadResult, pool: str, figure: str
-) -> float | None:
-    """The model's value of a measured figure (`FIGURES`) at an operating point: of
-    `workload` (its result at the point) or of its `pool`, or the system's."""
-    if figure == "response_ms":
-        return workload.response_time_ms
-    if figure == "read_response_ms":
-        return workload.read_response_time_ms
-    if figure == "write_response_ms":
-        return workload.write_response_time_ms
+def figure_value(point: OperatingPoint, w: int, pool: str, figure: str) -> float | None:
+    """The model's value of a measured figure (`FIGURES`) at an operating point: of the
+    network's workload `w` (its response times as the prediction reports them,
+    `results.response_times_ms`) or of its `pool`, or the system's."""
+    if figure in _RESPONSES:
+        return response_times_ms(point, w)[_RESPONSES.index(figure)]
     if figure == "rank_utilization":
         return pool_rank_utilization(point, pool)
     if figure == "backend_iops":
@@ -87,3 +82,7 @@ def figure_value(
     if figure == "host_port_utilization":
         return mean_utilization(point, "host_adapter")
     raise ValueError(f"unknown figure {figure!r}")
+
+
+_RESPONSES = ("response_ms", "read_response_ms", "write_response_ms")
+"""The response-time figures, in the order `results.response_times_ms` gives them."""

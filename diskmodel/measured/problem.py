@@ -28,12 +28,12 @@ from pydantic import ValidationError
 
 from diskmodel.analyses.catalog_band import Estimate
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import resolve
+from diskmodel.configuration import Configuration, resolve
+from diskmodel.configuration.resolution import SkewCurves, resolve_again
 from diskmodel.errors import InputError
 from diskmodel.measured.budget import Evaluations
 from diskmodel.measured.figures import SYSTEM, figure_value
 from diskmodel.measured.peaks import Selection
-from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, Skew
 from diskmodel.scenario.calibration import FIGURES
@@ -243,6 +243,10 @@ class Problem:
         # A skew level validated once (`scenario_at`): the same level validates to the same
         # curve whatever the interval, and validating it was most of `scenario_at`'s time.
         self._skews: dict[float, Skew] = {}
+        # Each interval's configuration as resolved once, and the skew curves built for the
+        # levels asked (`config_at`).
+        self._configs: dict[int, Configuration] = {}
+        self._curves: SkewCurves = {}
 
     def check_loads(self) -> None:
         """`InputError` naming the interval when the scenario at its measured loads and mixes
@@ -342,6 +346,22 @@ class Problem:
                 workloads[u.workload] = w.model_copy(update={u.key: v})
         return validated.model_copy(update={"workloads": workloads, "system": system})
 
+    def config_at(self, s: int, x: np.ndarray, catalog: Catalog) -> Configuration:
+        """The configuration of interval `s` with the unknowns at `x`: what resolving
+        `scenario_at(s, x, catalog)` gives (tested equal), made from the interval's
+        configuration as resolved once with the system and the workloads resolved again
+        (`configuration.resolve_again`), and each skew level's curve built once for the
+        calibration. With catalog estimates among the unknowns (the ranks' drives may be the
+        ones they change) it is resolved whole."""
+        variant = self.scenario_at(s, x, catalog)
+        if catalog is not self.catalog or any(u.estimate is not None for u in self.unknowns):
+            return resolve(variant, catalog, self.base_dir, shown=False)
+        base = self._configs.get(s)
+        if base is None:
+            base = self._configs[s] = resolve(variant, catalog, self.base_dir, shown=False)
+            return base
+        return resolve_again(base, variant, catalog, self.base_dir, self._curves)
+
     def catalog_at(self, x: np.ndarray, catalog: Catalog | None = None) -> Catalog:
         """The catalog (`catalog`, by default the problem's) with the catalog estimates among
         the unknowns at `x`."""
@@ -382,17 +402,21 @@ class Problem:
             mine = [(w, figure) for t, w, figure, _ in self.targets if t == s]
             if not mine:
                 continue
-            variant = self.scenario_at(s, x, catalog)
-            point = Solver(resolve(variant, catalog, self.base_dir, shown=False)).planned_point()
-            by_name = {r.name: r for r in results.workloads(point)}
+            point = Solver(self.config_at(s, x, catalog)).planned_point()
+            index = {wl.name: i for i, wl in enumerate(point.network.workloads)}
             # Past saturation there is no response time: the overload (how far the load is
             # beyond what the network carries) stands in, so the fit still has a slope to
-            # follow back.
-            headroom, _ = point.network.saturation_scale(point.rates)
+            # follow back (worked out only then).
+            overload: float | None = None
             for w, figure in mine:
                 workload = self.scenario.workloads[w]
-                got = figure_value(point, by_name[workload.name], workload.pool, figure)
-                out.append(-1.0 / max(headroom, 1e-6) if point.saturated or got is None else got)
+                got = figure_value(point, index[workload.name], workload.pool, figure)
+                if point.saturated or got is None:
+                    if overload is None:
+                        headroom, _ = point.network.saturation_scale(point.rates)
+                        overload = -1.0 / max(headroom, 1e-6)
+                    got = overload
+                out.append(got)
         return out
 
     def residuals(self, x: np.ndarray, catalog: Catalog | None = None) -> np.ndarray:

@@ -120,12 +120,74 @@ class NetworkBuilder:
         busiest = max(planned, default=0.0) or 1.0
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
+        self._no_flows = Flows().columns()  # no flows, each column of its type
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
         found = self._host.get(active)
         if found is not None:
             return found
+        if self.config.hardware.ficon is None and self._mirror is None:
+            columns = self._host_columns(active)
+        else:
+            columns = self._host_flows(active).columns()
+        W, K = len(self.config.workloads), len(self._stations)
+        found = self._host[active] = _flow_sums(columns, W, K, self._weight_array)
+        return found
+
+    def _host_columns(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """`_host_flows(active).columns()` where no workload is z/OS and there are no Metro
+        Mirror links (tested equal): every workload's I/O over all the ports, so each
+        (workload, class) makes one block of the same stations, a port's flow on each port
+        and then the card's two on each port's card, made here as arrays of blocks rather
+        than flow by flow (a calibration builds a thousand and more configurations' host
+        flows)."""
+        hw = self.config.hardware
+        card_command = host_adapter.card_command(hw.host_adapter).mean_s
+        n = hw.host_ports
+        blocks = []  # per (workload, class): w, class index, rate, port, card link, size
+        for w in active:
+            mix = self.config.workloads[w].mix
+            for c, io_class in enumerate(IO_CLASSES):
+                p = mix.fractions[io_class]
+                if p <= 0:
+                    continue
+                bytes_ = mix.size_bytes(io_class)
+                blocks.append(
+                    (
+                        w,
+                        c,
+                        p / n,
+                        host_adapter.port_service(hw.host_adapter, bytes_).mean_s,
+                        host_adapter.card_transfer(hw.host_adapter, bytes_).mean_s,
+                        bytes_,
+                    )
+                )
+        B, L = len(blocks), 3 * n
+        w_of, class_of = [b[0] for b in blocks], [b[1] for b in blocks]
+        rate, port_s, link_s, size = (np.array([b[k] for b in blocks]) for k in range(2, 6))
+        stations = np.concatenate([np.arange(n), np.asarray(self._cards)]).astype(np.int64)
+        visits = np.concatenate([np.full(n, 1 / n), np.tile([1 / n, 0.0], n)])
+        visible = np.concatenate([np.ones(n, dtype=bool), np.tile([True, False], n)])
+        mean_s = np.empty((B, L))
+        mean_s[:, :n] = port_s[:, None]
+        mean_s[:, n::2] = card_command
+        mean_s[:, n + 1 :: 2] = link_s[:, None]
+        return (
+            np.repeat(np.array(w_of, dtype=np.int64), L),
+            np.repeat(np.array(class_of, dtype=np.int64), L),
+            np.tile(stations, B),
+            np.repeat(rate, L),
+            np.tile(visits, B),
+            mean_s.reshape(-1),
+            np.tile(visible, B),
+            np.zeros(B * L, dtype=bool),
+            np.repeat(size, L),
+        )
+
+    def _host_flows(self, active: tuple[int, ...]) -> Flows:
+        """The host ports' and adapter cards' flows of the workloads `active`, with a z/OS
+        workload's FICON channels and the Metro Mirror links."""
         hw = self.config.hardware
         card_command = host_adapter.card_command(hw.host_adapter).mean_s
         flows = Flows()
@@ -175,9 +237,7 @@ class NetworkBuilder:
                         mean_s=link_service(self.config, size), visible=True, destage=False,
                         size_bytes=size,
                     )  # fmt: skip
-        W, K = len(self.config.workloads), len(self._stations)
-        found = self._host[active] = _flow_sums(flows.columns(), W, K, self._weight_array)
-        return found
+        return flows
 
     def _ports_of(self, workload: WorkloadConfig) -> list[int]:
         """The host ports a workload's I/O is spread over: all of them without FICON; with it,
@@ -290,7 +350,8 @@ class NetworkBuilder:
         # (`_WorkloadFlows`). The servers' flows of every workload come first, then the
         # ranks', each in workload order, as when they were made one workload at a time.
         made: dict[tuple[object, ...], _WorkloadFlows] = {}
-        at_servers, at_ranks = Flows(), Flows()
+        at_servers: list[tuple[np.ndarray, ...]] = []
+        at_ranks: list[tuple[np.ndarray, ...]] = []
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
@@ -307,15 +368,18 @@ class NetworkBuilder:
             servers, ranks, per_station = found
             for part, columns in ((at_servers, servers), (at_ranks, ranks)):
                 if columns[0].size:
-                    part.add_arrays(np.full(columns[0].size, w, dtype=np.int64), *columns)
+                    part.append((np.full(columns[0].size, w, dtype=np.int64), *columns))
             weight = self._weights[w]
             for row, counts in per_station:
                 drives[row] += weight * counts
-        flows = Flows()
-        for part in (at_servers, at_ranks):
-            flows.add_arrays(*part.columns())
+        # The flows' columns (the servers' and then the ranks'), each joined once.
+        parts = (self._no_flows, *at_servers, *at_ranks)
+        columns = tuple(
+            np.concatenate([part[k] for part in parts]).astype(empty.dtype, copy=False)
+            for k, empty in enumerate(self._no_flows)
+        )
         W = len(config.workloads)
-        sums = self._host_sums(active) + _flow_sums(flows.columns(), W, K, self._weight_array)
+        sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
@@ -454,9 +518,15 @@ def _assemble(
         if st.servers > 1:
             capacity[k] = st.servers
     commands = config.hardware.system.device_adapter.commands_per_hdd
+    # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
+    alike: dict[tuple[int, float, float], FloatArray] = {}
     for info in infos:
-        depth = queue_limit(info.rank, commands)
-        gain = costs.gain(info.rank, info.span, depth, float(positioning_share[info.station]))
+        share = float(positioning_share[info.station])
+        kind = (id(info.rank.drive), info.span, share)
+        gain = alike.get(kind)
+        if gain is None:
+            depth = queue_limit(info.rank, commands)
+            gain = alike[kind] = costs.gain(info.rank, info.span, depth, share)
         gains[info.station] = gain
         capacity[info.station] = float(gain[-1])
     return Network(

@@ -27,6 +27,7 @@ from diskmodel.prediction import (
 from diskmodel.prediction.copy_services import Replication
 from diskmodel.units import MS
 from diskmodel.vocabulary import CHANNEL_KIND, COMPONENT_KINDS, STATION_KIND_KEYS
+from diskmodel.workload import IoClass
 
 FloatArray = NDArray[np.float64]
 
@@ -77,16 +78,13 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
         io_types = []
         shown = (*COMPONENT_KINDS, CHANNEL_KIND.key) if workload.zos else COMPONENT_KINDS
         rmf_parts: list[tuple[float, dict[str, float | None]]] = []
-        for g, (gw, io_class) in enumerate(times.keys):
-            if gw != w:
-                continue
-            unknown = not np.isfinite(point.class_response_s[g])
-            fraction = workload.mix.fractions[io_class]
+        for g, io_class, fraction, response in _classes(point, w):
+            unknown = response is None
             io_types.append(
                 IoTypeResult(
                     io_type=io_class,
                     fraction=fraction,
-                    response_time_ms=None if unknown else float(point.class_response_s[g]) / MS,
+                    response_time_ms=response,
                     breakdown_ms={
                         kind: None
                         if unknown
@@ -113,6 +111,37 @@ def workloads(point: OperatingPoint) -> tuple[WorkloadResult, ...]:
             result = replace(result, rmf=_rmf(point, workload.zos, rmf_parts))
         out.append(result)
     return tuple(out)
+
+
+def _classes(point: OperatingPoint, w: int) -> list[tuple[int, IoClass, float, float | None]]:
+    """Workload `w`'s host-visible classes at the point, in the network's order: (group, class,
+    its fraction of the workload's I/O, its response time in ms or None where unknown)."""
+    times = point.network.times
+    fractions = point.network.workloads[w].mix.fractions
+    return [
+        (
+            g,
+            io_class,
+            fractions[io_class],
+            float(point.class_response_s[g]) / MS
+            if np.isfinite(point.class_response_s[g])
+            else None,
+        )
+        for g, (gw, io_class) in enumerate(times.keys)
+        if gw == w
+    ]
+
+
+def response_times_ms(point: OperatingPoint, w: int) -> tuple[float | None, ...]:
+    """Workload `w`'s mean response time, its reads' and its writes' (ms, None where there is
+    no steady state): what `workloads` reports for it, without the breakdowns, allocation and
+    replication it also works out (a calibration's evaluation reads only these)."""
+    types = [(c, f, r) for _, c, f, r in _classes(point, w)]
+    return (
+        _mean([(f, r) for _, f, r in types]),
+        _mean([(f, r) for c, f, r in types if "read" in c]),
+        _mean([(f, r) for c, f, r in types if c.endswith("write")]),
+    )
 
 
 RMF_COMPONENTS = ("iosq", "pend", "disc", "conn")
@@ -265,11 +294,13 @@ def _allocation(point: OperatingPoint, name: str, pool: str) -> tuple[Allocation
     )
 
 
-def _mean(types: Sequence[IoTypeResult]) -> float | None:
-    share = sum(t.fraction for t in types)
-    if share <= 0 or any(t.response_time_ms is None for t in types):
+def _mean(types: Sequence[tuple[float, float | None]]) -> float | None:
+    """The mean response time (ms) of some I/O classes, each (fraction of the I/O, its
+    response time or None), weighted by their fractions; None where one is unknown."""
+    share = sum(f for f, _ in types)
+    if share <= 0 or any(r is None for _, r in types):
         return None
-    return sum(t.fraction * (t.response_time_ms or 0.0) for t in types) / share
+    return sum(f * (r or 0.0) for f, r in types) / share
 
 
 def _workload(
@@ -295,9 +326,13 @@ def _workload(
         name=name,
         pool=pool,
         iops=rate,
-        response_time_ms=_mean(io_types),
-        read_response_time_ms=_mean([t for t in io_types if "read" in t.io_type]),
-        write_response_time_ms=_mean([t for t in io_types if t.io_type.endswith("write")]),
+        response_time_ms=_mean([(t.fraction, t.response_time_ms) for t in io_types]),
+        read_response_time_ms=_mean(
+            [(t.fraction, t.response_time_ms) for t in io_types if "read" in t.io_type]
+        ),
+        write_response_time_ms=_mean(
+            [(t.fraction, t.response_time_ms) for t in io_types if t.io_type.endswith("write")]
+        ),
         breakdown_ms=breakdown,
         io_types=tuple(io_types),
         read_hit_ratio=read_hit_ratio,

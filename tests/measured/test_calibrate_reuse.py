@@ -138,3 +138,69 @@ def test_an_intervals_scenario_at_a_point_is_the_one_validation_gives() -> None:
             whole = Scenario.model_validate(problem.data_at(sel, x), context={"catalog": catalog})
             assert made == whole
             assert made.model_dump() == whole.model_dump()
+
+
+def test_an_intervals_configuration_at_a_point_is_the_one_resolution_gives() -> None:
+    """`Problem.config_at` resolves the system and the workloads again in the interval's
+    configuration as resolved once (`configuration.resolve_again`), with each skew level's
+    curve built once: at any point within the bounds it must equal resolving the interval's
+    scenario there whole, and solve to the same figures, bit for bit."""
+    from diskmodel.catalog import load_catalog
+    from diskmodel.configuration import resolve
+    from diskmodel.measured.figures import figure_value
+    from diskmodel.measured.problem import Problem, system_unknowns, targets, workload_unknowns
+    from diskmodel.model.operating import Solver
+
+    from .test_calibrate import _shipped_week
+
+    scenario, chosen = _shipped_week()
+    central = scenario.corner("central")
+    unknowns = [*workload_unknowns(scenario, chosen, [0, 1]), *system_unknowns(scenario, ())]
+    catalog = load_catalog()
+    figures = targets(central, chosen)
+    problem = Problem(central, chosen, catalog, MEASURED_DIR, unknowns, figures)
+    rng = np.random.default_rng(11)
+    points = [problem.lo + rng.random(len(unknowns)) * (problem.hi - problem.lo) for _ in range(4)]
+    points[1][1] = problem.lo[1]  # a skew level at its bound of 1, as a profile walks to
+    points[2][3] = points[0][3]  # a level asked before: its curve is the one built then
+    for x in points:
+        for s in range(len(chosen)):
+            made = problem.config_at(s, x, catalog)
+            whole = resolve(problem.scenario_at(s, x, catalog), catalog, MEASURED_DIR, shown=False)
+            assert made == whole
+            ours, theirs = Solver(made).planned_point(), Solver(whole).planned_point()
+            for t, w, figure, _ in figures:
+                if t != s:
+                    continue
+                pool = central.workloads[w].pool
+                assert figure_value(ours, w, pool, figure) == figure_value(theirs, w, pool, figure)
+    assert len(problem._curves) < len(points) * 2  # the repeated level's curve built once
+
+
+def test_a_workloads_response_figures_are_the_ones_the_prediction_reports() -> None:
+    """`results.response_times_ms` (all a calibration's evaluation reads of a workload) gives
+    each workload's mean, read and write response times exactly as `results.workloads` reports
+    them: at a light load, and past a station's saturation and NVS's filling (None)."""
+    from diskmodel.catalog import load_catalog
+    from diskmodel.configuration import resolve
+    from diskmodel.model import results
+    from diskmodel.model.operating import Solver
+    from diskmodel.scenario import load_scenario
+
+    catalog = load_catalog()
+    seen_unknown = False
+    for name in ("ds8800-measured-peaks.yaml", "ds8800-15k-plus-2-ssd.yaml"):
+        config = resolve(load_scenario(ROOT / "scenarios" / name), catalog, ROOT / "scenarios")
+        solver = Solver(config)
+        planned = solver.planned_rates()
+        for scale in (0.2, 1.0, 4.0, 40.0):
+            point = solver.open_point(planned * scale)
+            for w, reported in enumerate(results.workloads(point)):
+                wanted = (
+                    reported.response_time_ms,
+                    reported.read_response_time_ms,
+                    reported.write_response_time_ms,
+                )
+                assert results.response_times_ms(point, w) == wanted
+                seen_unknown |= None in wanted
+    assert seen_unknown  # the loads reach a point with no steady state
