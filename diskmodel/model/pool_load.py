@@ -44,10 +44,19 @@ def _tier_skew(
     """The skew of the data `tier` holds: the segment of its dominant workload's curve."""
     if not demands:
         return UNIFORM
-    top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
-    wp = placement.workload(top.name)
-    faster = sum(wp.on(t).capacity_used_gb for t in tiers[: tiers.index(tier)])
-    here = wp.on(tier).capacity_used_gb
+    if placement.names == tuple(w.name for w in demands):
+        # The placement's table, in the demands' order: the first of the highest, as max
+        # finds it, and its capacity on each tier.
+        k = int(np.argmax(placement.column(tier, "small_io_iops")))
+        top = demands[k]
+        held = dict(
+            zip((s.tier for s in placement.tiers), placement.table[k, :, 0].tolist(), strict=True)
+        )
+    else:
+        top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
+        held = {s.tier: s.capacity_used_gb for s in placement.workload(top.name).tiers}
+    faster = sum(held[t] for t in tiers[: tiers.index(tier)])
+    here = held[tier]
     c_lo = min(max(faster / top.capacity_gb, 0.0), 1.0)
     c_hi = min((faster + here) / top.capacity_gb, 1.0)
     if c_hi - c_lo <= 1e-9:
@@ -226,9 +235,7 @@ class PoolAtLoad:
             if times is None:
                 per_tier[t] = np.zeros(self.da_pairs)
                 continue
-            mb = np.array(
-                [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
-            )
+            mb = self._mb_rates(placement, t)
             by_capacity = self._by_capacity_tiers.get(t)
             if by_capacity is not None:  # the split's shares (`split`), known beforehand
                 small = data = by_capacity.fractions
@@ -245,6 +252,22 @@ class PoolAtLoad:
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        return tuple(w.name for _, w, _ in self.members)
+
+    @cached_property
+    def _rates(self) -> np.ndarray:
+        return np.array([rate for _, _, rate in self.members], dtype=np.float64)
+
+    def _mb_rates(self, placement: PoolPlacement, tier: str) -> np.ndarray:
+        """Each member's MB share on `tier` times its host rate, in member order."""
+        if placement.names == self._names:  # the placement's column, in member order
+            return placement.column(tier, "mb_share") * self._rates
+        return np.array(
+            [placement.workload(w.name).on(tier).mb_share * rate for _, w, rate in self.members]
+        )
 
     def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
         """The busy fraction of each DA pair this pool's work causes at a placement."""

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from diskmodel.tiering.curves import PiecewiseSkew
-from diskmodel.tiering.placement import _io_and_mb_shares, place_pool
+from diskmodel.tiering.placement import _curve_groups, _io_and_mb_shares, place_pool
 from diskmodel.tiering.ranking import rank_pool
 from diskmodel.tiering.records import Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, LevelSkew
@@ -59,7 +59,7 @@ def test_shared_curve_evaluations_are_each_workloads_own() -> None:
     rng = np.random.default_rng(30)
     lo = rng.uniform(0.0, 1.0, (5, len(workloads)))
     hi = np.minimum(lo + rng.uniform(0.0, 0.5, lo.shape), 1.0)
-    io, mb = _io_and_mb_shares(workloads, lo, hi)
+    io, mb = _io_and_mb_shares(_curve_groups(workloads), lo, hi)
     for k, w in enumerate(workloads):
         ends = np.concatenate([hi[:, k], lo[:, k]])
         own_io, own_mb = w.skew.share(ends), w.mb_curve.share(ends)
