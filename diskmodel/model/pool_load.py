@@ -17,13 +17,7 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
-from diskmodel.model.rank_times import (
-    DriveTimes,
-    TierTimes,
-    sequential_times_s,
-    small_io_da_time_s,
-    small_io_drive_time_s,
-)
+from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
 from diskmodel.tiering.placement import place_pool
 from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
@@ -85,6 +79,10 @@ class PoolAtLoad:
     )
 
     @cached_property
+    def _times(self) -> PoolTimes:
+        return PoolTimes(self.costs, self.members)
+
+    @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
         once per rank kind."""
@@ -92,11 +90,9 @@ class PoolAtLoad:
         for r in self.ranks:
             key = (r.drive.name, r.raid.name)
             if key not in by_kind:
-                seq = [sequential_times_s(self.costs, w, wl, r) for w, wl, _ in self.members]
                 by_kind[key] = (
-                    small_io_da_time_s(self.costs, r, self.members),
-                    [d for d, _ in seq],
-                    [a for _, a in seq],
+                    self._times.small_io_da_time_s(r),
+                    *self._times.sequential_times_s(r),
                 )
         tiers: dict[str, list[Rank]] = {}
         for r in self.ranks:
@@ -126,7 +122,7 @@ class PoolAtLoad:
         found = self._memo.get(key)
         if found is None:
             found = DriveTimes(
-                small_io_drive_time_s(self.costs, rank, rounded, self.members),
+                self._times.small_io_drive_time_s(rank, rounded),
                 self.costs.work_at(
                     self.pool.utilization_target,
                     self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
