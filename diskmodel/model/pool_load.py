@@ -134,23 +134,29 @@ class PoolAtLoad:
 
     def demands(self) -> list[WorkloadDemand]:
         out = []
+        # Per host I/O, by cost inputs (`OpCosts.kept`: the mix and any FlashCopy work): the
+        # back-end small I/O and the MB moved, the same for 64 volumes of one database.
+        per_host: dict[int, tuple[float, float]] = {}
         for i, w, rate in self.members:
             mix = w.mix
-            mb_per_io = (
-                mix.fractions["read_miss"] + mix.fractions["sequential_read"]
-            ) * mix.read_bytes + (
-                mix.fractions["random_write"] + mix.fractions["sequential_write"]
-            ) * mix.write_bytes
+            kept = self.costs.kept(i, mix)
+            found = per_host.get(kept)
+            if found is None:
+                mb_per_io = (
+                    mix.fractions["read_miss"] + mix.fractions["sequential_read"]
+                ) * mix.read_bytes + (
+                    mix.fractions["random_write"] + mix.fractions["sequential_write"]
+                ) * mix.write_bytes
+                # Easy Tier counts a FlashCopy's track copies as the source's small I/O.
+                backend = mix.backend_small_io_per_host_io(1.0)
+                small = backend + self.costs.flashcopy_small_io_per_host_io(i, mix)
+                found = per_host[kept] = (small, mb_per_io)
+            small_per_io, mb_per_io = found
             out.append(
                 WorkloadDemand(
                     name=w.name,
                     capacity_gb=w.capacity_gb,
-                    # Easy Tier counts a FlashCopy's track copies as the source's small I/O.
-                    small_io_iops=rate
-                    * (
-                        mix.backend_small_io_per_host_io(1.0)
-                        + self.costs.flashcopy_small_io_per_host_io(i, mix)
-                    ),
+                    small_io_iops=rate * small_per_io,
                     mb_s=rate * mb_per_io / MB,
                     skew=w.skew,
                     mb_skew=w.mb_skew,

@@ -77,13 +77,14 @@ class WorkloadDemand:
     heat_iops: float | None = None
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
+        # math, not numpy: a placement search makes every workload's demand at every load.
+        if not (math.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
             raise ValueError(
                 f"workload {self.name!r}: capacity_gb must be > 0, got {self.capacity_gb}"
             )
-        if not (np.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
+        if not (math.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
             raise ValueError(f"workload {self.name!r}: small_io_iops must be >= 0")
-        if not (np.isfinite(self.mb_s) and self.mb_s >= 0.0):
+        if not (math.isfinite(self.mb_s) and self.mb_s >= 0.0):
             raise ValueError(f"workload {self.name!r}: mb_s must be >= 0")
         if not self.skew.is_concave:
             raise ValueError(
