@@ -52,6 +52,7 @@ import numpy as np
 from diskmodel.tiering.curves import MixtureSkew, SegmentSkew
 from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, rank_pool
 from diskmodel.tiering.records import (
+    TABLE_COLUMNS,
     PoolPlacement,
     Tier,
     TierShare,
@@ -105,9 +106,10 @@ def place_pool(
     return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
 
 
-_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, list[int]], ...]
+_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, list[int] | slice], ...]
 """Workloads (by place) grouped by their pair of curves (small I/O, MB), in order of first
-appearance: each group's curves are evaluated once for all its workloads."""
+appearance: each group's curves are evaluated once for all its workloads (a slice when one
+group holds them all)."""
 
 
 def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
@@ -115,6 +117,9 @@ def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
     groups: dict[tuple[SkewCurve, SkewCurve], list[int]] = {}
     for k, w in enumerate(workloads):
         groups.setdefault((w.skew, w.mb_curve), []).append(k)
+    if len(groups) == 1:
+        ((skew, mb),) = groups
+        return ((skew, mb, slice(None)),)
     return tuple((skew, mb, members) for (skew, mb), members in groups.items())
 
 
@@ -127,10 +132,12 @@ class _Members:
     workloads: tuple[WorkloadDemand, ...]
     names: tuple[str, ...]
     small_io: np.ndarray  # [workloads], back-end small I/O per second
-    io_weight: np.ndarray  # each workload's weight in the pool's small-I/O share
-    mb_weight: np.ndarray  # and in its MB share
+    # Each workload's weight in the pool's sum of each column of `PoolPlacement.table`:
+    # [workloads, 1, (1, weight in the small-I/O share, in the MB share, 1)].
+    weights: np.ndarray
     pinned: tuple[int, ...]  # the pinned workloads' places
     floating: tuple[int, ...]  # the unpinned workloads' places
+    floating_at: np.ndarray | slice  # the same as an index (a slice when they are all)
     floating_gb: np.ndarray  # the floating workloads' capacities
     floating_needed_gb: float  # and their sum, in order
     floating_curves: _CurveGroups  # the floating workloads' curves, by place among them
@@ -147,14 +154,23 @@ class _Members:
         if mb_weights.sum() <= 0.0:
             mb_weights = io_weights
         floating = [w for w in workloads if w.pin_tier is None]
+        weights = np.ones((len(workloads), 1, len(TABLE_COLUMNS)))
+        if workloads:
+            weights[:, 0, 1] = io_weights / io_weights.sum()
+            weights[:, 0, 2] = mb_weights / mb_weights.sum()
+        pinned = tuple(k for k, w in enumerate(workloads) if w.pin_tier is not None)
         return cls(
             workloads=tuple(workloads),
             names=tuple(w.name for w in workloads),
             small_io=np.array([w.small_io_iops for w in workloads], dtype=np.float64),
-            io_weight=io_weights / io_weights.sum() if workloads else io_weights,
-            mb_weight=mb_weights / mb_weights.sum() if workloads else mb_weights,
-            pinned=tuple(k for k, w in enumerate(workloads) if w.pin_tier is not None),
+            weights=weights,
+            pinned=pinned,
             floating=tuple(k for k, w in enumerate(workloads) if w.pin_tier is None),
+            floating_at=(
+                np.array([k for k, w in enumerate(workloads) if w.pin_tier is None], dtype=np.intp)
+                if pinned
+                else slice(None)
+            ),
             floating_gb=np.array([w.capacity_gb for w in floating], dtype=np.float64),
             floating_needed_gb=sum(w.capacity_gb for w in floating),
             floating_curves=_curve_groups(floating),
@@ -200,17 +216,17 @@ class PoolPlacer:
         row: dict[str, np.ndarray] = {}
         for name, held in zip(placed.names, placed.table[:, :, :3], strict=True):
             row.setdefault(name, held)
-        shares = np.zeros((len(self._workloads), len(tiers), 3))
+        table = np.zeros((len(self._workloads), len(tiers), len(TABLE_COLUMNS)))
         for k, w in enumerate(self._workloads):
             if w.name not in self._parts:
-                shares[k] = row[w.name]
+                table[k, :, :3] = row[w.name]
                 continue
             head, tail, io, mb = self._parts[w.name]
             a, b = row[head.name], row[tail.name]
-            shares[k, :, 0] = a[:, 0] + b[:, 0]
-            shares[k, :, 1] = io * a[:, 1] + (1.0 - io) * b[:, 1]
-            shares[k, :, 2] = mb * a[:, 2] + (1.0 - mb) * b[:, 2]
-        return _assemble(tiers, self._members, shares, self._easy_tier)
+            table[k, :, 0] = a[:, 0] + b[:, 0]
+            table[k, :, 1] = io * a[:, 1] + (1.0 - io) * b[:, 1]
+            table[k, :, 2] = mb * a[:, 2] + (1.0 - mb) * b[:, 2]
+        return _assemble(tiers, self._members, table, self._easy_tier)
 
     def _ranked(self, floating: Sequence[WorkloadDemand]) -> Ranking:
         """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
@@ -244,8 +260,8 @@ def _place_pool(
     workloads = members.workloads
     n = len(tiers)
     free = [t.capacity_gb for t in tiers]
-    # [workloads, tiers, (capacity GB, small-I/O share, MB share)]
-    shares = np.zeros((len(workloads), n, 3))
+    # [workloads, tiers, TABLE_COLUMNS]: the first three filled here, the last by `_assemble`.
+    table = np.zeros((len(workloads), n, len(TABLE_COLUMNS)))
 
     for k in members.pinned:
         w = workloads[k]
@@ -262,7 +278,7 @@ def _place_pool(
                 f"only {free[t]:g} GB free there"
             )
         free[t] = max(free[t] - w.capacity_gb, 0.0)
-        shares[k, t] = (w.capacity_gb, 1.0, 1.0)
+        table[k, t, :3] = (w.capacity_gb, 1.0, 1.0)
 
     floating = [workloads[k] for k in members.floating]
     needed = members.floating_needed_gb
@@ -288,41 +304,46 @@ def _place_pool(
             [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
         ).reshape(-1, 2, len(floating))
         ends_lo, ends_hi = ends[:, 0], ends[:, 1]
-        cap = (ends_hi - ends_lo) * members.floating_gb
-        io, mb = _io_and_mb_shares(members.floating_curves, ends_lo, ends_hi)
-        # Per tier, the sum of its intervals' values, in interval order ([tiers, workloads]).
-        at = list(members.floating)
-        for column, values in enumerate((cap, io, mb)):
-            shares[at, :, column] = _by_tier(values, tier_of, n).T
+        # [intervals, workloads, (capacity GB, small-I/O share, MB share)]
+        held = np.empty((*ends_lo.shape, 3))
+        np.multiply(ends_hi - ends_lo, members.floating_gb, out=held[:, :, 0])
+        _io_and_mb_shares(members.floating_curves, ends_lo, ends_hi, held[:, :, 1], held[:, :, 2])
+        # Per tier, the sum of its intervals' values, in interval order.
+        table[members.floating_at, :, :3] = _by_tier(held, tier_of, n).transpose(1, 0, 2)
     elif floating:
         total_free = sum(free)
         fractions = [f / total_free for f in free]
         for k in members.floating:
-            shares[k] = [(workloads[k].capacity_gb * f, f, f) for f in fractions]
+            table[k, :, :3] = [(workloads[k].capacity_gb * f, f, f) for f in fractions]
 
-    return _assemble(tiers, members, shares, easy_tier)
+    return _assemble(tiers, members, table, easy_tier)
 
 
 def _by_tier(values: np.ndarray, tier_of: Sequence[int], tiers: int) -> np.ndarray:
-    """Per tier, the sum of the values of its intervals, [tiers, workloads] from [intervals,
-    workloads]: each tier's intervals added in their order to 0 (a float's sum, term by term)."""
-    out = np.zeros((tiers, values.shape[1]))
+    """Per tier, the sum of the values of its intervals, [tiers, ...] from [intervals, ...]:
+    each tier's intervals added in their order to 0 (a float's sum, term by term)."""
+    out = np.zeros((tiers, *values.shape[1:]))
     for i, t in enumerate(tier_of):
         out[t] += values[i]
     return out
 
 
 def _io_and_mb_shares(
-    groups: _CurveGroups, c_lo: np.ndarray, c_hi: np.ndarray
+    groups: _CurveGroups,
+    c_lo: np.ndarray,
+    c_hi: np.ndarray,
+    io: np.ndarray | None = None,
+    mb: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` of every workload
     `w` for arrays of ends [intervals, workloads]: each distinct pair of curves (`groups`:
     workloads with the same skew share one, 64 volumes of one database) evaluated once at
     every end of all its workloads (a share is elementwise), and an MB curve that follows the
     small-I/O curve (`MixtureSkew`, the derived one) from that curve's shares. A ceiling
-    search places a pool a dozen times per load, each time for every workload."""
-    io = np.empty_like(c_lo)
-    mb = np.empty_like(c_lo)
+    search places a pool a dozen times per load, each time for every workload. Written into
+    `io` and `mb` where given."""
+    io = np.empty_like(c_lo) if io is None else io
+    mb = np.empty_like(c_lo) if mb is None else mb
     for skew, mb_curve, members in groups:
         hi, lo = c_hi[:, members], c_lo[:, members]
         ends = np.concatenate([hi.ravel(), lo.ravel()])
@@ -338,24 +359,20 @@ def _io_and_mb_shares(
 
 
 def _assemble(
-    tiers: Sequence[Tier], members: _Members, shares: np.ndarray, easy_tier: bool
+    tiers: Sequence[Tier], members: _Members, table: np.ndarray, easy_tier: bool
 ) -> PoolPlacement:
-    """Turn the per-workload shares [workloads, tiers, (capacity GB, small-I/O share, MB
-    share)] into the placement, with pool totals and ceiling flags."""
-    n = len(tiers)
+    """Turn the per-workload shares [workloads, tiers, TABLE_COLUMNS] (the first three
+    filled; the small I/O is filled here) into the placement, with pool totals and ceiling
+    flags."""
+    np.multiply(table[:, :, 1], members.small_io[:, None], out=table[:, :, 3])
     # The pool's sums over the workloads are running sums in workload order (a float's sum,
-    # term by term), as numpy arrays: a pool of 64 workloads is assembled a dozen times per
-    # load.
-    iops = shares[:, :, 1] * members.small_io[:, None]
-    tier_iops = _in_order_sums(iops, n)
-    over = [
-        t.small_io_ceiling_iops is not None
-        and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
-        for i, t in enumerate(tiers)
-    ]
-    capacity = _in_order_sums(shares[:, :, 0], n)
-    io_share = _in_order_sums(members.io_weight[:, None] * shares[:, :, 1], n)
-    mb_share = _in_order_sums(members.mb_weight[:, None] * shares[:, :, 2], n)
+    # term by term), each column weighted (`_Members.weights`; a weight of 1 leaves a figure
+    # as it is), all four at once: a pool of 64 workloads is assembled a dozen times per load.
+    if table.shape[0] == 0:
+        capacity = io_share = mb_share = tier_iops = [0] * len(tiers)  # sum([]), as before
+    else:
+        sums = np.cumsum(table * members.weights, axis=0)[-1]  # [tiers, TABLE_COLUMNS]
+        capacity, io_share, mb_share, tier_iops = sums.T.tolist()
     totals = tuple(
         TierShare(
             tier=t.name,
@@ -363,21 +380,13 @@ def _assemble(
             small_io_share=float(io_share[i]),
             mb_share=float(mb_share[i]),
             small_io_iops=tier_iops[i],
-            over_ceiling=over[i],
+            over_ceiling=t.small_io_ceiling_iops is not None
+            and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL,
         )
         for i, t in enumerate(tiers)
     )
-    table = np.concatenate([shares, iops[:, :, None]], axis=2)  # records.TABLE_COLUMNS
     table.setflags(write=False)
     return PoolPlacement(easy_tier=easy_tier, tiers=totals, names=members.names, table=table)
-
-
-def _in_order_sums(values: np.ndarray, tiers: int) -> list[float]:
-    """Per tier, the sum of `values` [workloads, tiers] over the workloads, added in their
-    order (`sum` of the column); 0 with no workloads."""
-    if values.shape[0] == 0:
-        return [0] * tiers  # sum([]), as the column sums were
-    return np.cumsum(values, axis=0)[-1].tolist()
 
 
 def place_easy_tier(tiers: Sequence[Tier], workload: WorkloadDemand) -> WorkloadPlacement:
