@@ -106,7 +106,7 @@ def place_pool(
     return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
 
 
-_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, list[int] | slice], ...]
+_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, np.ndarray | slice], ...]
 """Workloads (by place) grouped by their pair of curves (small I/O, MB), in order of first
 appearance: each group's curves are evaluated once for all its workloads (a slice when one
 group holds them all)."""
@@ -120,7 +120,9 @@ def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
     if len(groups) == 1:
         ((skew, mb),) = groups
         return ((skew, mb, slice(None)),)
-    return tuple((skew, mb, members) for (skew, mb), members in groups.items())
+    return tuple(
+        (skew, mb, np.array(members, dtype=np.intp)) for (skew, mb), members in groups.items()
+    )
 
 
 @dataclass(frozen=True)
@@ -303,11 +305,10 @@ def _place_pool(
         ends = np.array(
             [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
         ).reshape(-1, 2, len(floating))
-        ends_lo, ends_hi = ends[:, 0], ends[:, 1]
         # [intervals, workloads, (capacity GB, small-I/O share, MB share)]
-        held = np.empty((*ends_lo.shape, 3))
-        np.multiply(ends_hi - ends_lo, members.floating_gb, out=held[:, :, 0])
-        _io_and_mb_shares(members.floating_curves, ends_lo, ends_hi, held[:, :, 1], held[:, :, 2])
+        held = np.empty((ends.shape[0], ends.shape[2], 3))
+        np.multiply(ends[:, 1] - ends[:, 0], members.floating_gb, out=held[:, :, 0])
+        _io_and_mb_shares(members.floating_curves, ends, held[:, :, 1], held[:, :, 2])
         # Per tier, the sum of its intervals' values, in interval order.
         table[members.floating_at, :, :3] = _by_tier(held, tier_of, n).transpose(1, 0, 2)
     elif floating:
@@ -330,31 +331,32 @@ def _by_tier(values: np.ndarray, tier_of: Sequence[int], tiers: int) -> np.ndarr
 
 def _io_and_mb_shares(
     groups: _CurveGroups,
-    c_lo: np.ndarray,
-    c_hi: np.ndarray,
+    ends: np.ndarray,
     io: np.ndarray | None = None,
     mb: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` of every workload
-    `w` for arrays of ends [intervals, workloads]: each distinct pair of curves (`groups`:
-    workloads with the same skew share one, 64 volumes of one database) evaluated once at
-    every end of all its workloads (a share is elementwise), and an MB curve that follows the
-    small-I/O curve (`MixtureSkew`, the derived one) from that curve's shares. A ceiling
-    search places a pool a dozen times per load, each time for every workload. Written into
-    `io` and `mb` where given."""
-    io = np.empty_like(c_lo) if io is None else io
-    mb = np.empty_like(c_lo) if mb is None else mb
+    `w` for the ends of intervals on the workloads' own curves ([intervals, (c_lo, c_hi),
+    workloads]), as [intervals, workloads]: each distinct pair of curves (`groups`: workloads
+    with the same skew share one, 64 volumes of one database) evaluated once at every end of
+    all its workloads (a share is elementwise), and an MB curve that follows the small-I/O
+    curve (`MixtureSkew`, the derived one) from that curve's shares. A ceiling search places
+    a pool a dozen times per load, each time for every workload. Written into `io` and `mb`
+    where given."""
+    shape = (ends.shape[0], ends.shape[2])
+    io = np.empty(shape) if io is None else io
+    mb = np.empty(shape) if mb is None else mb
     for skew, mb_curve, members in groups:
-        hi, lo = c_hi[:, members], c_lo[:, members]
-        ends = np.concatenate([hi.ravel(), lo.ravel()])
-        m = hi.size
-        io_at = skew.share(ends)
+        held = ends[:, :, members]
+        at = held.ravel()
+        io_at = skew.share(at)
         if isinstance(mb_curve, MixtureSkew) and mb_curve.follows == skew:
-            mb_at = mb_curve.share_following(ends, io_at)
+            mb_at = mb_curve.share_following(at, io_at)
         else:
-            mb_at = mb_curve.share(ends)
-        io[:, members] = np.maximum(io_at[:m] - io_at[m:], 0.0).reshape(hi.shape)
-        mb[:, members] = np.maximum(mb_at[:m] - mb_at[m:], 0.0).reshape(hi.shape)
+            mb_at = mb_curve.share(at)
+        io_at, mb_at = io_at.reshape(held.shape), mb_at.reshape(held.shape)
+        io[:, members] = np.maximum(io_at[:, 1] - io_at[:, 0], 0.0)
+        mb[:, members] = np.maximum(mb_at[:, 1] - mb_at[:, 0], 0.0)
     return io, mb
 
 

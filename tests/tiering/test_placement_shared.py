@@ -59,7 +59,7 @@ def test_shared_curve_evaluations_are_each_workloads_own() -> None:
     rng = np.random.default_rng(30)
     lo = rng.uniform(0.0, 1.0, (5, len(workloads)))
     hi = np.minimum(lo + rng.uniform(0.0, 0.5, lo.shape), 1.0)
-    io, mb = _io_and_mb_shares(_curve_groups(workloads), lo, hi)
+    io, mb = _io_and_mb_shares(_curve_groups(workloads), np.stack([lo, hi], axis=1))
     for k, w in enumerate(workloads):
         ends = np.concatenate([hi[:, k], lo[:, k]])
         own_io, own_mb = w.skew.share(ends), w.mb_curve.share(ends)
