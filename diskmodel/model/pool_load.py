@@ -240,20 +240,33 @@ class PoolAtLoad:
             mb = self._mb_rates(placement, t)
             by_capacity = self._by_capacity_tiers.get(t)
             if by_capacity is not None:  # the split's shares (`split`), known beforehand
-                small = data = by_capacity.fractions
+                data = by_capacity.fractions
+                per_x = self._da_per_small_io_by_capacity[t]
             else:
                 held = [shares[i] for i in times.indices]
                 small = np.array([share.small_io_share for share in held])
                 data = np.array([share.data_share for share in held])
+                per_x = np.bincount(
+                    times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
+                )
             seq_a = data * (times.seq_da_s @ mb)
-            per_x = np.bincount(
-                times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
-            )
             da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
             seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
+
+    @cached_property
+    def _da_per_small_io_by_capacity(self) -> dict[str, np.ndarray]:
+        """Per tier split by capacity, each DA pair's busy time per unit of the tier's small-I/O
+        rate (`_da_loads`; the same at every placement). Read-only."""
+        out = {}
+        for t, by_capacity in self._by_capacity_tiers.items():
+            times = self._tier_times[t]
+            weights = by_capacity.fractions * times.small_da_s
+            out[t] = np.bincount(times.da_pair, weights=weights, minlength=self.da_pairs)
+            out[t].setflags(write=False)
+        return out
 
     @cached_property
     def _names(self) -> tuple[str, ...]:

@@ -106,10 +106,11 @@ def place_pool(
     return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
 
 
-_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, np.ndarray | slice], ...]
+_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, bool, np.ndarray | slice], ...]
 """Workloads (by place) grouped by their pair of curves (small I/O, MB), in order of first
 appearance: each group's curves are evaluated once for all its workloads (a slice when one
-group holds them all)."""
+group holds them all); the flag says the MB curve follows the small-I/O curve
+(`MixtureSkew`, the derived one), whose shares then come from that curve's."""
 
 
 def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
@@ -117,11 +118,14 @@ def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
     groups: dict[tuple[SkewCurve, SkewCurve], list[int]] = {}
     for k, w in enumerate(workloads):
         groups.setdefault((w.skew, w.mb_curve), []).append(k)
-    if len(groups) == 1:
-        ((skew, mb),) = groups
-        return ((skew, mb, slice(None)),)
     return tuple(
-        (skew, mb, np.array(members, dtype=np.intp)) for (skew, mb), members in groups.items()
+        (
+            skew,
+            mb,
+            isinstance(mb, MixtureSkew) and mb.follows == skew,
+            slice(None) if len(groups) == 1 else np.array(members, dtype=np.intp),
+        )
+        for (skew, mb), members in groups.items()
     )
 
 
@@ -346,11 +350,12 @@ def _io_and_mb_shares(
     shape = (ends.shape[0], ends.shape[2])
     io = np.empty(shape) if io is None else io
     mb = np.empty(shape) if mb is None else mb
-    for skew, mb_curve, members in groups:
+    for skew, mb_curve, following, members in groups:
         held = ends[:, :, members]
         at = held.ravel()
         io_at = skew.share(at)
-        if isinstance(mb_curve, MixtureSkew) and mb_curve.follows == skew:
+        if following:
+            assert isinstance(mb_curve, MixtureSkew)
             mb_at = mb_curve.share_following(at, io_at)
         else:
             mb_at = mb_curve.share(at)
