@@ -1,7 +1,9 @@
-"""Per-rank times for placing a pool: the busy seconds one of a rank's drives and its DA pair
-spend per back-end small I/O routed to the rank, mixed over the pool's workloads, and the
-sequential work (prefetch, full-stripe destage) per host I/O of a workload, from the shared
-operation costs (`OpCosts`).
+"""Per-rank times for placing a pool (`PoolTimes`): the busy seconds one of a rank's drives and
+its DA pair spend per back-end small I/O routed to the rank, mixed over the pool's workloads,
+and the sequential work (prefetch, full-stripe destage) per host I/O of a workload, from the
+shared operation costs (`OpCosts`). Workloads of the same cost inputs are timed once and the
+mix is added one workload at a time, so a pool of 64 volumes of one database costs about what
+one volume does and gives the same floats as timing each volume.
 """
 
 from __future__ import annotations
