@@ -215,8 +215,10 @@ def rank_pool(workloads: Sequence[WorkloadDemand]) -> Ranking:
         density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
         # A concave curve's bins never get denser towards the cold end; rounding in the far
         # tail of a steep curve can say otherwise, and the prefix bookkeeping below needs each
-        # workload's bins to stay in its own order, so the density is made non-increasing.
-        density = np.minimum.accumulate(density, axis=1)
+        # workload's bins to stay in its own order, so the density is made non-increasing
+        # (where it is not already: the running minimum of a non-increasing row is the row).
+        if not np.all(density[:, 1:] <= density[:, :-1]):
+            density = np.minimum.accumulate(density, axis=1)
         for row, k in enumerate(members):
             rows[k] = (len(made), row)
         made.append((c_lo, c_hi, gb, density, small_io[at, None] * share))
