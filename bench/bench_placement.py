@@ -21,29 +21,34 @@ Target (issue 30): 64 workloads under 0.5 s, the in-process prediction as the is
 it (no band), on the shared 2-core machine; the ratio to 8 workloads shows whether 64 cost
 "little more than 8".
 
-Measured 2026-11-28 08:14-08:16 UTC on the shared 2-core machine (load average 3.4-3.5, other
-helpers' runs going), CPU seconds of the in-process prediction, without / with the catalog
-band, before (bdf96c7) and after (branch place-fast), one `python -m bench placement` each,
-run back to back:
+Measured 2026-11-28 10:36-10:38 UTC on the shared 2-core machine (load average 5.5 falling to
+3.4, other helpers' runs going), CPU seconds of the in-process prediction, without / with the
+catalog band, before (d0b9035) and after (branch placement-64), one `python -m bench placement`
+each, run back to back:
 
-| workloads | before (bdf96c7) | after | drive calculations (calls / distinct), both |
+| workloads | before (d0b9035) | after | drive calculations (calls / distinct), both |
 |---:|---|---|---|
-| 1 | 0.246 / 1.48 | 0.237 / 1.44 | 1,788 / 1,788 |
-| 3 | 0.237 / 1.90 | 0.217 / 1.69 | 1,494 / 1,494 |
-| 8 | 0.332 / 2.77 | 0.268 / 2.25 | 1,506 / 1,506 |
-| 64 | 1.349 / 10.7 | 0.598 / 5.06 | 954 / 954 |
+| 1 | 0.210 / 1.34 | 0.192 / 1.17 | 1,788 / 1,788 |
+| 3 | 0.212 / 1.79 | 0.176 / 1.43 | 1,494 / 1,494 |
+| 8 | 0.279 / 2.36 | 0.208 / 1.80 | 1,506 / 1,506 |
+| 64 | 0.644 / 5.47 | 0.467 / 3.85 | 954 / 954 |
 
-64 workloads: 0.60 s, NOT MET against 0.5 s (2.2x the 8-workload run; was 4.1x). What was
-repeated per workload is now made once per distinct input, exactly: the operation costs and
-a drive's busy time per cost inputs (`OpCosts.kept`: mix and FlashCopy work), a network's
-server and rank flows per (cost inputs, tier shares), a placement's per-workload shares per
-distinct row, and the host ports' and cards' flows (128 ports: most of a network's flows)
-summed once per configuration. What is left, for 64 workloads: placing the pool at each probe
-of the Easy Tier ceiling searches (34 layouts, 348 placements: Easy Tier's ranking of
-64 x 200 bins per layout, the per-workload shares at each probe), the tiers' headroom at each
-probe, and the networks' per-workload sums. The fresh-process `python -m diskmodel run` of 64
-workloads without the band: 3.1 s wall before and after (the run's report and start-up, not
-placement, are most of it).
+64 workloads: 0.47 s, met against 0.5 s (2.2x the 8-workload run). Paired in one run (five
+processes each, alternating, each the least of five warm predictions): 0.41-0.48 s after
+against 0.57-0.64 s before, whole-process CPU ratio 0.77. Every result is the same to the bit
+(placements, splits and headrooms of the bench and six shipped scenarios compared as text;
+every shipped and validation scenario's JSON byte for byte). What made it cheaper, all in the
+Easy Tier ceiling search (34 layouts, 348 placements for 64 workloads): a placement keeps its
+workloads' shares as one array and makes per-workload records only when something asks for
+them (the search reads columns); the pool's sums are one running sum over that array; the
+ranking of 64 x 511 bins is made as one array per curve and finds each workload's pieces from
+the sort's inverse instead of sorting again; a pool's workloads are timed once per group of
+cost inputs and its demands made once per group. What is left: placing the pool at its loads
+(`model.layout`, the drives' physics at each new span included) is about half of the
+64-workload prediction (223 of 438 ms in one measurement), a third of that ranking each
+layout's 32,704 bins again (some 1.2-1.8 ms a load: the search makes a new placer per load);
+building the networks is most of the rest. The fresh-process `python -m diskmodel run` of 64 workloads without the band:
+3.9 s wall before and 1.8 s after, under different loads (wall time is noisy here).
 """
 
 from __future__ import annotations
