@@ -47,8 +47,9 @@ cost inputs and its demands made once per group. What is left: placing the pool 
 (`model.layout`, the drives' physics at each new span included) is about half of the
 64-workload prediction (223 of 438 ms in one measurement), a third of that ranking each
 layout's 32,704 bins again (some 1.2-1.8 ms a load: the search makes a new placer per load);
-building the networks is most of the rest. The fresh-process `python -m diskmodel run` of 64 workloads without the band:
-3.9 s wall before and 1.8 s after, under different loads (wall time is noisy here).
+building the networks is most of the rest. The fresh-process `python -m diskmodel run` of
+64 workloads without the band: 3.9 s wall before and 1.8 s after, under different loads (wall
+time is noisy here).
 """
 
 from __future__ import annotations
