@@ -48,8 +48,9 @@ def _many() -> list[WorkloadDemand]:
     return out
 
 
-def test_prefixes_of_a_pool_of_many_equal_workloads_are_the_definitions() -> None:
-    ranking = rank_pool(_many())
+@pytest.mark.parametrize("alike", [False, True])
+def test_prefixes_of_a_pool_of_many_equal_workloads_are_the_definitions(alike: bool) -> None:
+    ranking = rank_pool(_alike(14.0) if alike else _many())
     edges = ranking.x_edges.tolist()
     points = np.linspace(-1.0, ranking.total_gb * 1.01, 97).tolist() + edges[::37]
     points += [float(np.nextafter(e, np.inf)) for e in edges[1:400:13]]
@@ -112,8 +113,25 @@ def _ranking_by_definition(workloads: list[WorkloadDemand]) -> tuple[np.ndarray,
     )
 
 
+def _alike(level: float) -> list[WorkloadDemand]:
+    """64 volumes of one database: equal curves (distinct objects), rates and capacities."""
+    return [
+        WorkloadDemand(f"v{k}", 1_000.0, 2_000.0, mb_s=30.0, skew=LevelSkew(level))
+        for k in range(64)
+    ]
+
+
 @pytest.mark.parametrize(
-    "variant", ["as given", "no rate anywhere", "ranked by host reads", "one curve"]
+    "variant",
+    [
+        "as given",
+        "no rate anywhere",
+        "ranked by host reads",
+        "one curve",
+        "alike",  # ranked without a sort
+        "alike, uniform",  # every density ties: sorted
+        "alike but one",
+    ],
 )
 def test_a_ranking_made_per_curve_is_the_one_made_per_workload(variant: str) -> None:
     # Workloads of one curve are ranked as one array: every figure must be, to the bit, what
@@ -125,6 +143,10 @@ def test_a_ranking_made_per_curve_is_the_one_made_per_workload(variant: str) -> 
         workloads = [replace(w, heat_iops=3.0 * k + 1.0) for k, w in enumerate(workloads)]
     elif variant == "one curve":
         workloads = [replace(w, skew=LevelSkew(14.0)) for w in workloads]
+    elif variant.startswith("alike"):
+        workloads = _alike(1.0 if variant == "alike, uniform" else 8.581)
+        if variant == "alike but one":
+            workloads[40] = replace(workloads[40], capacity_gb=np.nextafter(1_000.0, 2e3))
     ranking = rank_pool(workloads)
     made = (ranking.owner, ranking.c_lo, ranking.c_hi, ranking.x_edges, ranking.y_edges)
     for got, expected in zip(made, _ranking_by_definition(workloads), strict=True):
