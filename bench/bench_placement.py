@@ -21,29 +21,36 @@ Target (issue 30): 64 workloads under 0.5 s, the in-process prediction as the is
 it (no band), on the shared 2-core machine; the ratio to 8 workloads shows whether 64 cost
 "little more than 8".
 
-Measured 2026-11-28 08:14-08:16 UTC on the shared 2-core machine (load average 3.4-3.5, other
-helpers' runs going), CPU seconds of the in-process prediction, without / with the catalog
-band, before (bdf96c7) and after (branch place-fast), one `python -m bench placement` each,
-run back to back:
+Measured 2026-11-28 10:45-10:48 UTC on the shared 2-core machine (load average 2.7 rising to
+6.3 during the first run, 4.5 in the second; other helpers' runs going), CPU seconds of the
+in-process prediction, without / with the catalog band, before (d0b9035) and after (branch
+placement-64), one `python -m bench placement` each, run back to back:
 
-| workloads | before (bdf96c7) | after | drive calculations (calls / distinct), both |
+| workloads | before (d0b9035) | after | drive calculations (calls / distinct), both |
 |---:|---|---|---|
-| 1 | 0.246 / 1.48 | 0.237 / 1.44 | 1,788 / 1,788 |
-| 3 | 0.237 / 1.90 | 0.217 / 1.69 | 1,494 / 1,494 |
-| 8 | 0.332 / 2.77 | 0.268 / 2.25 | 1,506 / 1,506 |
-| 64 | 1.349 / 10.7 | 0.598 / 5.06 | 954 / 954 |
+| 1 | 0.211 / 1.50 | 0.203 / 1.34 | 1,788 / 1,788 |
+| 3 | 0.225 / 2.03 | 0.200 / 1.45 | 1,494 / 1,494 |
+| 8 | 0.310 / 2.66 | 0.205 / 1.90 | 1,506 / 1,506 |
+| 64 | 0.717 / 6.41 | 0.486 / 3.64 | 954 / 954 |
 
-64 workloads: 0.60 s, NOT MET against 0.5 s (2.2x the 8-workload run; was 4.1x). What was
-repeated per workload is now made once per distinct input, exactly: the operation costs and
-a drive's busy time per cost inputs (`OpCosts.kept`: mix and FlashCopy work), a network's
-server and rank flows per (cost inputs, tier shares), a placement's per-workload shares per
-distinct row, and the host ports' and cards' flows (128 ports: most of a network's flows)
-summed once per configuration. What is left, for 64 workloads: placing the pool at each probe
-of the Easy Tier ceiling searches (34 layouts, 348 placements: Easy Tier's ranking of
-64 x 200 bins per layout, the per-workload shares at each probe), the tiers' headroom at each
-probe, and the networks' per-workload sums. The fresh-process `python -m diskmodel run` of 64
-workloads without the band: 3.1 s wall before and after (the run's report and start-up, not
-placement, are most of it).
+64 workloads: met against 0.5 s, by little on a loaded machine. Paired (10:48-10:49, load
+4.4-3.8: five processes each, alternating, each the least of five warm predictions of the
+64 workloads without the band): 0.405-0.441 s after against 0.595-0.629 s before (medians
+0.417 and 0.607), whole-process CPU ratio 0.77 (0.74-0.78). Every result is the same to the
+bit (placements, splits and headrooms of the bench and six shipped scenarios compared as
+text; every shipped and validation scenario's JSON byte for byte). What made it cheaper, all in the
+Easy Tier ceiling search (34 layouts, 348 placements for 64 workloads): a placement keeps its
+workloads' shares as one array and makes per-workload records only when something asks for
+them (the search reads columns); the pool's sums are one running sum over that array; the
+ranking of 64 x 511 bins is made as one array per curve, without a sort when the workloads
+are alike (one curve, rate and capacity), and finds each workload's pieces from the sort's
+inverse instead of sorting again; a pool's workloads are timed once per group of cost
+inputs and its demands made once per group. What is left: placing the pool at its loads
+(`model.layout`, the drives' physics at each new span included) is 42% of the 64-workload
+prediction (160 of 377 ms, load average 2.1), some 1 ms a load of it making each layout's
+ranking again (the search makes a new placer per load); building the networks is most of
+the rest. The fresh-process `python -m diskmodel run` of 64 workloads without the band:
+6.3 s wall before and 1.9 s after, under different loads (wall time is noisy here).
 """
 
 from __future__ import annotations

@@ -17,13 +17,7 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
-from diskmodel.model.rank_times import (
-    DriveTimes,
-    TierTimes,
-    sequential_times_s,
-    small_io_da_time_s,
-    small_io_drive_time_s,
-)
+from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
 from diskmodel.tiering.placement import place_pool
 from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
@@ -44,10 +38,19 @@ def _tier_skew(
     """The skew of the data `tier` holds: the segment of its dominant workload's curve."""
     if not demands:
         return UNIFORM
-    top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
-    wp = placement.workload(top.name)
-    faster = sum(wp.on(t).capacity_used_gb for t in tiers[: tiers.index(tier)])
-    here = wp.on(tier).capacity_used_gb
+    if placement.names == tuple(w.name for w in demands):
+        # The placement's table, in the demands' order: the first of the highest, as max
+        # finds it, and its capacity on each tier.
+        k = int(np.argmax(placement.column(tier, "small_io_iops")))
+        top = demands[k]
+        held = dict(
+            zip((s.tier for s in placement.tiers), placement.table[k, :, 0].tolist(), strict=True)
+        )
+    else:
+        top = max(demands, key=lambda w: placement.workload(w.name).on(tier).small_io_iops)
+        held = {s.tier: s.capacity_used_gb for s in placement.workload(top.name).tiers}
+    faster = sum(held[t] for t in tiers[: tiers.index(tier)])
+    here = held[tier]
     c_lo = min(max(faster / top.capacity_gb, 0.0), 1.0)
     c_hi = min((faster + here) / top.capacity_gb, 1.0)
     if c_hi - c_lo <= 1e-9:
@@ -76,6 +79,10 @@ class PoolAtLoad:
     )
 
     @cached_property
+    def _times(self) -> PoolTimes:
+        return PoolTimes(self.costs, self.members)
+
+    @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
         once per rank kind."""
@@ -83,11 +90,9 @@ class PoolAtLoad:
         for r in self.ranks:
             key = (r.drive.name, r.raid.name)
             if key not in by_kind:
-                seq = [sequential_times_s(self.costs, w, wl, r) for w, wl, _ in self.members]
                 by_kind[key] = (
-                    small_io_da_time_s(self.costs, r, self.members),
-                    [d for d, _ in seq],
-                    [a for _, a in seq],
+                    self._times.small_io_da_time_s(r),
+                    *self._times.sequential_times_s(r),
                 )
         tiers: dict[str, list[Rank]] = {}
         for r in self.ranks:
@@ -117,7 +122,7 @@ class PoolAtLoad:
         found = self._memo.get(key)
         if found is None:
             found = DriveTimes(
-                small_io_drive_time_s(self.costs, rank, rounded, self.members),
+                self._times.small_io_drive_time_s(rank, rounded),
                 self.costs.work_at(
                     self.pool.utilization_target,
                     self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
@@ -129,23 +134,29 @@ class PoolAtLoad:
 
     def demands(self) -> list[WorkloadDemand]:
         out = []
+        # Per host I/O, by cost inputs (`OpCosts.kept`: the mix and any FlashCopy work): the
+        # back-end small I/O and the MB moved, the same for 64 volumes of one database.
+        per_host: dict[int, tuple[float, float]] = {}
         for i, w, rate in self.members:
             mix = w.mix
-            mb_per_io = (
-                mix.fractions["read_miss"] + mix.fractions["sequential_read"]
-            ) * mix.read_bytes + (
-                mix.fractions["random_write"] + mix.fractions["sequential_write"]
-            ) * mix.write_bytes
+            kept = self.costs.kept(i, mix)
+            found = per_host.get(kept)
+            if found is None:
+                mb_per_io = (
+                    mix.fractions["read_miss"] + mix.fractions["sequential_read"]
+                ) * mix.read_bytes + (
+                    mix.fractions["random_write"] + mix.fractions["sequential_write"]
+                ) * mix.write_bytes
+                # Easy Tier counts a FlashCopy's track copies as the source's small I/O.
+                backend = mix.backend_small_io_per_host_io(1.0)
+                small = backend + self.costs.flashcopy_small_io_per_host_io(i, mix)
+                found = per_host[kept] = (small, mb_per_io)
+            small_per_io, mb_per_io = found
             out.append(
                 WorkloadDemand(
                     name=w.name,
                     capacity_gb=w.capacity_gb,
-                    # Easy Tier counts a FlashCopy's track copies as the source's small I/O.
-                    small_io_iops=rate
-                    * (
-                        mix.backend_small_io_per_host_io(1.0)
-                        + self.costs.flashcopy_small_io_per_host_io(i, mix)
-                    ),
+                    small_io_iops=rate * small_per_io,
                     mb_s=rate * mb_per_io / MB,
                     skew=w.skew,
                     mb_skew=w.mb_skew,
@@ -226,25 +237,52 @@ class PoolAtLoad:
             if times is None:
                 per_tier[t] = np.zeros(self.da_pairs)
                 continue
-            mb = np.array(
-                [placement.workload(w.name).on(t).mb_share * rate for _, w, rate in self.members]
-            )
+            mb = self._mb_rates(placement, t)
             by_capacity = self._by_capacity_tiers.get(t)
             if by_capacity is not None:  # the split's shares (`split`), known beforehand
-                small = data = by_capacity.fractions
+                data = by_capacity.fractions
+                per_x = self._da_per_small_io_by_capacity[t]
             else:
                 held = [shares[i] for i in times.indices]
                 small = np.array([share.small_io_share for share in held])
                 data = np.array([share.data_share for share in held])
+                per_x = np.bincount(
+                    times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
+                )
             seq_a = data * (times.seq_da_s @ mb)
-            per_x = np.bincount(
-                times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
-            )
             da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
             seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
+
+    @cached_property
+    def _da_per_small_io_by_capacity(self) -> dict[str, np.ndarray]:
+        """Per tier split by capacity, each DA pair's busy time per unit of the tier's small-I/O
+        rate (`_da_loads`; the same at every placement). Read-only."""
+        out = {}
+        for t, by_capacity in self._by_capacity_tiers.items():
+            times = self._tier_times[t]
+            weights = by_capacity.fractions * times.small_da_s
+            out[t] = np.bincount(times.da_pair, weights=weights, minlength=self.da_pairs)
+            out[t].setflags(write=False)
+        return out
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        return tuple(w.name for _, w, _ in self.members)
+
+    @cached_property
+    def _rates(self) -> np.ndarray:
+        return np.array([rate for _, _, rate in self.members], dtype=np.float64)
+
+    def _mb_rates(self, placement: PoolPlacement, tier: str) -> np.ndarray:
+        """Each member's MB share on `tier` times its host rate, in member order."""
+        if placement.names == self._names:  # the placement's column, in member order
+            return placement.column(tier, "mb_share") * self._rates
+        return np.array(
+            [placement.workload(w.name).on(tier).mb_share * rate for _, w, rate in self.members]
+        )
 
     def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
         """The busy fraction of each DA pair this pool's work causes at a placement."""

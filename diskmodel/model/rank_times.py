@@ -1,101 +1,152 @@
-"""Per-rank times for placing a pool: the busy seconds one of a rank's drives and its DA pair
-spend per back-end small I/O routed to the rank, mixed over the pool's workloads, and the
-sequential work (prefetch, full-stripe destage) per host I/O of a workload, from the shared
-operation costs (`OpCosts`).
+"""Per-rank times for placing a pool (`PoolTimes`): the busy seconds one of a rank's drives and
+its DA pair spend per back-end small I/O routed to the rank, mixed over the pool's workloads,
+and the sequential work (prefetch, full-stripe destage) per host I/O of a workload, from the
+shared operation costs (`OpCosts`). Workloads of the same cost inputs are timed once and the
+mix is added one workload at a time, so a pool of 64 volumes of one database costs about what
+one volume does and gives the same floats as timing each volume.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from diskmodel.configuration import Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts
 
+Members = tuple[tuple[int, WorkloadConfig, float], ...]
+"""A pool's workloads: (index, workload, host rate)."""
 
-def small_io_drive_time_s(
-    costs: OpCosts, rank: Rank, span: float, members: Sequence[tuple[int, WorkloadConfig, float]]
-) -> float:
-    """Busy time of one of a rank's active drives per back-end small I/O routed to the rank.
 
-    A small I/O is a read miss or a random destage (the unit of `WorkloadDemand.small_io_iops`);
-    its drive operations (`OpCosts`, random ones) spread over the active drives. Mixed over the
-    pool's workloads by their host rates (`members`: (index, workload, host rate)); with no
-    rate anywhere, by equal weights.
-    """
+@dataclass(frozen=True)
+class _Mixing:
+    """What mixing a station's busy time over a pool's workloads needs, whatever the rank:
+    the workloads that send small I/O (a rate > 0 and small I/O per host I/O > 0, or every
+    workload with no rate anywhere), each with its weight (its rate, or 1) and its group of
+    cost inputs (`OpCosts.kept`: workloads of one group have the same busy times), one
+    workload of each group, and the weighted small I/O per host I/O summed in member order."""
 
-    # Workloads of the same cost inputs (`OpCosts.kept`) have the same busy time: summed once.
-    seen: dict[int, float] = {}
+    weights: np.ndarray
+    groups: np.ndarray  # each weighed workload's group
+    firsts: tuple[tuple[int, WorkloadConfig], ...]  # per group, its first weighed workload
+    small: float
 
-    def busy_of(w: int, workload: WorkloadConfig) -> float:
-        kept = costs.kept(w, workload.mix)
-        found = seen.get(kept)
-        if found is None:
+    @classmethod
+    def of(cls, costs: OpCosts, members: Members) -> _Mixing:
+        weighted = any(rate > 0 for _, _, rate in members)
+        per_host_of: dict[int, float] = {}
+        group_of: dict[int, int] = {}
+        firsts: list[tuple[int, WorkloadConfig]] = []
+        weights: list[float] = []
+        groups: list[int] = []
+        small = 0.0
+        for w, workload, rate in members:
+            weight = rate if weighted else 1.0
+            kept = costs.kept(w, workload.mix)
+            per_host = per_host_of.get(kept)
+            if per_host is None:
+                per_host = per_host_of[kept] = workload.mix.backend_small_io_per_host_io(1.0)
+            if per_host <= 0.0 or weight <= 0.0:
+                continue
+            group = group_of.get(kept)
+            if group is None:
+                group = group_of[kept] = len(firsts)
+                firsts.append((w, workload))
+            weights.append(weight)
+            groups.append(group)
+            small += weight * per_host
+        return cls(
+            np.array(weights, dtype=np.float64),
+            np.array(groups, dtype=np.intp),
+            tuple(firsts),
+            small,
+        )
+
+    def per_small_io(self, busy_of: Callable[[int, WorkloadConfig], float]) -> float:
+        """Busy seconds per back-end small I/O: `busy_of(index, workload)` (a station's busy
+        time per host I/O of a workload) weighted by the workloads' rates over their small
+        I/O per host I/O, asked once per group. The weighted busy times are added in member
+        order (a running sum, as one workload at a time): the same float."""
+        if self.small <= 0.0:
+            return 0.0
+        busy = np.array([busy_of(w, workload) for w, workload in self.firsts], dtype=np.float64)
+        return float(np.cumsum(self.weights * busy[self.groups])[-1]) / self.small
+
+
+@dataclass(frozen=True)
+class PoolTimes:
+    """A pool's workloads (`Members`) timed on its ranks from the shared operation costs: the
+    busy seconds one of a rank's drives and its DA pair spend per back-end small I/O routed to
+    the rank, mixed over the workloads by their host rates (with no rate anywhere, by equal
+    weights), and each workload's sequential work per host I/O. Workloads of the same cost
+    inputs (`OpCosts.kept`: 64 volumes of one database) are timed once."""
+
+    costs: OpCosts
+    members: Members
+
+    @cached_property
+    def _mixing(self) -> _Mixing:
+        return _Mixing.of(self.costs, self.members)
+
+    def small_io_drive_time_s(self, rank: Rank, span: float) -> float:
+        """Busy time of one of a rank's active drives per back-end small I/O routed to the
+        rank, its data on `span` of each drive.
+
+        A small I/O is a read miss or a random destage (the unit of
+        `WorkloadDemand.small_io_iops`); its drive operations (`OpCosts`, random ones) spread
+        over the active drives."""
+        costs = self.costs
+
+        def busy_of(w: int, workload: WorkloadConfig) -> float:
             fractions = workload.mix.fractions
-            found = seen[kept] = sum(
+            return sum(
                 fractions[op.io_class] * op.count * op.drive.mean_s
                 for op in costs.of(w, workload.mix, rank, span)
                 if not op.sequential
             )
-        return found
 
-    return _per_small_io(costs, members, busy_of) / rank.active_drives
+        return self._mixing.per_small_io(busy_of) / rank.active_drives
 
+    def small_io_da_time_s(self, rank: Rank) -> float:
+        """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same
+        on any span of its data)."""
+        costs = self.costs
 
-def small_io_da_time_s(
-    costs: OpCosts, rank: Rank, members: Sequence[tuple[int, WorkloadConfig, float]]
-) -> float:
-    """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same on
-    any span of its data)."""
+        def busy_of(w: int, workload: WorkloadConfig) -> float:
+            fractions = workload.mix.fractions
+            return sum(
+                fractions[op.io_class] * op.count * op.da.mean_s
+                for op in costs.span_free(w, workload.mix, rank)
+                if not op.sequential
+            )
 
-    def busy_of(w: int, workload: WorkloadConfig) -> float:
-        fractions = workload.mix.fractions
-        return sum(
-            fractions[op.io_class] * op.count * op.da.mean_s
-            for op in costs.span_free(w, workload.mix, rank)
-            if not op.sequential
-        )
+        return self._mixing.per_small_io(busy_of)
 
-    return _per_small_io(costs, members, busy_of)
-
-
-def _per_small_io(
-    costs: OpCosts,
-    members: Sequence[tuple[int, WorkloadConfig, float]],
-    busy_of: Callable[[int, WorkloadConfig], float],
-) -> float:
-    """Busy seconds per back-end small I/O, mixed over the pool's workloads by their host
-    rates (`members`: (index, workload, host rate); with no rate anywhere, equal weights):
-    `busy_of(index, workload)` is a station's busy time per host I/O of that workload, asked
-    only of a workload that sends small I/O to the rank."""
-    busy = small = 0.0
-    weighted = any(rate > 0 for _, _, rate in members)
-    # Workloads of the same cost inputs (`OpCosts.kept`: the same mix) have the same small
-    # I/O per host I/O: worked out once.
-    per_host_of: dict[int, float] = {}
-    for w, workload, rate in members:
-        weight = rate if weighted else 1.0
-        kept = costs.kept(w, workload.mix)
-        per_host = per_host_of.get(kept)
-        if per_host is None:
-            per_host = per_host_of[kept] = workload.mix.backend_small_io_per_host_io(1.0)
-        if per_host <= 0.0 or weight <= 0.0:
-            continue
-        busy += weight * busy_of(w, workload)
-        small += weight * per_host
-    return busy / small if small > 0.0 else 0.0
+    def sequential_times_s(self, rank: Rank) -> tuple[list[float], list[float]]:
+        """Per workload, in member order, the (drive, DA) busy seconds per host I/O if all its
+        sequential work (prefetch, full-stripe destage) landed on `rank`: per drive, and at
+        the DA pair. A stream's operation broken by other work seeks over the data's span; it
+        is costed over the whole stroke here (the span is what the placement decides), which
+        overstates it by at most the short-stroking of that seek."""
+        by_kept: dict[int, tuple[float, float]] = {}
+        drive, da = [], []
+        for w, workload, _ in self.members:
+            kept = self.costs.kept(w, workload.mix)
+            found = by_kept.get(kept)
+            if found is None:
+                found = by_kept[kept] = _sequential_times_s(self.costs, w, workload, rank)
+            drive.append(found[0])
+            da.append(found[1])
+        return drive, da
 
 
-def sequential_times_s(
+def _sequential_times_s(
     costs: OpCosts, w: int, workload: WorkloadConfig, rank: Rank
 ) -> tuple[float, float]:
-    """(drive, DA) busy seconds per host I/O of `workload` if all its sequential work
-    (prefetch, full-stripe destage) landed on `rank`: per drive, and at the DA pair. A
-    stream's operation broken by other work seeks over the data's span; it is costed over
-    the whole stroke here (the span is what the placement decides), which overstates it by
-    at most the short-stroking of that seek."""
+    """`PoolTimes.sequential_times_s` of one workload."""
     fractions = workload.mix.fractions
     ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential]
     on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)

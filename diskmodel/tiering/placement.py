@@ -52,6 +52,7 @@ import numpy as np
 from diskmodel.tiering.curves import MixtureSkew, SegmentSkew
 from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, rank_pool
 from diskmodel.tiering.records import (
+    TABLE_COLUMNS,
     PoolPlacement,
     Tier,
     TierShare,
@@ -105,16 +106,47 @@ def place_pool(
     return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
 
 
+_CurveGroups = tuple[tuple[SkewCurve, SkewCurve, bool, np.ndarray | slice], ...]
+"""Workloads (by place) grouped by their pair of curves (small I/O, MB), in order of first
+appearance: each group's curves are evaluated once for all its workloads (a slice when one
+group holds them all); the flag says the MB curve follows the small-I/O curve
+(`MixtureSkew`, the derived one), whose shares then come from that curve's."""
+
+
+def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
+    """The workloads grouped by their curves (`_CurveGroups`)."""
+    groups: dict[tuple[SkewCurve, SkewCurve], list[int]] = {}
+    for k, w in enumerate(workloads):
+        groups.setdefault((w.skew, w.mb_curve), []).append(k)
+    return tuple(
+        (
+            skew,
+            mb,
+            isinstance(mb, MixtureSkew) and mb.follows == skew,
+            slice(None) if len(groups) == 1 else np.array(members, dtype=np.intp),
+        )
+        for (skew, mb), members in groups.items()
+    )
+
+
 @dataclass(frozen=True)
 class _Members:
     """What placing one list of workloads needs of them on every call, whatever the tiers:
-    their rates and capacities as arrays, the pool shares' weights, and which float."""
+    their names, rates and capacities as arrays, the pool shares' weights, which are pinned
+    and which float, and the floating ones' curves grouped (`_CurveGroups`)."""
 
     workloads: tuple[WorkloadDemand, ...]
+    names: tuple[str, ...]
     small_io: np.ndarray  # [workloads], back-end small I/O per second
-    io_weight: np.ndarray  # each workload's weight in the pool's small-I/O share
-    mb_weight: np.ndarray  # and in its MB share
+    # Each workload's weight in the pool's sum of each column of `PoolPlacement.table`:
+    # [workloads, 1, (1, weight in the small-I/O share, in the MB share, 1)].
+    weights: np.ndarray
+    pinned: tuple[int, ...]  # the pinned workloads' places
     floating: tuple[int, ...]  # the unpinned workloads' places
+    floating_at: np.ndarray | slice  # the same as an index (a slice when they are all)
+    floating_gb: np.ndarray  # the floating workloads' capacities
+    floating_needed_gb: float  # and their sum, in order
+    floating_curves: _CurveGroups  # the floating workloads' curves, by place among them
 
     @classmethod
     def of(cls, workloads: Sequence[WorkloadDemand]) -> _Members:
@@ -127,12 +159,27 @@ class _Members:
         mb_weights = np.array([w.mb_s for w in workloads], dtype=np.float64)
         if mb_weights.sum() <= 0.0:
             mb_weights = io_weights
+        floating = [w for w in workloads if w.pin_tier is None]
+        weights = np.ones((len(workloads), 1, len(TABLE_COLUMNS)))
+        if workloads:
+            weights[:, 0, 1] = io_weights / io_weights.sum()
+            weights[:, 0, 2] = mb_weights / mb_weights.sum()
+        pinned = tuple(k for k, w in enumerate(workloads) if w.pin_tier is not None)
         return cls(
             workloads=tuple(workloads),
+            names=tuple(w.name for w in workloads),
             small_io=np.array([w.small_io_iops for w in workloads], dtype=np.float64),
-            io_weight=io_weights / io_weights.sum() if workloads else io_weights,
-            mb_weight=mb_weights / mb_weights.sum() if workloads else mb_weights,
+            weights=weights,
+            pinned=pinned,
             floating=tuple(k for k, w in enumerate(workloads) if w.pin_tier is None),
+            floating_at=(
+                np.array([k for k, w in enumerate(workloads) if w.pin_tier is None], dtype=np.intp)
+                if pinned
+                else slice(None)
+            ),
+            floating_gb=np.array([w.capacity_gb for w in floating], dtype=np.float64),
+            floating_needed_gb=sum(w.capacity_gb for w in floating),
+            floating_curves=_curve_groups(floating),
         )
 
 
@@ -170,25 +217,22 @@ class PoolPlacer:
         placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
         if not self._parts:
             return placed
-        shares = np.zeros((len(self._workloads), len(tiers), 3))
+        # The expanded workloads' rows ([tiers, (capacity GB, small-I/O share, MB share)]),
+        # the first of a name as a search by name finds it.
+        row: dict[str, np.ndarray] = {}
+        for name, held in zip(placed.names, placed.table[:, :, :3], strict=True):
+            row.setdefault(name, held)
+        table = np.zeros((len(self._workloads), len(tiers), len(TABLE_COLUMNS)))
         for k, w in enumerate(self._workloads):
             if w.name not in self._parts:
-                shares[k] = [
-                    (s.capacity_used_gb, s.small_io_share, s.mb_share)
-                    for s in placed.workload(w.name).tiers
-                ]
+                table[k, :, :3] = row[w.name]
                 continue
             head, tail, io, mb = self._parts[w.name]
-            h, t = placed.workload(head.name).tiers, placed.workload(tail.name).tiers
-            shares[k] = [
-                (
-                    a.capacity_used_gb + b.capacity_used_gb,
-                    io * a.small_io_share + (1.0 - io) * b.small_io_share,
-                    mb * a.mb_share + (1.0 - mb) * b.mb_share,
-                )
-                for a, b in zip(h, t, strict=True)
-            ]
-        return _assemble(tiers, self._members, shares, self._easy_tier)
+            a, b = row[head.name], row[tail.name]
+            table[k, :, 0] = a[:, 0] + b[:, 0]
+            table[k, :, 1] = io * a[:, 1] + (1.0 - io) * b[:, 1]
+            table[k, :, 2] = mb * a[:, 2] + (1.0 - mb) * b[:, 2]
+        return _assemble(tiers, self._members, table, self._easy_tier)
 
     def _ranked(self, floating: Sequence[WorkloadDemand]) -> Ranking:
         """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
@@ -222,12 +266,12 @@ def _place_pool(
     workloads = members.workloads
     n = len(tiers)
     free = [t.capacity_gb for t in tiers]
-    # [workloads, tiers, (capacity GB, small-I/O share, MB share)]
-    shares = np.zeros((len(workloads), n, 3))
+    # [workloads, tiers, TABLE_COLUMNS]: the first three filled here, the last by `_assemble`.
+    table = np.zeros((len(workloads), n, len(TABLE_COLUMNS)))
 
-    for k, w in enumerate(workloads):
-        if w.pin_tier is None:
-            continue
+    for k in members.pinned:
+        w = workloads[k]
+        assert w.pin_tier is not None
         if w.pin_tier not in names:
             raise ValueError(
                 f"workload {w.name!r} is pinned to tier {w.pin_tier!r}, which this pool lacks "
@@ -240,10 +284,10 @@ def _place_pool(
                 f"only {free[t]:g} GB free there"
             )
         free[t] = max(free[t] - w.capacity_gb, 0.0)
-        shares[k, t] = (w.capacity_gb, 1.0, 1.0)
+        table[k, t, :3] = (w.capacity_gb, 1.0, 1.0)
 
     floating = [workloads[k] for k in members.floating]
-    needed = sum(w.capacity_gb for w in floating)
+    needed = members.floating_needed_gb
     if needed > sum(free) * (1.0 + _REL_TOL):
         raise ValueError(
             f"the pool's workloads need {needed:g} GB unpinned but only {sum(free):g} GB is free "
@@ -251,9 +295,9 @@ def _place_pool(
         )
     if floating and easy_tier:
         pinned_io = [0.0] * n
-        for w in workloads:
-            if w.pin_tier is not None:
-                pinned_io[names.index(w.pin_tier)] += w.small_io_iops
+        for k in members.pinned:
+            w = workloads[k]
+            pinned_io[names.index(w.pin_tier)] += w.small_io_iops  # type: ignore[arg-type]
         ceilings = [
             None if t.small_io_ceiling_iops is None else t.small_io_ceiling_iops - pinned_io[i]
             for i, t in enumerate(tiers)
@@ -265,125 +309,91 @@ def _place_pool(
         ends = np.array(
             [ranked.workload_prefix(x) for held in intervals for ends in held for x in ends]
         ).reshape(-1, 2, len(floating))
-        ends_lo, ends_hi = ends[:, 0], ends[:, 1]
-        capacity_gb = np.array([w.capacity_gb for w in floating])
-        cap = (ends_hi - ends_lo) * capacity_gb
-        io, mb = _io_and_mb_shares(floating, ends_lo, ends_hi)
-        # Per tier, the sum of its intervals' values, in interval order ([tiers, workloads]).
-        at = list(members.floating)
-        for column, values in enumerate((cap, io, mb)):
-            shares[at, :, column] = _by_tier(values, tier_of, n).T
+        # [intervals, workloads, (capacity GB, small-I/O share, MB share)]
+        held = np.empty((ends.shape[0], ends.shape[2], 3))
+        np.multiply(ends[:, 1] - ends[:, 0], members.floating_gb, out=held[:, :, 0])
+        _io_and_mb_shares(members.floating_curves, ends, held[:, :, 1], held[:, :, 2])
+        # Per tier, the sum of its intervals' values, in interval order.
+        table[members.floating_at, :, :3] = _by_tier(held, tier_of, n).transpose(1, 0, 2)
     elif floating:
         total_free = sum(free)
         fractions = [f / total_free for f in free]
         for k in members.floating:
-            shares[k] = [(workloads[k].capacity_gb * f, f, f) for f in fractions]
+            table[k, :, :3] = [(workloads[k].capacity_gb * f, f, f) for f in fractions]
 
-    return _assemble(tiers, members, shares, easy_tier)
+    return _assemble(tiers, members, table, easy_tier)
 
 
 def _by_tier(values: np.ndarray, tier_of: Sequence[int], tiers: int) -> np.ndarray:
-    """Per tier, the sum of the values of its intervals, [tiers, workloads] from [intervals,
-    workloads]: each tier's intervals added in their order to 0 (a float's sum, term by term)."""
-    out = np.zeros((tiers, values.shape[1]))
+    """Per tier, the sum of the values of its intervals, [tiers, ...] from [intervals, ...]:
+    each tier's intervals added in their order to 0 (a float's sum, term by term)."""
+    out = np.zeros((tiers, *values.shape[1:]))
     for i, t in enumerate(tier_of):
         out[t] += values[i]
     return out
 
 
 def _io_and_mb_shares(
-    workloads: Sequence[WorkloadDemand], c_lo: np.ndarray, c_hi: np.ndarray
+    groups: _CurveGroups,
+    ends: np.ndarray,
+    io: np.ndarray | None = None,
+    mb: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`w.skew.io_share(c_lo, c_hi)` and `w.mb_curve.io_share(c_lo, c_hi)` of every workload
-    `w` for arrays of ends [intervals, workloads]: each distinct pair of curves (workloads with
-    the same skew share one: 64 volumes of one database) evaluated once at every end of all
-    its workloads (a share is elementwise), and an MB curve that follows the small-I/O curve
-    (`MixtureSkew`, the derived one) from that curve's shares. A ceiling search places a pool
-    a dozen times per load, each time for every workload."""
-    io = np.empty_like(c_lo)
-    mb = np.empty_like(c_lo)
-    groups: dict[tuple[SkewCurve, SkewCurve], list[int]] = {}
-    for k, w in enumerate(workloads):
-        groups.setdefault((w.skew, w.mb_curve), []).append(k)
-    for (skew, mb_curve), members in groups.items():
-        hi, lo = c_hi[:, members], c_lo[:, members]
-        ends = np.concatenate([hi.ravel(), lo.ravel()])
-        m = hi.size
-        io_at = skew.share(ends)
-        if isinstance(mb_curve, MixtureSkew) and mb_curve.follows == skew:
-            mb_at = mb_curve.share_following(ends, io_at)
+    `w` for the ends of intervals on the workloads' own curves ([intervals, (c_lo, c_hi),
+    workloads]), as [intervals, workloads]: each distinct pair of curves (`groups`: workloads
+    with the same skew share one, 64 volumes of one database) evaluated once at every end of
+    all its workloads (a share is elementwise), and an MB curve that follows the small-I/O
+    curve (`MixtureSkew`, the derived one) from that curve's shares. A ceiling search places
+    a pool a dozen times per load, each time for every workload. Written into `io` and `mb`
+    where given."""
+    shape = (ends.shape[0], ends.shape[2])
+    io = np.empty(shape) if io is None else io
+    mb = np.empty(shape) if mb is None else mb
+    for skew, mb_curve, following, members in groups:
+        held = ends[:, :, members]
+        at = held.ravel()
+        io_at = skew.share(at)
+        if following:
+            assert isinstance(mb_curve, MixtureSkew)
+            mb_at = mb_curve.share_following(at, io_at)
         else:
-            mb_at = mb_curve.share(ends)
-        io[:, members] = np.maximum(io_at[:m] - io_at[m:], 0.0).reshape(hi.shape)
-        mb[:, members] = np.maximum(mb_at[:m] - mb_at[m:], 0.0).reshape(hi.shape)
+            mb_at = mb_curve.share(at)
+        io_at, mb_at = io_at.reshape(held.shape), mb_at.reshape(held.shape)
+        io[:, members] = np.maximum(io_at[:, 1] - io_at[:, 0], 0.0)
+        mb[:, members] = np.maximum(mb_at[:, 1] - mb_at[:, 0], 0.0)
     return io, mb
 
 
 def _assemble(
-    tiers: Sequence[Tier], members: _Members, shares: np.ndarray, easy_tier: bool
+    tiers: Sequence[Tier], members: _Members, table: np.ndarray, easy_tier: bool
 ) -> PoolPlacement:
-    """Turn the per-workload shares [workloads, tiers, (capacity GB, small-I/O share, MB
-    share)] into frozen results with pool totals and ceiling flags."""
-    n = len(tiers)
-    workloads = members.workloads
+    """Turn the per-workload shares [workloads, tiers, TABLE_COLUMNS] (the first three
+    filled; the small I/O is filled here) into the placement, with pool totals and ceiling
+    flags."""
+    np.multiply(table[:, :, 1], members.small_io[:, None], out=table[:, :, 3])
     # The pool's sums over the workloads are running sums in workload order (a float's sum,
-    # term by term), as numpy arrays: a pool of 64 workloads is assembled a dozen times per
-    # load.
-    iops = shares[:, :, 1] * members.small_io[:, None]
-    tier_iops = _in_order_sums(iops, n)
-    over = [
-        t.small_io_ceiling_iops is not None
-        and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL
-        for i, t in enumerate(tiers)
-    ]
-    names = [t.name for t in tiers]
-    # Workloads whose figures are the same, bit for bit (64 volumes of one database), share
-    # one tuple of frozen shares: made once, not once per workload.
-    rows = np.concatenate([shares.reshape(len(workloads), -1), iops], axis=1)
-    row_bytes = rows.tobytes()
-    width = rows.shape[1] * rows.itemsize
-    made: dict[bytes, tuple[TierShare, ...]] = {}
-    placements = []
-    for k, w in enumerate(workloads):
-        key = row_bytes[k * width : (k + 1) * width]
-        held = made.get(key)
-        if held is None:
-            row = rows[k].tolist()
-            held = made[key] = tuple(
-                TierShare(
-                    tier=names[t],
-                    capacity_used_gb=row[3 * t],
-                    small_io_share=row[3 * t + 1],
-                    mb_share=row[3 * t + 2],
-                    small_io_iops=row[3 * n + t],
-                    over_ceiling=over[t],
-                )
-                for t in range(n)
-            )
-        placements.append(WorkloadPlacement(workload=w.name, tiers=held))
-    capacity = _in_order_sums(shares[:, :, 0], n)
-    io_share = _in_order_sums(members.io_weight[:, None] * shares[:, :, 1], n)
-    mb_share = _in_order_sums(members.mb_weight[:, None] * shares[:, :, 2], n)
+    # term by term), each column weighted (`_Members.weights`; a weight of 1 leaves a figure
+    # as it is), all four at once: a pool of 64 workloads is assembled a dozen times per load.
+    if table.shape[0] == 0:
+        capacity = io_share = mb_share = tier_iops = [0] * len(tiers)  # sum([]), as before
+    else:
+        sums = np.cumsum(table * members.weights, axis=0)[-1]  # [tiers, TABLE_COLUMNS]
+        capacity, io_share, mb_share, tier_iops = sums.T.tolist()
     totals = tuple(
         TierShare(
-            tier=names[t],
-            capacity_used_gb=capacity[t],
-            small_io_share=float(io_share[t]),
-            mb_share=float(mb_share[t]),
-            small_io_iops=tier_iops[t],
-            over_ceiling=over[t],
+            tier=t.name,
+            capacity_used_gb=capacity[i],
+            small_io_share=float(io_share[i]),
+            mb_share=float(mb_share[i]),
+            small_io_iops=tier_iops[i],
+            over_ceiling=t.small_io_ceiling_iops is not None
+            and tier_iops[i] > t.small_io_ceiling_iops * (1.0 + _REL_TOL) + _REL_TOL,
         )
-        for t in range(n)
+        for i, t in enumerate(tiers)
     )
-    return PoolPlacement(easy_tier=easy_tier, tiers=totals, workloads=tuple(placements))
-
-
-def _in_order_sums(values: np.ndarray, tiers: int) -> list[float]:
-    """Per tier, the sum of `values` [workloads, tiers] over the workloads, added in their
-    order (`sum` of the column); 0 with no workloads."""
-    if values.shape[0] == 0:
-        return [0] * tiers  # sum([]), as the column sums were
-    return np.cumsum(values, axis=0)[-1].tolist()
+    table.setflags(write=False)
+    return PoolPlacement(easy_tier=easy_tier, tiers=totals, names=members.names, table=table)
 
 
 def place_easy_tier(tiers: Sequence[Tier], workload: WorkloadDemand) -> WorkloadPlacement:

@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from diskmodel.tiering.records import WorkloadDemand
+from diskmodel.tiering.skew import SkewCurve
 
 
 @dataclass(frozen=True)
@@ -32,18 +33,31 @@ class _Furthest:
 
     @classmethod
     def of(
-        cls, owner: np.ndarray, held: np.ndarray, reach: np.ndarray, workloads: int
+        cls,
+        places: np.ndarray,
+        owners: np.ndarray,
+        held: np.ndarray,
+        reach: np.ndarray,
+        workloads: int,
     ) -> _Furthest:
-        positions = np.flatnonzero(held)
-        owners = owner[positions]
-        order = np.argsort(owners, kind="stable")  # by workload, each in ranking order
-        positions, owners = positions[order], owners[order]
-        stride = owner.size + 1
-        starts = np.searchsorted(owners, np.arange(workloads), side="left")
-        ends = np.append(starts[1:], owners.size)
+        """From every piece's place in the ranking, grouped by workload in workload order and
+        each in ranking order (`places`, with each one's workload in `owners`), which pieces
+        count (`held`, along the ranking) and how far along its curve each reaches (`reach`,
+        along the ranking)."""
+        kept = held[places]
+        positions, owners = places[kept], owners[kept]
+        stride = places.size + 1
+        counts = np.bincount(owners, minlength=workloads)
+        starts = np.cumsum(counts) - counts
         furthest = reach[positions]
-        for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
-            if hi > lo:
+        # The running maximum within each workload: a piece reaches no further than the one
+        # before it only where rounding says so (a curve's pieces are in its own order), so
+        # only those workloads are accumulated.
+        falls = np.flatnonzero((furthest[1:] < furthest[:-1]) & (owners[1:] == owners[:-1])) + 1
+        if falls.size:
+            ends = np.append(starts[1:], owners.size)
+            for k in np.unique(owners[falls]).tolist():
+                lo, hi = int(starts[k]), int(ends[k])
                 furthest[lo:hi] = np.maximum.accumulate(furthest[lo:hi])
         return cls(owners * stride + positions, np.maximum(furthest, 0.0), starts, stride)
 
@@ -68,6 +82,10 @@ class Ranking:
     c_hi: np.ndarray
     x_edges: np.ndarray  # cumulative GB along the ranking, len n + 1
     y_edges: np.ndarray  # cumulative small-I/O rate along the ranking, len n + 1
+    # Every piece's place along the ranking, grouped by workload in workload order and each
+    # in its own (and the ranking's) order, and each one's workload.
+    places: np.ndarray = field(compare=False, repr=False)
+    place_owners: np.ndarray = field(compare=False, repr=False)
     # workload_prefix by position: a ceiling search places one ranking again and again, and
     # the ends of the ranking (and the boundaries of tiers held to capacity) recur.
     _prefixes: dict[float, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
@@ -125,7 +143,13 @@ class Ranking:
             self.x_edges[:-1],
             widths,
             c_range,
-            _Furthest.of(self.owner, widths > 0.0, self.c_lo + c_range, len(self.workloads)),
+            _Furthest.of(
+                self.places,
+                self.place_owners,
+                widths > 0.0,
+                self.c_lo + c_range,
+                len(self.workloads),
+            ),
         )
 
     def workload_prefix(self, x: float) -> np.ndarray:
@@ -162,38 +186,114 @@ class Ranking:
 
 
 def rank_pool(workloads: Sequence[WorkloadDemand]) -> Ranking:
-    """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first."""
-    owners, lows, highs, gbs, densities = [], [], [], [], []
+    """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first.
+
+    Workloads with the same curve have the same bins: their figures are made as one array
+    per curve (a pool of 64 volumes of one database: one array of 64 rows), each element as
+    the workload's own would be."""
+    count = len(workloads)
     heat = [w.small_io_iops if w.heat_iops is None else w.heat_iops for w in workloads]
     any_rate = any(h > 0.0 for h in heat)
-    shares = []
+    # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
+    rate = np.array(
+        [heat[k] if any_rate else w.capacity_gb for k, w in enumerate(workloads)], dtype=np.float64
+    )
+    capacity = np.array([w.capacity_gb for w in workloads], dtype=np.float64)
+    small_io = np.array([w.small_io_iops for w in workloads], dtype=np.float64)
+    by_curve: dict[SkewCurve, list[int]] = {}
     for k, w in enumerate(workloads):
-        c_lo, c_hi, share = w.skew.ranking_bins
-        # With no rate anywhere the ranking is by the curves' shapes alone, per GB of each.
-        rate = heat[k] if any_rate else w.capacity_gb
-        gb = (c_hi - c_lo) * w.capacity_gb
-        io = rate * share
+        by_curve.setdefault(w.skew, []).append(k)
+    if len(by_curve) == 1 and all(_alike(x) for x in (rate, capacity, small_io)):
+        alike = _rank_alike(tuple(workloads), workloads[0].skew, rate, capacity, small_io)
+        if alike is not None:
+            return alike
+    # Per curve: its bins' ends, and per workload of it (rows) each bin's GB, density and
+    # small-I/O rate.
+    rows: list[tuple[int, int]] = [(0, 0)] * count
+    made: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    for curve, members in by_curve.items():
+        c_lo, c_hi, share = curve.ranking_bins
+        at = np.array(members)
+        gb = (c_hi - c_lo) * capacity[at, None]
+        io = rate[at, None] * share
         density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
         # A concave curve's bins never get denser towards the cold end; rounding in the far
         # tail of a steep curve can say otherwise, and the prefix bookkeeping below needs each
-        # workload's bins to stay in its own order, so the density is made non-increasing.
-        densities.append(np.minimum.accumulate(density))
-        owners.append(np.full(c_lo.size, k))
-        lows.append(c_lo)
-        highs.append(c_hi)
-        gbs.append(gb)
-        shares.append(w.small_io_iops * share)
-    owner = np.concatenate(owners)
-    order = np.argsort(-np.concatenate(densities), kind="stable")
-    gb_all = np.concatenate(gbs)
-    true_io = np.concatenate(shares)
+        # workload's bins to stay in its own order, so the density is made non-increasing
+        # (where it is not already: the running minimum of a non-increasing row is the row).
+        if not np.all(density[:, 1:] <= density[:, :-1]):
+            density = np.minimum.accumulate(density, axis=1)
+        for row, k in enumerate(members):
+            rows[k] = (len(made), row)
+        made.append((c_lo, c_hi, gb, density, small_io[at, None] * share))
+    if len(made) == 1:  # one curve: its rows are the workloads in order
+        c_lo, c_hi, gb_rows, density_rows, io_rows = made[0]
+        sizes = np.full(count, c_lo.size)
+        lows, highs = np.tile(c_lo, count), np.tile(c_hi, count)
+        gb_all, densities, true_io = gb_rows.ravel(), density_rows.ravel(), io_rows.ravel()
+    else:
+        sizes = np.array([made[g][0].size for g, _ in rows])
+        lows = np.concatenate([made[g][0] for g, _ in rows])
+        highs = np.concatenate([made[g][1] for g, _ in rows])
+        gb_all = np.concatenate([made[g][2][row] for g, row in rows])
+        densities = np.concatenate([made[g][3][row] for g, row in rows])
+        true_io = np.concatenate([made[g][4][row] for g, row in rows])
+    owner = np.repeat(np.arange(count), sizes)
+    order = np.argsort(-densities, kind="stable")
+    # Where each piece went: each workload's pieces keep their own order (the sort is stable
+    # and each workload's density never rises), so this is grouped by workload, in order.
+    places = np.empty_like(order)
+    places[order] = np.arange(order.size)
     return Ranking(
         workloads=tuple(workloads),
         owner=owner[order],
-        c_lo=np.concatenate(lows)[order],
-        c_hi=np.concatenate(highs)[order],
+        c_lo=lows[order],
+        c_hi=highs[order],
         x_edges=np.concatenate([[0.0], np.cumsum(gb_all[order])]),
         y_edges=np.concatenate([[0.0], np.cumsum(true_io[order])]),
+        places=places,
+        place_owners=owner,
+    )
+
+
+def _alike(values: np.ndarray) -> bool:
+    """True when every value is the same float, bit for bit."""
+    bits = values.view(np.int64)
+    return bool(np.all(bits == bits[0]))
+
+
+def _rank_alike(
+    workloads: tuple[WorkloadDemand, ...],
+    curve: SkewCurve,
+    rate: np.ndarray,
+    capacity: np.ndarray,
+    small_io: np.ndarray,
+) -> Ranking | None:
+    """`rank_pool` of workloads alike in everything it reads (one curve, and the same rate,
+    capacity and small I/O, bit for bit: 64 volumes of one database), without a sort: when
+    their common row of densities falls strictly from bin to bin, the stable sort puts the
+    workloads' j-th bins together, in workload order, one bin after another, and every
+    figure is the common row's. None when the row has ties (`rank_pool` sorts)."""
+    c_lo, c_hi, share = curve.ranking_bins
+    one = np.zeros(1, dtype=np.intp)  # the first workload's row, as `rank_pool` makes rows
+    gb = ((c_hi - c_lo) * capacity[one, None])[0]
+    io = (rate[one, None] * share)[0]
+    density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
+    if not np.all(density[1:] < density[:-1]):
+        return None
+    count, bins = len(workloads), c_lo.size
+    workload = np.arange(count)
+    small_io_row = (small_io[one, None] * share)[0]
+    return Ranking(
+        workloads=workloads,
+        owner=np.tile(workload, bins),
+        c_lo=np.repeat(c_lo, count),
+        c_hi=np.repeat(c_hi, count),
+        x_edges=np.concatenate([[0.0], np.cumsum(np.repeat(gb, count))]),
+        y_edges=np.concatenate([[0.0], np.cumsum(np.repeat(small_io_row, count))]),
+        # Piece j of workload k is at j x count + k.
+        places=(np.arange(bins) * count + workload[:, None]).ravel(),
+        place_owners=np.repeat(workload, bins),
     )
 
 

@@ -77,13 +77,14 @@ class WorkloadDemand:
     heat_iops: float | None = None
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
+        # math, not numpy: a placement search makes every workload's demand at every load.
+        if not (math.isfinite(self.capacity_gb) and self.capacity_gb > 0.0):
             raise ValueError(
                 f"workload {self.name!r}: capacity_gb must be > 0, got {self.capacity_gb}"
             )
-        if not (np.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
+        if not (math.isfinite(self.small_io_iops) and self.small_io_iops >= 0.0):
             raise ValueError(f"workload {self.name!r}: small_io_iops must be >= 0")
-        if not (np.isfinite(self.mb_s) and self.mb_s >= 0.0):
+        if not (math.isfinite(self.mb_s) and self.mb_s >= 0.0):
             raise ValueError(f"workload {self.name!r}: mb_s must be >= 0")
         if not self.skew.is_concave:
             raise ValueError(
@@ -123,13 +124,74 @@ class WorkloadPlacement:
         raise KeyError(f"no tier {tier!r} in placement of {self.workload!r}")
 
 
-@dataclass(frozen=True)
+#: The columns of `PoolPlacement.table`, in order.
+TABLE_COLUMNS = ("capacity_used_gb", "small_io_share", "mb_share", "small_io_iops")
+
+
+@dataclass(frozen=True, eq=False)
 class PoolPlacement:
-    """Placement of every workload of a pool, and the pool's totals per tier."""
+    """Placement of every workload of a pool, and the pool's totals per tier.
+
+    The workloads' shares are kept as one array (`table`: [workloads, tiers, TABLE_COLUMNS],
+    read-only, workloads in `names`' order, tiers in the pool's) and made into
+    `WorkloadPlacement`s only when asked for: a search for a tier's load ceiling places a
+    pool of 64 workloads some ten times per load and reads most placements only as columns
+    (`column`). Workloads whose rows are the same, bit for bit (64 volumes of one database),
+    share one tuple of `TierShare`s.
+    """
 
     easy_tier: bool
     tiers: tuple[TierShare, ...]
-    workloads: tuple[WorkloadPlacement, ...] = field(default=())
+    names: tuple[str, ...] = ()
+    table: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, len(TABLE_COLUMNS))))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PoolPlacement):
+            return NotImplemented
+        return (self.easy_tier, self.tiers, self.workloads) == (
+            other.easy_tier,
+            other.tiers,
+            other.workloads,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and it holds an array
+
+    def __repr__(self) -> str:
+        return (
+            f"PoolPlacement(easy_tier={self.easy_tier!r}, tiers={self.tiers!r}, "
+            f"workloads={self.workloads!r})"
+        )
+
+    @cached_property
+    def workloads(self) -> tuple[WorkloadPlacement, ...]:
+        """Each workload's shares, in `names`' order."""
+        table = self.table
+        count, n = table.shape[0], len(self.tiers)
+        names = [t.tier for t in self.tiers]
+        over = [t.over_ceiling for t in self.tiers]
+        rows = table.reshape(count, -1)
+        row_bytes = rows.tobytes()
+        width = rows.shape[1] * rows.itemsize
+        made: dict[bytes, tuple[TierShare, ...]] = {}
+        out = []
+        for k, name in enumerate(self.names):
+            key = row_bytes[k * width : (k + 1) * width]
+            held = made.get(key)
+            if held is None:
+                row = rows[k].tolist()
+                held = made[key] = tuple(
+                    TierShare(
+                        tier=names[t],
+                        capacity_used_gb=row[4 * t],
+                        small_io_share=row[4 * t + 1],
+                        mb_share=row[4 * t + 2],
+                        small_io_iops=row[4 * t + 3],
+                        over_ceiling=over[t],
+                    )
+                    for t in range(n)
+                )
+            out.append(WorkloadPlacement(workload=name, tiers=held))
+        return tuple(out)
 
     @cached_property
     def _by_name(self) -> dict[str, WorkloadPlacement]:
@@ -151,4 +213,12 @@ class PoolPlacement:
         for share in self.tiers:
             if share.tier == tier:
                 return share
+        raise KeyError(f"no tier {tier!r} in this pool placement")
+
+    def column(self, tier: str, what: str) -> np.ndarray:
+        """One figure of every workload on `tier` (`what`: one of `TABLE_COLUMNS`), in
+        `names`' order, read-only: what the workloads' `on(tier)` would give, as an array."""
+        for t, share in enumerate(self.tiers):
+            if share.tier == tier:
+                return self.table[:, t, TABLE_COLUMNS.index(what)]
         raise KeyError(f"no tier {tier!r} in this pool placement")

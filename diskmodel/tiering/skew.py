@@ -191,8 +191,7 @@ class LevelSkew(SkewCurve):
         cc = as_fractions(c)
         if self._uniform():
             return cc
-        k = self.decay
-        return np.asarray(np.expm1(-k * cc) / np.expm1(-k), dtype=np.float64)
+        return np.asarray(np.expm1(-self.decay * cc) / self._whole, dtype=np.float64)
 
     def density(self, c: ArrayLike) -> FloatArray:
         """F'(c): I/O density at hotness rank c relative to the workload's average."""
@@ -213,6 +212,12 @@ class LevelSkew(SkewCurve):
         inner = np.maximum((1.0 - pp) + pp * self._tail, _TINY)
         c = np.where(pp >= 1.0, 1.0, -np.log(inner) / k)
         return np.asarray(as_fractions(c), dtype=np.float64)
+
+    @cached_property
+    def _whole(self) -> np.float64:
+        """expm1(-k), the share's denominator, kept: a placement search evaluates the curve
+        at every probe."""
+        return np.float64(np.expm1(-self.decay))
 
     @cached_property
     def _tail(self) -> np.float64:

@@ -1,17 +1,20 @@
 """Placing pools of many workloads (issue 30 item 5): workloads with the same curves share
-their curve evaluations, the ranking's prefixes are read per workload rather than from a
-pieces x workloads table, and a placement finds a workload by name directly; every figure
-to the last bit what the workload-by-workload computation gives."""
+their curve evaluations and are ranked as one array per curve, the ranking's prefixes are
+read per workload rather than from a pieces x workloads table, and a placement keeps its
+workloads' shares as columns and finds a workload by name directly; every figure to the last
+bit what the workload-by-workload computation gives."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from diskmodel.tiering.curves import PiecewiseSkew
-from diskmodel.tiering.placement import _io_and_mb_shares, place_pool
+from diskmodel.tiering.placement import _curve_groups, _io_and_mb_shares, place_pool
 from diskmodel.tiering.ranking import rank_pool
-from diskmodel.tiering.records import Tier, WorkloadDemand
+from diskmodel.tiering.records import TABLE_COLUMNS, Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, LevelSkew
 
 from .test_tiering_placement import _prefix_by_definition
@@ -45,8 +48,9 @@ def _many() -> list[WorkloadDemand]:
     return out
 
 
-def test_prefixes_of_a_pool_of_many_equal_workloads_are_the_definitions() -> None:
-    ranking = rank_pool(_many())
+@pytest.mark.parametrize("alike", [False, True])
+def test_prefixes_of_a_pool_of_many_equal_workloads_are_the_definitions(alike: bool) -> None:
+    ranking = rank_pool(_alike(14.0) if alike else _many())
     edges = ranking.x_edges.tolist()
     points = np.linspace(-1.0, ranking.total_gb * 1.01, 97).tolist() + edges[::37]
     points += [float(np.nextafter(e, np.inf)) for e in edges[1:400:13]]
@@ -59,7 +63,7 @@ def test_shared_curve_evaluations_are_each_workloads_own() -> None:
     rng = np.random.default_rng(30)
     lo = rng.uniform(0.0, 1.0, (5, len(workloads)))
     hi = np.minimum(lo + rng.uniform(0.0, 0.5, lo.shape), 1.0)
-    io, mb = _io_and_mb_shares(workloads, lo, hi)
+    io, mb = _io_and_mb_shares(_curve_groups(workloads), np.stack([lo, hi], axis=1))
     for k, w in enumerate(workloads):
         ends = np.concatenate([hi[:, k], lo[:, k]])
         own_io, own_mb = w.skew.share(ends), w.mb_curve.share(ends)
@@ -79,3 +83,98 @@ def test_a_placement_finds_each_workload_by_name() -> None:
         column = [p.tiers[t] for p in placed.workloads]
         assert total.capacity_used_gb == sum(s.capacity_used_gb for s in column)
         assert total.small_io_iops == sum(s.small_io_iops for s in column)
+
+
+def _ranking_by_definition(workloads: list[WorkloadDemand]) -> tuple[np.ndarray, ...]:
+    """The ranking made one workload at a time: each workload's bins with their densities,
+    all sorted together (stable), and the running sums of their GB and small I/O."""
+    owners, lows, highs, gbs, densities, shares = [], [], [], [], [], []
+    heat = [w.small_io_iops if w.heat_iops is None else w.heat_iops for w in workloads]
+    any_rate = any(h > 0.0 for h in heat)
+    for k, w in enumerate(workloads):
+        c_lo, c_hi, share = w.skew.ranking_bins
+        rate = heat[k] if any_rate else w.capacity_gb
+        gb = (c_hi - c_lo) * w.capacity_gb
+        io = rate * share
+        density = np.divide(io, gb, out=np.zeros_like(io), where=gb > 0.0)
+        densities.append(np.minimum.accumulate(density))
+        owners.append(np.full(c_lo.size, k))
+        lows.append(c_lo)
+        highs.append(c_hi)
+        gbs.append(gb)
+        shares.append(w.small_io_iops * share)
+    order = np.argsort(-np.concatenate(densities), kind="stable")
+    return (
+        np.concatenate(owners)[order],
+        np.concatenate(lows)[order],
+        np.concatenate(highs)[order],
+        np.concatenate([[0.0], np.cumsum(np.concatenate(gbs)[order])]),
+        np.concatenate([[0.0], np.cumsum(np.concatenate(shares)[order])]),
+    )
+
+
+def _alike(level: float) -> list[WorkloadDemand]:
+    """64 volumes of one database: equal curves (distinct objects), rates and capacities."""
+    return [
+        WorkloadDemand(f"v{k}", 1_000.0, 2_000.0, mb_s=30.0, skew=LevelSkew(level))
+        for k in range(64)
+    ]
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "as given",
+        "no rate anywhere",
+        "ranked by host reads",
+        "one curve",
+        "alike",  # ranked without a sort
+        "alike, uniform",  # every density ties: sorted
+        "alike but one",
+    ],
+)
+def test_a_ranking_made_per_curve_is_the_one_made_per_workload(variant: str) -> None:
+    # Workloads of one curve are ranked as one array: every figure must be, to the bit, what
+    # ranking them one at a time gives (equal curves as distinct objects, ties included).
+    workloads = _many()
+    if variant == "no rate anywhere":
+        workloads = [replace(w, small_io_iops=0.0) for w in workloads]
+    elif variant == "ranked by host reads":
+        workloads = [replace(w, heat_iops=3.0 * k + 1.0) for k, w in enumerate(workloads)]
+    elif variant == "one curve":
+        workloads = [replace(w, skew=LevelSkew(14.0)) for w in workloads]
+    elif variant.startswith("alike"):
+        workloads = _alike(1.0 if variant == "alike, uniform" else 8.581)
+        if variant == "alike but one":
+            workloads[40] = replace(workloads[40], capacity_gb=np.nextafter(1_000.0, 2e3))
+    ranking = rank_pool(workloads)
+    made = (ranking.owner, ranking.c_lo, ranking.c_hi, ranking.x_edges, ranking.y_edges)
+    for got, expected in zip(made, _ranking_by_definition(workloads), strict=True):
+        assert got.dtype == expected.dtype
+        assert np.array_equal(got, expected)
+
+
+def test_a_placements_columns_are_its_workloads_figures() -> None:
+    workloads = _many()
+    tiers = [Tier("ssd", 2_000.0, 9_000.0), Tier("enterprise", 20_000.0), Tier("nl", 30_000.0)]
+    placed = place_pool(tiers, workloads, easy_tier=True)
+    assert placed.names == tuple(w.name for w in workloads)
+    for tier in tiers:
+        for what in TABLE_COLUMNS:
+            column = placed.column(tier.name, what)
+            expected = [getattr(placed.workload(w.name).on(tier.name), what) for w in workloads]
+            assert column.tolist() == expected
+            assert not column.flags.writeable
+    with pytest.raises(KeyError, match="no tier 'absent'"):
+        placed.column("absent", "mb_share")
+    # Workloads of the same figures hold one tuple of shares (the network builds one set of
+    # flows for them); equal placements compare and print alike.
+    held = [p.tiers for p in placed.workloads]
+    assert held[0] is held[1]
+    assert held[0] is held[4]
+    assert held[0] != held[2]
+    again = place_pool(tiers, workloads, easy_tier=True)
+    assert again == placed
+    assert repr(again) == repr(placed)
+    assert repr(placed).startswith("PoolPlacement(easy_tier=True, tiers=(TierShare(")
+    assert place_pool(tiers, workloads[:-1], easy_tier=True) != placed
