@@ -78,3 +78,15 @@ def test_run_writes_the_same_report_with_the_worker_as_without(tmp_path: Path) -
         api.load_scenario(scenario), base_dir=scenario.parent, catalog_bands=False
     )
     assert with_worker.read_text(encoding="utf-8") == api.render_html(prediction, timestamp=False)
+
+
+def test_stop_ends_a_worker_still_starting_without_waiting_for_it() -> None:
+    """A run that stops before its report (a refused scenario) does not wait for the runtime
+    to start: the worker is ended while it starts, by a signal, not after it has started."""
+    chart_worker.stop()
+    chart_worker.start()
+    (process,) = chart_worker._workers
+    chart_worker.stop()
+    assert process.returncode is not None
+    assert process.returncode < 0  # killed, not an exit after the runtime started
+    assert chart_worker.convert({"mark": "point"}, "v5_20") is None  # no worker is asked
