@@ -111,10 +111,12 @@ SEARCH_SOLVE_SHARE = 0.3
 as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
 solves thousands in a few processes, so the drives' tables and operation costs (kept across
 configurations) are built once per process, and configurations that differ only in host ports
-or processor option place their loads once (`model.layout.placements_for`) (measured: 43 s CPU
-over two processes for 9,968 solved on the 106,496-configuration space, 4.3 ms each against
-`_sizing_s`'s 18.4 ms, 0.24, load average 4; set at 1.25 times that; 0.45 before the layouts
-were shared, at 66 s)."""
+or processor option place their loads once (`model.layout.placements_for`) (measured on
+scenarios/sizing/ds8800-size-large-space.yaml, 9,968 solved: 36-42 s CPU in one process and
+43-51 s over the two processes the search now uses by default, 3.6-5.2 ms each against
+`_sizing_s`'s 17.4 ms, 0.21-0.30, the spread the machine's speed from hour to hour; with the
+search priced at the 21,870 its bounds leave open, 0.3 puts the estimate at 2.3-2.7 times
+the work; 0.45 before the layouts were shared, at 66 s in one process)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
