@@ -112,7 +112,7 @@ as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver
 solves thousands in a few processes, so the drives' tables and operation costs (kept across
 configurations) are built once per process, and configurations that differ only in host ports
 or processor option place their loads once (`model.layout.placements_for`) (measured on
-scenarios/sizing/ds8800-size-large-space.yaml, 9,968 solved: 36-42 s CPU in one process and
+bench/data/size-large-space.yaml, 9,968 solved: 36-42 s CPU in one process and
 43-51 s over the two processes the search now uses by default, 3.6-5.2 ms each against
 `_sizing_s`'s 17.4 ms, 0.21-0.30, the spread the machine's speed from hour to hour; with the
 search priced at the 21,870 its bounds leave open, 0.3 puts the estimate at 2.3-2.7 times

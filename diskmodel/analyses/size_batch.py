@@ -369,7 +369,7 @@ def open_to_solve(scenario: Scenario, catalog: Catalog) -> int | None:
     the planned load nor proven to break the service level (`space_screen`, the pass the
     search itself starts with, about 0.1-0.3 s for 10^5 configurations). The search solves
     fewer (a cheaper configuration that meets skips the dearer ones its response beats: 9,968
-    of 21,870 on scenarios/sizing/ds8800-size-large-space.yaml), so this is what
+    of 21,870 on bench/data/size-large-space.yaml), so this is what
     `analyses.budget` prices a batched search at. None where the search is per configuration
     or unbounded."""
     central = scenario.corner("central")

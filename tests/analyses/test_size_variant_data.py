@@ -49,8 +49,11 @@ def _copied(base: dict, scenario: Scenario, chosen: dict) -> dict:
 
 def test_the_data_equals_the_copied_scenario_and_validating_it_changes_nothing() -> None:
     catalog = load_catalog()
-    for name in ("sizing/ds8800-size-large-space.yaml", "ds8800-size-for-growth.yaml"):
-        scenario = load_scenario(ROOT / "scenarios" / name, catalog)
+    for path in (
+        ROOT / "bench" / "data" / "size-large-space.yaml",
+        ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
+    ):
+        scenario = load_scenario(path, catalog)
         base = scenario.model_dump(mode="python")
         before = copy.deepcopy(base)
         names, options = offered_choices(scenario)
