@@ -235,7 +235,8 @@ def evaluation_rows() -> Iterator[tuple[str, float, float]]:
     process (the mean of `EVALUATIONS`, after one to warm the drives' tables)."""
     from diskmodel.analyses.budget import planned_point_s
     from diskmodel.configuration import resolve
-    from diskmodel.model import Solver, layout
+    from diskmodel.model import Solver
+    from diskmodel.model.layout import forget_placements
     from diskmodel.scenario import Scenario
 
     catalog = load_catalog()
@@ -248,7 +249,7 @@ def evaluation_rows() -> Iterator[tuple[str, float, float]]:
             for _ in range(EVALUATIONS):
                 # A calibration's evaluations change the workloads, so none finds its layouts
                 # made already by the one before (`layout.placements_for`): forget them.
-                layout._placements.clear()
+                forget_placements()
                 Solver(resolve(s, catalog)).planned_point()
             measured = (time.process_time() - start) / EVALUATIONS
             load = "open" if queue_depth is None else f"closed, {queue_depth} each"

@@ -71,8 +71,8 @@ from typing import Any
 
 import diskmodel
 from bench.bench_worst_case import scenario
-from diskmodel.model import layout
 from diskmodel.model.costs import OpCosts
+from diskmodel.model.layout import forget_placements
 
 COUNTS = (1, 3, 8, 64)
 TARGET_S = 0.5
@@ -97,7 +97,7 @@ def _predict_s(s: diskmodel.Scenario) -> float:
     the next: a fresh process has none)."""
     best = float("inf")
     for _ in range(REPEAT):
-        layout._placements.clear()
+        forget_placements()
         start = time.process_time()
         diskmodel.predict(s)
         best = min(best, time.process_time() - start)

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from diskmodel import api
+from diskmodel.model.layout import forget_placements
 
 ROOT = Path(__file__).resolve().parents[1]
 REPEATS = 3
@@ -29,6 +30,7 @@ REFERENCE = "ds8800-15k-pool.yaml"
 def _in_process(path: Path) -> float:
     best = float("inf")
     for _ in range(REPEATS):
+        forget_placements()  # the layouts of the run before (a fresh process has none)
         start = time.perf_counter()
         catalog = api.load_catalog(())
         scenario = api.load_scenario(path, catalog)

@@ -234,6 +234,12 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
+def forget_placements() -> None:
+    """Forget every back end's layouts: a benchmark that solves the same configuration again
+    measures the work, as a fresh process or a changed configuration does, not the store."""
+    _placements.clear()
+
+
 # --------------------------------------------------------------------------- public
 
 
