@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,6 +66,19 @@ class OpShape:
     drive_bytes: float  # what passes under the head (a stream skipping parity: more)
 
 
+class CostInputs(NamedTuple):
+    """Everything of a configuration its operation costs are computed from besides its ranks
+    and workloads (compared with ==): two configurations that agree in these, their ranks and
+    their workloads get the same costs (`model.layout.placements_for`)."""
+
+    device_adapter: object
+    servers: int
+    rank_nvs_bytes: float
+    ordered_destage: bool
+    flashcopy: tuple[tuple[int, object], ...]
+    planned: tuple[float | None, ...]
+
+
 class OpCosts:
     """Per-rank operation costs and drive gains of one configuration, memoised: the network
     and the placement's tier ceilings ask for the same (mix, rank, span) many times (one call
@@ -92,7 +106,7 @@ class OpCosts:
         copies = config.copy_services
         self._flashcopy = {} if copies is None else {f.workload: f.work for f in copies.flashcopies}
         self._planned = [w.iops for w in config.workloads]
-        self.inputs = (
+        self.inputs = CostInputs(
             self._da,
             servers,
             self._rank_nvs_bytes,
@@ -100,9 +114,6 @@ class OpCosts:
             tuple(sorted(self._flashcopy.items(), key=lambda item: item[0])),
             tuple(self._planned),
         )
-        """Everything of the configuration the costs are computed from besides its ranks and
-        workloads (compared with ==): two configurations that agree in these, their ranks and
-        their workloads get the same costs (`model.layout.placements_for`)."""
         self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
         self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
         self._tables: dict[tuple[int, str, str, float], FloatArray] = {}

@@ -210,8 +210,8 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     bucket = (
         config.hardware.da_pairs,
         len(config.ranks),
-        tuple(w.iops for w in config.workloads),
-        costs.inputs[2],
+        costs.inputs.planned,
+        costs.inputs.rank_nvs_bytes,
     )
     kept = _placements.get(bucket)
     if kept is None:
