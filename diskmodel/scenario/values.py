@@ -276,12 +276,10 @@ def _may_slip(annotation: Any) -> bool:
 @functools.cache
 def _field_slips(model: type[BaseModel], name: str) -> Any:
     """The annotation of `model`'s field `name` where a number may slip in it, else None (a
-    yes/no field, or one without numbers): worked out once per field, not at every value a
-    validation reads (a sizing search validates thousands of scenarios)."""
-    field = model.model_fields.get(name)
-    if field is None or field.annotation is bool or not _may_slip(field.annotation):
-        return None
-    return field.annotation
+    field without numbers): worked out once per field, not at every value a validation reads
+    (a sizing search validates thousands of scenarios)."""
+    annotation = model.model_fields[name].annotation
+    return annotation if _may_slip(annotation) else None
 
 
 def _sequence(annotation: Any) -> bool:
@@ -347,7 +345,7 @@ class Model(BaseModel):
         field = cls.model_fields.get(info.field_name or "")
         if field is None or field.annotation is bool:
             return value
-        numbers = _field_slips(cls, info.field_name or "")
+        numbers = _field_slips(cls, info.field_name or "")  # a field of cls: looked up above
         slip = None if numbers is None else number_slip(numbers, value)
         if slip is None and _holds_bool(value):
             slip = "true/false is not allowed here; give a number or a name"
