@@ -53,10 +53,24 @@ def variant_data(
     changes are new (the system, each sized pool, the analyses); the rest is `base`'s own,
     shared, as validation only reads it (a deep copy of the whole scenario was a tenth of a
     large search's time)."""
-    size = scenario.analyses.size
-    assert size is not None
+    ranks, system = chosen_sections(base, scenario, chosen)
     data = dict(base)
     data["pools"] = pools = list(base["pools"])
+    for p, groups in ranks.items():
+        pools[p] = {**pools[p], "ranks": groups}
+    data["system"] = {**base["system"], **system}
+    data["analyses"] = {"curve": {"points": 2}}
+    return data
+
+
+def chosen_sections(
+    base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
+) -> tuple[dict[int, list[Any]], dict[str, float | str]]:
+    """What the choice sets in the scenario's data `base`: each sized pool's rank groups (by
+    the pool's index) and the system options chosen."""
+    size = scenario.analyses.size
+    assert size is not None
+    out: dict[int, list[Any]] = {}
     for p, pool in enumerate(scenario.pools):
         sized = [g for g in size.ranks if g.pool == pool.name]
         if not sized:
@@ -76,10 +90,8 @@ def variant_data(
                 if not isinstance(count, str) and count > 0:
                     drive, raid = kind
                     ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
-        pools[p] = {**pools[p], "ranks": ranks}
-    data["system"] = {**base["system"], **{k: chosen[k] for k in SYSTEM_CHOICES if k in chosen}}
-    data["analyses"] = {"curve": {"points": 2}}
-    return data
+        out[p] = ranks
+    return out, {k: chosen[k] for k in SYSTEM_CHOICES if k in chosen}
 
 
 Cost = tuple[int, float, float | None]

@@ -10,38 +10,18 @@ import copy
 import itertools
 from pathlib import Path
 
-from diskmodel.analyses.size_offers import offered_choices, rank_label, variant_data
+from diskmodel.analyses.size_offers import chosen_sections, offered_choices, variant_data
 from diskmodel.catalog import load_catalog
 from diskmodel.scenario import Scenario, apply_settings, load_scenario
-from diskmodel.scenario.analyses import SYSTEM_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _copied(base: dict, scenario: Scenario, chosen: dict) -> dict:
     """The choice set on a deep copy of the whole scenario (what variant_data did before)."""
-    size = scenario.analyses.size
-    assert size is not None
-    settings = {}
-    for p, pool in enumerate(scenario.pools):
-        sized = [g for g in size.ranks if g.pool == pool.name]
-        if not sized:
-            continue
-        kinds = {(g.drive, g.raid) for g in sized}
-        ranks, done = [], set()
-        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
-        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
-            if kind not in kinds:
-                ranks.append(group)
-            elif kind not in done:
-                done.add(kind)
-                count = chosen[rank_label(pool.name, *kind)]
-                if count > 0:
-                    ranks.append(
-                        {"drive": kind[0], "raid": kind[1], "count": count, "da_pair": None}
-                    )
-        settings[f"pools.{p}.ranks"] = ranks
-    settings |= {f"system.{k}": chosen[k] for k in SYSTEM_CHOICES if k in chosen}
+    ranks, system = chosen_sections(base, scenario, chosen)
+    settings = {f"pools.{p}.ranks": groups for p, groups in ranks.items()}
+    settings |= {f"system.{k}": v for k, v in system.items()}
     data = apply_settings(base, settings)
     data["analyses"] = {"curve": {"points": 2}}
     return data
