@@ -186,8 +186,8 @@ def size_scenario(
     the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
     configurations on, `search_workers`; 1 solves them here). `scheduler`: a Dask
     distributed scheduler's address to run them on instead (a search that outgrows one
-    machine). `prune`: skip what
-    the bounds prove cannot be on the front nor an answer (default: `analyses.size.prune`).
+    machine). `prune`: skip what the bounds prove cannot be on the front nor an answer
+    (default: `analyses.size.prune`).
     `tally(solved, skipped, left)`: the batched search's progress (a large space)."""
     if scheduler is not None:  # a mistyped address is refused before any work
         scheduler = cluster.scheduler_address(scheduler)
