@@ -87,6 +87,10 @@ def mm1(lam: ArrayLike, s: ArrayLike) -> StationResult:
     return _station_result(lam_a, s_a, rho, wait)
 
 
+_FEW_POINTS = 16
+"""Up to this many points `erlang_b` steps each in plain floats (measured faster below ~20)."""
+
+
 def erlang_b(c: ArrayLike, a: ArrayLike) -> FloatArray:
     """Erlang B blocking probability B(c, a) for c servers offered a = lam*s Erlangs.
 
@@ -101,15 +105,20 @@ def erlang_b(c: ArrayLike, a: ArrayLike) -> FloatArray:
     c_b, a_b = np.broadcast_arrays(c_i, a_f)
     if c_b.size == 0:
         return np.zeros(c_b.shape)
+    if a_b.size <= _FEW_POINTS:
+        # Few points: each point's recurrence in plain floats, to its own c (the same steps
+        # and roundings as the arrays' below): a step costs ~0.1 us against ~1.5 us for a
+        # numpy operation, and a z/OS device queue asks for c = 1 + 127 aliases at 6 points.
+        points = zip(c_b.reshape(-1).tolist(), a_b.reshape(-1).tolist(), strict=True)
+        out = []
+        for c_n, a_n in points:
+            b_s = 1.0
+            for k in range(1, c_n + 1):
+                ab_s = a_n * b_s
+                b_s = ab_s / (k + ab_s)
+            out.append(b_s)
+        return np.array(out).reshape(a_b.shape)
     c_max = int(c_b.max())
-    if a_b.size == 1:
-        # One point: plain floats are ~20x faster per step than numpy scalars.
-        a_s = float(a_b.reshape(-1)[0])
-        b_s = 1.0
-        for k in range(1, c_max + 1):
-            ab_s = a_s * b_s
-            b_s = ab_s / (k + ab_s)
-        return np.full(c_b.shape, b_s)
     b = np.ones(a_b.shape)
     out = np.ones(a_b.shape)
     uniform_c = bool(np.all(c_b == c_max))

@@ -134,6 +134,24 @@ def test_erlang_b_vectorised_over_servers_and_load_matches_pointwise() -> None:
             assert together[i, j] == pytest.approx(float(erlang_b(int(ci), float(aj))), rel=EXACT)
 
 
+@pytest.mark.parametrize("shape", [(1,), (6,), (3, 5), (40,)])
+def test_erlang_b_few_points_in_floats_equal_the_array_recurrence_to_the_bit(
+    shape: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Up to `_FEW_POINTS` points the recurrence runs in plain floats, each point to its own
+    c; the arrays' recurrence (forced here) takes the same steps: every value is equal."""
+    from diskmodel.queueing import station
+
+    rng = np.random.default_rng(7)
+    c = rng.integers(1, 200, size=shape)
+    a = rng.uniform(0.0, 1.0, size=shape) * c
+    floats = erlang_b(c, a)
+    monkeypatch.setattr(station, "_FEW_POINTS", 0)
+    arrays = erlang_b(c, a)
+    assert np.array_equal(floats, arrays)
+    assert np.array_equal(erlang_b(c[..., :1], a[..., :1]), arrays[..., :1])
+
+
 @pytest.mark.parametrize(
     "result",
     [
