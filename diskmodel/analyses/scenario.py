@@ -13,7 +13,7 @@ anything itself.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from diskmodel.analyses.band import band
@@ -38,13 +38,16 @@ def predict_scenario(
     sizing: SizingResult | None = None,
     catalog_bands: bool = True,
     beside: bool = False,
+    meanwhile: Callable[[ScenarioPrediction], object] | None = None,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
     with its growth, the tier sweep and the baseline's band over the catalog's estimates
     (unless the scenario or `catalog_bands` turns it off); `sizing`: the sizing search of
     `analyses.size` already made (`diskmodel size`), which is then not made again. `beside`:
     work the catalog band out in a forked process while the configurations are predicted
-    here (`analyses.beside`; the same answer, on the other core)."""
+    here (`analyses.beside`; the same answer, on the other core). `meanwhile`: called with
+    everything but that band before it is waited for (`diskmodel run` hands its charts, which
+    do not show the band, to the charts' worker there)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
@@ -88,17 +91,12 @@ def predict_scenario(
         )
         for (name, variant), p in zip(scenario.alternatives(catalog), predictions, strict=True)
     ]
-    if banding:
-        banded[0] = dataclasses.replace(
-            banded[0],
-            catalog_band=reach.result() if reach is not None else baseline_catalog_band(),
-        )
     if sizing is None and scenario.analyses.size is not None:
         # Deferred: the sizing search brings the cluster's asyncio (40 ms) to every run.
         from diskmodel.analyses.size import size_scenario
 
         sizing = size_scenario(scenario, catalog, base_dir)
-    return ScenarioPrediction(
+    prediction = ScenarioPrediction(
         scenario=scenario.name,
         description=scenario.description.strip(),
         baseline=banded[0],
@@ -112,6 +110,14 @@ def predict_scenario(
         else (),
         sizing=sizing,
         calibration=calibration_result(scenario, configs[0], catalog),
+    )
+    if meanwhile is not None:
+        meanwhile(prediction)
+    if not banding:
+        return prediction
+    reached = reach.result() if reach is not None else baseline_catalog_band()
+    return dataclasses.replace(
+        prediction, baseline=dataclasses.replace(prediction.baseline, catalog_band=reached)
     )
 
 

@@ -42,6 +42,7 @@ from diskmodel.api.outputs import REPORTS, Planned, csv_paths, plan_outputs, wri
 from diskmodel.api.predicting import (
     compare,
     csv_tables,
+    hand_charts_ahead,
     load_scenario,
     predict,
     read_inputs,
@@ -85,6 +86,7 @@ __all__ = [
     "compare",
     "csv_paths",
     "csv_tables",
+    "hand_charts_ahead",
     "hardware_from_flags",
     "imported_yaml",
     "load_catalog",

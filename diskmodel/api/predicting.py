@@ -35,6 +35,7 @@ def predict(
     sizing: SizingResult | None = None,
     catalog_bands: bool = True,
     beside: bool = False,
+    meanwhile: Callable[[ScenarioPrediction], object] | None = None,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
@@ -47,6 +48,8 @@ def predict(
     `analyses.catalog_band: false` does).
     beside: work that band out in a forked process on another core while the configurations
     are predicted (`diskmodel run`; `analyses.beside`: the same answer).
+    meanwhile: called with everything but that band before it is waited for
+    (`diskmodel run` passes `hand_charts_ahead`).
     """
     from diskmodel.analyses import predict_scenario
 
@@ -58,6 +61,7 @@ def predict(
         sizing=sizing,
         catalog_bands=catalog_bands,
         beside=beside,
+        meanwhile=meanwhile,
     )
 
 
@@ -103,6 +107,15 @@ def warm_up_charts() -> None:
     from diskmodel.report import chart_worker
 
     chart_worker.start()
+
+
+def hand_charts_ahead(prediction: ScenarioPrediction) -> None:
+    """Hand the HTML report's charts to the charts' worker started by `warm_up_charts`, to be
+    drawn while the caller goes on (`predict`'s `meanwhile`: while the catalog band is worked
+    out beside). The report does not change; without a worker this does nothing."""
+    from diskmodel.report.chart_views import hand_ahead
+
+    hand_ahead(prediction)
 
 
 def render_html(

@@ -86,6 +86,7 @@ def run(
             allow_outside_heatmaps=allow_outside_heatmaps,
             catalog_bands=not no_catalog_bands,
             beside=True,
+            meanwhile=api.hand_charts_ahead,
         )
     api.write_prediction(
         prediction,

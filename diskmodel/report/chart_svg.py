@@ -7,8 +7,11 @@ resource and no timestamp: the same specification gives the same bytes. Its text
 (selectable, searchable, drawn by the browser with its own fonts) and escaped by Vega.
 
 Cost (issue 32 item 4): the first chart of a process starts Vega's JavaScript runtime, about
-0.4 s; every further chart takes some 0.03 s. `diskmodel run` starts that runtime in a worker
-process while the model solves (`chart_worker`), and `render` asks it first.
+0.4 s; every further chart takes some 0.03-0.08 s. `diskmodel run` starts that runtime in a
+worker process while the model solves (`chart_worker`), and `render` asks it first. Where the
+caller has other work to do while the worker draws, it hands the charts over first
+(`handing_ahead`): the worker draws them while the caller works, and the page's own pass
+finds each one drawn or on its way.
 
 What this module adds to Vega's SVG: the chart's `<title>` (its accessible name, and the
 tooltip a browser shows), `role="img"`, and every `id` renamed after the chart's key so that
@@ -18,8 +21,10 @@ upgrade of vl-convert does not change a chart unannounced.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+from collections.abc import Iterator
 
 import vl_convert
 
@@ -33,8 +38,27 @@ _ID = re.compile(r'\bid="([^"]+)"')
 _REFERENCE = re.compile(r'(\bid="|clip-path="url\(#|href="#)([^")]+)([")])')
 
 
+_handing = [False]  # within `handing_ahead`
+
+
+@contextlib.contextmanager
+def handing_ahead() -> Iterator[None]:
+    """Within: `render` hands each chart to the worker and returns "" at once, drawing
+    nothing; the same chart rendered after uses the worker's answer (`chart_worker.ask`). For
+    a caller that makes the charts' specifications again later and has work to do meanwhile."""
+    _handing[0] = True
+    try:
+        yield
+    finally:
+        _handing[0] = False
+
+
 def render(key: str, chart: ChartSpec) -> str:
-    """The `<svg>` element drawn from `chart`, titled, its ids named after `key`."""
+    """The `<svg>` element drawn from `chart`, titled, its ids named after `key` ("" while
+    `handing_ahead`)."""
+    if _handing[0]:
+        chart_worker.ask(chart.spec, VEGA_LITE_VERSION)
+        return ""
     svg = chart_worker.convert(chart.spec, VEGA_LITE_VERSION)
     if svg is None:
         svg = vl_convert.vegalite_to_svg(

@@ -25,6 +25,7 @@ from diskmodel.prediction import (
 )
 from diskmodel.report import (
     bar_charts,
+    chart_worker,
     charts,
     component_tables,
     copy_services_charts,
@@ -34,7 +35,7 @@ from diskmodel.report import (
     spread,
     tiering_chart_views,
 )
-from diskmodel.report.chart_svg import render
+from diskmodel.report.chart_svg import handing_ahead, render
 from diskmodel.report.view import Chart
 from diskmodel.vocabulary import STATION_KINDS
 
@@ -74,6 +75,15 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     if prediction.sizing is not None:
         out.append(_sizing_chart(prediction.sizing))
     return out
+
+
+def hand_ahead(prediction: ScenarioPrediction) -> None:
+    """Hand every chart of `prediction`'s report to the charts' worker, to be drawn while the
+    caller goes on (`chart_svg.handing_ahead`). Without a worker it does nothing: the
+    specifications would be made twice for nothing."""
+    if chart_worker.running():
+        with handing_ahead():
+            charts_for(prediction)
 
 
 # --------------------------------------------------------------------------- response curve

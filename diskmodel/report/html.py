@@ -72,6 +72,10 @@ def render_html(
     shows comes from the prediction).
     """
     del scenarios
+    # The charts' worker (`diskmodel run`) draws the charts while this process compiles the
+    # template and writes the rest of the page (0.06-0.08 s of a 0.25-0.45 s report).
+    chart_views.hand_ahead(prediction)
+    _template()
     generated = _generated_line() if timestamp else None
     report = build_report(prediction, generated)
     return render_report(dataclasses.replace(report, print_appendix=appendix))
@@ -79,11 +83,11 @@ def render_html(
 
 def render_report(report: Report) -> str:
     """Stage two: place the view records in the page template."""
-    return _environment().get_template("report.html.j2").render(report=report)
+    return _template().render(report=report)
 
 
 @cache
-def _environment() -> Any:
+def _template() -> Any:
     import jinja2
 
     return jinja2.Environment(
@@ -93,7 +97,7 @@ def _environment() -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-    )
+    ).get_template("report.html.j2")
 
 
 def _generated_line() -> str:

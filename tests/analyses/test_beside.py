@@ -3,6 +3,7 @@ caller's own, and the caller's own whenever the fork gives none."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from diskmodel import api
 from diskmodel.analyses import beside
 from diskmodel.analyses.beside import Beside
 from diskmodel.analyses.scenario import predict_scenario
+from diskmodel.prediction import ScenarioPrediction
 from diskmodel.report.json_result import to_json
 
 from ..conftest import ROOT
@@ -85,3 +87,19 @@ def test_what_the_caller_wrote_before_is_written_once(tmp_path: Path) -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout == "before\n7\n"
+
+
+def test_meanwhile_sees_everything_but_the_catalog_band_before_it_is_waited_for() -> None:
+    """`meanwhile` (where `diskmodel run` hands its charts over) gets the prediction the run
+    returns, short of the baseline's catalog band only."""
+    path = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
+    scenario = api.load_scenario(path)
+    seen: list[ScenarioPrediction] = []
+    final = predict_scenario(scenario, None, path.parent, beside=True, meanwhile=seen.append)
+    (early,) = seen
+    assert early.baseline.catalog_band is None
+    assert final.baseline.catalog_band is not None
+    assert (
+        dataclasses.replace(final, baseline=dataclasses.replace(final.baseline, catalog_band=None))
+        == early
+    )

@@ -90,3 +90,36 @@ def test_stop_ends_a_worker_still_starting_without_waiting_for_it() -> None:
     assert process.returncode is not None
     assert process.returncode < 0  # killed, not an exit after the runtime started
     assert chart_worker.convert({"mark": "point"}, "v5_20") is None  # no worker is asked
+
+
+def test_charts_handed_ahead_are_drawn_once_and_the_page_is_the_same(worker: None) -> None:
+    """`hand_ahead` asks the worker for every chart; the page's own pass then finds each one
+    asked (nothing is asked twice) and writes the page it writes without a worker."""
+    from diskmodel import api
+    from diskmodel.report.chart_views import charts_for, hand_ahead
+
+    scenario = ROOT / "scenarios" / "ds8800-15k-pool.yaml"
+    prediction = api.predict(
+        api.load_scenario(scenario), base_dir=scenario.parent, catalog_bands=False
+    )
+    hand_ahead(prediction)
+    asked = len(chart_worker._asked)
+    assert asked == len(charts_for(prediction)) > 0  # (this pass found them all asked)
+    with_worker = api.render_html(prediction, timestamp=False)
+    assert len(chart_worker._asked) == asked
+    chart_worker.stop()
+    assert api.render_html(prediction, timestamp=False) == with_worker
+
+
+def test_charts_asked_of_a_worker_that_dies_are_all_answered(worker: None) -> None:
+    """A worker that dies with charts still asked for leaves none waiting: each is answered
+    (None, and drawn in process) or was drawn before it died."""
+    specs = _all_specs("C")
+    answers = [chart_worker.ask(s.spec, chart_svg.VEGA_LITE_VERSION) for s in specs]
+    chart_worker._workers[0].kill()
+    got = [a.result(timeout=30) for a in answers if a is not None]
+    assert len(got) == len(specs)
+    assert all(svg is None or svg.startswith("<svg") for svg in got)
+    if None in got:  # it was found dead: retired, and not asked again
+        assert not chart_worker._workers
+        assert chart_worker.ask(specs[0].spec, chart_svg.VEGA_LITE_VERSION) is None
