@@ -231,6 +231,7 @@ def band(
             name=central.name,
             hit_ratios=hits,
             allow_outside_heatmaps=allow_outside_heatmaps,
+            shown=False,  # solved, never reported
         )
 
     closed = central.closed is not None

@@ -63,6 +63,7 @@ def predict_scenario(
                 base_dir,
                 name=configs[0].name,
                 allow_outside_heatmaps=allow_outside_heatmaps,
+                shown=False,  # solved, never reported
             ),
         )
 
