@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Generic, TypeVar
 
@@ -76,3 +76,27 @@ def _serve(work: Callable[[], object], send: Connection) -> None:
         send.send((True, value))
     except Exception:  # a value that cannot be sent: the caller does the work
         send.send((False, None))
+
+
+class Tickets:
+    """The numbers 0 .. n-1, each handed out once, to this process and to the forks it makes
+    after (a counter in shared memory): the pieces of one piece of work, taken by whichever
+    process is free next. Iterate to take them until none is left."""
+
+    def __init__(self, n: int) -> None:
+        self._n = n
+        self._next = multiprocessing.Value("l", 0)  # with its own lock, inherited by a fork
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            with self._next.get_lock():
+                taken = self._next.value
+                self._next.value = taken + 1
+            if taken >= self._n:
+                return
+            yield taken
+
+    @property
+    def left(self) -> bool:
+        """Whether a number is still to be handed out (already taken, perhaps, when read)."""
+        return bool(self._next.value < self._n)

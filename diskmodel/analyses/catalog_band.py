@@ -22,8 +22,9 @@ calibrate`) narrows it where it pins a figure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,10 @@ class Estimate:
     @property
     def path(self) -> str:
         return f"{self.entry}.{self.key}"
+
+    @property
+    def ends(self) -> tuple[float, float]:
+        return self.low, self.high
 
 
 def _ranged(model: Sourced) -> Iterator[tuple[str, float, tuple[float, float], bool]]:
@@ -254,6 +259,10 @@ def estimates(config: Configuration, catalog: Catalog) -> list[Estimate]:
 _Solved = tuple[float, float | None]
 """A solved configuration's maximum (IOPS) and planned response time (ms; None saturated)."""
 
+_Found = tuple[float, EstimateEffect, bool] | None
+"""What one estimate gave (`_effect`): how far it moves the answer, its effect and whether its
+low end is the pessimistic one; None where it moves neither past the threshold."""
+
 
 def catalog_band(
     config: Configuration,
@@ -262,7 +271,29 @@ def catalog_band(
     threshold: float = THRESHOLD,
 ) -> CatalogBandResult:
     """The configuration's reach over its estimates (module docstring). `rebuild` makes the
-    same configuration from another catalog (the scenario resolved again).
+    same configuration from another catalog (the scenario resolved again). All of it here,
+    one estimate after the other; `CatalogBandWork` shares it out."""
+    work = CatalogBandWork(config, catalog, rebuild, threshold)
+    return work.result(work.found())
+
+
+@dataclass(frozen=True)
+class _Central:
+    """The answer every estimate is measured against: the maximum and the planned response
+    time as a whole prediction begins, the response the screen compares with and the planned
+    rates it is taken at, the load unit and whether the maximum is a finite bracket."""
+
+    max_iops: float
+    response_ms: float | None
+    screened_response_ms: float | None
+    rates: Any
+    unit: Any
+    bracketed: bool
+
+
+class CatalogBandWork:
+    """The catalog band in pieces, one estimate each, so that several processes can share it
+    (`analyses.beside.Tickets`: whoever is free takes the next estimate).
 
     Each end of each estimate's range is first screened by cheap open calls that can only
     say whether it moves the answer past the threshold: whether the placement for the central
@@ -272,59 +303,102 @@ def catalog_band(
     system, the throughput its population settles at, taken as an open load: its own closed
     solution costs tens of times more). The estimates that pass, and the two corners, are
     then solved as a whole prediction begins (`analyses.predict.begin`), so every figure
-    reported is the product's own."""
+    reported is the product's own. Every piece solves configurations of its own (fresh
+    solvers from `rebuild`), so what an estimate gives does not depend on the process that
+    worked it out or on the pieces before it: shared out, the band is the same to the bit."""
 
-    def solve(cat: Catalog) -> _Solved:
-        begun = begin(rebuild(cat))
+    def __init__(
+        self,
+        config: Configuration,
+        catalog: Catalog,
+        rebuild: Callable[[Catalog], Configuration],
+        threshold: float = THRESHOLD,
+    ) -> None:
+        self.config, self.catalog, self.rebuild, self.threshold = (
+            config,
+            catalog,
+            rebuild,
+            threshold,
+        )
+        self.tried = estimates(config, catalog)
+
+    @cached_property
+    def _central(self) -> _Central:
+        central = begin(self.config)
+        response_ms = planned_ms(central.planned)
+        rates = central.planned.rates
+        screened = (
+            _open_response_ms(central.solver, rates) if self.config.has_closed else response_ms
+        )
+        return _Central(
+            central.maximum,
+            response_ms,
+            screened,
+            rates,
+            central.unit,
+            bool(np.isfinite(central.maximum)) and central.maximum > 0,
+        )
+
+    def _solve(self, cat: Catalog) -> _Solved:
+        begun = begin(self.rebuild(cat))
         return begun.maximum, planned_ms(begun.planned)
 
-    central = begin(config)
-    central_max_iops, central_response_ms = central.maximum, planned_ms(central.planned)
-    rates = central.planned.rates
-
-    def open_response_ms(solver: Solver) -> float | None:
-        point = solver.open_point(rates)
-        return None if point.saturated else float(point.response_s) / MS
-
-    screened_response_ms = (
-        open_response_ms(central.solver) if config.has_closed else central_response_ms
-    )
-    bracketed = bool(np.isfinite(central_max_iops)) and central_max_iops > 0
-
-    def passes_screen(cat: Catalog) -> bool:
-        solver = Solver(rebuild(cat))
-        if _moved(open_response_ms(solver), screened_response_ms) > threshold:
+    def _passes_screen(self, cat: Catalog) -> bool:
+        c, threshold = self._central, self.threshold
+        solver = Solver(self.rebuild(cat))
+        if _moved(_open_response_ms(solver, c.rates), c.screened_response_ms) > threshold:
             return True
-        if not bracketed:
-            return _moved(solver.saturation(central.unit)[0], central_max_iops) > threshold
-        return not solver.carries(
-            central.unit, central_max_iops * (1 - threshold)
-        ) or solver.carries(central.unit, central_max_iops * (1 + threshold))
+        if not c.bracketed:
+            return _moved(solver.saturation(c.unit)[0], c.max_iops) > threshold
+        return not solver.carries(c.unit, c.max_iops * (1 - threshold)) or solver.carries(
+            c.unit, c.max_iops * (1 + threshold)
+        )
 
-    effects: list[tuple[float, EstimateEffect, bool]] = []
-    tried = estimates(config, catalog)
-    for est in tried:
-        if not any(passes_screen(est.put(catalog, end)) for end in (est.low, est.high)):
-            continue
-        found = _effect(est, catalog, solve, central_max_iops, central_response_ms, threshold)
-        if found is not None:
-            effects.append(found)
-    effects.sort(key=lambda item: -item[0])
-    contributors = tuple(effect for _, effect, _ in effects)
-    corners = (
-        _corners(effects, tried, catalog, solve)
-        if effects
-        else ((central_max_iops, central_response_ms),) * 2
-    )
-    (pess_max, pess_resp), (opt_max, opt_resp) = corners
-    return CatalogBandResult(
-        threshold=threshold,
-        max_iops=(min(pess_max, opt_max), max(pess_max, opt_max)),
-        response_time_ms=(pess_resp, opt_resp),
-        contributors=contributors,
-        estimates_tried=len(tried),
-        bottleneck_estimated=any(c.moves_max for c in contributors),
-    )
+    def found(self, tickets: Iterable[int] | None = None) -> dict[int, _Found]:
+        """What each estimate gives, by its place in `tried`: those `tickets` hands out (every
+        one without), each screened and, where it passes, solved at both ends."""
+        out: dict[int, _Found] = {}
+        for i in range(len(self.tried)) if tickets is None else tickets:
+            est = self.tried[i]
+            if not any(self._passes_screen(est.put(self.catalog, end)) for end in est.ends):
+                out[i] = None
+                continue
+            c = self._central
+            out[i] = _effect(
+                est, self.catalog, self._solve, c.max_iops, c.response_ms, self.threshold
+            )
+        return out
+
+    def result(self, found: Mapping[int, _Found]) -> CatalogBandResult:
+        """The band from what the estimates gave (any estimate missing, of a process that
+        stopped, is worked out here); the contributors ranked by how far they move the
+        answer, in catalog order on a tie, and the two corners solved."""
+        missing = [i for i in range(len(self.tried)) if i not in found]
+        found = {**found, **self.found(missing)} if missing else found
+        effects = [f for i in range(len(self.tried)) if (f := found[i]) is not None]
+        effects.sort(key=lambda item: -item[0])
+        contributors = tuple(effect for _, effect, _ in effects)
+        c = self._central
+        corners = (
+            _corners(effects, self.tried, self.catalog, self._solve)
+            if effects
+            else ((c.max_iops, c.response_ms),) * 2
+        )
+        (pess_max, pess_resp), (opt_max, opt_resp) = corners
+        return CatalogBandResult(
+            threshold=self.threshold,
+            max_iops=(min(pess_max, opt_max), max(pess_max, opt_max)),
+            response_time_ms=(pess_resp, opt_resp),
+            contributors=contributors,
+            estimates_tried=len(self.tried),
+            bottleneck_estimated=any(c.moves_max for c in contributors),
+        )
+
+
+def _open_response_ms(solver: Solver, rates: Any) -> float | None:
+    """The open response at `rates` (ms; None where saturated)."""
+    point = solver.open_point(rates)
+    return None if point.saturated else float(point.response_s) / MS
 
 
 def _moved(value: float | None, central: float | None) -> float:
@@ -342,7 +416,7 @@ def _effect(
     central_max_iops: float,
     central_response_ms: float | None,
     threshold: float,
-) -> tuple[float, EstimateEffect, bool] | None:
+) -> _Found:
     """The estimate solved at the two ends of its range: how far it moves the answer (the
     larger of its moves on the maximum and on the planned response time), its effect, and
     whether its low end is the pessimistic one; None where it moves neither past the

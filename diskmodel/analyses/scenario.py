@@ -17,14 +17,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from diskmodel.analyses.band import band
-from diskmodel.analyses.beside import Beside
+from diskmodel.analyses.beside import Beside, Tickets
 from diskmodel.analyses.calibration import calibration_result
-from diskmodel.analyses.catalog_band import catalog_band
+from diskmodel.analyses.catalog_band import CatalogBandWork
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.sweep import tier_sweep
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve, resolve_scenario
-from diskmodel.prediction import CatalogBandResult, ScenarioPrediction, SizingResult
+from diskmodel.prediction import ScenarioPrediction, SizingResult
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
 
@@ -53,8 +53,9 @@ def predict_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
     )
 
-    def baseline_catalog_band() -> CatalogBandResult:
-        return catalog_band(
+    banding = scenario.analyses.catalog_band and catalog_bands
+    band_work = (
+        CatalogBandWork(
             configs[0],
             catalog,
             lambda cat: resolve(
@@ -66,9 +67,17 @@ def predict_scenario(
                 shown=False,  # solved, never reported
             ),
         )
-
-    banding = scenario.analyses.catalog_band and catalog_bands
-    reach = Beside(baseline_catalog_band) if banding and beside else None
+        if banding
+        else None
+    )
+    # Beside: the fork takes the catalog band's estimates one at a time while this process
+    # predicts the configurations, and this one takes those left when it is done.
+    tickets = Tickets(len(band_work.tried)) if band_work is not None and beside else None
+    reach = (
+        Beside(lambda: band_work.found(tickets))
+        if band_work is not None and tickets is not None
+        else None
+    )
     growth = scenario.analyses.growth
     factors = growth.multipliers if growth else ()
     labels = growth.labels if growth else ()
@@ -114,9 +123,12 @@ def predict_scenario(
     )
     if meanwhile is not None:
         meanwhile(prediction)
-    if not banding:
+    if band_work is None:
         return prediction
-    reached = reach.result() if reach is not None else baseline_catalog_band()
+    found = band_work.found(tickets) if tickets is None or tickets.left else {}
+    if reach is not None:
+        found = {**reach.result(), **found}
+    reached = band_work.result(found)
     return dataclasses.replace(
         prediction, baseline=dataclasses.replace(prediction.baseline, catalog_band=reached)
     )

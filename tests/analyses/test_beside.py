@@ -103,3 +103,16 @@ def test_meanwhile_sees_everything_but_the_catalog_band_before_it_is_waited_for(
         dataclasses.replace(final, baseline=dataclasses.replace(final.baseline, catalog_band=None))
         == early
     )
+
+
+def test_tickets_are_each_taken_once_across_the_fork() -> None:
+    """Numbers taken by a fork and by its caller at the same time: every one taken, by one."""
+    from diskmodel.analyses.beside import Tickets
+
+    tickets = Tickets(400)
+    theirs = Beside(lambda: list(tickets))
+    mine = list(tickets)
+    taken = theirs.result() + mine
+    assert sorted(taken) == list(range(400))
+    assert not tickets.left
+    assert list(tickets) == []

@@ -72,3 +72,27 @@ def test_a_closed_system_reports_each_contributor_as_the_product_solves_it() -> 
     assert top.max_iops[0] == pytest.approx(at_low.maximum)
     assert top.response_time_ms[0] == pytest.approx(planned_ms(at_low.planned))
     assert band.max_iops[0] <= begun.maximum <= band.max_iops[1]
+
+
+def test_the_band_shared_out_in_any_pieces_is_the_band_made_in_one() -> None:
+    """`CatalogBandWork` in pieces (two takers in turns, then one taker that stopped half-way,
+    its estimates worked out by `result`) gives the band `catalog_band` makes in one go."""
+    from diskmodel.analyses.catalog_band import CatalogBandWork
+
+    scenario = load_scenario(SCENARIOS / "ds8800-15k-plus-2-ssd.yaml")
+    config = resolve(scenario, CATALOG)
+
+    def rebuild(cat):  # type: ignore[no-untyped-def]
+        return resolve(scenario, cat)
+
+    whole = catalog_band(config, CATALOG, rebuild)
+    assert whole.contributors  # the comparison below compares something
+    work = CatalogBandWork(config, CATALOG, rebuild)
+    n = len(work.tried)
+    odd, even = (
+        work.found(range(1, n, 2)),
+        CatalogBandWork(config, CATALOG, rebuild).found(range(0, n, 2)),
+    )
+    assert sorted({**odd, **even}) == list(range(n))
+    assert work.result({**odd, **even}) == whole
+    assert work.result(even) == whole  # the odd ones missing: worked out by result
