@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from diskmodel.analyses.predict import begin, planned_ms
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
-from diskmodel.model.operating import Solver
+from diskmodel.model.operating import FloatArray, Solver
 from diskmodel.prediction import CatalogBandResult, EstimateEffect
 from diskmodel.units import MS
 
@@ -286,8 +286,8 @@ class _Central:
     max_iops: float
     response_ms: float | None
     screened_response_ms: float | None
-    rates: Any
-    unit: Any
+    rates: FloatArray
+    unit: FloatArray
     bracketed: bool
 
 
@@ -395,7 +395,7 @@ class CatalogBandWork:
         )
 
 
-def _open_response_ms(solver: Solver, rates: Any) -> float | None:
+def _open_response_ms(solver: Solver, rates: FloatArray) -> float | None:
     """The open response at `rates` (ms; None where saturated)."""
     point = solver.open_point(rates)
     return None if point.saturated else float(point.response_s) / MS
