@@ -106,17 +106,26 @@ RESOLVE_WORKLOAD_S = 6e-4
 """Per workload of a configuration resolved again (see `RESOLVE_S`; 1.2e-3 until a
 configuration's ranks shared one installed drive and workloads of the same inputs their costs:
 64 workloads' resolve and planned point 88 -> about 50 ms)."""
-SEARCH_SOLVE_SHARE = 0.3
-"""A configuration solved by the batched sizing search (a space beyond 512 configurations),
-as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
-solves thousands in a few processes, so the drives' tables and operation costs (kept across
-configurations) are built once per process, and configurations that differ only in host ports
-or processor option place their loads once (`model.layout.placements_for`) (measured on
-bench/data/size-large-space.yaml, 9,968 solved: 36-42 s CPU in one process and
-43-51 s over the two processes the search now uses by default, 3.6-5.2 ms each against
-`_sizing_s`'s 17.4 ms, 0.21-0.30, the spread the machine's speed from hour to hour; with the
-search priced at the 21,870 its bounds leave open, 0.3 puts the estimate at 2.3-2.7 times
-the work; 0.45 before the layouts were shared, at 66 s in one process)."""
+SEARCH_SOLVE_SHARE = 0.15
+"""A configuration solved by the batched sizing search (a space beyond 512 configurations)
+whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
+`size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
+on a fresh solver): validated, resolved and solved at the planned load and each growth
+factor, the drives' tables and operation costs kept across configurations (measured on
+bench/data/size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3: 2.4-2.6 ms for
+772-1,303 such configurations of 120-200 back ends solved in one process, against
+`_sizing_s`'s 17.4 ms: 0.14-0.15; the configurations with no SSD, whose pool has one tier
+and places nothing, among them). 0.3 until the back ends were counted, for every
+configuration, first of its back end or not.)"""
+SEARCH_BACK_END_SHARE = 0.75
+"""Per back end among the configurations a batched sizing search may solve: its Easy Tier
+layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
+as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
+back end 11.1-11.4 ms against 2.4-2.6 ms for the others (8.7 ms more, 0.5 of `_sizing_s`);
+and a back end is placed more than once, by each process it is sent to and again when the
+layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
+uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
+(1.46 each, 2026-11-28 12:27): 0.5 x 1.46 = 0.73."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
@@ -274,9 +283,12 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
 def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
     """`diskmodel size`: each configuration at the planned load and every growth factor; in a
     large space (`size_batch`), the bounds over all of it and, solved, the configurations
-    the bounds alone leave open (`size_batch.open_to_solve`: what the search may solve,
-    estimated; it solves about half as many), each at `SEARCH_SOLVE_SHARE` of a fresh
-    solve. The large space's screen is run here, as the search runs it (0.1-0.3 s)."""
+    the bounds alone leave open (`size_batch.open_to_solve`, a count the size of what the
+    search solves: 2.2 times it on bench/data/size-large-space.yaml, 3.4 times on the test's
+    10,368-configuration subset), each at `SEARCH_SOLVE_SHARE` of a fresh solve, and their
+    back ends, each placed at `SEARCH_BACK_END_SHARE` of one (configurations that differ only
+    in host ports or processor option share the first one's layouts). The large space's
+    screen is run here, as the search runs it (0.1-0.3 s)."""
     from diskmodel.analyses.size_batch import open_to_solve  # the sizing search imports budget
 
     size = scenario.analyses.size
@@ -285,7 +297,10 @@ def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, .
     left = open_to_solve(scenario, catalog)
     if left is None:
         return size.candidates * per
-    return size.candidates * SCREEN_S + (1 + left) * SEARCH_SOLVE_SHARE * per
+    # The current configuration is solved whatever the bounds say: one more of each.
+    solved = (1 + left.configurations) * SEARCH_SOLVE_SHARE
+    placed = (1 + left.back_ends) * SEARCH_BACK_END_SHARE
+    return size.candidates * SCREEN_S + (solved + placed) * per
 
 
 def _stations(scenario: Scenario) -> int:
