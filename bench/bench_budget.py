@@ -187,7 +187,7 @@ CASES: dict[str, tuple[str, dict[str, Any] | Path]] = {
     ),
     "sizing: 106,496 configurations (batched search)": (
         "size",
-        ROOT / "bench" / "data" / "size-large-space.yaml",
+        ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml",
     ),
 }
 

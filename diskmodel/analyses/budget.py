@@ -112,10 +112,10 @@ whose back end's Easy Tier layouts its process has made already (`model.layout.p
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
 on a fresh solver): validated, resolved and solved at the planned load and each growth
 factor, the drives' tables and operation costs kept across configurations (measured on
-bench/data/size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3: 2.4-2.6 ms for
-772-1,303 such configurations of 120-200 back ends solved in one process, against
-`_sizing_s`'s 17.4 ms: 0.14-0.15; the configurations with no SSD, whose pool has one tier
-and places nothing, among them). 0.3 until the back ends were counted, for every
+scenarios/sizing/ds8800-size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3:
+2.4-2.6 ms for 772-1,303 such configurations of 120-200 back ends solved in one process,
+against `_sizing_s`'s 17.4 ms: 0.14-0.15; the configurations with no SSD, whose pool has one
+tier and places nothing, among them). 0.3 until the back ends were counted, for every
 configuration, first of its back end or not.)"""
 SEARCH_BACK_END_SHARE = 0.75
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
@@ -284,11 +284,11 @@ def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, .
     """`diskmodel size`: each configuration at the planned load and every growth factor; in a
     large space (`size_batch`), the bounds over all of it and, solved, the configurations
     the bounds alone leave open (`size_batch.open_to_solve`, a count the size of what the
-    search solves: 2.2 times it on bench/data/size-large-space.yaml, 3.4 times on the test's
-    10,368-configuration subset), each at `SEARCH_SOLVE_SHARE` of a fresh solve, and their
-    back ends, each placed at `SEARCH_BACK_END_SHARE` of one (configurations that differ only
-    in host ports or processor option share the first one's layouts). The large space's
-    screen is run here, as the search runs it (0.1-0.3 s)."""
+    search solves: 2.2 times it on scenarios/sizing/ds8800-size-large-space.yaml, 3.4 times
+    on the test's 10,368-configuration subset), each at `SEARCH_SOLVE_SHARE` of a fresh
+    solve, and their back ends, each placed at `SEARCH_BACK_END_SHARE` of one
+    (configurations that differ only in host ports or processor option share the first one's
+    layouts). The large space's screen is run here, as the search runs it (0.1-0.3 s)."""
     from diskmodel.analyses.size_batch import open_to_solve  # the sizing search imports budget
 
     size = scenario.analyses.size

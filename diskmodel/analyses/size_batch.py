@@ -388,8 +388,8 @@ def open_to_solve(scenario: Scenario, catalog: Catalog) -> OpenSpace | None:
     by it. It is not a bound on what the search solves, only a count of the same size: the
     search skips an open configuration that a cheaper one solved beats, and solves one proven
     to break the service level that none beats (it may be on the Pareto front); measured on
-    bench/data/size-large-space.yaml, 21,870 open over 2,835 back ends, 9,968 solved over
-    1,288 (2,509 of them open); on the 10,368-configuration subset of
+    scenarios/sizing/ds8800-size-large-space.yaml, 21,870 open over 2,835 back ends, 9,968
+    solved over 1,288 (2,509 of them open); on the 10,368-configuration subset of
     tests/analyses/test_sizing_batch.py, 7,100 open over 639 back ends, 2,112 solved. None
     where the search is per configuration or unbounded."""
     central = scenario.corner("central")

@@ -26,6 +26,7 @@ from diskmodel.scenario.loading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
+LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +137,21 @@ def test_more_back_ends_cost_more(catalog: Catalog, monkeypatch: pytest.MonkeyPa
     per = budget._sizing_s(scenario, catalog, tuple(scenario.analyses.growth.multipliers))  # type: ignore[union-attr]
     added = budget.estimate(scenario, catalog).seconds - base
     assert added == pytest.approx(100 * budget.SEARCH_BACK_END_SHARE * per, rel=1e-9)
+
+
+def test_the_shipped_large_space_is_accepted_on_two_cores(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30's done-when: a shipped sizing scenario of at least 10^5 configurations that
+    `diskmodel size` runs on 2 cores (it answers in about 30 s there, `bench size`); the work
+    bound refused it while it priced every open configuration at a fresh back end's cost."""
+    from diskmodel import api
+    from diskmodel.analyses import size
+
+    monkeypatch.setattr(size.os, "cpu_count", lambda: 2)
+    scenario = api.load_scenario(LARGE, catalog)  # the work bound applied, as the CLI loads it
+    assert scenario.analyses.size is not None
+    assert scenario.analyses.size.candidates >= 100_000
+    work = budget.estimate(scenario, catalog)
+    assert work.workers == 2
+    assert work.wall_s < budget.MAX_WORK_S

@@ -43,7 +43,7 @@ from diskmodel.vocabulary import COMPONENT_KINDS
 from ..conftest import ROOT
 
 GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
-LARGE = ROOT / "bench" / "data" / "size-large-space.yaml"
+LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 
 
 @pytest.fixture(scope="module")
