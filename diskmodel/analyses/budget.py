@@ -97,16 +97,20 @@ BAND_SCREEN_POINTS = 3
 """Operating points of the catalog band's screen of one end of an estimate's range: the
 response at the planned rates and whether the placements for the maximum -/+ the threshold
 carry it (`analyses.catalog_band`), on a configuration resolved again."""
-RESOLVE_S = 4e-3
+RESOLVE_S = 3e-3
 """One configuration resolved again (a sizing candidate, a calibration's evaluation, the
-catalog band's screens) with a fresh solver's tables (measured, with the planned point on it,
-`bench budget`'s calibration rows: 5 ms for one workload, 11 ms for 8, 88 ms for 64, of which
-the point itself costs about `SOLVE_S` + `PLACEMENT_S` x tiers x workloads)."""
-RESOLVE_WORKLOAD_S = 6e-4
-"""Per workload of a configuration resolved again (see `RESOLVE_S`; 1.2e-3 until a
-configuration's ranks shared one installed drive and workloads of the same inputs their costs:
-64 workloads' resolve and planned point 88 -> about 50 ms)."""
-SEARCH_SOLVE_SHARE = 0.15
+catalog band's screens) with a fresh solver. Measured 2026-11-28 12:38 on the worst-case
+bench's pool, the layouts forgotten each time: the resolution and the solver 0.9 ms for one
+workload, 1.0 ms for 8, 2.5 ms for 64, the planned point on it 3.0, 4.0 and 18.4 ms (about
+`_point_s`); `bench budget`'s calibration rows, under load, 4.6 ms for the two together with
+one workload, 6.5 ms with 8, 27 ms with 64. Set at 3 ms and `RESOLVE_WORKLOAD_S` per workload
+so that the resolution and `_point_s` together stay above those rows (1.4-1.5 times them).
+4 ms and 0.6 ms per workload until the resolution and the solver's start were measured
+apart from the point: they priced the catalog band's 73 resolutions of 64 workloads at 3.1 s,
+which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
+RESOLVE_WORKLOAD_S = 2e-4
+"""Per workload of a configuration resolved again (see `RESOLVE_S`)."""
+SEARCH_SOLVE_SHARE = 0.16
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
@@ -114,18 +118,18 @@ on a fresh solver): validated, resolved and solved at the planned load and each 
 factor, the drives' tables and operation costs kept across configurations (measured on
 scenarios/sizing/ds8800-size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3:
 2.4-2.6 ms for 772-1,303 such configurations of 120-200 back ends solved in one process,
-against `_sizing_s`'s 17.4 ms: 0.14-0.15; the configurations with no SSD, whose pool has one
+against `_sizing_s`'s 16.0 ms: 0.15-0.16; the configurations with no SSD, whose pool has one
 tier and places nothing, among them). 0.3 until the back ends were counted, for every
-configuration, first of its back end or not.)"""
-SEARCH_BACK_END_SHARE = 0.75
+configuration, first of its back end or not."""
+SEARCH_BACK_END_SHARE = 0.8
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
 as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
-back end 11.1-11.4 ms against 2.4-2.6 ms for the others (8.7 ms more, 0.5 of `_sizing_s`);
+back end 11.1-11.4 ms against 2.4-2.6 ms for the others (8.7 ms more, 0.54 of `_sizing_s`);
 and a back end is placed more than once, by each process it is sent to and again when the
 layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
 uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
-(1.46 each, 2026-11-28 12:27): 0.5 x 1.46 = 0.73."""
+(1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
@@ -250,10 +254,8 @@ def catalog_estimates(scenario: Scenario, catalog: Catalog) -> int:
     counted before the scenario is resolved: every host adapter of its system, as it may name
     any)."""
     system = catalog.systems[scenario.system.model]
-    count = sum(
-        len(list(ranged(part))) for part in (system, system.device_adapter, system.processor_costs)
-    )
-    count += max(len(list(ranged(adapter))) for adapter in system.host_adapters)
+    count = sum(len(list(ranged(part))) for part in (system, system.device_adapter))
+    count += front_end_estimates(scenario, catalog)
     for name in sorted({g.drive for pool in scenario.pools for g in pool.ranks}):
         drive = catalog.drives[name]
         count += len(list(ranged(drive)))
@@ -263,21 +265,36 @@ def catalog_estimates(scenario: Scenario, catalog: Catalog) -> int:
     return count
 
 
+def front_end_estimates(scenario: Scenario, catalog: Catalog) -> int:
+    """Of `catalog_estimates`, those of the front end: the processor option's costs and a host
+    adapter's figures (the most of any of the system's adapters). Set to an end of its range,
+    such a figure leaves the back end as it was, so the band's screen of it reads the layouts
+    the central configuration placed at the same rates (`model.layout.placements_for`): it
+    places nothing (measured 2026-11-28 12:38, 64 workloads in one Easy Tier pool: the 9 front
+    end estimates' screens 16-17 ms each, the 15 others' 30 ms)."""
+    system = catalog.systems[scenario.system.model]
+    count = len(list(ranged(system.processor_costs)))
+    return count + max(len(list(ranged(adapter))) for adapter in system.host_adapters)
+
+
 def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     """The band over the catalog's estimates (`analyses.catalog_band`): both ends of each
-    estimate screened on a configuration resolved again, a share of them (`BAND_PASSING`)
-    solved at both ends, and the centre and the two corners, each solve the planned point and
-    the saturation search of a fresh solver."""
+    estimate screened on a configuration resolved again (a front-end estimate's screen solving
+    the network only, its layouts read: `front_end_estimates`), a share of them
+    (`BAND_PASSING`) solved at both ends, and the centre and the two corners, each solve the
+    planned point and the saturation search of a fresh solver."""
     estimates = catalog_estimates(scenario, catalog)
+    front = front_end_estimates(scenario, catalog)
     point_s, follows = _point_s(scenario, catalog)
     begins = 3 + 2 * BAND_PASSING * estimates
     begin_s = (SATURATION_POINTS + 1) * point_s
     population = closed_population(scenario)
     if population:
         begin_s += _closed_point_s(scenario, population, follows)
-    screens = 2 * estimates
     resolve_s = _resolve_s(scenario)
-    return begins * (resolve_s + begin_s) + screens * (resolve_s + BAND_SCREEN_POINTS * point_s)
+    screens = 2 * (estimates - front) * (resolve_s + BAND_SCREEN_POINTS * point_s)
+    screens += 2 * front * (resolve_s + BAND_SCREEN_POINTS * SOLVE_S)
+    return begins * (resolve_s + begin_s) + screens
 
 
 def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
