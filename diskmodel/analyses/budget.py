@@ -92,11 +92,23 @@ drives' command-queueing simulation) and writing the report: 1.0-1.2 s of CPU fo
 one-workload scenario with Easy Tier off on a shared machine (`bench budget`)."""
 SATURATION_POINTS = 12
 """Placements of one saturation search, at most (measured: up to 9 over the shipped
-scenarios' configurations)."""
+scenarios' configurations; 7-10 for the worst-case bench's three-tier pool of 1-64
+workloads)."""
+PROBE_PLACEMENT_S = 3e-5
+"""One probe of a saturation search (`Solver.saturation`: the data placed for a load and the
+network's utilisations there, no response solved), per tier and workload sharing a pool whose
+Easy Tier placement follows the load, beyond `SOLVE_S` (measured 2026-11-28 12:53, the
+worst-case bench's three-tier pool, the layouts forgotten: 2.7 ms a probe for one workload,
+3.5 ms for 8, 4.8 ms for 64 identical ones, and a whole beginning, planned point and search,
+34, 40 and 67 ms: about 2e-5 s per tier and workload). `PLACEMENT_S`, measured on a
+prediction's solved points, also holds the response solved for each workload's class, which
+a probe does not solve; priced at it, the catalog band's beginnings of 64 workloads were 289 ms
+each for 67 ms of work (`bench budget`'s 64-workload band case at 3.1-3.4 times its cost)."""
 BAND_SCREEN_POINTS = 3
 """Operating points of the catalog band's screen of one end of an estimate's range: the
-response at the planned rates and whether the placements for the maximum -/+ the threshold
-carry it (`analyses.catalog_band`), on a configuration resolved again."""
+response at the planned rates (a point) and whether the placements for the maximum -/+ the
+threshold carry it (two saturation probes, `Solver.carries`; `analyses.catalog_band`), on a
+configuration resolved again."""
 RESOLVE_S = 3e-3
 """One configuration resolved again (a sizing candidate, a calibration's evaluation, the
 catalog band's screens) with a fresh solver. Measured 2026-11-28 12:38 on the worst-case
@@ -164,6 +176,24 @@ class WorkEstimate:
 def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     """Seconds for one operating point of `scenario`'s configuration, and whether any of its
     placements follow the load (an Easy Tier pool of more than one tier)."""
+    placing, follows = _placing(scenario, catalog)
+    return SOLVE_S + PLACEMENT_S * placing, follows
+
+
+def _probe_s(scenario: Scenario, catalog: Catalog) -> float:
+    """Seconds for one probe of a saturation search (`PROBE_PLACEMENT_S`)."""
+    placing, _ = _placing(scenario, catalog)
+    return SOLVE_S + PROBE_PLACEMENT_S * placing
+
+
+def _saturation_s(scenario: Scenario, catalog: Catalog) -> float:
+    """One saturation search, at most `SATURATION_POINTS` probes."""
+    return SATURATION_POINTS * _probe_s(scenario, catalog)
+
+
+def _placing(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
+    """Tiers x workloads summed over the pools whose Easy Tier placement follows the load, and
+    whether there is any."""
     placing = 0.0
     follows = False
     system = catalog.systems[scenario.system.model]
@@ -175,7 +205,7 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
         placing += len(tiers) * sharing
-    return SOLVE_S + PLACEMENT_S * placing, follows
+    return placing, follows
 
 
 def _resolve_s(scenario: Scenario) -> float:
@@ -244,8 +274,7 @@ def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
     whole = min(samples, 3) * _configuration_s(scenario, catalog, 2 * points, ())
     if samples == 1:
         return 2 * whole
-    point_s, _ = _point_s(scenario, catalog)
-    screen = _sizing_s(scenario, catalog, ()) + SATURATION_POINTS * point_s
+    screen = _sizing_s(scenario, catalog, ()) + _saturation_s(scenario, catalog)
     return 2 * (whole + samples * screen)
 
 
@@ -281,18 +310,22 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     """The band over the catalog's estimates (`analyses.catalog_band`): both ends of each
     estimate screened on a configuration resolved again (a front-end estimate's screen solving
     the network only, its layouts read: `front_end_estimates`), a share of them
-    (`BAND_PASSING`) solved at both ends, and the centre and the two corners, each solve the
-    planned point and the saturation search of a fresh solver."""
+    (`BAND_PASSING`) solved at both ends, and the centre and the two corners, each the
+    planned point and the saturation search (its probes at `PROBE_PLACEMENT_S`) of a fresh
+    solver."""
     estimates = catalog_estimates(scenario, catalog)
     front = front_end_estimates(scenario, catalog)
     point_s, follows = _point_s(scenario, catalog)
     begins = 3 + 2 * BAND_PASSING * estimates
-    begin_s = (SATURATION_POINTS + 1) * point_s
+    begin_s = point_s + _saturation_s(scenario, catalog)
     population = closed_population(scenario)
     if population:
         begin_s += _closed_point_s(scenario, population, follows)
     resolve_s = _resolve_s(scenario)
-    screens = 2 * (estimates - front) * (resolve_s + BAND_SCREEN_POINTS * point_s)
+    # A screen: the response at the planned rates, then whether two loads are carried (two
+    # saturation probes); a front-end estimate's reads all three placements.
+    probes_s = (BAND_SCREEN_POINTS - 1) * _probe_s(scenario, catalog)
+    screens = 2 * (estimates - front) * (resolve_s + point_s + probes_s)
     screens += 2 * front * (resolve_s + BAND_SCREEN_POINTS * SOLVE_S)
     return begins * (resolve_s + begin_s) + screens
 
