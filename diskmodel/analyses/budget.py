@@ -317,10 +317,11 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     front = front_end_estimates(scenario, catalog)
     point_s, follows = _point_s(scenario, catalog)
     begins = 3 + 2 * BAND_PASSING * estimates
-    begin_s = point_s + _saturation_s(scenario, catalog)
+    # A beginning's planned point: an open point, or for a closed system the closed point,
+    # whose rounds place and solve (`_closed_point_s`).
     population = closed_population(scenario)
-    if population:
-        begin_s += _closed_point_s(scenario, population, follows)
+    planned_s = _closed_point_s(scenario, population, follows) if population else point_s
+    begin_s = planned_s + _saturation_s(scenario, catalog)
     resolve_s = _resolve_s(scenario)
     # A screen: the response at the planned rates, then whether two loads are carried (two
     # saturation probes); a front-end estimate's reads all three placements.
