@@ -17,66 +17,75 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 (on by default) and sizing. The machine is shared: CPU seconds of a second run vary by
 10-30%, more under load, which is why the estimate aims at about twice the work.
 
-Measured 2026-11-28 12:40-12:45 UTC on the shared 2-core machine (load average 1.1 at the
-start, 4.8 at the end; a quick hour: the same cases ran 10-25% faster than at 11:11), after
-the sizing search was priced by its open configurations and their back ends, a configuration
-resolved again at what its resolution costs and a front-end estimate's band screen without
-placements (`analyses.budget`); the "before" column is the same table at 11:11-11:25 (main
-9a20eb5's estimates, a slower hour), the calibration rows with each evaluation's layouts
-forgotten, as a calibration's changed workloads forget them:
+Measured 2026-11-28 12:56-12:59 UTC on the shared 2-core machine (load average 1.5-2.5),
+after the sizing search was priced by its open configurations and their back ends, a
+configuration resolved again at what its resolution costs, a front-end estimate's band
+screen without placements and a saturation search's probes as placements rather than solved
+points (`analyses.budget`); the large space's row from the whole table at 12:40-12:45
+(load average 1.1-4.8), the application row from three later runs with the estimate of the
+last change (a closed system's band beginning priced at its closed point alone). "Before" is
+the same table at 11:11-11:25 with main 9a20eb5's estimates (a slower hour); the calibration
+rows with each evaluation's layouts forgotten, as a calibration's changed workloads forget
+them (* not met):
 
     case                                                 estimated s measured s  ratio  met?  before
-    open, Easy Tier off, 1 workload                             1.80       1.19   1.51  met   1.34
-    open, Easy Tier, 1 workload                                 1.83       1.51   1.22  met   1.06
-    open, Easy Tier, 1 workload, catalog band                   3.48       2.54   1.37  met   1.25
-    open, Easy Tier, 1 workload, 2,000 points                   8.24       4.71   1.75  met   1.60
-    open, Easy Tier, 8 workloads                                2.05       1.74   1.18  met   1.12
-    open, Easy Tier, 64 workloads                               3.74       2.28   1.64  met   1.51
-    open, Easy Tier, 64 workloads, catalog band                13.44       4.32   3.12  NOT   3.37
-    open, 64 workloads in 8 Easy Tier pools                     3.74       2.77   1.35  met   1.11
-    open, 8 pools, 200 points, 8 alternatives                  13.21       6.97   1.90  met   1.55
-    open, 8 alternatives x 8 growth factors                     4.74       3.91   1.21  met   1.04
-    closed, Easy Tier off, 64 customers                         2.07       1.63   1.27  met   1.15
-    closed, Easy Tier, 64 customers                             5.18       2.99   1.73  met   1.45
-    closed, Easy Tier, 2,048 customers                         20.59      14.71   1.40  met   1.14
-    closed, Easy Tier off, 100,000 customers                    5.08       2.86   1.78  met   1.46
-    closed, Easy Tier, 100,000 customers                       42.74      21.98   1.94  met   1.51
-    closed, Easy Tier, 100,000 customers, catalog band        166.55      73.78   2.26  met   1.90
-    closed, 64 workloads x 64 customers, Easy Tier off          4.06       3.21   1.27  met   1.03
-    closed, 64 workloads x 64 customers, Easy Tier             31.92      14.25   2.24  met   1.73
-    shipped: ds8800-15k-pool                                    3.49       1.55   2.26  met   1.84
-    shipped: ds8800-oltp-application                            8.30       2.52   3.30  NOT   2.74
-    shipped: ds8800-measured-peaks                              5.91       2.60   2.27  met   1.83
-    sizing: ds8800-size-for-growth                              3.68       1.97   1.87  met   1.55
+    open, Easy Tier off, 1 workload                             1.80       1.32   1.37  met   1.34
+    open, Easy Tier, 1 workload                                 1.83       1.71   1.07  met   1.06
+    open, Easy Tier, 1 workload, catalog band                   3.41       2.68   1.27  met   1.25
+    open, Easy Tier, 1 workload, 2,000 points                   8.24       4.80   1.72  met   1.60
+    open, Easy Tier, 8 workloads                                2.05       1.79   1.14  met   1.12
+    open, Easy Tier, 64 workloads                               3.74       2.56   1.46  met   1.51
+    open, Easy Tier, 64 workloads, catalog band                 9.11       5.02   1.82  met  3.37*
+    open, 64 workloads in 8 Easy Tier pools                     3.74       3.19   1.17  met   1.11
+    open, 8 pools, 200 points, 8 alternatives                  13.21       7.69   1.72  met   1.55
+    open, 8 alternatives x 8 growth factors                     4.74       3.95   1.20  met   1.04
+    closed, Easy Tier off, 64 customers                         2.07       1.69   1.23  met   1.15
+    closed, Easy Tier, 64 customers                             5.18       3.12   1.66  met   1.45
+    closed, Easy Tier, 2,048 customers                         20.59      15.24   1.35  met   1.14
+    closed, Easy Tier off, 100,000 customers                    5.08       3.06   1.66  met   1.46
+    closed, Easy Tier, 100,000 customers                       42.74      23.76   1.80  met   1.51
+    closed, Easy Tier, 100,000 customers, catalog band        166.48      74.02   2.25  met   1.90
+    closed, 64 workloads x 64 customers, Easy Tier off          4.06       3.47   1.17  met   1.03
+    closed, 64 workloads x 64 customers, Easy Tier             31.92      14.73   2.17  met   1.73
+    shipped: ds8800-15k-pool                                    3.49       1.69   2.07  met   1.84
+    shipped: ds8800-oltp-application                            8.20       2.79   2.94  met   2.74
+    shipped: ds8800-measured-peaks                              5.83       2.86   2.04  met   1.83
+    sizing: ds8800-size-for-growth                              3.64       2.04   1.79  met   1.55
     sizing: 106,496 configurations (batched search)            95.81      43.52   2.20  met   2.16
-    calibration: 1 workload(s), open                            0.01       0.00   1.71  met   1.73
-    calibration: 1 workload(s), closed, 64 each                 0.29       0.15   1.86  met   1.42
-    calibration: 8 workload(s), open                            0.01       0.00   2.06  met   2.18
-    calibration: 8 workload(s), closed, 64 each                 0.90       0.71   1.26  met   0.95
-    calibration: 64 workload(s), open                           0.04       0.02   1.68  met   2.40
-    calibration: 64 workload(s), closed, 64 each                5.80       2.05   2.83  met   2.24
+    calibration: 1 workload(s), open                            0.01       0.00   1.84  met   1.73
+    calibration: 1 workload(s), closed, 64 each                 0.29       0.15   1.95  met   1.42
+    calibration: 8 workload(s), open                            0.01       0.00   2.09  met   2.18
+    calibration: 8 workload(s), closed, 64 each                 0.90       0.77   1.16  met  0.95*
+    calibration: 64 workload(s), open                           0.04       0.02   1.69  met   2.40
+    calibration: 64 workload(s), closed, 64 each                5.80       2.02   2.87  met   2.24
 
 The large space's row was estimated at 117.79 s before (54.48 s measured): priced at the
 21,870 configurations its bounds leave open, each at 0.3 of a fresh solve, it put the run
 at 61 s over two processes, and `diskmodel size` refused it. Now the open configurations at
 the measured cost of one whose back end's layouts are made (`SEARCH_SOLVE_SHARE`) and their
-2,835 distinct back ends at the cost of placing one (`SEARCH_BACK_END_SHARE`): 95.81 s, 50 s
+2,835 distinct back ends at the cost of placing one (`SEARCH_BACK_END_SHARE`): 95.8 s, 50 s
 over the two processes, accepted. The open count is still a proxy, not a bound, for what
 the search solves (9,968 here, 2,509 of them open; the rest are proven to break the service
 level but could be on the front): the ratio rests on it being about twice the solved count.
 
-Not met, two rows (in a slower hour, 11:11, with the estimates before this change: 3.37x
-and 2.74x). The 64-workload band case (3.12x): the band itself is priced at 9.7 s for about
-2.0 s of work. Counted in-process (2026-11-28 12:37): it solves 7 whole beginnings (the centre,
-two contributors at both ends, the two corners) of the 21 priced (`BAND_PASSING` of its 24-26
-estimates pass, measured up to 7 of 23-26 elsewhere), each at 0.10 s against 0.29 s priced:
-a saturation probe of 64 identical workloads in one pool costs about 8 ms, a third of
-`_point_s`, while 64 workloads in 8 pools (1.35x) and a 200-point curve over 8 pools of one
-workload (1.90x) leave no room to lower `PLACEMENT_S`: the cost of a placement depends on
-whether a tier's ceiling binds at the load and on how many of a pool's workloads share their
-inputs, which the estimate does not know before solving. The shipped application scenario
-(3.30x; 2.74x at 11:11, 3.44x at 08:45): its closed points settle in one round, the worst
-case's in ten. Both estimates were lowered by this change (16.43 -> 13.44 s, 8.40 -> 8.30 s).
+The 64-workload band case was 3.37x (3.12x in a quick hour at 12:40 with only the first two
+changes): the band was priced at 12.7 s for about 2 s of work. Counted in-process (12:37,
+12:53): it solves 7 whole beginnings (the centre, two contributors at both ends, the two
+corners) of the 21 priced (`BAND_PASSING` of its 24-26 estimates pass, up to 7 of 23-26
+measured elsewhere), each 67-103 ms against 331 ms priced, because a saturation probe
+places the data and adds up the utilisations but solves no response: 4.8 ms for 64
+identical workloads against `_point_s`'s 22.2 ms; its 73 resolutions 0.1 s against 3.1 s
+priced; its 18 front-end screens read the central configuration's layouts. Each of these is
+now priced as it is measured (`PROBE_PLACEMENT_S`, `RESOLVE_S`, `front_end_estimates`).
+
+Still nearest the corridor's edges: the shipped application scenario (2.92-2.96 in three runs
+at 13:01, load average 0.9; 3.01 at 12:59 with 8.26 estimated, 3.30 at 12:45, 2.74 at 11:11,
+3.44 at 08:45): its closed points settle in one round, the worst case's in ten, and its band
+solves each of its 13 beginnings' closed points in about 34 ms against 164 ms priced
+(`CLOSED_STATION_S` and `CLOSED_CUSTOMER_S` are measured on the worst case's 160 stations,
+Easy Tier placing, and lowering them would put 8 closed workloads, 0.95-1.26x, below the
+work); and the open one-workload case (1.07x), whose constants the others leave no room to
+lower.
 
 Before (main 5312683, the same kind of cases): the estimate counted a point's placement as the
 square of the workloads in a pool and every customer of a closed sweep, and not the catalog
