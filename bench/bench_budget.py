@@ -78,6 +78,10 @@ identical workloads against `_point_s`'s 22.2 ms; its 73 resolutions 0.1 s again
 priced; its 18 front-end screens read the central configuration's layouts. Each of these is
 now priced as it is measured (`PROBE_PLACEMENT_S`, `RESOLVE_S`, `front_end_estimates`).
 
+The 8-closed calibration row moved with the machine, not the estimate (0.90 s both times;
+measured 0.95 s at 11:11, 0.71 and 0.77 s at 12:45 and 12:59): it stays the closed row with
+the least room, its closed points taking the most rounds of any case.
+
 Still nearest the corridor's edges: the shipped application scenario (2.92-2.96 in three runs
 at 13:01, load average 0.9; 3.01 at 12:59 with 8.26 estimated, 3.30 at 12:45, 2.74 at 11:11,
 3.44 at 08:45): its closed points settle in one round, the worst case's in ten, and its band
