@@ -22,8 +22,11 @@ The estimate is in CPU seconds of the 2-core development machine, from the costs
 whole runs in fresh processes: each constant is set at 1.3-2 times the per-unit cost seen
 over those cases under load, so that the estimate stays above the work (a run it accepts
 finishes within the bound) and within 3 times it (a run it refuses would really have taken
-too long). `tests/analyses/test_budget_counts.py` checks that it is never below the operating
-points a prediction counts, priced at these constants.
+too long). The batched sizing search's two constants are its measured costs: its margin is
+the count it is priced at (`_size_search_s`). `tests/analyses/test_budget_counts.py` checks
+that the estimate is never below the operating points a prediction counts, priced at these
+constants; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate
+says shares its layouts does.
 """
 
 from __future__ import annotations
