@@ -22,8 +22,11 @@ The estimate is in CPU seconds of the 2-core development machine, from the costs
 whole runs in fresh processes: each constant is set at 1.3-2 times the per-unit cost seen
 over those cases under load, so that the estimate stays above the work (a run it accepts
 finishes within the bound) and within 3 times it (a run it refuses would really have taken
-too long). `tests/analyses/test_budget_counts.py` checks that it is never below the operating
-points a prediction counts, priced at these constants.
+too long). The batched sizing search's two constants are its measured costs: its margin is
+the count it is priced at (`_size_search_s`). `tests/analyses/test_budget_counts.py` checks
+that the estimate is never below the operating points a prediction counts, priced at these
+constants; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate
+says shares its layouts does.
 """
 
 from __future__ import annotations
@@ -92,31 +95,56 @@ drives' command-queueing simulation) and writing the report: 1.0-1.2 s of CPU fo
 one-workload scenario with Easy Tier off on a shared machine (`bench budget`)."""
 SATURATION_POINTS = 12
 """Placements of one saturation search, at most (measured: up to 9 over the shipped
-scenarios' configurations)."""
+scenarios' configurations; 7-10 for the worst-case bench's three-tier pool of 1-64
+workloads)."""
+PROBE_PLACEMENT_S = 3e-5
+"""One probe of a saturation search (`Solver.saturation`: the data placed for a load and the
+network's utilisations there, no response solved), per tier and workload sharing a pool whose
+Easy Tier placement follows the load, beyond `SOLVE_S` (measured 2026-11-28 12:53, the
+worst-case bench's three-tier pool, the layouts forgotten: 2.7 ms a probe for one workload,
+3.5 ms for 8, 4.8 ms for 64 identical ones, and a whole beginning, planned point and search,
+34, 40 and 67 ms: about 2e-5 s per tier and workload). `PLACEMENT_S`, measured on a
+prediction's solved points, also holds the response solved for each workload's class, which
+a probe does not solve; priced at it, the catalog band's beginnings of 64 workloads were 289 ms
+each for 67 ms of work (`bench budget`'s 64-workload band case at 3.1-3.4 times its cost)."""
 BAND_SCREEN_POINTS = 3
 """Operating points of the catalog band's screen of one end of an estimate's range: the
-response at the planned rates and whether the placements for the maximum -/+ the threshold
-carry it (`analyses.catalog_band`), on a configuration resolved again."""
-RESOLVE_S = 4e-3
+response at the planned rates (a point) and whether the placements for the maximum -/+ the
+threshold carry it (two saturation probes, `Solver.carries`; `analyses.catalog_band`), on a
+configuration resolved again."""
+RESOLVE_S = 3e-3
 """One configuration resolved again (a sizing candidate, a calibration's evaluation, the
-catalog band's screens) with a fresh solver's tables (measured, with the planned point on it,
-`bench budget`'s calibration rows: 5 ms for one workload, 11 ms for 8, 88 ms for 64, of which
-the point itself costs about `SOLVE_S` + `PLACEMENT_S` x tiers x workloads)."""
-RESOLVE_WORKLOAD_S = 6e-4
-"""Per workload of a configuration resolved again (see `RESOLVE_S`; 1.2e-3 until a
-configuration's ranks shared one installed drive and workloads of the same inputs their costs:
-64 workloads' resolve and planned point 88 -> about 50 ms)."""
-SEARCH_SOLVE_SHARE = 0.3
-"""A configuration solved by the batched sizing search (a space beyond 512 configurations),
-as a share of `_sizing_s` (a configuration resolved and solved on a fresh solver): the search
-solves thousands in a few processes, so the drives' tables and operation costs (kept across
-configurations) are built once per process, and configurations that differ only in host ports
-or processor option place their loads once (`model.layout.placements_for`) (measured on
-bench/data/size-large-space.yaml, 9,968 solved: 36-42 s CPU in one process and
-43-51 s over the two processes the search now uses by default, 3.6-5.2 ms each against
-`_sizing_s`'s 17.4 ms, 0.21-0.30, the spread the machine's speed from hour to hour; with the
-search priced at the 21,870 its bounds leave open, 0.3 puts the estimate at 2.3-2.7 times
-the work; 0.45 before the layouts were shared, at 66 s in one process)."""
+catalog band's screens) with a fresh solver. Measured 2026-11-28 12:38 on the worst-case
+bench's pool, the layouts forgotten each time: the resolution and the solver 0.9 ms for one
+workload, 1.0 ms for 8, 2.5 ms for 64, the planned point on it 3.0, 4.0 and 18.4 ms (about
+`_point_s`); `bench budget`'s calibration rows, under load, 4.6 ms for the two together with
+one workload, 6.5 ms with 8, 27 ms with 64. Set at 3 ms and `RESOLVE_WORKLOAD_S` per workload
+so that the resolution and `_point_s` together stay above those rows (1.4-1.5 times them).
+4 ms and 0.6 ms per workload until the resolution and the solver's start were measured
+apart from the point: they priced the catalog band's 73 resolutions of 64 workloads at 3.1 s,
+which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
+RESOLVE_WORKLOAD_S = 2e-4
+"""Per workload of a configuration resolved again (see `RESOLVE_S`)."""
+SEARCH_SOLVE_SHARE = 0.16
+"""A configuration solved by the batched sizing search (a space beyond 512 configurations)
+whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
+`size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
+on a fresh solver): validated, resolved and solved at the planned load and each growth
+factor, the drives' tables and operation costs kept across configurations (measured on
+scenarios/sizing/ds8800-size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3:
+2.4-2.6 ms for 772-1,303 such configurations of 120-200 back ends solved in one process,
+against `_sizing_s`'s 16.0 ms: 0.15-0.16; the configurations with no SSD, whose pool has one
+tier and places nothing, among them). 0.3 until the back ends were counted, for every
+configuration, first of its back end or not."""
+SEARCH_BACK_END_SHARE = 0.8
+"""Per back end among the configurations a batched sizing search may solve: its Easy Tier
+layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
+as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
+back end 11.1-11.4 ms against 2.4-2.6 ms for the others (8.7 ms more, 0.54 of `_sizing_s`);
+and a back end is placed more than once, by each process it is sent to and again when the
+layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
+uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
+(1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
@@ -151,6 +179,24 @@ class WorkEstimate:
 def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
     """Seconds for one operating point of `scenario`'s configuration, and whether any of its
     placements follow the load (an Easy Tier pool of more than one tier)."""
+    placing, follows = _placing(scenario, catalog)
+    return SOLVE_S + PLACEMENT_S * placing, follows
+
+
+def _probe_s(scenario: Scenario, catalog: Catalog) -> float:
+    """Seconds for one probe of a saturation search (`PROBE_PLACEMENT_S`)."""
+    placing, _ = _placing(scenario, catalog)
+    return SOLVE_S + PROBE_PLACEMENT_S * placing
+
+
+def _saturation_s(scenario: Scenario, catalog: Catalog) -> float:
+    """One saturation search, at most `SATURATION_POINTS` probes."""
+    return SATURATION_POINTS * _probe_s(scenario, catalog)
+
+
+def _placing(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
+    """Tiers x workloads summed over the pools whose Easy Tier placement follows the load, and
+    whether there is any."""
     placing = 0.0
     follows = False
     system = catalog.systems[scenario.system.model]
@@ -162,7 +208,7 @@ def _point_s(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
         follows = True
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
         placing += len(tiers) * sharing
-    return SOLVE_S + PLACEMENT_S * placing, follows
+    return placing, follows
 
 
 def _resolve_s(scenario: Scenario) -> float:
@@ -231,8 +277,7 @@ def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
     whole = min(samples, 3) * _configuration_s(scenario, catalog, 2 * points, ())
     if samples == 1:
         return 2 * whole
-    point_s, _ = _point_s(scenario, catalog)
-    screen = _sizing_s(scenario, catalog, ()) + SATURATION_POINTS * point_s
+    screen = _sizing_s(scenario, catalog, ()) + _saturation_s(scenario, catalog)
     return 2 * (whole + samples * screen)
 
 
@@ -241,10 +286,8 @@ def catalog_estimates(scenario: Scenario, catalog: Catalog) -> int:
     counted before the scenario is resolved: every host adapter of its system, as it may name
     any)."""
     system = catalog.systems[scenario.system.model]
-    count = sum(
-        len(list(ranged(part))) for part in (system, system.device_adapter, system.processor_costs)
-    )
-    count += max(len(list(ranged(adapter))) for adapter in system.host_adapters)
+    count = sum(len(list(ranged(part))) for part in (system, system.device_adapter))
+    count += front_end_estimates(scenario, catalog)
     for name in sorted({g.drive for pool in scenario.pools for g in pool.ranks}):
         drive = catalog.drives[name]
         count += len(list(ranged(drive)))
@@ -254,29 +297,52 @@ def catalog_estimates(scenario: Scenario, catalog: Catalog) -> int:
     return count
 
 
+def front_end_estimates(scenario: Scenario, catalog: Catalog) -> int:
+    """Of `catalog_estimates`, those of the front end: the processor option's costs and a host
+    adapter's figures (the most of any of the system's adapters). Set to an end of its range,
+    such a figure leaves the back end as it was, so the band's screen of it reads the layouts
+    the central configuration placed at the same rates (`model.layout.placements_for`): it
+    places nothing (measured 2026-11-28 12:38, 64 workloads in one Easy Tier pool: the 9 front
+    end estimates' screens 16-17 ms each, the 15 others' 30 ms)."""
+    system = catalog.systems[scenario.system.model]
+    count = len(list(ranged(system.processor_costs)))
+    return count + max(len(list(ranged(adapter))) for adapter in system.host_adapters)
+
+
 def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     """The band over the catalog's estimates (`analyses.catalog_band`): both ends of each
-    estimate screened on a configuration resolved again, a share of them (`BAND_PASSING`)
-    solved at both ends, and the centre and the two corners, each solve the planned point and
-    the saturation search of a fresh solver."""
+    estimate screened on a configuration resolved again (a front-end estimate's screen solving
+    the network only, its layouts read: `front_end_estimates`), a share of them
+    (`BAND_PASSING`) solved at both ends, and the centre and the two corners, each the
+    planned point and the saturation search (its probes at `PROBE_PLACEMENT_S`) of a fresh
+    solver."""
     estimates = catalog_estimates(scenario, catalog)
+    front = front_end_estimates(scenario, catalog)
     point_s, follows = _point_s(scenario, catalog)
     begins = 3 + 2 * BAND_PASSING * estimates
-    begin_s = (SATURATION_POINTS + 1) * point_s
+    # A beginning's planned point: an open point, or for a closed system the closed point,
+    # whose rounds place and solve (`_closed_point_s`).
     population = closed_population(scenario)
-    if population:
-        begin_s += _closed_point_s(scenario, population, follows)
-    screens = 2 * estimates
+    planned_s = _closed_point_s(scenario, population, follows) if population else point_s
+    begin_s = planned_s + _saturation_s(scenario, catalog)
     resolve_s = _resolve_s(scenario)
-    return begins * (resolve_s + begin_s) + screens * (resolve_s + BAND_SCREEN_POINTS * point_s)
+    # A screen: the response at the planned rates, then whether two loads are carried (two
+    # saturation probes); a front-end estimate's reads all three placements.
+    probes_s = (BAND_SCREEN_POINTS - 1) * _probe_s(scenario, catalog)
+    screens = 2 * (estimates - front) * (resolve_s + point_s + probes_s)
+    screens += 2 * front * (resolve_s + BAND_SCREEN_POINTS * SOLVE_S)
+    return begins * (resolve_s + begin_s) + screens
 
 
 def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) -> float:
     """`diskmodel size`: each configuration at the planned load and every growth factor; in a
     large space (`size_batch`), the bounds over all of it and, solved, the configurations
-    the bounds alone leave open (`size_batch.open_to_solve`: what the search may solve,
-    estimated; it solves about half as many), each at `SEARCH_SOLVE_SHARE` of a fresh
-    solve. The large space's screen is run here, as the search runs it (0.1-0.3 s)."""
+    the bounds alone leave open (`size_batch.open_to_solve`, a count the size of what the
+    search solves: 2.2 times it on scenarios/sizing/ds8800-size-large-space.yaml, 3.4 times
+    on the test's 10,368-configuration subset), each at `SEARCH_SOLVE_SHARE` of a fresh
+    solve, and their back ends, each placed at `SEARCH_BACK_END_SHARE` of one
+    (configurations that differ only in host ports or processor option share the first one's
+    layouts). The large space's screen is run here, as the search runs it (0.1-0.3 s)."""
     from diskmodel.analyses.size_batch import open_to_solve  # the sizing search imports budget
 
     size = scenario.analyses.size
@@ -285,7 +351,10 @@ def _size_search_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, .
     left = open_to_solve(scenario, catalog)
     if left is None:
         return size.candidates * per
-    return size.candidates * SCREEN_S + (1 + left) * SEARCH_SOLVE_SHARE * per
+    # The current configuration is solved whatever the bounds say: one more of each.
+    solved = (1 + left.configurations) * SEARCH_SOLVE_SHARE
+    placed = (1 + left.back_ends) * SEARCH_BACK_END_SHARE
+    return size.candidates * SCREEN_S + (solved + placed) * per
 
 
 def _stations(scenario: Scenario) -> int:

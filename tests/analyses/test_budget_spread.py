@@ -13,7 +13,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-LARGE = ROOT / "bench" / "data" / "size-large-space.yaml"
+LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 SMALL = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
 
 

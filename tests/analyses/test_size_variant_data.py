@@ -30,7 +30,7 @@ def _copied(base: dict, scenario: Scenario, chosen: dict) -> dict:
 def test_the_data_equals_the_copied_scenario_and_validating_it_changes_nothing() -> None:
     catalog = load_catalog()
     for path in (
-        ROOT / "bench" / "data" / "size-large-space.yaml",
+        ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml",
         ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
     ):
         scenario = load_scenario(path, catalog)

@@ -43,7 +43,7 @@ from diskmodel.vocabulary import COMPONENT_KINDS
 from ..conftest import ROOT
 
 GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
-LARGE = ROOT / "bench" / "data" / "size-large-space.yaml"
+LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -198,9 +198,14 @@ def test_on_a_10_000_subset_the_answer_is_the_exhaustive_one(
     # No configuration skipped is on the exhaustive front or an answer.
     front = {exhaustive.candidates[i].choice for i in exhaustive.front}
     assert not front & {p.choice for p in pruned.pruned}
-    # The work bound prices the search at the configurations the bounds alone leave open:
-    # at least those it solved (measured 7,100 open, 2,112 solved).
-    assert len(pruned.candidates) <= open_to_solve(subset, catalog) < n
+    # The work bound prices the search at the configurations the bounds alone leave open and
+    # their back ends. A regression pin, not a proof (the search also solves configurations
+    # proven to break the service level that nothing solved beats): here the count is above
+    # what the search solves (measured 7,100 open over 639 back ends, 2,112 solved).
+    left = open_to_solve(subset, catalog)
+    assert left is not None
+    assert len(pruned.candidates) <= left.configurations < n
+    assert 0 < left.back_ends < left.configurations
 
 
 class _Terminal(io.StringIO):
