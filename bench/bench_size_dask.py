@@ -3,7 +3,7 @@ cluster of four worker processes pay on this machine, and is its answer byte-ide
 
     .venv/bin/python -m bench size_dask
 
-1. **The bounds over 10^6 configurations** (bench/data/size-large-space.yaml
+1. **The bounds over 10^6 configurations** (scenarios/sizing/ds8800-size-large-space.yaml
    widened to 983,040: 0-23 SSD ranks, 0-18 146 GB 15K ranks, 2-32 host ports): always in the
    search's own process (numpy over the whole space; shipping it would cost more than it
    takes). Target: >= 100,000 configurations/s.
