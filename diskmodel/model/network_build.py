@@ -7,6 +7,7 @@ per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -77,6 +78,31 @@ def build_network(
 ) -> Network:
     """Stations and flows of `config` with its data placed as `layout` says."""
     return NetworkBuilder(config, costs).build(layout)
+
+
+_WORKED_OUT = ("class_shares", "solved_as", "_kind_members", "tier_stations")
+"""`Network`'s cached figures, read from what `network_for` takes over unchanged."""
+
+
+def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLayout]) -> Network:
+    """What `build_network(config, layout)` gives, made from `net`: a network built for a
+    configuration that differs from `config` at most in what no station's figure reads (its
+    workloads' skew curves, which only placement reads, and its system's front-end latency,
+    which only the classes' fixed delays read), at a placement that agrees with `layout` in
+    every figure a network is built from (`model.layout.network_key`). The stations, flows and
+    gains are `net`'s, to the bit; the configuration and the layout are `config`'s and
+    `layout`; the fixed delays are worked out again where the front end differs."""
+    times = net.times
+    latency = config.hardware.system.front_end_latency_us
+    if latency != net.config.hardware.system.front_end_latency_us:
+        front = _front_stations(net.stations, net.mirror)
+        delays = _delays(config, front, times.keys, times.service_s, net.mirror)
+        times = dataclasses.replace(times, delay_s=delays)
+    out = dataclasses.replace(net, config=config, layout=layout, times=times)
+    for name in _WORKED_OUT:
+        if name in net.__dict__:
+            out.__dict__[name] = net.__dict__[name]
+    return out
 
 
 class NetworkBuilder:
@@ -584,14 +610,35 @@ def _class_times(
     the light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
     C = len(IO_CLASSES)
     keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in sums.codes]
-    G = len(keys)
     visits_gk, service = sums.visits, sums.service
     kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
+    front = _front_stations(stations, mirror)
+    return ClassTimes(
+        tuple(keys), visits_gk, service, kind_idx, _delays(config, front, keys, service, mirror)
+    )
+
+
+def _front_stations(stations: Sequence[Station], mirror: MirrorState | None) -> NDArray[np.bool_]:
+    """[K] the stations whose time is part of the front end's fixed time (a Metro Mirror
+    link's is not)."""
     front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
     if mirror is not None:
         front[list(mirror.links)] = False
+    return front
+
+
+def _delays(
+    config: Configuration,
+    front: NDArray[np.bool_],
+    keys: Sequence[tuple[int, IoClass]],
+    service: FloatArray,
+    mirror: MirrorState | None,
+) -> FloatArray:
+    """Each host-visible (workload, class) group's fixed delay (`ClassTimes.delay_s`): the
+    front end's time beyond what its `front` stations time (`service`, per group and
+    station), a Metro Mirror write's wait beyond the links, and a consistency group's hold."""
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
-    delay = np.zeros(G)
+    delay = np.zeros(len(keys))
     for g, (wl, c) in enumerate(keys):
         size = config.workloads[wl].mix.size_bytes(c)
         counted = float(service[g, front].sum()) - size / port_bytes_per_s
@@ -600,4 +647,4 @@ def _class_times(
             if mirror is not None and wl in mirror.secondary_write_s:
                 delay[g] += mirror.delay_s(wl)
             delay[g] += group_hold_s(config, wl)
-    return ClassTimes(tuple(keys), visits_gk, service, kind_idx, delay)
+    return delay
