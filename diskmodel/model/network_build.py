@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.catalog import HostAdapterType
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
@@ -92,6 +93,8 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
     every figure a network is built from (`model.layout.network_key`). The stations, flows and
     gains are `net`'s, to the bit; the configuration and the layout are `config`'s and
     `layout`; the fixed delays are worked out again where the front end differs."""
+    # What every open solution of a network reads, worked out once for all that share it.
+    net.solved_as, net.class_shares  # noqa: B018
     times = net.times
     latency = config.hardware.system.front_end_latency_us
     if latency != net.config.hardware.system.front_end_latency_us:
@@ -153,11 +156,11 @@ class NetworkBuilder:
         found = self._host.get(active)
         if found is not None:
             return found
-        if self.config.hardware.ficon is None and self._mirror is None:
-            columns = self._host_columns(active)
-        else:
-            columns = self._host_flows(active).columns()
         W, K = len(self.config.workloads), len(self._stations)
+        if self.config.hardware.ficon is None and self._mirror is None:
+            found = self._host[active] = _host_block_sums(self, active, W, K)
+            return found
+        columns = self._host_flows(active).columns()
         found = self._host[active] = _flow_sums(columns, W, K, self._weight_array)
         return found
 
@@ -407,6 +410,44 @@ class NetworkBuilder:
         W = len(config.workloads)
         sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
+
+
+_HOST_SUMS_KEPT = 256
+_host_sums: dict[tuple[object, ...], tuple[HostAdapterType, _FlowSums]] = {}
+"""The host ports' and cards' flow sums made as blocks (`_host_block_sums`) by everything they
+read, the host adapter by identity (held, so its identity is not reused): builders of
+configurations with the same host side and the same workloads' classes and sizes (a
+calibration's evaluations, which differ in destage ratios and skew curves; a sizing
+search's back-end variants) make them once."""
+
+
+def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K: int) -> _FlowSums:
+    """`_flow_sums(builder._host_columns(active), W, K, builder's weights)`, kept
+    (`_host_sums`) by what those read: the host adapter, the host ports, the stations' and
+    the workloads' number, the workloads' weights, the workloads `active` and each one's
+    class fractions and sizes."""
+    hw = builder.config.hardware
+    mixes = tuple(
+        tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
+        for w in (builder.config.workloads[i] for i in active)
+    )
+    key = (
+        id(hw.host_adapter),
+        hw.host_ports,
+        W,
+        K,
+        builder._weight_array.tobytes(),
+        active,
+        mixes,
+    )
+    kept = _host_sums.get(key)
+    if kept is not None and kept[0] is hw.host_adapter:
+        return kept[1]
+    sums = _flow_sums(builder._host_columns(active), W, K, builder._weight_array)
+    if len(_host_sums) >= _HOST_SUMS_KEPT:
+        _host_sums.clear()
+    _host_sums[key] = (hw.host_adapter, sums)
+    return sums
 
 
 _WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
