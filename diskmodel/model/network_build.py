@@ -7,6 +7,7 @@ per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -82,7 +83,8 @@ def build_network(
 
 
 _WORKED_OUT = ("class_shares", "solved_as", "_kind_members", "tier_stations")
-"""`Network`'s cached figures, read from what `network_for` takes over unchanged."""
+"""`Network`'s cached figures: none reads the configuration's skew curves or front end, or the
+layout, so `network_for` takes them over with the rest (tested)."""
 
 
 def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLayout]) -> Network:
@@ -95,16 +97,17 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
     `layout`; the fixed delays are worked out again where the front end differs."""
     # What every open solution of a network reads, worked out once for all that share it.
     net.solved_as, net.class_shares  # noqa: B018
-    times = net.times
-    latency = config.hardware.system.front_end_latency_us
-    if latency != net.config.hardware.system.front_end_latency_us:
+    out = copy.copy(net)  # its fields and what it worked out from them (`_WORKED_OUT`)
+    object.__setattr__(out, "config", config)
+    object.__setattr__(out, "layout", layout)
+    if (
+        config.hardware.system.front_end_latency_us
+        != net.config.hardware.system.front_end_latency_us
+    ):
+        times = net.times
         front = _front_stations(net.stations, net.mirror)
         delays = _delays(config, front, times.keys, times.service_s, net.mirror)
-        times = dataclasses.replace(times, delay_s=delays)
-    out = dataclasses.replace(net, config=config, layout=layout, times=times)
-    for name in _WORKED_OUT:
-        if name in net.__dict__:
-            out.__dict__[name] = net.__dict__[name]
+        object.__setattr__(out, "times", dataclasses.replace(times, delay_s=delays))
     return out
 
 
@@ -150,6 +153,7 @@ class NetworkBuilder:
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
         self._no_flows = Flows().columns()  # no flows, each column of its type
+        self._flows = _back_end_flows(config)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
@@ -353,6 +357,34 @@ class NetworkBuilder:
         ]
         return servers.columns()[1:], ranks[1:], per_station
 
+    def _kept_workload_flows(
+        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+    ) -> _WorkloadFlows:
+        """`_workload_flows`, kept for the builders of configurations with this one's back end
+        (`_back_end_flows`) by everything else it reads: the workload's cost inputs (its mix),
+        its shares of its pool's tiers and its pool's ranks' shares and spans. A FlashCopy
+        source's (its copies' work) is made anew."""
+        workload = self.config.workloads[w]
+        inputs = self.costs.cost_inputs(w, workload.mix)
+        if inputs[1] is not None:
+            return self._workload_flows(w, pool_layout, pool_ranks)
+        held = pool_layout.placement.workload(workload.name).tiers
+        key = (
+            inputs,
+            tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held),
+            tuple(
+                (info.rank.index, share.small_io_share, share.data_share, share.span_fraction)
+                for info in pool_ranks
+                for share in (pool_layout.ranks[info.rank.index],)
+            ),
+        )
+        found = self._flows.get(key)
+        if found is None:
+            if len(self._flows) >= _FLOWS_KEPT:
+                self._flows.clear()
+            found = self._flows[key] = self._workload_flows(w, pool_layout, pool_ranks)
+        return found
+
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
         """The network with the data placed as `layout` says."""
         config, costs = self.config, self.costs
@@ -393,7 +425,7 @@ class NetworkBuilder:
                     pool_ranks = by_pool[workload.pool] = [
                         i for i in infos if i.rank.pool == workload.pool
                     ]
-                found = made[key] = self._workload_flows(w, pool_layout, pool_ranks)
+                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks)
             servers, ranks, per_station = found
             for part, columns in ((at_servers, servers), (at_ranks, ranks)):
                 if columns[0].size:
@@ -410,6 +442,32 @@ class NetworkBuilder:
         W = len(config.workloads)
         sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
+
+
+_FLOWS_KEPT = 1024
+_BACK_ENDS_KEPT = 16
+_back_ends: list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]] = []
+"""Per back end (`_back_end_flows`), the workloads' flows its builders made: the last
+`_BACK_ENDS_KEPT` back ends asked for, at most `_FLOWS_KEPT` flows each."""
+
+
+def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _WorkloadFlows]:
+    """The workloads' flows made by the builders of configurations with `config`'s back end:
+    everything of a configuration `_workload_flows` reads but the workload itself and its
+    placement, compared with ==: the hardware (the system's front-end latency aside: no flow
+    reads it), the ranks (each drive as installed) and the copy services (FlashCopy's work,
+    in the operation costs). The servers', DA pairs' and ranks' stations follow from these."""
+    hw = config.hardware
+    system = hw.system.model_copy(update={"front_end_latency_us": 0.0})
+    back = (dataclasses.replace(hw, system=system), config.ranks, config.copy_services)
+    for i, (other, flows) in enumerate(_back_ends):
+        if other == back:
+            _back_ends.append(_back_ends.pop(i))  # the last asked for is kept longest
+            return flows
+    flows = {}
+    _back_ends.append((back, flows))
+    del _back_ends[:-_BACK_ENDS_KEPT]
+    return flows
 
 
 _HOST_SUMS_KEPT = 256

@@ -39,7 +39,7 @@ from diskmodel.model.layout import (
 )
 from diskmodel.model.network import Network
 from diskmodel.model.network_build import NetworkBuilder, network_for
-from diskmodel.model.open import class_rates, class_responses, station_states
+from diskmodel.model.open import StationStates, class_rates, class_responses, station_states
 from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
 from diskmodel.tiering.skew import UNIFORM
@@ -295,24 +295,37 @@ class Solver:
 
     def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
         """The operating points of `net` at the loads r [W, P]; one load on a network of
-        `Builds.networks` is solved once for every configuration that shares it (the point's
-        figures read the network's stations and flows, the configuration's NVS and, through
-        the fixed delays, its front end: `Builds` keys all but the front end, so the point's
-        key holds it)."""
+        `Builds.networks` is solved once for every configuration that shares it: the point's
+        figures read the network's stations and flows and the configuration's NVS (the same
+        for all of them), and its classes' responses the fixed delays too, which follow the
+        front end (`network_for`): a point solved for another front end lends its stations'
+        states, and only the responses are worked out again (but for z/OS workloads, whose
+        device queues read the responses: solved again)."""
         held = self._built_keys.get(id(net))
         if r.shape[1] != 1 or held is None or held[0] is not net:
-            return self._solved_open(net, r)
+            return self._solved_open(net, r)[1]
         latency = self.config.hardware.system.front_end_latency_us
-        key = (held[1], latency, np.ascontiguousarray(r).tobytes())
+        key = (held[1], np.ascontiguousarray(r).tobytes())
         points = self._builds.points
         found = points.get(key)
-        if found is None:
+        if found is not None and found[0] != latency and self.config.hardware.ficon is None:
+            _, point, states = found
+            per_class = class_responses(net, states)
+            responses = per_class[:, 0]
+            unknown = _writes_unknown(net, responses) if point.nvs_full else responses
+            return [replace(point, network=net, class_response_s=unknown)]
+        if found is None or found[0] != latency:
             if len(points) >= _POINTS_KEPT:
                 points.clear()
-            found = points[key] = self._solved_open(net, r)[0]
-        return [found if found.network is net else replace(found, network=net)]
+            states, solved = self._solved_open(net, r)
+            found = points[key] = (latency, solved[0], states)
+        point = found[1]
+        return [point if point.network is net else replace(point, network=net)]
 
-    def _solved_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
+    def _solved_open(
+        self, net: Network, r: FloatArray
+    ) -> tuple[StationStates, list[OperatingPoint]]:
+        """The stations' states at the loads r [W, P] and the operating points."""
         states = station_states(net, r)
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
@@ -353,7 +366,7 @@ class Solver:
                     wait_ratio=states.wait_ratio[:, p],
                 )
             )
-        return out
+        return states, out
 
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
         """The closed workloads at a total `population` (their populations in proportion; for
@@ -417,14 +430,16 @@ class Solver:
 class Builds:
     """What configurations that build the same networks share (`builds_for`): the operation
     costs and the network builder of the first of them, the networks built, by the placement's
-    `network_key`, the open operating points of a single load solved on them, by that key,
-    the front-end latency and the rates' bytes, and the pools timed at loads for placement
-    (`pool_load.PoolsTimed`)."""
+    `network_key`, the open operating point of a single load solved on them (by that key and
+    the rates' bytes: the front-end latency it was solved for, the point and its stations'
+    states), and the pools timed at loads for placement (`pool_load.PoolsTimed`)."""
 
     costs: OpCosts
     builder: NetworkBuilder
     networks: dict[tuple[object, ...], Network] = field(default_factory=dict)
-    points: dict[tuple[object, ...], OperatingPoint] = field(default_factory=dict)
+    points: dict[tuple[object, ...], tuple[float, OperatingPoint, StationStates]] = field(
+        default_factory=dict
+    )
     pools: PoolsTimed = field(default_factory=dict)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, drive_work_at
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
@@ -24,6 +24,23 @@ from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, SkewCurve
 from diskmodel.units import MB
 from diskmodel.workload import IoMix
+
+_WORK_KEPT = 4096
+_work: dict[tuple[float, bytes], float] = {}
+"""`drive_work_at` by its inputs, the utilisation target and the gain's bytes: a calibration's
+evaluations and a sizing search's candidates ask for the same few gains again and again, each
+answer a bisection of some forty steps."""
+
+
+def _work_at(utilization: float, gain: np.ndarray) -> float:
+    """`costs.drive_work_at(utilization, gain)`, kept by its inputs (`_work`)."""
+    key = (float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
+    found = _work.get(key)
+    if found is None:
+        if len(_work) >= _WORK_KEPT:
+            _work.clear()
+        found = _work[key] = drive_work_at(utilization, gain)
+    return found
 
 
 def _host_reads(mix: IoMix) -> float:
@@ -123,7 +140,7 @@ class PoolAtLoad:
         if found is None:
             found = DriveTimes(
                 self._times.small_io_drive_time_s(rank, rounded),
-                self.costs.work_at(
+                _work_at(
                     self.pool.utilization_target,
                     self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
                 ),
