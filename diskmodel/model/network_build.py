@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from diskmodel.catalog import HostAdapterType
 from diskmodel.components import cache, host_adapter, processor
-from diskmodel.configuration import Configuration, Rank, WorkloadConfig
+from diskmodel.configuration import Configuration, Hardware, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
     LINK_KIND,
     MirrorState,
@@ -451,15 +451,25 @@ _back_ends: list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlo
 `_BACK_ENDS_KEPT` back ends asked for, at most `_FLOWS_KEPT` flows each."""
 
 
+def without_front_end(hardware: Hardware) -> tuple[object, ...]:
+    """`hardware` as far as anything but the classes' fixed delays reads it, to compare with
+    ==: every field, and every figure of the system but its front-end latency."""
+    system = hardware.system
+    figures = {k: v for k, v in system.__dict__.items() if k != "front_end_latency_us"}
+    return (
+        type(system),
+        figures,
+        *(getattr(hardware, f.name) for f in dataclasses.fields(hardware) if f.name != "system"),
+    )
+
+
 def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _WorkloadFlows]:
     """The workloads' flows made by the builders of configurations with `config`'s back end:
     everything of a configuration `_workload_flows` reads but the workload itself and its
     placement, compared with ==: the hardware (the system's front-end latency aside: no flow
     reads it), the ranks (each drive as installed) and the copy services (FlashCopy's work,
     in the operation costs). The servers', DA pairs' and ranks' stations follow from these."""
-    hw = config.hardware
-    system = hw.system.model_copy(update={"front_end_latency_us": 0.0})
-    back = (dataclasses.replace(hw, system=system), config.ranks, config.copy_services)
+    back = (without_front_end(config.hardware), config.ranks, config.copy_services)
     for i, (other, flows) in enumerate(_back_ends):
         if other == back:
             _back_ends.append(_back_ends.pop(i))  # the last asked for is kept longest

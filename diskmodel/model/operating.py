@@ -38,7 +38,7 @@ from diskmodel.model.layout import (
     placements_for,
 )
 from diskmodel.model.network import Network
-from diskmodel.model.network_build import NetworkBuilder, network_for
+from diskmodel.model.network_build import NetworkBuilder, network_for, without_front_end
 from diskmodel.model.open import StationStates, class_rates, class_responses, station_states
 from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
@@ -464,10 +464,9 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
     copy services, the system's front-end latency (read only by the classes' fixed delays,
     which `network_for` works out for each configuration; with copy services the secondary's
     and the links' times are the primary's too, and it stays in)."""
-    hardware = config.hardware
+    hardware: object = config.hardware
     if config.copy_services is None:
-        system = hardware.system.model_copy(update={"front_end_latency_us": 0.0})
-        hardware = replace(hardware, system=system)
+        hardware = without_front_end(config.hardware)
     workloads = tuple(
         replace(w, skew=UNIFORM, mb_skew=None, skew_description="") for w in config.workloads
     )
