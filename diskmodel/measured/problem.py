@@ -345,8 +345,8 @@ class Problem:
                 update["skew"] = skew
             else:
                 update[u.key] = v
-        for w, update in updates.items():
-            workloads[w] = workloads[w].model_copy(update=update)
+        for k, update in updates.items():
+            workloads[k] = workloads[k].model_copy(update=update)
         return validated.model_copy(update={"workloads": workloads, "system": system})
 
     def config_at(self, s: int, x: np.ndarray, catalog: Catalog) -> Configuration:
