@@ -7,7 +7,6 @@ per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -97,7 +96,9 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
     `layout`; the fixed delays are worked out again where the front end differs."""
     # What every open solution of a network reads, worked out once for all that share it.
     net.solved_as, net.class_shares  # noqa: B018
-    out = copy.copy(net)  # its fields and what it worked out from them (`_WORKED_OUT`)
+    # Its fields and what it worked out from them (`_WORKED_OUT`), without re-initialising.
+    out = object.__new__(Network)
+    out.__dict__.update(net.__dict__)
     object.__setattr__(out, "config", config)
     object.__setattr__(out, "layout", layout)
     if (
@@ -358,12 +359,16 @@ class NetworkBuilder:
         return servers.columns()[1:], ranks[1:], per_station
 
     def _kept_workload_flows(
-        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+        self,
+        w: int,
+        pool_layout: PoolLayout,
+        pool_ranks: Sequence[RankInfo],
+        ranks_key: tuple[object, ...],
     ) -> _WorkloadFlows:
         """`_workload_flows`, kept for the builders of configurations with this one's back end
         (`_back_end_flows`) by everything else it reads: the workload's cost inputs (its mix),
-        its shares of its pool's tiers and its pool's ranks' shares and spans. A FlashCopy
-        source's (its copies' work) is made anew."""
+        its shares of its pool's tiers and its pool's ranks' shares and spans (`ranks_key`,
+        `_ranks_key`). A FlashCopy source's (its copies' work) is made anew."""
         workload = self.config.workloads[w]
         inputs = self.costs.cost_inputs(w, workload.mix)
         if inputs[1] is not None:
@@ -372,11 +377,7 @@ class NetworkBuilder:
         key = (
             inputs,
             tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held),
-            tuple(
-                (info.rank.index, share.small_io_share, share.data_share, share.span_fraction)
-                for info in pool_ranks
-                for share in (pool_layout.ranks[info.rank.index],)
-            ),
+            ranks_key,
         )
         found = self._flows.get(key)
         if found is None:
@@ -404,7 +405,7 @@ class NetworkBuilder:
         # Per rank station, over its workloads weighted by their planned rates: operations,
         # busy time, positioning time and second moments of service at queue length one.
         drives = np.zeros((4, K))
-        by_pool: dict[str, list[RankInfo]] = {}
+        by_pool: dict[str, tuple[list[RankInfo], tuple[object, ...]]] = {}
         # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
         # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
         # the same flows but for their index, and the same drive sums: made once each
@@ -420,12 +421,12 @@ class NetworkBuilder:
             key = (costs.kept(w, workload.mix), workload.pool, id(held))
             found = made.get(key)
             if found is None:
-                pool_ranks = by_pool.get(workload.pool)
-                if pool_ranks is None:
-                    pool_ranks = by_pool[workload.pool] = [
-                        i for i in infos if i.rank.pool == workload.pool
-                    ]
-                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks)
+                pool_ranks, ranks_key = by_pool.get(workload.pool, ([], ()))
+                if not ranks_key:
+                    pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
+                    ranks_key = _ranks_key(pool_layout, pool_ranks)
+                    by_pool[workload.pool] = pool_ranks, ranks_key
+                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks, ranks_key)
             servers, ranks, per_station = found
             for part, columns in ((at_servers, servers), (at_ranks, ranks)):
                 if columns[0].size:
@@ -449,6 +450,19 @@ _BACK_ENDS_KEPT = 16
 _back_ends: list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]] = []
 """Per back end (`_back_end_flows`), the workloads' flows its builders made: the last
 `_BACK_ENDS_KEPT` back ends asked for, at most `_FLOWS_KEPT` flows each."""
+
+
+def _ranks_key(pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
+    """What a workload's flows read of its pool's ranks (`_kept_workload_flows`): each one's
+    index and its shares and span; never empty."""
+    return (
+        len(pool_ranks),
+        *(
+            (info.rank.index, share.small_io_share, share.data_share, share.span_fraction)
+            for info in pool_ranks
+            for share in (pool_layout.ranks[info.rank.index],)
+        ),
+    )
 
 
 def without_front_end(hardware: Hardware) -> tuple[object, ...]:
