@@ -92,7 +92,8 @@ def _point_bits(point: OperatingPoint) -> tuple[object, ...]:
 
 
 def _alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No store at all: every solver its own builds and layouts, the host sums made anew."""
+    """No store at all: every solver its own builds and layouts, the host sums and the
+    workloads' flows made anew."""
 
     def own(config: Configuration) -> Builds:
         costs = OpCosts(config)
@@ -100,6 +101,13 @@ def _alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(operating, "builds_for", own)
     monkeypatch.setattr(operating, "placements_for", lambda config, costs: Placements())
+    monkeypatch.setattr(
+        NetworkBuilder,
+        "_kept_workload_flows",
+        lambda self, w, pool_layout, pool_ranks, ranks_key: self._workload_flows(
+            w, pool_layout, pool_ranks
+        ),
+    )
     monkeypatch.setattr(
         NetworkBuilder,
         "_host_sums",
