@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, pools_at
+from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
@@ -236,13 +236,15 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear]
+_stores: list[Callable[[], None]] = [_placements.clear, forget_work]
 """How to forget each store of work shared between configurations (`forget_placements`): the
-layouts, and those that modules above this one register (`forget_also`)."""
+layouts, the drives' work at their targets (`pool_load`), and those that modules above this
+one register (`forget_also`: the builds, flows and host sums of `operating` and
+`network_build`)."""
 
 
 def forget_also(forget: Callable[[], None]) -> None:
-    """Have `forget_placements` also call `forget` (a store of networks made above layout)."""
+    """Have `forget_placements` also call `forget` (a store of a module above layout)."""
     _stores.append(forget)
 
 

@@ -28,7 +28,7 @@ from diskmodel.model.copy_links import (
 )
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import Flows, rank_flows, workload_shares
-from diskmodel.model.layout import PoolLayout
+from diskmodel.model.layout import PoolLayout, forget_also
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
@@ -501,6 +501,10 @@ read, the host adapter by identity (held, so its identity is not reused): builde
 configurations with the same host side and the same workloads' classes and sizes (a
 calibration's evaluations, which differ in destage ratios and skew curves; a sizing
 search's back-end variants) make them once."""
+
+
+forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
+forget_also(_back_ends.clear)
 
 
 def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K: int) -> _FlowSums:

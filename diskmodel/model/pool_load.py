@@ -32,6 +32,11 @@ evaluations and a sizing search's candidates ask for the same few gains again an
 answer a bisection of some forty steps."""
 
 
+def forget_work() -> None:
+    """Forget the drives' work at their targets (`_work`): `layout.forget_placements` calls it."""
+    _work.clear()
+
+
 def _work_at(utilization: float, gain: np.ndarray) -> float:
     """`costs.drive_work_at(utilization, gain)`, kept by its inputs (`_work`)."""
     key = (float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
