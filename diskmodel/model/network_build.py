@@ -445,7 +445,7 @@ class NetworkBuilder:
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
-_FLOWS_KEPT = 1024
+_FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 16
 _back_ends: list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]] = []
 """Per back end (`_back_end_flows`), the workloads' flows its builders made: the last

@@ -443,7 +443,7 @@ class Builds:
     pools: PoolsTimed = field(default_factory=dict)
 
 
-_BUCKETS_KEPT = 64
+_BUCKETS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
 _NETWORKS_KEPT = 32
 _POINTS_KEPT = 64
