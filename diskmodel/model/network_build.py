@@ -446,10 +446,14 @@ class NetworkBuilder:
 
 
 _FLOWS_KEPT = 256
-_BACK_ENDS_KEPT = 16
-_back_ends: list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]] = []
-"""Per back end (`_back_end_flows`), the workloads' flows its builders made: the last
-`_BACK_ENDS_KEPT` back ends asked for, at most `_FLOWS_KEPT` flows each."""
+_BACK_ENDS_KEPT = 32
+_SAME_BUCKET_KEPT = 4
+_back_ends: dict[
+    tuple[object, ...], list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]]
+] = {}
+"""Per back end (`_back_end_flows`), the workloads' flows its builders made: the back ends of
+the first `_BACK_ENDS_KEPT` buckets kept (the oldest dropped first; the last
+`_SAME_BUCKET_KEPT` of each), at most `_FLOWS_KEPT` flows each."""
 
 
 def _ranks_key(pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
@@ -483,14 +487,20 @@ def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _Workload
     placement, compared with ==: the hardware (the system's front-end latency aside: no flow
     reads it), the ranks (each drive as installed) and the copy services (FlashCopy's work,
     in the operation costs). The servers', DA pairs' and ranks' stations follow from these."""
-    back = (without_front_end(config.hardware), config.ranks, config.copy_services)
-    for i, (other, flows) in enumerate(_back_ends):
+    hw = config.hardware
+    back = (without_front_end(hw), config.ranks, config.copy_services)
+    # A cheap hashable part picks the few back ends to compare in full (with ==).
+    bucket = (hw.host_ports, hw.da_pairs, hw.cache_gb, len(config.ranks))
+    kept = _back_ends.setdefault(bucket, [])
+    for i, (other, flows) in enumerate(kept):
         if other == back:
-            _back_ends.append(_back_ends.pop(i))  # the last asked for is kept longest
+            kept.append(kept.pop(i))  # the last asked for is kept longest
             return flows
     flows = {}
-    _back_ends.append((back, flows))
-    del _back_ends[:-_BACK_ENDS_KEPT]
+    kept.append((back, flows))
+    del kept[:-_SAME_BUCKET_KEPT]
+    if len(_back_ends) > _BACK_ENDS_KEPT:
+        _back_ends.pop(next(iter(_back_ends)))
     return flows
 
 
