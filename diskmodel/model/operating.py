@@ -195,6 +195,7 @@ class Solver:
             net = self._built(placed, placed_key)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
+            self._built_keys.clear()  # a network no longer held solves its points alone
         self._networks[key] = net
         if own:
             self._networks[same] = net

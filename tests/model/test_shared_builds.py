@@ -18,9 +18,9 @@ import pytest
 
 from diskmodel.configuration import Configuration, resolve
 from diskmodel.model import operating
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, drive_work_at
 from diskmodel.model.layout import Placements, forget_placements, layout
-from diskmodel.model.network import Network
+from diskmodel.model.network import Network, RankInfo
 from diskmodel.model.network_build import (
     NetworkBuilder,
     _flow_sums,
@@ -29,6 +29,7 @@ from diskmodel.model.network_build import (
     network_for,
 )
 from diskmodel.model.operating import Builds, OperatingPoint, Solver
+from diskmodel.model.pool_load import _work_at
 
 from ..support.builders import BASE, changed, with_data
 
@@ -237,3 +238,53 @@ def test_pools_timed_for_one_skew_place_another_exactly_as_alone() -> None:
             layout(base, r, costs, timed)
         for r in _loads(other):
             assert layout(other, r, costs, timed) == layout(other, r, OpCosts(other))
+
+
+def test_workload_flows_are_kept_per_back_end_by_the_workloads_mix_and_shares() -> None:
+    """Builders of configurations with one back end (here a destage ratio and a skew level
+    apart) keep the workloads' flows in one store; a workload whose mix and shares are the same
+    gets the flows made for the other configuration, which equal its own to the bit; one whose
+    destage ratio differs gets flows of its own; another back end (one more DA pair) another
+    store."""
+    base = _config(_two_tier())
+    other = _config(
+        _two_tier(**{"workloads.1.destage_ratio": 0.5, "workloads.1.skew": {"level": 14.0}})
+    )
+    r = _loads(base)[0]
+    placed = layout(base, r)
+    ours, theirs = NetworkBuilder(base), NetworkBuilder(other)
+    assert ours._flows is theirs._flows
+    assert NetworkBuilder(_config(_two_tier(**{"system.da_pairs": 3})))._flows is not ours._flows
+    ours._flows.clear()
+    ours.build(placed)
+    kept = dict(ours._flows)
+    theirs.build(placed)  # the same placement: oltp's mix and shares are the same, batch's not
+    assert len(ours._flows) == len(kept) + 1
+    new = {key: flows for key, flows in ours._flows.items() if key not in kept}
+    for made, builder in ((kept, ours), (new, theirs)):
+        for key, flows in made.items():
+            w = next(
+                i
+                for i, wl in enumerate(builder.config.workloads)
+                if builder.costs.cost_inputs(i, wl.mix) == key[0]
+            )
+            pool = placed[builder.config.workloads[w].pool]
+            infos = [
+                RankInfo(rank, pool.ranks[rank.index].span_fraction, builder._first_rank + i)
+                for i, rank in enumerate(builder.config.ranks)
+            ]
+            again = builder._workload_flows(w, pool, infos)
+            assert _bits(again[:2]) == _bits(flows[:2])
+            assert [(row, _bits(v)) for row, v in again[2]] == [
+                (row, _bits(v)) for row, v in flows[2]
+            ]
+
+
+def test_a_drives_work_at_its_target_is_kept_by_its_inputs() -> None:
+    config = _config(_two_tier())
+    costs = OpCosts(config)
+    for rank in config.ranks[:2]:
+        gain = costs.gain(rank, 0.5, costs.queue_limit(rank))
+        for target in (0.5, 0.7):
+            assert _work_at(target, gain) == drive_work_at(target, gain)
+        assert _work_at(0.5, gain) < _work_at(0.7, gain)
