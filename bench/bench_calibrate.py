@@ -33,18 +33,19 @@ end only its responses worked out again), and the pools timed for placement; the
 flows are kept per back end by the workload's mix and shares, the host ports' sums by what
 they read, a drive's work at its target by its gain. Of an evaluation's six operating points
 (1,512 over the fit) 1,008 networks are built and solved, 1,344 placements made. Paired
-with main (78e20e5; runs alternating A B A B, 7 pairs, load average 1.7-2.4, 2026-11-28
-12:54): command 3.76 s of processor time against 4.98 s (median; ratio 0.758, 0.729 to
-0.770), peak memory 118 MB against 106 MB; 252 evaluations, calibrated file and fitted
-values byte-identical (md5 4df901c8...). This bench at load 1.7-3.0: command 3.78 s (15.0 ms
-an evaluation, start-up included), in-process 3.23 s. Where an evaluation's time goes now
+with main (eb51790; runs alternating A B A B, 7 pairs, load average 1.1-2.4, 2026-11-28
+13:04): command 3.85 s of processor time against 5.01 s (median; ratio 0.767, 0.751 to
+0.778), peak memory 115 MB against 106 MB; at 12:54, load 1.7-2.4, 3.76 s against 4.98 s
+(0.758); 252 evaluations, calibrated file and fitted values byte-identical (md5
+4df901c8...). This bench at load 1.7-3.0: command 3.78 s (15.0 ms an evaluation, start-up
+included), in-process 3.23 s. Where an evaluation's time goes now
 (in-process, about 3.0 s): placement about a third (0.9 s: the ranking by skew, the tiers'
 split and headroom), the networks built a quarter to a third (0.85 s), the open solutions a
 sixth (0.5 s), resolving the six configurations and setting up their solvers about 0.45 s;
 the command's start-up and imports 0.55-0.8 s (scipy.optimize about 0.35 s above numpy, of
 which the linear algebra that least_squares needs itself is 0.23 s: a narrower import would
 save at most the other 0.12 s, and scipy has none). In a slow hour (main at 6.2 s) the
-ratio puts the command near 4.7 s, under the 5 s target still.
+ratio puts the command near 4.8 s, under the 5 s target still.
 """
 
 from __future__ import annotations
