@@ -16,27 +16,36 @@
 CPU-bound work on a shared machine: a second run varies by about 20%, more under load.
 Measured 2026-11-28 on the shared 2-core machine (load average 7, other workers running):
 command 7.8 s of processor time, 252 evaluations (31 ms each, start-up included): the CPU
-target not met, the evaluations met; in-process 7.5 s. Again at load average 2-3 (branch
-calib-fast, after the drive costs kept across configurations and the skew levels validated
-once): command 6.1 s, 252 evaluations (24 ms each), in-process 5.6 s; the CPU target still
-not met. Of an evaluation's time the six operating points' placement and network build are
-about two thirds, resolving the scenarios into configurations a tenth, the per-workload
-results a twentieth: the model's, not the calibration's (docs/measured.md). The same
-command at main before issue 30: 546 evaluations, 17.3 s back to back at load 6
-(docs/measured.md).
+target not met, the evaluations met; in-process 7.5 s. Branch calib-fast (the drive costs kept
+across configurations, the skew levels validated once), load 2-3: command 6.1 s, in-process
+5.6 s. Branch calib-5s (each interval's configuration resolved once and only the system and
+the workloads resolved again; each skew level's curve built once; the host flows as blocks of
+arrays; the build's flows joined once): command 5.1-5.7 s at load 2.6-5.6, paired with main
+0.82 of it; 5.1-5.6 s in quiet hours, 6.2 s in a slow one. The same command at main before
+issue 30: 546 evaluations, 17.3 s back to back at load 6 (docs/measured.md).
 
-Branch calib-5s (each interval's configuration resolved once and only the system and the
-workloads resolved again, `configuration.resolve_again`; each skew level's curve built once,
-its placement ranking kept with it; the workloads' response times read alone,
-`results.response_times_ms`; the host flows made as blocks of arrays), paired with main
-(d0b9035) by `farm-bench --vs`, 5 runs each: command 5.16 s against 6.36 s at load average
-4.4-5.6 (ratio 0.817), and with the build's flows joined once, 5.74 s against 6.99 s at load
-2.6-5.1 (ratio 0.821); 252 evaluations, calibrated file and fitted values byte-identical; this
-bench at load 4.2-4.4: command 5.06 s (20.1 ms an evaluation), in-process 4.33 s. The CPU
-target is still not met, by a few percent at these loads. What is left, per evaluation of six
-intervals: placement about a third, the network build a third, the open solution a sixth
-(the model's modules), resolving 5%, and the command's imports (scipy.optimize alone about
-0.5 s) some 0.8 s of the whole.
+Branch calib-under-5 (the target met): the configurations of a calibration's evaluations
+that build the same networks share them (`model.operating.builds_for`: all but the
+workloads' skew curves, which only placement reads, and the system's front end, which only
+the classes' fixed delays read, `network_build.network_for`): their operation costs and
+builder, the networks by their placement's key, a single load's open point (for another front
+end only its responses worked out again), and the pools timed for placement; the workloads'
+flows are kept per back end by the workload's mix and shares, the host ports' sums by what
+they read, a drive's work at its target by its gain. Of an evaluation's six operating points
+(1,512 over the fit) 1,008 networks are built and solved, 1,344 placements made. Paired
+with main (eb51790; runs alternating A B A B, 7 pairs, load average 1.1-2.4, 2026-11-28
+13:04): command 3.85 s of processor time against 5.01 s (median; ratio 0.767, 0.751 to
+0.778), peak memory 115 MB against 106 MB; at 12:54, load 1.7-2.4, 3.76 s against 4.98 s
+(0.758); 252 evaluations, calibrated file and fitted values byte-identical (md5
+4df901c8...). This bench at load 1.7-3.0: command 3.78 s (15.0 ms an evaluation, start-up
+included), in-process 3.23 s. Where an evaluation's time goes now
+(in-process, about 3.0 s): placement about a third (0.9 s: the ranking by skew, the tiers'
+split and headroom), the networks built a quarter to a third (0.85 s), the open solutions a
+sixth (0.5 s), resolving the six configurations and setting up their solvers about 0.45 s;
+the command's start-up and imports 0.55-0.8 s (scipy.optimize about 0.35 s above numpy, of
+which the linear algebra that least_squares needs itself is 0.23 s: a narrower import would
+save at most the other 0.12 s, and scipy has none). In a slow hour (main at 6.2 s) the
+ratio puts the command near 4.8 s, under the 5 s target still.
 """
 
 from __future__ import annotations

@@ -225,6 +225,14 @@ def resolve_again(
     )
 
 
+_SCENARIO_FRONT_END = Provenance(
+    basis="the scenario's system.front_end_latency_us (measured or calibrated), in place of "
+    "the catalog's"
+)
+"""The provenance of a front-end latency the scenario gives (made once: a calibration resolves
+the system at every evaluation)."""
+
+
 def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
     """The system as the scenario configures it, with the scenario's front-end latency (measured,
     calibrated; a range at its middle here) in place of the catalog's where it gives one."""
@@ -234,13 +242,7 @@ def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
         system = system.model_copy(
             update={
                 "front_end_latency_us": cfg.front_end_latency_us,
-                "provenance": {
-                    **system.provenance,
-                    "front_end_latency_us": Provenance(
-                        basis="the scenario's system.front_end_latency_us (measured or "
-                        "calibrated), in place of the catalog's"
-                    ),
-                },
+                "provenance": {**system.provenance, "front_end_latency_us": _SCENARIO_FRONT_END},
             }
         )
     return Hardware(

@@ -326,24 +326,27 @@ class Problem:
             self._validated[s] = validated
         workloads = list(validated.workloads)
         system = validated.system
+        # Each workload's fields set in one copy (a copy per unknown was a tenth of this).
+        updates: dict[int, dict[str, Any]] = {}
         for value, u in zip(x, self.unknowns, strict=True):
             v = float(value)
             if u.key == FRONT_END:
                 system = system.model_copy(update={FRONT_END: v})
                 continue
             w = workloads[u.workload]
+            update = updates.setdefault(u.workload, {})
             if u.key == PIN_SHARE and w.pin is not None:
-                workloads[u.workload] = w.model_copy(
-                    update={"pin": w.pin.model_copy(update={"io_share": v})}
-                )
+                update["pin"] = w.pin.model_copy(update={"io_share": v})
             elif u.key == SKEW:
                 level = max(v, SKEW_BOUNDS[0] + 1e-6)  # as `data_at` sets it
                 skew = self._skews.get(level)
                 if skew is None:
                     skew = self._skews[level] = Skew.model_validate({"level": level})
-                workloads[u.workload] = w.model_copy(update={"skew": skew})
+                update["skew"] = skew
             else:
-                workloads[u.workload] = w.model_copy(update={u.key: v})
+                update[u.key] = v
+        for k, update in updates.items():
+            workloads[k] = workloads[k].model_copy(update=update)
         return validated.model_copy(update={"workloads": workloads, "system": system})
 
     def config_at(self, s: int, x: np.ndarray, catalog: Catalog) -> Configuration:

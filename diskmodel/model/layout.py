@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts
-from diskmodel.model.pool_load import PoolAtLoad, pools_at
+from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
@@ -98,7 +98,9 @@ def network_key(placed: Layout) -> tuple[object, ...]:
     )
 
 
-def free_headroom(config: Configuration, rates: ArrayLike, costs: OpCosts) -> float:
+def free_headroom(
+    config: Configuration, rates: ArrayLike, costs: OpCosts, timed: PoolsTimed | None = None
+) -> float:
     """The factor by which the workloads' `rates` may all grow (their ratios fixed) while no
     Easy Tier pool needs a load ceiling: below it the placement is the one that ignores the
     load (each pool's data by heat to capacity), so every load of this mix up to it shares one
@@ -106,7 +108,7 @@ def free_headroom(config: Configuration, rates: ArrayLike, costs: OpCosts) -> fl
     the factor is the smallest of each tier's target over its load (`PoolAtLoad.headroom`)."""
     background_da = np.zeros(config.hardware.da_pairs)
     out = math.inf
-    for pool in pools_at(config, rates, costs):
+    for pool in pools_at(config, rates, costs, timed):
         demands = pool.demands()
         placement, shares = pool.free_placement(demands)
         if pool.pool.placement_follows_load:
@@ -234,27 +236,46 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
+_stores: list[Callable[[], None]] = [_placements.clear, forget_work]
+"""How to forget each store of work shared between configurations (`forget_placements`): the
+layouts, the drives' work at their targets (`pool_load`), and those that modules above this
+one register (`forget_also`: the builds, flows and host sums of `operating` and
+`network_build`)."""
+
+
+def forget_also(forget: Callable[[], None]) -> None:
+    """Have `forget_placements` also call `forget` (a store of a module above layout)."""
+    _stores.append(forget)
+
+
 def forget_placements() -> None:
-    """Forget every back end's layouts: a benchmark that solves the same configuration again
+    """Forget every back end's layouts, and every other store of work shared between
+    configurations (`forget_also`): a benchmark that solves the same configuration again
     measures the work, as a fresh process or a changed configuration does, not the store."""
-    _placements.clear()
+    for forget in _stores:
+        forget()
 
 
 # --------------------------------------------------------------------------- public
 
 
 def layout(
-    config: Configuration, rates: ArrayLike, costs: OpCosts | None = None
+    config: Configuration,
+    rates: ArrayLike,
+    costs: OpCosts | None = None,
+    timed: PoolsTimed | None = None,
 ) -> dict[str, PoolLayout]:
     """Every pool's placement when the workloads run at the host `rates` (I/O per second, one
     per workload, closed ones at the rate they settle at). Pools without Easy Tier or with one
-    tier do not depend on the rates beyond their ratios."""
+    tier do not depend on the rates beyond their ratios. `timed`: the pools timed at loads for
+    configurations that differ from `config` at most in the workloads' skew curves, `costs`
+    theirs (`pool_load.pools_at`)."""
     costs = costs or OpCosts(config)
     out: dict[str, PoolLayout] = {}
     # DA pairs are shared by the pools: each pool's ceilings see the DA work of the pools
     # placed before it as background (pools are placed in file order).
     background_da = np.zeros(config.hardware.da_pairs)
-    for pool in pools_at(config, rates, costs):
+    for pool in pools_at(config, rates, costs, timed):
         demands = pool.demands()
         if pool.pool.placement_follows_load and any(rate > 0 for _, _, rate in pool.members):
             placement, shares, ceilings, bound = _settled(pool, demands, background_da)

@@ -7,14 +7,16 @@ per (workload, class) with the front end's fixed delay (`front_end_delay_s`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.catalog import HostAdapterType
 from diskmodel.components import cache, host_adapter, processor
-from diskmodel.configuration import Configuration, Rank, WorkloadConfig
+from diskmodel.configuration import Configuration, Hardware, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
     LINK_KIND,
     MirrorState,
@@ -26,7 +28,7 @@ from diskmodel.model.copy_links import (
 )
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import Flows, rank_flows, workload_shares
-from diskmodel.model.layout import PoolLayout
+from diskmodel.model.layout import PoolLayout, forget_also
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
@@ -79,6 +81,37 @@ def build_network(
     return NetworkBuilder(config, costs).build(layout)
 
 
+_WORKED_OUT = ("class_shares", "solved_as", "_kind_members", "tier_stations")
+"""`Network`'s cached figures: none reads the configuration's skew curves or front end, or the
+layout, so `network_for` takes them over with the rest (tested)."""
+
+
+def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLayout]) -> Network:
+    """What `build_network(config, layout)` gives, made from `net`: a network built for a
+    configuration that differs from `config` at most in what no station's figure reads (its
+    workloads' skew curves, which only placement reads, and its system's front-end latency,
+    which only the classes' fixed delays read), at a placement that agrees with `layout` in
+    every figure a network is built from (`model.layout.network_key`). The stations, flows and
+    gains are `net`'s, to the bit; the configuration and the layout are `config`'s and
+    `layout`; the fixed delays are worked out again where the front end differs."""
+    # What every open solution of a network reads, worked out once for all that share it.
+    net.solved_as, net.class_shares  # noqa: B018
+    # Its fields and what it worked out from them (`_WORKED_OUT`), without re-initialising.
+    out = object.__new__(Network)
+    out.__dict__.update(net.__dict__)
+    object.__setattr__(out, "config", config)
+    object.__setattr__(out, "layout", layout)
+    if (
+        config.hardware.system.front_end_latency_us
+        != net.config.hardware.system.front_end_latency_us
+    ):
+        times = net.times
+        front = _front_stations(net.stations, net.mirror)
+        delays = _delays(config, front, times.keys, times.service_s, net.mirror)
+        object.__setattr__(out, "times", dataclasses.replace(times, delay_s=delays))
+    return out
+
+
 class NetworkBuilder:
     """The networks of one configuration, one per placement (`build_network`). What no
     placement changes is made once: the stations, and the host ports' and adapter cards' flows
@@ -121,17 +154,18 @@ class NetworkBuilder:
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
         self._no_flows = Flows().columns()  # no flows, each column of its type
+        self._flows = _back_end_flows(config)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
         found = self._host.get(active)
         if found is not None:
             return found
-        if self.config.hardware.ficon is None and self._mirror is None:
-            columns = self._host_columns(active)
-        else:
-            columns = self._host_flows(active).columns()
         W, K = len(self.config.workloads), len(self._stations)
+        if self.config.hardware.ficon is None and self._mirror is None:
+            found = self._host[active] = _host_block_sums(self, active, W, K)
+            return found
+        columns = self._host_flows(active).columns()
         found = self._host[active] = _flow_sums(columns, W, K, self._weight_array)
         return found
 
@@ -324,6 +358,34 @@ class NetworkBuilder:
         ]
         return servers.columns()[1:], ranks[1:], per_station
 
+    def _kept_workload_flows(
+        self,
+        w: int,
+        pool_layout: PoolLayout,
+        pool_ranks: Sequence[RankInfo],
+        ranks_key: tuple[object, ...],
+    ) -> _WorkloadFlows:
+        """`_workload_flows`, kept for the builders of configurations with this one's back end
+        (`_back_end_flows`) by everything else it reads: the workload's cost inputs (its mix),
+        its shares of its pool's tiers and its pool's ranks' shares and spans (`ranks_key`,
+        `_ranks_key`). A FlashCopy source's (its copies' work) is made anew."""
+        workload = self.config.workloads[w]
+        inputs = self.costs.cost_inputs(w, workload.mix)
+        if inputs[1] is not None:
+            return self._workload_flows(w, pool_layout, pool_ranks)
+        held = pool_layout.placement.workload(workload.name).tiers
+        key = (
+            inputs,
+            tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held),
+            ranks_key,
+        )
+        found = self._flows.get(key)
+        if found is None:
+            if len(self._flows) >= _FLOWS_KEPT:
+                self._flows.clear()
+            found = self._flows[key] = self._workload_flows(w, pool_layout, pool_ranks)
+        return found
+
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
         """The network with the data placed as `layout` says."""
         config, costs = self.config, self.costs
@@ -343,7 +405,7 @@ class NetworkBuilder:
         # Per rank station, over its workloads weighted by their planned rates: operations,
         # busy time, positioning time and second moments of service at queue length one.
         drives = np.zeros((4, K))
-        by_pool: dict[str, list[RankInfo]] = {}
+        by_pool: dict[str, tuple[list[RankInfo], tuple[object, ...]]] = {}
         # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
         # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
         # the same flows but for their index, and the same drive sums: made once each
@@ -359,12 +421,12 @@ class NetworkBuilder:
             key = (costs.kept(w, workload.mix), workload.pool, id(held))
             found = made.get(key)
             if found is None:
-                pool_ranks = by_pool.get(workload.pool)
-                if pool_ranks is None:
-                    pool_ranks = by_pool[workload.pool] = [
-                        i for i in infos if i.rank.pool == workload.pool
-                    ]
-                found = made[key] = self._workload_flows(w, pool_layout, pool_ranks)
+                pool_ranks, ranks_key = by_pool.get(workload.pool, ([], ()))
+                if not ranks_key:
+                    pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
+                    ranks_key = _ranks_key(pool_layout, pool_ranks)
+                    by_pool[workload.pool] = pool_ranks, ranks_key
+                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks, ranks_key)
             servers, ranks, per_station = found
             for part, columns in ((at_servers, servers), (at_ranks, ranks)):
                 if columns[0].size:
@@ -381,6 +443,107 @@ class NetworkBuilder:
         W = len(config.workloads)
         sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
+
+
+_FLOWS_KEPT = 256
+_BACK_ENDS_KEPT = 32
+_SAME_BUCKET_KEPT = 4
+_back_ends: dict[
+    tuple[object, ...], list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]]
+] = {}
+"""Per back end (`_back_end_flows`), the workloads' flows its builders made: the back ends of
+the first `_BACK_ENDS_KEPT` buckets kept (the oldest dropped first; the last
+`_SAME_BUCKET_KEPT` of each), at most `_FLOWS_KEPT` flows each."""
+
+
+def _ranks_key(pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
+    """What a workload's flows read of its pool's ranks (`_kept_workload_flows`): each one's
+    index and its shares and span; never empty."""
+    return (
+        len(pool_ranks),
+        *(
+            (info.rank.index, share.small_io_share, share.data_share, share.span_fraction)
+            for info in pool_ranks
+            for share in (pool_layout.ranks[info.rank.index],)
+        ),
+    )
+
+
+def without_front_end(hardware: Hardware) -> tuple[object, ...]:
+    """`hardware` as far as anything but the classes' fixed delays reads it, to compare with
+    ==: every field, and every figure of the system but its front-end latency."""
+    system = hardware.system
+    figures = {k: v for k, v in system.__dict__.items() if k != "front_end_latency_us"}
+    return (
+        type(system),
+        figures,
+        *(getattr(hardware, f.name) for f in dataclasses.fields(hardware) if f.name != "system"),
+    )
+
+
+def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _WorkloadFlows]:
+    """The workloads' flows made by the builders of configurations with `config`'s back end:
+    everything of a configuration `_workload_flows` reads but the workload itself and its
+    placement, compared with ==: the hardware (the system's front-end latency aside: no flow
+    reads it), the ranks (each drive as installed) and the copy services (FlashCopy's work,
+    in the operation costs). The servers', DA pairs' and ranks' stations follow from these."""
+    hw = config.hardware
+    back = (without_front_end(hw), config.ranks, config.copy_services)
+    # A cheap hashable part picks the few back ends to compare in full (with ==).
+    bucket = (hw.host_ports, hw.da_pairs, hw.cache_gb, len(config.ranks))
+    kept = _back_ends.setdefault(bucket, [])
+    for i, (other, flows) in enumerate(kept):
+        if other == back:
+            kept.append(kept.pop(i))  # the last asked for is kept longest
+            return flows
+    flows = {}
+    kept.append((back, flows))
+    del kept[:-_SAME_BUCKET_KEPT]
+    if len(_back_ends) > _BACK_ENDS_KEPT:
+        _back_ends.pop(next(iter(_back_ends)))
+    return flows
+
+
+_HOST_SUMS_KEPT = 256
+_host_sums: dict[tuple[object, ...], tuple[HostAdapterType, _FlowSums]] = {}
+"""The host ports' and cards' flow sums made as blocks (`_host_block_sums`) by everything they
+read, the host adapter by identity (held, so its identity is not reused): builders of
+configurations with the same host side and the same workloads' classes and sizes (a
+calibration's evaluations, which differ in destage ratios and skew curves; a sizing
+search's back-end variants) make them once."""
+
+
+forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
+forget_also(_back_ends.clear)
+
+
+def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K: int) -> _FlowSums:
+    """`_flow_sums(builder._host_columns(active), W, K, builder's weights)`, kept
+    (`_host_sums`) by what those read: the host adapter, the host ports, the stations' and
+    the workloads' number, the workloads' weights, the workloads `active` and each one's
+    class fractions and sizes."""
+    hw = builder.config.hardware
+    mixes = tuple(
+        tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
+        for w in (builder.config.workloads[i] for i in active)
+    )
+    key = (
+        id(hw.host_adapter),
+        hw.host_ports,
+        W,
+        K,
+        builder._weight_array.tobytes(),
+        active,
+        mixes,
+    )
+    kept = _host_sums.get(key)
+    if kept is not None and kept[0] is hw.host_adapter:
+        return kept[1]
+    sums = _flow_sums(builder._host_columns(active), W, K, builder._weight_array)
+    if len(_host_sums) >= _HOST_SUMS_KEPT:
+        _host_sums.clear()
+    _host_sums[key] = (hw.host_adapter, sums)
+    return sums
 
 
 _WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
@@ -584,14 +747,35 @@ def _class_times(
     the light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
     C = len(IO_CLASSES)
     keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in sums.codes]
-    G = len(keys)
     visits_gk, service = sums.visits, sums.service
     kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
+    front = _front_stations(stations, mirror)
+    return ClassTimes(
+        tuple(keys), visits_gk, service, kind_idx, _delays(config, front, keys, service, mirror)
+    )
+
+
+def _front_stations(stations: Sequence[Station], mirror: MirrorState | None) -> NDArray[np.bool_]:
+    """[K] the stations whose time is part of the front end's fixed time (a Metro Mirror
+    link's is not)."""
     front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
     if mirror is not None:
         front[list(mirror.links)] = False
+    return front
+
+
+def _delays(
+    config: Configuration,
+    front: NDArray[np.bool_],
+    keys: Sequence[tuple[int, IoClass]],
+    service: FloatArray,
+    mirror: MirrorState | None,
+) -> FloatArray:
+    """Each host-visible (workload, class) group's fixed delay (`ClassTimes.delay_s`): the
+    front end's time beyond what its `front` stations time (`service`, per group and
+    station), a Metro Mirror write's wait beyond the links, and a consistency group's hold."""
     port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
-    delay = np.zeros(G)
+    delay = np.zeros(len(keys))
     for g, (wl, c) in enumerate(keys):
         size = config.workloads[wl].mix.size_bytes(c)
         counted = float(service[g, front].sum()) - size / port_bytes_per_s
@@ -600,4 +784,4 @@ def _class_times(
             if mirror is not None and wl in mirror.secondary_write_s:
                 delay[g] += mirror.delay_s(wl)
             delay[g] += group_hold_s(config, wl)
-    return ClassTimes(tuple(keys), visits_gk, service, kind_idx, delay)
+    return delay

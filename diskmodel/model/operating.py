@@ -15,8 +15,9 @@ once a tier's load ceiling binds; below that, one network serves every load with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -28,11 +29,20 @@ from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.device_limit import queues_carry
-from diskmodel.model.layout import free_headroom, layout, network_key, placements_for
+from diskmodel.model.layout import (
+    PoolLayout,
+    forget_also,
+    free_headroom,
+    layout,
+    network_key,
+    placements_for,
+)
 from diskmodel.model.network import Network
-from diskmodel.model.network_build import NetworkBuilder
-from diskmodel.model.open import class_rates, class_responses, station_states
+from diskmodel.model.network_build import NetworkBuilder, network_for, without_front_end
+from diskmodel.model.open import StationStates, class_rates, class_responses, station_states
+from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
+from diskmodel.tiering.skew import UNIFORM
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -96,13 +106,18 @@ class OperatingPoint:
 
 
 class Solver:
-    """Operating points of one configuration, sharing its operation costs and networks."""
+    """Operating points of one configuration, sharing its operation costs and networks (with
+    the configurations that build the same networks: `builds_for`)."""
 
     def __init__(self, config: Configuration) -> None:
         self.config = config
-        self.costs = OpCosts(config)
-        self._builder = NetworkBuilder(config, self.costs)
+        self._builds = builds_for(config)
+        self.costs = self._builds.costs
         self._placements = placements_for(config, self.costs)
+        # The networks this solver was given, by id (each held), with their placement's key in
+        # `Builds.networks` (`_built`), so that a load solved alone on one reads and writes
+        # `Builds.points`.
+        self._built_keys: dict[int, tuple[Network, tuple[object, ...]]] = {}
         self._networks: dict[tuple[object, ...], Network] = {}
         # Per mix (rate ratios): the total rate up to which no Easy Tier ceiling binds.
         self._free_up_to: dict[tuple[object, ...], float] = {}
@@ -142,7 +157,7 @@ class Solver:
                 exact = first.tobytes()
                 headroom = self._placements.headroom.get(exact)
                 if headroom is None:
-                    headroom = free_headroom(self.config, first, self.costs)
+                    headroom = free_headroom(self.config, first, self.costs, self._timed())
                     self._placements.headroom[exact] = headroom
                 free = float(first.sum()) * headroom
                 free *= 1 - _FREE_MARGIN
@@ -157,7 +172,9 @@ class Solver:
         exact = r.tobytes()
         placed = self._placements.layouts.get(exact)
         if placed is None:
-            placed = self._placements.layouts[exact] = layout(self.config, r, self.costs)
+            placed = self._placements.layouts[exact] = layout(
+                self.config, r, self.costs, self._timed()
+            )
         if self.follows_load and not any(p.bound for p in placed.values()):
             # No ceiling binds: the placement is the one every load of this mix shares.
             key = ("free", ratios)
@@ -171,16 +188,40 @@ class Solver:
         # ceiling of 0 places the same data at every load (the loads then share a network,
         # each still solved alone).
         own = key[0] == "rates"
-        same: tuple[object, ...] = ("placement", network_key(placed)) if own else ()
+        placed_key = network_key(placed)
+        same: tuple[object, ...] = ("placement", placed_key) if own else ()
         net = self._networks.get(same) if own else None
         if net is None:
-            net = self._builder.build(placed)
+            net = self._built(placed, placed_key)
         if len(self._networks) > _CACHE_SIZE:
             self._networks.clear()
+            self._built_keys.clear()  # a network no longer held solves its points alone
         self._networks[key] = net
         if own:
             self._networks[same] = net
         return net, not own
+
+    def _timed(self) -> PoolsTimed:
+        """The pools timed at loads for this configuration's builds (`Builds.pools`)."""
+        pools = self._builds.pools
+        if len(pools) >= _POOLS_KEPT:
+            pools.clear()
+        return pools
+
+    def _built(self, placed: Mapping[str, PoolLayout], placed_key: tuple[object, ...]) -> Network:
+        """The network of this configuration at `placed` (`network_key(placed)` is
+        `placed_key`): built once for every configuration that shares this one's builds
+        (`builds_for`), and made this configuration's own (`network_build.network_for`)."""
+        builds = self._builds
+        shared = builds.networks.get(placed_key)
+        if shared is None:
+            if len(builds.networks) >= _NETWORKS_KEPT:
+                builds.networks.clear()
+                builds.points.clear()
+            shared = builds.networks[placed_key] = builds.builder.build(placed)
+        net = network_for(shared, self.config, placed)
+        self._built_keys[id(net)] = (net, placed_key)
+        return net
 
     # ----------------------------------------------------------------------- loads
 
@@ -254,6 +295,38 @@ class Solver:
         yield from solve_shared()
 
     def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
+        """The operating points of `net` at the loads r [W, P]; one load on a network of
+        `Builds.networks` is solved once for every configuration that shares it: the point's
+        figures read the network's stations and flows and the configuration's NVS (the same
+        for all of them), and its classes' responses the fixed delays too, which follow the
+        front end (`network_for`): a point solved for another front end lends its stations'
+        states, and only the responses are worked out again (but for z/OS workloads, whose
+        device queues read the responses: solved again)."""
+        held = self._built_keys.get(id(net))
+        if r.shape[1] != 1 or held is None or held[0] is not net:
+            return self._solved_open(net, r)[1]
+        latency = self.config.hardware.system.front_end_latency_us
+        key = (held[1], np.ascontiguousarray(r).tobytes())
+        points = self._builds.points
+        found = points.get(key)
+        if found is not None and found[0] != latency and self.config.hardware.ficon is None:
+            _, point, states = found
+            per_class = class_responses(net, states)
+            responses = per_class[:, 0]
+            unknown = _writes_unknown(net, responses) if point.nvs_full else responses
+            return [replace(point, network=net, class_response_s=unknown)]
+        if found is None or found[0] != latency:
+            if len(points) >= _POINTS_KEPT:
+                points.clear()
+            states, solved = self._solved_open(net, r)
+            found = points[key] = (latency, solved[0], states)
+        point = found[1]
+        return [point if point.network is net else replace(point, network=net)]
+
+    def _solved_open(
+        self, net: Network, r: FloatArray
+    ) -> tuple[StationStates, list[OperatingPoint]]:
+        """The stations' states at the loads r [W, P] and the operating points."""
         states = station_states(net, r)
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
@@ -294,7 +367,7 @@ class Solver:
                     wait_ratio=states.wait_ratio[:, p],
                 )
             )
-        return out
+        return states, out
 
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
         """The closed workloads at a total `population` (their populations in proportion; for
@@ -349,6 +422,99 @@ class Solver:
         net = self.network(rates)
         scale, _ = net.saturation_scale(rates)
         return bool(scale >= 1.0) and queues_carry(net, rates)
+
+
+# --------------------------------------------------------------------------- shared
+
+
+@dataclass
+class Builds:
+    """What configurations that build the same networks share (`builds_for`): the operation
+    costs and the network builder of the first of them, the networks built, by the placement's
+    `network_key`, the open operating point of a single load solved on them (by that key and
+    the rates' bytes: the front-end latency it was solved for, the point and its stations'
+    states), and the pools timed at loads for placement (`pool_load.PoolsTimed`)."""
+
+    costs: OpCosts
+    builder: NetworkBuilder
+    networks: dict[tuple[object, ...], Network] = field(default_factory=dict)
+    points: dict[tuple[object, ...], tuple[float, OperatingPoint, StationStates]] = field(
+        default_factory=dict
+    )
+    pools: PoolsTimed = field(default_factory=dict)
+
+
+_BUCKETS_KEPT = 32
+_SAME_BUCKET_KEPT = 4
+_NETWORKS_KEPT = 32
+_POINTS_KEPT = 64
+_POOLS_KEPT = 64
+_builds: OrderedDict[tuple[object, ...], list[tuple[tuple[object, ...], Builds]]] = OrderedDict()
+"""Per `_build_inputs` bucket, the builds of the configurations asked for: the last
+`_BUCKETS_KEPT` buckets (the last `_SAME_BUCKET_KEPT` of each), at most `_NETWORKS_KEPT`
+networks and `_POINTS_KEPT` points each. A calibration's evaluations of one interval differ
+in a few workload figures; those that differ only in a skew curve or the front end (the
+finite differences of a fit) come back to the builds of the evaluation before them."""
+
+
+def _build_inputs(config: Configuration) -> tuple[object, ...]:
+    """Everything of `config` that its networks (`NetworkBuilder`), their operation costs
+    (`OpCosts`) and their open solution (`Solver._solved_open`) read (compared with ==), but
+    the workloads' skew curves (read only by placement: a network is built from the figures
+    of its placement, `network_key`, which is part of every key `Builds` holds) and, with no
+    copy services, the system's front-end latency (read only by the classes' fixed delays,
+    which `network_for` works out for each configuration; with copy services the secondary's
+    and the links' times are the primary's too, and it stays in)."""
+    hardware: object = config.hardware
+    if config.copy_services is None:
+        hardware = without_front_end(config.hardware)
+    workloads = tuple(
+        replace(w, skew=UNIFORM, mb_skew=None, skew_description="") for w in config.workloads
+    )
+    return (
+        hardware,
+        config.ranks,
+        config.pools,
+        workloads,
+        config.service_level,
+        config.logs,
+        config.application,
+        config.copy_services,
+    )
+
+
+def builds_for(config: Configuration) -> Builds:
+    """The builds of the configurations whose `_build_inputs` are `config`'s: their networks
+    and points are `config`'s, to the bit, once made its own (`network_for`)."""
+    inputs = _build_inputs(config)
+    hw = config.hardware
+    # A cheap hashable part picks the few to compare in full (with ==).
+    bucket = (
+        hw.host_ports,
+        hw.da_pairs,
+        hw.cache_gb,
+        len(config.ranks),
+        tuple((w.name, w.iops, w.mix.destage_ratio) for w in config.workloads),
+    )
+    kept = _builds.get(bucket)
+    if kept is None:
+        kept = _builds[bucket] = []
+        if len(_builds) > _BUCKETS_KEPT:
+            _builds.popitem(last=False)
+    else:
+        _builds.move_to_end(bucket)
+    for i, (other, builds) in enumerate(kept):
+        if other == inputs:
+            kept.append(kept.pop(i))  # the last asked for is kept longest
+            return builds
+    costs = OpCosts(config)
+    builds = Builds(costs, NetworkBuilder(config, costs))
+    kept.append((inputs, builds))
+    del kept[:-_SAME_BUCKET_KEPT]
+    return builds
+
+
+forget_also(_builds.clear)  # `layout.forget_placements` forgets the builds too
 
 
 def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, drive_work_at
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
@@ -24,6 +24,28 @@ from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, SkewCurve
 from diskmodel.units import MB
 from diskmodel.workload import IoMix
+
+_WORK_KEPT = 4096
+_work: dict[tuple[float, bytes], float] = {}
+"""`drive_work_at` by its inputs, the utilisation target and the gain's bytes: a calibration's
+evaluations and a sizing search's candidates ask for the same few gains again and again, each
+answer a bisection of some forty steps."""
+
+
+def forget_work() -> None:
+    """Forget the drives' work at their targets (`_work`): `layout.forget_placements` calls it."""
+    _work.clear()
+
+
+def _work_at(utilization: float, gain: np.ndarray) -> float:
+    """`costs.drive_work_at(utilization, gain)`, kept by its inputs (`_work`)."""
+    key = (float(utilization), np.ascontiguousarray(gain, dtype=np.float64).tobytes())
+    found = _work.get(key)
+    if found is None:
+        if len(_work) >= _WORK_KEPT:
+            _work.clear()
+        found = _work[key] = drive_work_at(utilization, gain)
+    return found
 
 
 def _host_reads(mix: IoMix) -> float:
@@ -123,7 +145,7 @@ class PoolAtLoad:
         if found is None:
             found = DriveTimes(
                 self._times.small_io_drive_time_s(rank, rounded),
-                self.costs.work_at(
+                _work_at(
                     self.pool.utilization_target,
                     self.costs.gain(rank, rounded, self.costs.queue_limit(rank)),
                 ),
@@ -343,21 +365,66 @@ class PoolAtLoad:
         return out
 
 
-def pools_at(config: Configuration, rates: ArrayLike, costs: OpCosts) -> Iterator[PoolAtLoad]:
+_SKEW_FREE = (
+    "_times",
+    "_tier_times",
+    "_by_capacity_tiers",
+    "_da_per_small_io_by_capacity",
+    "_names",
+    "_rates",
+)
+"""`PoolAtLoad`'s cached figures that read neither the workloads' skew curves nor anything
+but their mixes and rates (`PoolAtLoad.for_members`)."""
+
+PoolsTimed = dict[tuple[str, bytes], PoolAtLoad]
+"""Pools at loads (by the pool's name and the host rates' bytes) of configurations whose pools,
+ranks, DA pairs, operation costs (one `OpCosts`) and workloads are the same but for the
+workloads' skew curves: what `pools_at` shares between them (`PoolAtLoad.for_members`)."""
+
+
+def _with_members(
+    found: PoolAtLoad, members: tuple[tuple[int, WorkloadConfig, float], ...]
+) -> PoolAtLoad:
+    """`found`'s pool at the same rates with `members`, the same workloads but for their skew
+    curves (which only `demands` and `split` read): the drive times and what was worked out
+    from the ranks and the workloads' mixes and rates (`_SKEW_FREE`) are `found`'s."""
+    out = PoolAtLoad(
+        found.pool, found.ranks, members, found.costs, found.da_pairs, found._memo, found._by_rank
+    )
+    for name in _SKEW_FREE:
+        if name in found.__dict__:
+            out.__dict__[name] = found.__dict__[name]
+    return out
+
+
+def pools_at(
+    config: Configuration, rates: ArrayLike, costs: OpCosts, timed: PoolsTimed | None = None
+) -> Iterator[PoolAtLoad]:
     """Each pool that holds a workload, with its ranks and its workloads at `rates`, in file
-    order (the order in which pools see each other's DA work)."""
+    order (the order in which pools see each other's DA work). With `timed` (kept for
+    configurations that differ from `config` at most in the workloads' skew curves: `costs`
+    is theirs too), a pool timed there at these rates lends its times (`_with_members`)."""
     rate = np.asarray(rates, dtype=np.float64)
+    exact = rate.tobytes() if timed is not None else b""
     for pool_config in config.pools:
         members = tuple(
             (i, w, float(rate[i]))
             for i, w in enumerate(config.workloads)
             if w.pool == pool_config.name
         )
-        if members:
-            yield PoolAtLoad(
-                pool_config,
-                tuple(r for r in config.ranks if r.pool == pool_config.name),
-                members,
-                costs,
-                config.hardware.da_pairs,
-            )
+        if not members:
+            continue
+        found = None if timed is None else timed.get((pool_config.name, exact))
+        if found is not None:
+            yield _with_members(found, members)
+            continue
+        pool = PoolAtLoad(
+            pool_config,
+            tuple(r for r in config.ranks if r.pool == pool_config.name),
+            members,
+            costs,
+            config.hardware.da_pairs,
+        )
+        if timed is not None:
+            timed[(pool_config.name, exact)] = pool
+        yield pool
