@@ -100,8 +100,11 @@ def erlang_b(c: ArrayLike, a: ArrayLike) -> FloatArray:
     the smallest double underflow harmlessly to 0. Cost O(max c) vector operations.
     Source: Jagerman, "Some properties of the Erlang loss function", BSTJ 53 (1974).
     """
-    c_i = _servers(c)
-    a_f = _nonnegative("a", a)
+    return _erlang_b(_servers(c), _nonnegative("a", a))
+
+
+def _erlang_b(c_i: NDArray[np.int64], a_f: FloatArray) -> FloatArray:
+    """`erlang_b` of inputs already checked (a caller that checked them once, `mmc`)."""
     c_b, a_b = np.broadcast_arrays(c_i, a_f)
     if c_b.size == 0:
         return np.zeros(c_b.shape)
@@ -140,12 +143,15 @@ def erlang_c(c: ArrayLike, a: ArrayLike) -> FloatArray:
     Source: Kleinrock (1975) eq. 3.40; the B-to-C identity is standard (Cooper, Introduction
     to Queueing Theory, 1981, §3.4).
     """
-    c_i = _servers(c)
-    a_f = _nonnegative("a", a)
+    return _erlang_c(_servers(c), _nonnegative("a", a))
+
+
+def _erlang_c(c_i: NDArray[np.int64], a_f: FloatArray) -> FloatArray:
+    """`erlang_c` of inputs already checked (`mmc` checks its own once, not three times)."""
     c_b, a_b = np.broadcast_arrays(c_i.astype(np.float64), a_f)
     rho = a_b / c_b
     below = rho < 1.0
-    b = erlang_b(c_i, np.where(below, a_b, 0.0))
+    b = _erlang_b(c_i, np.where(below, a_b, 0.0))
     prob = b / (rho * b + (1.0 - rho))
     return np.where(below, np.minimum(prob, 1.0), 1.0)
 
@@ -161,7 +167,7 @@ def mmc(lam: ArrayLike, s: ArrayLike, c: ArrayLike) -> StationResult:
     )
     a = lam_a * s_a
     rho = a / c_a
-    prob_wait = erlang_c(c_a, np.where(rho < 1.0, a, 0.0))
+    prob_wait = _erlang_c(c_a, np.where(rho < 1.0, a, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         wait = np.where(rho < 1.0, prob_wait * s_a / (c_a * (1.0 - rho)), np.inf)
     return _station_result(lam_a, s_a, rho, wait)
