@@ -17,6 +17,7 @@ from diskmodel.components.seek import SeekCurve
 from diskmodel.configuration import resolve
 from diskmodel.logwrite import _gauss_legendre
 from diskmodel.model.costs import drive_gain, drive_work_at
+from diskmodel.model.layout import forget_placements
 from diskmodel.model.operating import Solver
 
 from .support.builders import scenario
@@ -97,16 +98,23 @@ def test_the_scan_sees_each_kind_of_module_state() -> None:
     assert [_is_empty_container(v) for v in values] == [False, True, False]
 
 
-# ------------------------------------------------------------- per configuration: the Solver
+# ------------------------------------------------------------- per network inputs: the Solver
 
 
-def test_each_solver_owns_its_costs_and_gains() -> None:
+def test_solvers_share_costs_only_with_configurations_that_build_the_same_networks() -> None:
+    """Solvers of configurations whose networks read the same (`operating.builds_for`) share
+    their operation costs and gains; another load has its own; what is kept is pure."""
+    forget_placements()
     config = resolve(scenario(**{"pools.0.easy_tier": "auto"}), load_catalog())
-    one, two = Solver(config), Solver(config)
-    assert one.costs is not two.costs
+    other = resolve(
+        scenario(**{"pools.0.easy_tier": "auto", "workloads.0.iops": 9000}), load_catalog()
+    )
+    one, two, three = Solver(config), Solver(config), Solver(other)
+    assert one.costs is two.costs
+    assert three.costs is not one.costs
     one.planned_point()
     assert one.costs._gains
-    assert not two.costs._gains
+    assert not three.costs._gains
     rank = config.ranks[0]
     depth = one.costs.queue_limit(rank)
     np.testing.assert_array_equal(one.costs.gain(rank, 0.37, depth), drive_gain(rank, 0.37, depth))

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import HostAdapterType
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Hardware, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
@@ -505,7 +504,7 @@ def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _Workload
 
 
 _HOST_SUMS_KEPT = 256
-_host_sums: dict[tuple[object, ...], tuple[HostAdapterType, _FlowSums]] = {}
+_host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
 """The host ports' and cards' flow sums made as blocks (`_host_block_sums`) by everything they
 read, the host adapter by identity (held, so its identity is not reused): builders of
 configurations with the same host side and the same workloads' classes and sizes (a

@@ -11,15 +11,13 @@ import numpy as np
 import pytest
 
 from diskmodel.catalog import load_catalog
-from diskmodel.configuration import Configuration
 from diskmodel.measured.budget import Evaluations
 from diskmodel.measured.problem import Problem, system_unknowns, targets, workload_unknowns
-from diskmodel.model import operating
-from diskmodel.model.costs import OpCosts
-from diskmodel.model.layout import Placements, forget_placements
-from diskmodel.model.network_build import NetworkBuilder, _flow_sums
+from diskmodel.model.layout import forget_placements
+from diskmodel.model.network_build import NetworkBuilder
 
 from ..conftest import ROOT
+from ..support.unshared import share_nothing
 from .test_calibrate import _shipped_week
 
 MEASURED_DIR = ROOT / "scenarios" / "measured"
@@ -74,29 +72,6 @@ def test_every_evaluation_with_the_stores_is_the_evaluation_alone(
     # The skew and front-end steps built no network of their own in some interval.
     assert len(built) < len(_points(problem)) * len(problem.selections)
 
-    def own(config: Configuration) -> operating.Builds:
-        costs = OpCosts(config)
-        return operating.Builds(costs, NetworkBuilder(config, costs))
-
-    monkeypatch.setattr(operating, "builds_for", own)
-    monkeypatch.setattr(operating, "placements_for", lambda config, costs: Placements())
-    monkeypatch.setattr(
-        NetworkBuilder,
-        "_host_sums",
-        lambda self, active: _flow_sums(
-            self._host_columns(active),
-            len(self.config.workloads),
-            len(self._stations),
-            self._weight_array,
-        ),
-    )
-    monkeypatch.setattr(NetworkBuilder, "_kept_workload_flows", _made)
+    share_nothing(monkeypatch)
     alone = _figures(_problem())
     assert alone == shared
-
-
-def _made(
-    self: NetworkBuilder, w: int, pool_layout: object, pool_ranks: object, ranks_key: object
-) -> object:
-    """`_workload_flows` made anew, nothing kept."""
-    return self._workload_flows(w, pool_layout, pool_ranks)  # type: ignore[arg-type]

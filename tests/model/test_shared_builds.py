@@ -17,9 +17,8 @@ import numpy as np
 import pytest
 
 from diskmodel.configuration import Configuration, resolve
-from diskmodel.model import operating
 from diskmodel.model.costs import OpCosts, drive_work_at
-from diskmodel.model.layout import Placements, forget_placements, layout
+from diskmodel.model.layout import forget_placements, layout
 from diskmodel.model.network import Network, RankInfo
 from diskmodel.model.network_build import (
     NetworkBuilder,
@@ -28,10 +27,11 @@ from diskmodel.model.network_build import (
     build_network,
     network_for,
 )
-from diskmodel.model.operating import Builds, OperatingPoint, Solver
+from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.model.pool_load import _work_at
 
 from ..support.builders import BASE, changed, with_data
+from ..support.unshared import share_nothing
 
 
 def _two_tier(**changes: Any) -> dict[str, Any]:
@@ -92,35 +92,6 @@ def _point_bits(point: OperatingPoint) -> tuple[object, ...]:
     return (*out, point.response_s, _network_bits(point.network))
 
 
-def _alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No store at all: every solver its own builds and layouts, the host sums and the
-    workloads' flows made anew."""
-
-    def own(config: Configuration) -> Builds:
-        costs = OpCosts(config)
-        return Builds(costs, NetworkBuilder(config, costs))
-
-    monkeypatch.setattr(operating, "builds_for", own)
-    monkeypatch.setattr(operating, "placements_for", lambda config, costs: Placements())
-    monkeypatch.setattr(
-        NetworkBuilder,
-        "_kept_workload_flows",
-        lambda self, w, pool_layout, pool_ranks, ranks_key: self._workload_flows(
-            w, pool_layout, pool_ranks
-        ),
-    )
-    monkeypatch.setattr(
-        NetworkBuilder,
-        "_host_sums",
-        lambda self, active: _flow_sums(
-            self._host_columns(active),
-            len(self.config.workloads),
-            len(self._stations),
-            self._weight_array,
-        ),
-    )
-
-
 def _solved(config: Configuration) -> list[tuple[object, ...]]:
     solver = Solver(config)
     return [_point_bits(solver.open_point(r)) for r in _loads(config)]
@@ -146,7 +117,7 @@ def test_a_skew_or_front_end_variant_shares_the_builds_and_solves_as_alone(
     for r in _loads(base):
         first.open_point(r)  # fills the store with the base's networks and points
     with_store = _solved(other)
-    _alone(monkeypatch)
+    share_nothing(monkeypatch)
     assert _solved(other) == with_store
 
 
