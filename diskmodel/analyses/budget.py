@@ -148,14 +148,6 @@ uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configura
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
-DUPLICATE_SHARE = 0.3
-"""A `compare` alternative that sets what one before it sets (the same configuration under
-another name), as a share of its configuration's cost: its layouts, networks and single-load
-points are the first one's (`model.layout.placements_for`, `model.operating.builds_for`), so
-what is left is its curve's solves of shared networks and its results (measured 2026-11-28
-13:39, `bench budget`'s 8-pool case of 200 points, in process: 0.146 s an identical
-alternative against 0.69 s one that sets another rate, 0.21; the case's eight alternatives
-all set the same cache)."""
 BAND_PASSING = 0.35
 """Share of the catalog's estimates whose screen passes, each then solved at both ends of its
 range (measured: 1 of 26 with Easy Tier off, 4-7 of 23-26 with it on, over the bench's
@@ -379,12 +371,7 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
     configurations = [s for _, s in scenario.alternatives(catalog)]
-    settings = [None, *(alt.set for alt in analyses.compare)]  # the baseline sets nothing
-    seconds = STARTUP_S + sum(
-        _configuration_s(s, catalog, points, factors)
-        * (DUPLICATE_SHARE if given is not None and given in settings[:i] else 1.0)
-        for i, (s, given) in enumerate(zip(configurations, settings, strict=True))
-    )
+    seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
     if analyses.catalog_band:
         seconds += _catalog_band_s(scenario, catalog)
     if scenario.ranges:

@@ -116,29 +116,3 @@ def test_the_band_counts_every_estimate_the_configuration_uses() -> None:
         s = Scenario.model_validate(data, context={"catalog": catalog})
         tried = catalog_band_module.estimates(resolve(s, catalog), catalog)
         assert budget.catalog_estimates(s, catalog) >= len(tried) > 0
-
-
-def test_an_alternative_that_repeats_another_is_priced_as_shared_and_shares(
-    tmp_path: Path,
-) -> None:
-    """A `compare` alternative setting what one before it sets is priced at
-    `DUPLICATE_SHARE` of a configuration, and its configuration is the first one's to the
-    model's stores: the same builds (`operating.builds_for`)."""
-    from diskmodel.configuration import resolve
-
-    catalog = load_catalog()
-
-    def with_alternatives(*iops: float) -> Any:
-        compare = [{"name": f"alt {i}", "set": {"workloads.0.iops": x}} for i, x in enumerate(iops)]
-        path = tmp_path / f"{len(set(iops))}.yaml"
-        path.write_text(json.dumps(_small(analyses={**_NO_BAND, "compare": compare})))
-        return diskmodel.load_scenario(path, catalog)
-
-    repeated, distinct = with_alternatives(5000, 5000), with_alternatives(5000, 6000)
-    one = budget._configuration_s(repeated, catalog, repeated.analyses.curve.points, ())
-    saved = budget.estimate(distinct, catalog).seconds - budget.estimate(repeated, catalog).seconds
-    assert saved == pytest.approx((1 - budget.DUPLICATE_SHARE) * one, rel=0.05)
-    (_, first), (_, again) = repeated.alternatives(catalog)[1:]
-    assert operating.builds_for(resolve(again, catalog)) is operating.builds_for(
-        resolve(first, catalog)
-    )
