@@ -199,8 +199,7 @@ def _alternatives(n: int) -> list[dict[str, Any]]:
     factors, measured in process), so the rows no longer measured eight alternatives. An
     alternative that repeats another is still priced in full: the estimate stays above it."""
     return [
-        {"name": f"rate {i}", "set": {"workloads.0.iops": 2000 + 100 * (i + 1)}}
-        for i in range(n)
+        {"name": f"rate {i}", "set": {"workloads.0.iops": 2000 + 100 * (i + 1)}} for i in range(n)
     ]
 
 
