@@ -24,7 +24,7 @@ from .support.builders import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "diskmodel"
-CONTAINERS = {"dict", "list", "set", "OrderedDict", "collections.OrderedDict"}
+CONTAINERS = {"dict", "list", "set", "OrderedDict", "collections.OrderedDict", "Kept"}
 CACHE_CALLS = {"functools.cache", "cache", "functools.lru_cache", "lru_cache"}
 
 
@@ -35,15 +35,11 @@ def _is_cache(node: ast.expr) -> bool:
 
 
 def _is_empty_container(node: ast.expr | None) -> bool:
-    """`{}`, `[]`, `set()`, `dict()`, `list()`, `OrderedDict()`: state a module keeps filling."""
+    """`{}`, `[]`, `set()`, `dict()`, `list()`, `OrderedDict()`, `Kept(...)` (`model.kept`):
+    state a module keeps filling."""
     if isinstance(node, ast.Dict | ast.List | ast.Set):
         return not (node.keys if isinstance(node, ast.Dict) else node.elts)
-    return (
-        isinstance(node, ast.Call)
-        and ast.unparse(node.func)
-        in {"dict", "list", "set", "OrderedDict", "collections.OrderedDict"}
-        and not node.args
-    )
+    return isinstance(node, ast.Call) and ast.unparse(node.func) in CONTAINERS and not node.args
 
 
 def module_state() -> set[str]:

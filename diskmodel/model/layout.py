@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +45,7 @@ from numpy.typing import ArrayLike
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts
+from diskmodel.model.kept import Kept
 from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
@@ -189,9 +189,7 @@ class Placements:
 _BACK_ENDS_KEPT = 128
 _LOADS_KEPT = 32
 _SAME_BUCKET_KEPT = 8
-_placements: OrderedDict[tuple[object, ...], list[tuple[tuple[object, ...], Placements]]] = (
-    OrderedDict()
-)
+_placements: Kept[Placements] = Kept(buckets=_BACK_ENDS_KEPT, per_bucket=_SAME_BUCKET_KEPT)
 """Per back end (`placements_for`), the layouts made for it: the back ends of the last
 `_BACK_ENDS_KEPT` buckets asked for (the last `_SAME_BUCKET_KEPT` of each), at most
 `_LOADS_KEPT` loads of each."""
@@ -215,24 +213,11 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
         costs.inputs.planned,
         costs.inputs.rank_nvs_bytes,
     )
-    kept = _placements.get(bucket)
-    if kept is None:
-        kept = _placements[bucket] = []
-        if len(_placements) > _BACK_ENDS_KEPT:
-            _placements.popitem(last=False)
-    else:
-        _placements.move_to_end(bucket)
-    for i, (other, placements) in enumerate(kept):
-        if other == inputs:
-            kept.append(kept.pop(i))  # the last asked for is kept longest
-            if len(placements.layouts) >= _LOADS_KEPT:
-                placements.layouts.clear()
-            if len(placements.headroom) >= _LOADS_KEPT:
-                placements.headroom.clear()
-            return placements
-    placements = Placements()
-    kept.append((inputs, placements))
-    del kept[:-_SAME_BUCKET_KEPT]
+    placements = _placements.get(bucket, inputs, Placements)
+    if len(placements.layouts) >= _LOADS_KEPT:
+        placements.layouts.clear()
+    if len(placements.headroom) >= _LOADS_KEPT:
+        placements.headroom.clear()
     return placements
 
 

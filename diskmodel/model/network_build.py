@@ -27,6 +27,7 @@ from diskmodel.model.copy_links import (
 )
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import Flows, rank_flows, workload_shares
+from diskmodel.model.kept import Kept
 from diskmodel.model.layout import PoolLayout, forget_also
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
@@ -447,12 +448,12 @@ class NetworkBuilder:
 _FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
-_back_ends: dict[
-    tuple[object, ...], list[tuple[tuple[object, ...], dict[tuple[object, ...], _WorkloadFlows]]]
-] = {}
+_back_ends: Kept[dict[tuple[object, ...], _WorkloadFlows]] = Kept(
+    buckets=_BACK_ENDS_KEPT, per_bucket=_SAME_BUCKET_KEPT
+)
 """Per back end (`_back_end_flows`), the workloads' flows its builders made: the back ends of
-the first `_BACK_ENDS_KEPT` buckets kept (the oldest dropped first; the last
-`_SAME_BUCKET_KEPT` of each), at most `_FLOWS_KEPT` flows each."""
+the last `_BACK_ENDS_KEPT` buckets asked for (the last `_SAME_BUCKET_KEPT` of each), at most
+`_FLOWS_KEPT` flows each."""
 
 
 def _ranks_key(pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
@@ -490,17 +491,7 @@ def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _Workload
     back = (without_front_end(hw), config.ranks, config.copy_services)
     # A cheap hashable part picks the few back ends to compare in full (with ==).
     bucket = (hw.host_ports, hw.da_pairs, hw.cache_gb, len(config.ranks))
-    kept = _back_ends.setdefault(bucket, [])
-    for i, (other, flows) in enumerate(kept):
-        if other == back:
-            kept.append(kept.pop(i))  # the last asked for is kept longest
-            return flows
-    flows = {}
-    kept.append((back, flows))
-    del kept[:-_SAME_BUCKET_KEPT]
-    if len(_back_ends) > _BACK_ENDS_KEPT:
-        _back_ends.pop(next(iter(_back_ends)))
-    return flows
+    return _back_ends.get(bucket, back, dict)
 
 
 _HOST_SUMS_KEPT = 256

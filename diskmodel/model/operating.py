@@ -15,7 +15,6 @@ once a tier's load ceiling binds; below that, one network serves every load with
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -29,6 +28,7 @@ from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.device_limit import queues_carry
+from diskmodel.model.kept import Kept
 from diskmodel.model.layout import (
     PoolLayout,
     forget_also,
@@ -449,7 +449,7 @@ _SAME_BUCKET_KEPT = 4
 _NETWORKS_KEPT = 32
 _POINTS_KEPT = 64
 _POOLS_KEPT = 64
-_builds: OrderedDict[tuple[object, ...], list[tuple[tuple[object, ...], Builds]]] = OrderedDict()
+_builds: Kept[Builds] = Kept(buckets=_BUCKETS_KEPT, per_bucket=_SAME_BUCKET_KEPT)
 """Per `_build_inputs` bucket, the builds of the configurations asked for: the last
 `_BUCKETS_KEPT` buckets (the last `_SAME_BUCKET_KEPT` of each), at most `_NETWORKS_KEPT`
 networks and `_POINTS_KEPT` points each. A calibration's evaluations of one interval differ
@@ -496,22 +496,12 @@ def builds_for(config: Configuration) -> Builds:
         len(config.ranks),
         tuple((w.name, w.iops, w.mix.destage_ratio) for w in config.workloads),
     )
-    kept = _builds.get(bucket)
-    if kept is None:
-        kept = _builds[bucket] = []
-        if len(_builds) > _BUCKETS_KEPT:
-            _builds.popitem(last=False)
-    else:
-        _builds.move_to_end(bucket)
-    for i, (other, builds) in enumerate(kept):
-        if other == inputs:
-            kept.append(kept.pop(i))  # the last asked for is kept longest
-            return builds
-    costs = OpCosts(config)
-    builds = Builds(costs, NetworkBuilder(config, costs))
-    kept.append((inputs, builds))
-    del kept[:-_SAME_BUCKET_KEPT]
-    return builds
+
+    def made() -> Builds:
+        costs = OpCosts(config)
+        return Builds(costs, NetworkBuilder(config, costs))
+
+    return _builds.get(bucket, inputs, made)
 
 
 forget_also(_builds.clear)  # `layout.forget_placements` forgets the builds too
