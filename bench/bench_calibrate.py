@@ -20,8 +20,9 @@ target not met, the evaluations met; in-process 7.5 s. Branch calib-fast (the dr
 across configurations, the skew levels validated once), load 2-3: command 6.1 s, in-process
 5.6 s. Branch calib-5s (each interval's configuration resolved once and only the system and
 the workloads resolved again; each skew level's curve built once; the host flows as blocks of
-arrays; the build's flows joined once): command 5.1-5.7 s at load 2.6-5.6, paired with main
-0.82 of it; 5.1-5.6 s in quiet hours, 6.2 s in a slow one. The same command at main before
+arrays, since dropped: once the host sums were kept across builders it saved nothing; the
+build's flows joined once): command 5.1-5.7 s at load 2.6-5.6, paired with main 0.82 of it;
+5.1-5.6 s in quiet hours, 6.2 s in a slow one. The same command at main before
 issue 30: 546 evaluations, 17.3 s back to back at load 6 (docs/measured.md).
 
 Branch calib-under-5 (the target met): the configurations of a calibration's evaluations

@@ -169,56 +169,6 @@ class NetworkBuilder:
         found = self._host[active] = _flow_sums(columns, W, K, self._weight_array)
         return found
 
-    def _host_columns(self, active: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-        """`_host_flows(active).columns()` where no workload is z/OS and there are no Metro
-        Mirror links (tested equal): every workload's I/O over all the ports, so each
-        (workload, class) makes one block of the same stations, a port's flow on each port
-        and then the card's two on each port's card, made here as arrays of blocks rather
-        than flow by flow (a calibration builds a thousand and more configurations' host
-        flows)."""
-        hw = self.config.hardware
-        card_command = host_adapter.card_command(hw.host_adapter).mean_s
-        n = hw.host_ports
-        blocks = []  # per (workload, class): w, class index, rate, port, card link, size
-        for w in active:
-            mix = self.config.workloads[w].mix
-            for c, io_class in enumerate(IO_CLASSES):
-                p = mix.fractions[io_class]
-                if p <= 0:
-                    continue
-                bytes_ = mix.size_bytes(io_class)
-                blocks.append(
-                    (
-                        w,
-                        c,
-                        p / n,
-                        host_adapter.port_service(hw.host_adapter, bytes_).mean_s,
-                        host_adapter.card_transfer(hw.host_adapter, bytes_).mean_s,
-                        bytes_,
-                    )
-                )
-        B, L = len(blocks), 3 * n
-        w_of, class_of = [b[0] for b in blocks], [b[1] for b in blocks]
-        rate, port_s, link_s, size = (np.array([b[k] for b in blocks]) for k in range(2, 6))
-        stations = np.concatenate([np.arange(n), np.asarray(self._cards)]).astype(np.int64)
-        visits = np.concatenate([np.full(n, 1 / n), np.tile([1 / n, 0.0], n)])
-        visible = np.concatenate([np.ones(n, dtype=bool), np.tile([True, False], n)])
-        mean_s = np.empty((B, L))
-        mean_s[:, :n] = port_s[:, None]
-        mean_s[:, n::2] = card_command
-        mean_s[:, n + 1 :: 2] = link_s[:, None]
-        return (
-            np.repeat(np.array(w_of, dtype=np.int64), L),
-            np.repeat(np.array(class_of, dtype=np.int64), L),
-            np.tile(stations, B),
-            np.repeat(rate, L),
-            np.tile(visits, B),
-            mean_s.reshape(-1),
-            np.tile(visible, B),
-            np.zeros(B * L, dtype=bool),
-            np.repeat(size, L),
-        )
-
     def _host_flows(self, active: tuple[int, ...]) -> Flows:
         """The host ports' and adapter cards' flows of the workloads `active`, with a z/OS
         workload's FICON channels and the Metro Mirror links."""
@@ -508,7 +458,7 @@ forget_also(_back_ends.clear)
 
 
 def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K: int) -> _FlowSums:
-    """`_flow_sums(builder._host_columns(active), W, K, builder's weights)`, kept
+    """`_flow_sums` of `builder._host_flows(active)` with the builder's weights, kept
     (`_host_sums`) by what those read: the host adapter, the host ports, the stations' and
     the workloads' number, the workloads' weights, the workloads `active` and each one's
     class fractions and sizes."""
@@ -529,7 +479,7 @@ def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K
     kept = _host_sums.get(key)
     if kept is not None and kept[0] is hw.host_adapter:
         return kept[1]
-    sums = _flow_sums(builder._host_columns(active), W, K, builder._weight_array)
+    sums = _flow_sums(builder._host_flows(active).columns(), W, K, builder._weight_array)
     if len(_host_sums) >= _HOST_SUMS_KEPT:
         _host_sums.clear()
     _host_sums[key] = (hw.host_adapter, sums)

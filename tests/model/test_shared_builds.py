@@ -184,7 +184,7 @@ def test_host_sums_are_shared_by_what_they_read_and_are_each_builders_own() -> N
     def own(config: Configuration) -> tuple[object, ...]:
         builder = NetworkBuilder(config)
         made = _flow_sums(
-            builder._host_columns(active),
+            builder._host_flows(active).columns(),
             len(config.workloads),
             len(builder._stations),
             builder._weight_array,

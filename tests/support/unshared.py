@@ -33,7 +33,7 @@ def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
         NetworkBuilder,
         "_host_sums",
         lambda self, active: _flow_sums(
-            self._host_columns(active),
+            self._host_flows(active).columns(),
             len(self.config.workloads),
             len(self._stations),
             self._weight_array,
