@@ -314,12 +314,10 @@ class CatalogBandWork:
         rebuild: Callable[[Catalog], Configuration],
         threshold: float = THRESHOLD,
     ) -> None:
-        self.config, self.catalog, self.rebuild, self.threshold = (
-            config,
-            catalog,
-            rebuild,
-            threshold,
-        )
+        self.config = config
+        self.catalog = catalog
+        self.rebuild = rebuild
+        self.threshold = threshold
         self.tried = estimates(config, catalog)
 
     @cached_property
