@@ -143,7 +143,10 @@ def _visible(char: str) -> bool:
 def normal_name(text: str) -> str:
     """`text` as a name: NFC, surrounding spaces removed; refused if not visible plain text."""
     name = unicodedata.normalize("NFC", text).strip()
-    bad = next((c for c in name if _hidden(c)), None)
+    # Printable ASCII (most names) holds no hidden character, and every character but the
+    # space is visible: the checks below, without looking at each character in Python.
+    plain = name.isascii() and name.isprintable()
+    bad = None if plain else next((c for c in name if _hidden(c)), None)
     if bad is not None:
         kind = (
             "bidi control"
@@ -156,26 +159,38 @@ def normal_name(text: str) -> str:
             f"holds the {kind} {character_name(bad)}; a name is visible text "
             "(it is shown in terminals and reports, and must not look like another name)"
         )
-    if not any(_visible(c) for c in name):
+    if not (name if plain else any(_visible(c) for c in name)):
         raise problem("is empty or blank; a name needs at least one visible character")
     if len(name) > MAX_NAME_CHARS:
         raise problem(f"is {len(name)} characters long; a name has at most {MAX_NAME_CHARS}")
     return name
 
 
+def _unprintable(char: str) -> bool:
+    """A control character (category Cc) other than a tab or line break, or a bidi control."""
+    return (unicodedata.category(char) == "Cc" and char not in "\t\n\r") or char in BIDI_CONTROLS
+
+
+_UNPRINTABLE = re.compile(
+    "["
+    + "".join(re.escape(c) for c in map(chr, range(0x100)) if _unprintable(c))
+    + "".join(map(re.escape, sorted(BIDI_CONTROLS)))
+    + "]"
+)
+"""`_unprintable`'s characters as one class, searched in C (free text is validated at every
+configuration a sizing search makes; a character at a time in Python it was a third of the
+validation). The controls (Cc) are U+0000-U+001F and U+007F-U+009F, a set Unicode's stability
+policy keeps as it is; tests/scenario/test_printable_text.py checks every code point."""
+
+
 def printable_text(text: str) -> str:
     """Free text (a description): tabs and line breaks allowed, other controls and bidi
     overrides refused."""
-    bad = next(
-        (
-            c
-            for c in text
-            if (unicodedata.category(c) == "Cc" and c not in "\t\n\r") or c in BIDI_CONTROLS
-        ),
-        None,
-    )
-    if bad is not None:
-        raise problem(f"holds the control character {character_name(bad)}; use printable text")
+    found = _UNPRINTABLE.search(text)
+    if found is not None:
+        raise problem(
+            f"holds the control character {character_name(found.group())}; use printable text"
+        )
     return text
 
 
@@ -282,6 +297,19 @@ def _field_slips(model: type[BaseModel], name: str) -> Any:
     return annotation if _may_slip(annotation) else None
 
 
+@functools.cache
+def _field_check(model: type[BaseModel], name: str) -> tuple[bool, Any, str | None]:
+    """How `Model._numbers_as_numbers` checks `model`'s field `name`, worked out once per
+    field: whether at all (not a yes/no field, nor one the model does not have), the
+    annotation where a number may slip in (`_field_slips`, else None), and the kind of number
+    ('int', 'float') where the field is a number alone (`_numeric`, else None)."""
+    field = model.model_fields.get(name)
+    if field is None or field.annotation is bool:
+        return False, None, None
+    numbers = _field_slips(model, name)
+    return True, numbers, None if numbers is None else _numeric(numbers)
+
+
 def _sequence(annotation: Any) -> bool:
     """Whether `annotation` takes a list or tuple."""
     return get_origin(annotation) in (list, tuple)
@@ -342,11 +370,13 @@ class Model(BaseModel):
         # pydantic's lax mode reads true/false as 1/0, "5000" as 5000 and 4.0 as 4: `iops:
         # true` would silently plan for 1 I/O/s. Only a field declared yes/no takes true/false
         # and only a number is a number. Nested sections are checked by their own models.
-        field = cls.model_fields.get(info.field_name or "")
-        if field is None or field.annotation is bool:
+        checked, numbers, kind = _field_check(cls, info.field_name or "")
+        if not checked:
             return value
-        numbers = _field_slips(cls, info.field_name or "")  # a field of cls: looked up above
-        slip = None if numbers is None else number_slip(numbers, value)
+        if kind is not None:  # a number alone: what number_slip would look at first
+            slip = _scalar_slip(kind, value)
+        else:
+            slip = None if numbers is None else number_slip(numbers, value)
         if slip is None and _holds_bool(value):
             slip = "true/false is not allowed here; give a number or a name"
         if slip is not None:
