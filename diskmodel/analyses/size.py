@@ -41,6 +41,7 @@ from diskmodel.analyses.size_offers import (
     configuration_cost,
     current_choices,
     offered_choices,
+    validated_base,
     variant_data,
 )
 from diskmodel.analyses.size_space import OfferedSpace
@@ -201,7 +202,7 @@ def size_scenario(
     why_not = why_not_bounded(scenario)
     if size.candidates > PER_CONFIGURATION_UP_TO:
         return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
-    jobs, variants = _jobs(scenario, catalog, size.prices)
+    jobs, variants = _jobs(scenario, catalog, size.prices, context.shared)
     screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = search_workers(len(jobs))
@@ -266,13 +267,20 @@ def _batched(
 
 
 def _jobs(
-    scenario: Scenario, catalog: Catalog, prices: Prices | None
+    scenario: Scenario,
+    catalog: Catalog,
+    prices: Prices | None,
+    shared: dict[str, Any] | None = None,
 ) -> tuple[list[SizingJob], list[Scenario | str]]:
     """Every configuration offered as a job, the current one first, and its validated scenario
-    (or why it is not possible); a valid one's job carries it and its cost."""
+    (or why it is not possible); a valid one's job carries it and its cost, a refused one why.
+    `shared`: the scenario's data with what no choice changes validated
+    (`size_offers.validated_base`; made here if not given)."""
     names, options = offered_choices(scenario)
     current = current_choices(scenario, names)
-    base = scenario.model_dump(mode="python")
+    if shared is None:
+        shared = validated_base(scenario.model_dump(mode="python"), scenario, catalog)
+    base = shared
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
     if current not in combos:
         combos.insert(0, current)
@@ -290,7 +298,7 @@ def _jobs(
     ]
     variants = [validated(job, catalog) for job in jobs]
     jobs = [
-        job
+        replace(job, data={}, refused=v)
         if isinstance(v, str)
         else replace(job, data={}, variant=v, cost=configuration_cost(v, catalog, prices))
         for job, v in zip(jobs, variants, strict=True)

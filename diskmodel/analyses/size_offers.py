@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
-from diskmodel.scenario.analyses import SYSTEM_CHOICES, Prices
+from diskmodel.scenario.analyses import SYSTEM_CHOICES, Analyses, Prices
 
 
 def rank_label(pool: str, drive: str, raid: str) -> str:
@@ -46,21 +48,67 @@ def current_choices(scenario: Scenario, names: Sequence[str]) -> dict[str, float
     return {name: out.get(name, 0) for name in names}
 
 
+CONFIGURATION_ANALYSES: dict[str, Any] = {"curve": {"points": 2}}
+"""The analyses section of a configuration's data: none but a short curve (a configuration is
+solved at its planned load and growth factors, never drawn)."""
+
+
 def variant_data(
     base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
 ) -> dict[str, Any]:
     """The scenario's data with the chosen counts in place. Only the sections the choice
     changes are new (the system, each sized pool, the analyses); the rest is `base`'s own,
     shared, as validation only reads it (a deep copy of the whole scenario was a tenth of a
-    large search's time)."""
+    large search's time). `base`: the scenario's data, or that from `validated_base`, whose
+    analyses are `CONFIGURATION_ANALYSES` validated already."""
     ranks, system = chosen_sections(base, scenario, chosen)
     data = dict(base)
     data["pools"] = pools = list(base["pools"])
     for p, groups in ranks.items():
         pools[p] = {**pools[p], "ranks": groups}
     data["system"] = {**base["system"], **system}
-    data["analyses"] = {"curve": {"points": 2}}
+    analyses = base["analyses"]
+    data["analyses"] = analyses if isinstance(analyses, Analyses) else CONFIGURATION_ANALYSES
     return data
+
+
+def validated_base(base: dict[str, Any], scenario: Scenario, catalog: Catalog) -> dict[str, Any]:
+    """`base` (the scenario's data) with every section no choice changes in place as the model
+    it validates to: all but the system and the sized pools' rank groups (a sized pool's Easy
+    Tier settings too), and the analyses as `CONFIGURATION_ANALYSES`. Each configuration's
+    data made from it (`variant_data`) then validates to the same scenario as its data made
+    from `base`, and is refused with the same messages, at about half the work, since:
+
+    - validation takes a model where its section's data would go as it is (pydantic does not
+      validate an instance again), and a section's validation reads only its own data and
+      the catalog (the checks that span sections run on the whole scenario, after: here they
+      see the same values either way);
+    - these sections are validated here from the very data every configuration shares, with
+      the same catalog, so the models are those each configuration's validation would make,
+      and none of them can hold a problem (then its validation here would have failed).
+
+    `base` itself when its data with a configuration's analyses does not validate (the
+    scenario at its central inputs refused, e.g. its own ranks on another system): nothing is
+    known valid then, and every configuration is validated whole, as before."""
+    size = scenario.analyses.size
+    assert size is not None
+    data = {**base, "analyses": CONFIGURATION_ANALYSES}
+    try:
+        whole = Scenario.model_validate(data, context={"catalog": catalog})
+    except ValidationError:
+        return base
+    sized = {g.pool for g in size.ranks}
+    out = {
+        key: getattr(whole, key)
+        if key not in ("system", "pools") and _models(whole, key)
+        else value
+        for key, value in data.items()
+    }
+    out["pools"] = [
+        {**pool, "easy_tier": whole.pools[p].easy_tier} if pool["name"] in sized else whole.pools[p]
+        for p, pool in enumerate(base["pools"])
+    ]
+    return out
 
 
 def chosen_sections(
@@ -118,3 +166,11 @@ def configuration_cost(variant: Scenario, catalog: Catalog, prices: Prices | Non
     price += prices.processor_ways.get(str(system.processor_ways), 0.0)
     price += prices.model.get(system.model, 0.0)
     return drives, power, price
+
+
+def _models(scenario: Scenario, key: str) -> bool:
+    """Whether the section `key` of `scenario` is a model or a list of them (a name, a text
+    or a list of file names is plain data: validated again at every configuration)."""
+    value = getattr(scenario, key)
+    items = value if isinstance(value, list) else [value]
+    return bool(items) and all(isinstance(item, BaseModel) for item in items)

@@ -18,7 +18,12 @@ from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
 from diskmodel.analyses.limits import first_broken, limits
-from diskmodel.analyses.size_offers import Cost, configuration_cost, variant_data
+from diskmodel.analyses.size_offers import (
+    Cost,
+    configuration_cost,
+    validated_base,
+    variant_data,
+)
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
 from diskmodel.model.operating import OperatingPoint, Solver
@@ -51,6 +56,7 @@ class SizingJob:
     cost: Cost = (0, 0.0, None)
     variant: Scenario | None = None  # validated already (then `data` is not needed)
     offered: bool = False  # only the choice is given: the data, validation and cost follow
+    refused: str | None = None  # validated already: why it is not possible (`validated`)
 
 
 @dataclass(frozen=True)
@@ -64,13 +70,17 @@ class SizingContext:
     factors: tuple[float, ...]
     prices: Prices | None = None
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
+    shared: dict[str, Any] | None = None  # `base` with what no choice changes validated
 
 
 def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) -> SizingContext:
     """The context of a search of `scenario.analyses.size` (the scenario at its central
-    inputs): its periods (now and each growth period), growth factors, prices and data."""
+    inputs): its periods (now and each growth period), growth factors, prices and data, and
+    the data with the sections no choice changes validated once (`size_offers.validated_base`),
+    from which each configuration's data is made."""
     size = scenario.analyses.size
     growth = scenario.analyses.growth
+    base = scenario.model_dump(mode="python")
     return SizingContext(
         scenario,
         catalog,
@@ -78,7 +88,8 @@ def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) 
         ("now", *(growth.labels if growth else ())),
         tuple(growth.multipliers) if growth else (),
         prices=size.prices if size is not None else None,
-        base=scenario.model_dump(mode="python"),
+        base=base,
+        shared=None if size is None else validated_base(base, scenario, catalog),
     )
 
 
@@ -111,8 +122,11 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
     if job.offered:  # the batched search sends the choice only (`size_batch`)
-        assert context.base is not None
-        job = SizingJob(variant_data(context.base, context.scenario, dict(choice)), choice, upgrade)
+        base = context.shared if context.shared is not None else context.base
+        assert base is not None
+        job = SizingJob(variant_data(base, context.scenario, dict(choice)), choice, upgrade)
+    if job.refused is not None:
+        return SizingCandidate(choice, error=job.refused, upgrade=upgrade)
     variant = job.variant if job.variant is not None else validated(job, catalog)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
