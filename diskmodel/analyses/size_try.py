@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,8 +180,12 @@ def uneven_placement(config: Configuration) -> str:
     parts = []
     drives = [drive for _, drive, _ in kinds]
     for (_, drive, raid), ranks in kinds.items():
-        pairs = [sum(r.da_pair == d for r in ranks) for d in range(hw.da_pairs)]
-        owners = [sum(r.server % servers == s for r in ranks) for s in range(servers)]
+        on_pair, on_server = (
+            Counter(r.da_pair for r in ranks),
+            Counter(r.server % servers for r in ranks),
+        )
+        pairs = [on_pair[d] for d in range(hw.da_pairs)]
+        owners = [on_server[s] for s in range(servers)]
         uneven = []
         if max(pairs) > min(pairs):
             uneven.append("DA " + "/".join(map(str, pairs)))

@@ -260,11 +260,17 @@ def _ranks(scenario: Scenario, catalog: Catalog, system: StorageSystem) -> tuple
     """Every rank of the scenario as installed in `system`, on its DA pair and server (the
     ranks of one drive type share one installed drive, `Catalog.installed_drive`)."""
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
+    # Each drive type looked up once (a sizing search resolves thousands of configurations).
+    drives = {
+        g.drive: catalog.installed_drive(system.name, g.drive)
+        for pool in scenario.pools
+        for g in pool.ranks
+    }
     return tuple(
         Rank(
             index=r.index,
             pool=r.pool,
-            drive=catalog.installed_drive(system.name, r.drive),
+            drive=drives[r.drive],
             raid=catalog.raid_formats[r.raid],
             da_pair=r.da_pair,
             server=r.server,
