@@ -11,7 +11,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from diskmodel.analyses.size_offers import (
 )
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
+from diskmodel.configuration.resolution import SkewCurves
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
@@ -72,6 +73,7 @@ class SizingContext:
     prices: Prices | None = None
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
     shared: dict[str, Any] | None = None  # `base` with what no choice changes validated
+    curves: SkewCurves = field(default_factory=dict)  # the skew curves its configurations share
 
 
 def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) -> SizingContext:
@@ -111,11 +113,20 @@ def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
 
 def sized_configuration(variant: Scenario, context: SizingContext) -> Configuration:
     """A configuration of the search resolved; a cache size of its own projects the hit
-    ratios to it, as an alternative's does. Without the report's inputs (`shown=False`): a
-    candidate is solved and summed up, never reported with its catalog figures and defaults,
-    and listing them was two thirds of its resolution."""
+    ratios to it, as an alternative's does. Its skew curves are the search's
+    (`context.curves`): built once, and ranked once for every placement of every
+    configuration. Without the report's inputs (`shown=False`): a candidate is solved and
+    summed up, never reported with its catalog figures and defaults, and listing them was two
+    thirds of its resolution."""
     hits = projected_hit_ratios(context.scenario, variant, {})
-    return resolve(variant, context.catalog, context.base_dir, hit_ratios=hits, shown=False)
+    return resolve(
+        variant,
+        context.catalog,
+        context.base_dir,
+        hit_ratios=hits,
+        shown=False,
+        curves=context.curves,
+    )
 
 
 def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate:

@@ -103,6 +103,7 @@ def resolve(
     allow_outside_heatmaps: bool = False,
     _heat: HeatMaps | None = None,
     shown: bool = True,
+    curves: SkewCurves | None = None,
 ) -> Configuration:
     """One scenario (already validated) as a `Configuration`.
 
@@ -112,6 +113,9 @@ def resolve(
     the report's catalog figures and defaults (`inputs.figures`, `inputs.defaults` empty): for
     a configuration that is only solved, never reported (a calibration's model evaluation),
     where listing every figure with its provenance is a third of the resolution's time.
+    curves: skew curves described by points or a level, taken from here where built before
+    and kept here (`SkewCurves`): configurations of one search then share each curve, and
+    what placement computes from it (`SkewCurve.ranking_bins`).
     """
     catalog = catalog or load_catalog()
     scenario = scenario.corner("central")
@@ -140,6 +144,7 @@ def resolve(
             heat,
             allow_outside_heatmaps,
             scenario.application,
+            curves,
         )
         for i, w in enumerate(given)
     )
