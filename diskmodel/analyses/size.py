@@ -38,10 +38,10 @@ from diskmodel.analyses.limits import limits
 from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO, screen_limits
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
 from diskmodel.analyses.size_offers import (
+    KeptSections,
     configuration_cost,
     current_choices,
     offered_choices,
-    validated_base,
     variant_data,
 )
 from diskmodel.analyses.size_space import OfferedSpace
@@ -202,7 +202,7 @@ def size_scenario(
     why_not = why_not_bounded(scenario)
     if size.candidates > PER_CONFIGURATION_UP_TO:
         return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
-    jobs, variants = _jobs(scenario, catalog, size.prices, context.shared)
+    jobs, variants = _jobs(scenario, catalog, size.prices, context.shared, context.kept)
     screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = search_workers(len(jobs))
@@ -271,16 +271,18 @@ def _jobs(
     catalog: Catalog,
     prices: Prices | None,
     shared: dict[str, Any] | None = None,
+    kept: KeptSections | None = None,
 ) -> tuple[list[SizingJob], list[Scenario | str]]:
     """Every configuration offered as a job, the current one first, and its validated scenario
     (or why it is not possible); a valid one's job carries it and its cost, a refused one why.
     `shared`: the scenario's data with what no choice changes validated
-    (`size_offers.validated_base`; made here if not given)."""
+    (`size_offers.validated_base`), `kept` its configurations' sections validated so far
+    (`size_offers.KeptSections`); without them, the scenario's data and none."""
     names, options = offered_choices(scenario)
     current = current_choices(scenario, names)
+    base = scenario.model_dump(mode="python") if shared is None else shared
     if shared is None:
-        shared = validated_base(scenario.model_dump(mode="python"), scenario, catalog)
-    base = shared
+        kept = None
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
     if current not in combos:
         combos.insert(0, current)
@@ -290,7 +292,7 @@ def _jobs(
     here = tuple((k, current[k]) for k in names)
     jobs = [
         SizingJob(
-            variant_data(base, scenario, chosen),
+            variant_data(base, scenario, chosen, kept),
             choice := tuple((k, chosen[k]) for k in names),
             no_more(here, choice),
         )

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import SYSTEM_CHOICES, Analyses, Prices
+from diskmodel.scenario.storage import Pool, SystemConfig
 
 
 def rank_label(pool: str, drive: str, raid: str) -> str:
@@ -54,22 +55,66 @@ solved at its planned load and growth factors, never drawn)."""
 
 
 def variant_data(
-    base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
+    base: dict[str, Any],
+    scenario: Scenario,
+    chosen: dict[str, float | str],
+    kept: KeptSections | None = None,
 ) -> dict[str, Any]:
     """The scenario's data with the chosen counts in place. Only the sections the choice
     changes are new (the system, each sized pool, the analyses); the rest is `base`'s own,
     shared, as validation only reads it (a deep copy of the whole scenario was a tenth of a
     large search's time). `base`: the scenario's data, or that from `validated_base`, whose
-    analyses are `CONFIGURATION_ANALYSES` validated already."""
+    analyses are `CONFIGURATION_ANALYSES` validated already. `kept`: the search's system
+    sections and sized pools validated so far (`KeptSections`), put in place of their data
+    (`base` from `validated_base` only)."""
     ranks, system = chosen_sections(base, scenario, chosen)
     data = dict(base)
     data["pools"] = pools = list(base["pools"])
     for p, groups in ranks.items():
         pools[p] = {**pools[p], "ranks": groups}
+        if kept is not None:
+            key = (p, *(tuple(sorted(g.items())) for g in groups))
+            pools[p] = kept.section(("pool", key), Pool, pools[p])
     data["system"] = {**base["system"], **system}
+    if kept is not None:
+        key = tuple((k, type(v).__name__, v) for k, v in sorted(system.items()))
+        data["system"] = kept.section(("system", key), SystemConfig, data["system"])
     analyses = base["analyses"]
     data["analyses"] = analyses if isinstance(analyses, Analyses) else CONFIGURATION_ANALYSES
     return data
+
+
+class KeptSections:
+    """The sections a sizing search's choices make (the system with its chosen options, each
+    sized pool with its chosen rank groups), each validated once per search, by what the
+    choice put in it: configurations share them (the large space's 106,496 have 256 systems
+    and 416 rank sets). Put in place of its data, a section validated here makes the
+    scenario's validation give what it gives with the data, for the reasons `validated_base`
+    gives (a model is taken as it is; a section's validation reads only its own data and the
+    catalog). A section that does not validate on its own is kept as data: the scenario's
+    validation then refuses it with the message it always gave. The rest of the section is
+    the search's base data, the same for every configuration, so the choice is the key."""
+
+    KEPT = 4096
+    """Sections kept at most (then forgotten, and validated again as asked)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._kept: dict[tuple[object, ...], Any] = {}
+
+    def section(self, key: tuple[object, ...], model: type[BaseModel], data: Any) -> Any:
+        """`data` (a section of the search's configurations, `key` what the choice put in it)
+        as `model` validated, or `data` where it does not validate on its own."""
+        found = self._kept.get(key)
+        if found is None:
+            try:
+                found = model.model_validate(data, context={"catalog": self.catalog})
+            except ValidationError:
+                found = data
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
 
 
 def validated_base(base: dict[str, Any], scenario: Scenario, catalog: Catalog) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from diskmodel.analyses import cluster
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.analyses.size_offers import (
     Cost,
+    KeptSections,
     configuration_cost,
     validated_base,
     variant_data,
@@ -74,16 +75,21 @@ class SizingContext:
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
     shared: dict[str, Any] | None = None  # `base` with what no choice changes validated
     curves: SkewCurves = field(default_factory=dict)  # the skew curves its configurations share
+    kept: KeptSections | None = None  # the sections of `shared`'s configurations validated
 
 
 def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) -> SizingContext:
     """The context of a search of `scenario.analyses.size` (the scenario at its central
     inputs): its periods (now and each growth period), growth factors, prices and data, and
     the data with the sections no choice changes validated once (`size_offers.validated_base`),
-    from which each configuration's data is made."""
+    from which each configuration's data is made, its chosen sections validated once each
+    (`size_offers.KeptSections`)."""
     size = scenario.analyses.size
     growth = scenario.analyses.growth
     base = scenario.model_dump(mode="python")
+    shared = None if size is None else validated_base(base, scenario, catalog)
+    if shared is base:  # nothing known valid: every configuration validated whole
+        shared = None
     return SizingContext(
         scenario,
         catalog,
@@ -92,7 +98,8 @@ def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) 
         tuple(growth.multipliers) if growth else (),
         prices=size.prices if size is not None else None,
         base=base,
-        shared=None if size is None else validated_base(base, scenario, catalog),
+        shared=shared,
+        kept=None if shared is None else KeptSections(catalog),
     )
 
 
@@ -134,9 +141,12 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
     if job.offered:  # the batched search sends the choice only (`size_batch`)
-        base = context.shared if context.shared is not None else context.base
-        assert base is not None
-        job = SizingJob(variant_data(base, context.scenario, dict(choice)), choice, upgrade)
+        if context.shared is not None:
+            data = variant_data(context.shared, context.scenario, dict(choice), context.kept)
+        else:
+            assert context.base is not None
+            data = variant_data(context.base, context.scenario, dict(choice))
+        job = SizingJob(data, choice, upgrade)
     if job.refused is not None:
         return SizingCandidate(choice, error=job.refused, upgrade=upgrade)
     variant = job.variant if job.variant is not None else validated(job, catalog)

@@ -1,7 +1,8 @@
 """A sizing configuration's data made from the scenario's data with the sections no choice
-changes validated once (`size_offers.validated_base`) validates to the same scenario as its
+changes validated once (`size_offers.validated_base`), and the sections the choice makes
+validated once per search (`size_offers.KeptSections`), validates to the same scenario as its
 data made from the plain data, and a configuration the hardware refuses is refused with the
-same message: the search validates only what the choice changes, and answers as before."""
+same message: the search validates only what it has not validated, and answers as before."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from diskmodel.analyses.size_offers import offered_choices, validated_base, variant_data
+from diskmodel.analyses.size_offers import (
+    KeptSections,
+    current_choices,
+    offered_choices,
+    validated_base,
+    variant_data,
+)
 from diskmodel.analyses.size_try import SizingJob, validated
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.scenario import Scenario, load_scenario
@@ -23,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def _two_pools() -> dict[str, Any]:
     """A scenario with a sized pool beside one left alone, a planned rate given as a range (at
     its middle in the search), a description, and choices the hardware refuses (a cache the
-    2-way processors are not offered with, more ranks than one DA pair takes on the DS8700)."""
+    2-way processors are not offered with, more ranks than one DA pair takes on the DS8700, a
+    pool left with no ranks: a section that does not validate on its own)."""
     data: dict[str, Any] = copy.deepcopy(BASE)
     data["description"] = "two pools, one sized; the other's SSD and 15K ranks left alone"
     data["pools"].append(
@@ -45,7 +53,7 @@ def _two_pools() -> dict[str, Any]:
         "growth": {"rate": 0.2, "per": "year", "periods": 2},
         "size": {
             "ranks": [
-                {"pool": "p", "drive": "15k-300", "raid": "raid5-7+p", "counts": [2, 4, 40]},
+                {"pool": "p", "drive": "15k-300", "raid": "raid5-7+p", "counts": [0, 2, 4, 40]},
                 {"pool": "p", "drive": "ssd-300", "raid": "raid5-6+p+s", "counts": [0, 1]},
             ],
             "model": ["ds8700-941", "ds8800-951"],
@@ -64,20 +72,25 @@ def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int
     shared = validated_base(base, central, catalog)
     assert shared is not base  # validated: the way this test is about
     names, options = offered_choices(central)
+    kept = KeptSections(catalog)
     valid = refused = 0
     for values in itertools.islice(itertools.product(*options), 0, None, every):
         chosen = dict(zip(names, values, strict=True))
         whole = validated(SizingJob(variant_data(base, central, chosen), (), False), catalog)
-        part = validated(SizingJob(variant_data(shared, central, chosen), (), False), catalog)
-        if isinstance(whole, str):
-            assert part == whole
-            refused += 1
-        else:
-            assert isinstance(part, Scenario)
-            assert part == whole
-            # The keys given are the same too (what a report lists as defaults reads them).
-            assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
-            valid += 1
+        for made in (
+            variant_data(shared, central, chosen),
+            variant_data(shared, central, chosen, kept),
+        ):
+            part = validated(SizingJob(made, (), False), catalog)
+            if isinstance(whole, str):
+                assert part == whole
+            else:
+                assert isinstance(part, Scenario)
+                assert part == whole
+                # The keys given are the same too (what a report lists as defaults reads them).
+                assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
+        valid += not isinstance(whole, str)
+        refused += isinstance(whole, str)
     return valid, refused
 
 
@@ -92,7 +105,15 @@ def test_every_configuration_validates_the_same_either_way() -> None:
     )
     large = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
     counts.append(_compared(load_scenario(large, catalog), catalog, every=997))
-    # Both kinds are met, so the comparison can fail either way.
+    # Both kinds are met, so the comparison can fail either way; a refusal from a section
+    # that does not validate on its own among them.
+    two = Scenario.model_validate(_two_pools(), context={"catalog": catalog}).corner("central")
+    names = offered_choices(two)[0]
+    chosen = {**current_choices(two, names), **{n: 0 for n in names if n.startswith("p: ")}}
+    data = variant_data(two.model_dump(mode="python"), two, chosen)
+    message = validated(SizingJob(data, (), False), catalog)
+    assert isinstance(message, str)
+    assert "at least 1 item" in message
     assert sum(v for v, _ in counts) > 100
     assert sum(r for _, r in counts) > 20
     assert all(v > 0 for v, _ in counts)
