@@ -99,14 +99,15 @@ other sessions at work): ds8800-size-for-growth full 433-434/s against 348-352/s
 414-427/s against 326-331/s (CPU): 1.24-1.29x; ds8800-size-ssd-for-1ms 346-352/s against
 288-289/s (wall), 328-331/s against 273-276/s (CPU): 1.20x. `python -m bench size` at load
 average 3.8-7.8: full 281/s and 219/s, settled 274/s and 223/s (wall, the machine shared):
-NOT met (2,000/s). What is left of a configuration's 2.3 ms (CPU, growth scenario, quiet
-machine): the Easy Tier placements, network builds and solves of its four loads (`model`,
-1.8 ms, 75%), its `Solver` (0.1 ms), the limits checked in each period (`analyses.limits`,
-0.08 ms), its resolution (0.14 ms) and validation (0.07 ms). 2,000/s is 0.5 ms a
-configuration: the model's own layers would have to solve a configuration's four loads in
-about 0.35 ms, four times faster than now, e.g. by placing and solving many configurations
-at once as arrays (issue 30 item 1). The large space, `python -m diskmodel size`, paired
-with main: 39.6 s CPU against 43.5 s (its wall time, 48 s against 33 s, was the load's: 4-6).
+NOT met (2,000/s). Where a configuration's 2.3 ms (CPU, growth scenario) go now: the Easy
+Tier placements, network builds and solves of its four loads (`model`, 1.75 ms, 76%), its
+resolution (0.19 ms), its `Solver` (0.10 ms), the limits checked in each period
+(`analyses.limits`, 0.08 ms), its validation and cost (0.08 ms). 2,000/s is 0.5 ms a
+configuration, less than what is left outside the placements and solves (0.45 ms): one
+configuration at a time, as objects, cannot reach it however fast the model gets; many
+configurations placed and solved at once as arrays could (issue 30 item 1). The large space,
+`python -m diskmodel size`, paired with main: 39.6 s CPU against 43.5 s (its wall time, 48 s
+against 33 s, was the load's: 4-6).
 """
 
 from __future__ import annotations
