@@ -106,8 +106,9 @@ resolution (0.19 ms), its `Solver` (0.10 ms), the limits checked in each period
 configuration, less than what is left outside the placements and solves (0.45 ms): one
 configuration at a time, as objects, cannot reach it however fast the model gets; many
 configurations placed and solved at once as arrays could (issue 30 item 1). The large space,
-`python -m diskmodel size`, paired with main: 39.6 s CPU against 43.5 s (its wall time, 48 s
-against 33 s, was the load's: 4-6).
+`python -m diskmodel size`, paired with main: 39.6 s CPU against 43.5 s, and again (this
+branch first) 43.8 s against 50.7 s: 0.86-0.91x, the same bytes; its wall time (48 s against
+33 s, 83 s against 94 s) was the load's, 4-9 on the 2 cores.
 """
 
 from __future__ import annotations
