@@ -152,7 +152,7 @@ def _settled(
         return pool.shortfall(t, *placed({t: ceiling}), background_da)
 
     placement, shares = placed({})
-    bound = []
+    bound: list[str] = []
     room = math.inf
     for t in pool.pool.tiers[:-1]:
         # `PoolAtLoad.shortfall`, its headroom kept: with no tier bound, the placement is the
