@@ -49,6 +49,7 @@ from diskmodel.model.kept import Kept
 from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
+from diskmodel.tiering.ranking import forget_rankings
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
 
 # A tier's load ceiling is searched to this fraction of the load it would hold without one:
@@ -229,9 +230,10 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear, forget_work]
+_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings]
 """How to forget each store of work shared between configurations (`forget_placements`): the
-layouts, the drives' work at their targets (`pool_load`), and those that modules above this
+layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
+(`tiering.ranking.ranked`), and those that modules above this
 one register (`forget_also`: the builds, flows and host sums of `operating` and
 `network_build`)."""
 
