@@ -49,6 +49,7 @@ from diskmodel.model.kept import Kept
 from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
+from diskmodel.tiering.ranking import forget_rankings
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
 
 # A tier's load ceiling is searched to this fraction of the load it would hold without one:
@@ -120,9 +121,11 @@ def free_headroom(
 
 def _settled(
     pool: PoolAtLoad, demands: Sequence[WorkloadDemand], background_da: np.ndarray
-) -> tuple[PoolPlacement, dict[int, RankShare], dict[str, float], tuple[str, ...]]:
+) -> tuple[PoolPlacement, dict[int, RankShare], dict[str, float], tuple[str, ...], float]:
     """Easy Tier's placement with every tier but the slowest at or under its utilisation
-    target (`PoolAtLoad.shortfall` <= 0).
+    target (`PoolAtLoad.shortfall` <= 0), and, when no tier needs a ceiling, the pool's
+    free headroom (`free_headroom`'s smallest factor over its tiers; the placement is then
+    the one that ignores the load), else nan.
 
     Tiers are settled fastest first. A tier that is within its target when filled to capacity
     keeps its capacity; otherwise its load ceiling (the back-end small-I/O rate it may hold) is
@@ -150,10 +153,16 @@ def _settled(
         return pool.shortfall(t, *placed({t: ceiling}), background_da)
 
     placement, shares = placed({})
-    bound = []
+    bound: list[str] = []
+    room = math.inf
     for t in pool.pool.tiers[:-1]:
-        over = pool.shortfall(t, placement, shares, background_da)
+        # `PoolAtLoad.shortfall`, its headroom kept: with no tier bound, the placement is the
+        # one that ignores the load, and these are `free_headroom`'s figures for this pool.
+        headroom = pool.headroom(t, placement, shares, background_da)
+        over = 1.0 - headroom * (1 + 1e-9)
         if over <= 0:
+            if not bound:
+                room = min(room, headroom)
             continue
         held = placement.on(t).small_io_iops
         figure = functools.partial(shortfall_at, t)
@@ -170,7 +179,7 @@ def _settled(
         ceilings[t] = lo
         bound.append(t)
         placement, shares = placed({})
-    return placement, shares, dict(ceilings), tuple(bound)
+    return placement, shares, dict(ceilings), tuple(bound), math.nan if bound else room
 
 
 # --------------------------------------------------------------------------- shared
@@ -221,9 +230,10 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear, forget_work]
+_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings]
 """How to forget each store of work shared between configurations (`forget_placements`): the
-layouts, the drives' work at their targets (`pool_load`), and those that modules above this
+layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
+(`tiering.ranking.ranked`), and those that modules above this
 one register (`forget_also`: the builds, flows and host sums of `operating` and
 `network_build`)."""
 
@@ -255,18 +265,39 @@ def layout(
     tier do not depend on the rates beyond their ratios. `timed`: the pools timed at loads for
     configurations that differ from `config` at most in the workloads' skew curves, `costs`
     theirs (`pool_load.pools_at`)."""
+    return layout_and_headroom(config, rates, costs, timed)[0]
+
+
+def layout_and_headroom(
+    config: Configuration,
+    rates: ArrayLike,
+    costs: OpCosts | None = None,
+    timed: PoolsTimed | None = None,
+) -> tuple[dict[str, PoolLayout], float]:
+    """`layout`, and, when no Easy Tier pool needs a ceiling at `rates`, `free_headroom` at
+    `rates` (else nan): the placement is then the one that ignores the load, and placing
+    it has worked out every figure `free_headroom` reads (the same placements, shares and
+    DA work, so the same headroom to the bit), at no further cost."""
     costs = costs or OpCosts(config)
     out: dict[str, PoolLayout] = {}
+    room = math.inf
     # DA pairs are shared by the pools: each pool's ceilings see the DA work of the pools
     # placed before it as background (pools are placed in file order).
     background_da = np.zeros(config.hardware.da_pairs)
     for pool in pools_at(config, rates, costs, timed):
         demands = pool.demands()
         if pool.pool.placement_follows_load and any(rate > 0 for _, _, rate in pool.members):
-            placement, shares, ceilings, bound = _settled(pool, demands, background_da)
+            placement, shares, ceilings, bound, pool_room = _settled(pool, demands, background_da)
+            if math.isnan(pool_room):
+                room = math.nan
+            elif not math.isnan(room):
+                room = min(room, pool_room)
         else:
             placement, shares = pool.free_placement(demands)
             ceilings, bound = {}, ()
+            if pool.pool.placement_follows_load and not math.isnan(room):
+                for t in pool.pool.tiers[:-1]:
+                    room = min(room, pool.headroom(t, placement, shares, background_da))
         out[pool.pool.name] = PoolLayout(placement, shares, ceilings, bound)
         background_da = background_da + pool.da_busy(placement, shares)
-    return out
+    return out, room

@@ -154,7 +154,7 @@ class NetworkBuilder:
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
         self._no_flows = Flows().columns()  # no flows, each column of its type
-        self._flows = _back_end_flows(config)
+        self._flows = _back_end_flows(self)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
@@ -431,16 +431,30 @@ def without_front_end(hardware: Hardware) -> tuple[object, ...]:
     )
 
 
-def _back_end_flows(config: Configuration) -> dict[tuple[object, ...], _WorkloadFlows]:
-    """The workloads' flows made by the builders of configurations with `config`'s back end:
-    everything of a configuration `_workload_flows` reads but the workload itself and its
-    placement, compared with ==: the hardware (the system's front-end latency aside: no flow
-    reads it), the ranks (each drive as installed) and the copy services (FlashCopy's work,
-    in the operation costs). The servers', DA pairs' and ranks' stations follow from these."""
-    hw = config.hardware
-    back = (without_front_end(hw), config.ranks, config.copy_services)
+def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _WorkloadFlows]:
+    """The workloads' flows made by the builders whose `_workload_flows` read what `builder`'s
+    reads, compared with ==, but the workload itself and its placement: the stations' number
+    and the servers', DA pairs' and ranks' station indices, the servers and their processor
+    costs, the ranks (each drive as installed) and what the operation costs are computed
+    from (`OpCosts.inputs`: the DA figures, a rank's NVS, ordered destage, FlashCopy work and
+    the planned rates). Not the host adapter, the host ports' speeds, the front-end latency or
+    the copy services' links, which no server or rank flow reads: the catalog band's
+    estimates of a front-end figure make each workload's flows once."""
+    config, costs = builder.config, builder.costs
+    system = config.hardware.system
+    K = len(builder._stations)
+    back = (
+        K,
+        builder._first_rank,
+        tuple(builder._servers),
+        tuple(builder._da_pairs),
+        system.servers,
+        system.processor_costs,
+        config.ranks,
+        costs.inputs,
+    )
     # A cheap hashable part picks the few back ends to compare in full (with ==).
-    bucket = (hw.host_ports, hw.da_pairs, hw.cache_gb, len(config.ranks))
+    bucket = (K, config.hardware.da_pairs, len(config.ranks), costs.inputs.rank_nvs_bytes)
     return _back_ends.get(bucket, back, dict)
 
 

@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.model.device_queue import device_queue_s
 from diskmodel.model.network import Network
-from diskmodel.queueing.station import load_dependent, mm1, mmc
+from diskmodel.queueing.station import load_dependent_state, mm1_state, mmc_state
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -52,6 +52,8 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     r = np.asarray(rates, dtype=np.float64)
     if r.ndim == 1:
         r = r[:, None]
+    if not (r >= 0).all():  # NaN too: the stations' states below check nothing more
+        raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
     lam = net.arrival.T @ r  # [K, P] arrivals at one server / drive
     busy = net.work.T @ r  # [K, P] offered work at queue length one
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -62,18 +64,15 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     service = mean_s.copy()
     single, multi, drives, gains = net.solved_as
     servers = net.servers
+    # The stations' own states alone (`mm1_state`...): the rates and times here are sums of
+    # products of figures >= 0, and the drives' gains finite and > 0 (`Network.solved_as`).
     if single:
-        res = mm1(lam[single], mean_s[single])
-        util[single], wait[single] = res.utilization, res.wait_time
+        util[single], wait[single] = mm1_state(lam[single], mean_s[single])
     if multi:
-        res = mmc(lam[multi], mean_s[multi], servers[multi, None])
-        util[multi], wait[multi] = res.utilization, res.wait_time
+        util[multi], wait[multi] = mmc_state(lam[multi], mean_s[multi], servers[multi, None])
     if drives:
-        res = load_dependent(lam[drives], mean_s[drives], gains[:, None, :])
-        util[drives], wait[drives], service[drives] = (
-            res.utilization,
-            res.wait_time,
-            res.service_time,
+        util[drives], wait[drives], service[drives] = load_dependent_state(
+            lam[drives], mean_s[drives], gains[:, None, :]
         )
     saturated = ~np.isfinite(wait)
     # Non-exponential service (Network.wait_factor): the response beyond the queue-length-one

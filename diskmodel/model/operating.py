@@ -15,6 +15,7 @@ once a tier's load ceiling binds; below that, one network serves every load with
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -33,7 +34,7 @@ from diskmodel.model.layout import (
     PoolLayout,
     forget_also,
     free_headroom,
-    layout,
+    layout_and_headroom,
     network_key,
     placements_for,
 )
@@ -172,9 +173,12 @@ class Solver:
         exact = r.tobytes()
         placed = self._placements.layouts.get(exact)
         if placed is None:
-            placed = self._placements.layouts[exact] = layout(
-                self.config, r, self.costs, self._timed()
-            )
+            placed, room = layout_and_headroom(self.config, r, self.costs, self._timed())
+            self._placements.layouts[exact] = placed
+            if self.follows_load and not math.isnan(room):
+                # The placement ignores the load here: its headroom came with it, so the
+                # mix's free limit (`free_headroom`, above) costs nothing more.
+                self._placements.headroom[exact] = room
         if self.follows_load and not any(p.bound for p in placed.values()):
             # No ceiling binds: the placement is the one every load of this mix shares.
             key = ("free", ratios)

@@ -29,8 +29,8 @@ class _Mixing:
     cost inputs (`OpCosts.kept`: workloads of one group have the same busy times), one
     workload of each group, and the weighted small I/O per host I/O summed in member order."""
 
-    weights: np.ndarray
-    groups: np.ndarray  # each weighed workload's group
+    weights: tuple[float, ...]
+    groups: tuple[int, ...]  # each weighed workload's group
     firsts: tuple[tuple[int, WorkloadConfig], ...]  # per group, its first weighed workload
     small: float
 
@@ -58,22 +58,23 @@ class _Mixing:
             weights.append(weight)
             groups.append(group)
             small += weight * per_host
-        return cls(
-            np.array(weights, dtype=np.float64),
-            np.array(groups, dtype=np.intp),
-            tuple(firsts),
-            small,
-        )
+        return cls(tuple(weights), tuple(groups), tuple(firsts), small)
 
     def per_small_io(self, busy_of: Callable[[int, WorkloadConfig], float]) -> float:
         """Busy seconds per back-end small I/O: `busy_of(index, workload)` (a station's busy
         time per host I/O of a workload) weighted by the workloads' rates over their small
         I/O per host I/O, asked once per group. The weighted busy times are added in member
-        order (a running sum, as one workload at a time): the same float."""
+        order (a running sum, as one workload at a time): the same float. In Python floats
+        (a handful of groups and members: numpy's per-call cost dominated), the same
+        roundings as the arrays' product and running sum: every term is >= 0 (weights > 0,
+        busy times sums from 0), so starting the sum at 0.0 changes no bit."""
         if self.small <= 0.0:
             return 0.0
-        busy = np.array([busy_of(w, workload) for w, workload in self.firsts], dtype=np.float64)
-        return float(np.cumsum(self.weights * busy[self.groups])[-1]) / self.small
+        busy = [busy_of(w, workload) for w, workload in self.firsts]
+        total = 0.0
+        for weight, group in zip(self.weights, self.groups, strict=True):
+            total += weight * busy[group]
+        return float(total) / self.small
 
 
 @dataclass(frozen=True)

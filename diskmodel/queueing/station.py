@@ -60,18 +60,25 @@ def _station_result(
 ) -> StationResult:
     """Assemble a result from the unsaturated wait; overwrite the saturated points."""
     saturated = rho >= 1.0
-    wait = np.where(saturated, np.inf, wait)
+    utilization, wait = _settled(rho, wait)
     response = wait + s
     # lam*R is 0*inf = NaN only if lam = 0, which is never saturated (rho = 0 < 1).
     queue = np.where(saturated, np.inf, lam * np.where(saturated, 0.0, response))
     return StationResult(
-        utilization=frozen(np.where(saturated, 1.0, rho)),
+        utilization=frozen(utilization),
         service_time=frozen(s),
         wait_time=frozen(wait),
         response_time=frozen(response),
         queue_length=frozen(queue),
         saturated=frozen_bool(saturated),
     )
+
+
+def _settled(rho: FloatArray, wait: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The utilisation and wait of a station at per-server utilisation `rho` with the
+    unsaturated `wait`: 1 and inf where rho >= 1."""
+    saturated = rho >= 1.0
+    return np.where(saturated, 1.0, rho), np.where(saturated, np.inf, wait)
 
 
 def mm1(lam: ArrayLike, s: ArrayLike) -> StationResult:
@@ -81,10 +88,23 @@ def mm1(lam: ArrayLike, s: ArrayLike) -> StationResult:
     Exact for FCFS or processor sharing (Kleinrock, Queueing Systems vol. 1, 1975, §3.2).
     """
     lam_a, s_a = np.broadcast_arrays(_nonnegative("lam", lam), _nonnegative("s", s))
-    rho = lam_a * s_a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        wait = np.where(rho < 1.0, rho * s_a / (1.0 - rho), np.inf)
+    rho, wait = _mm1_wait(lam_a, s_a)
     return _station_result(lam_a, s_a, rho, wait)
+
+
+def _mm1_wait(lam: FloatArray, s: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """`mm1`'s rho and unsaturated wait, of inputs already checked and broadcast."""
+    rho = lam * s
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wait = np.where(rho < 1.0, rho * s / (1.0 - rho), np.inf)
+    return rho, wait
+
+
+def mm1_state(lam: FloatArray, s: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """`mm1`'s utilization and wait_time alone, for a solver that checked its inputs (>= 0,
+    not NaN) and gives them in one shape: the same operations, without the checks, the
+    copies and the figures it does not read."""
+    return _settled(*_mm1_wait(lam, s))
 
 
 _FEW_POINTS = 16
@@ -165,12 +185,27 @@ def mmc(lam: ArrayLike, s: ArrayLike, c: ArrayLike) -> StationResult:
     lam_a, s_a, c_a = np.broadcast_arrays(
         _nonnegative("lam", lam), _nonnegative("s", s), _servers(c)
     )
-    a = lam_a * s_a
-    rho = a / c_a
-    prob_wait = _erlang_c(c_a, np.where(rho < 1.0, a, 0.0))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        wait = np.where(rho < 1.0, prob_wait * s_a / (c_a * (1.0 - rho)), np.inf)
+    rho, wait = _mmc_wait(lam_a, s_a, c_a)
     return _station_result(lam_a, s_a, rho, wait)
+
+
+def _mmc_wait(
+    lam: FloatArray, s: FloatArray, c: NDArray[np.int64]
+) -> tuple[FloatArray, FloatArray]:
+    """`mmc`'s rho and unsaturated wait, of inputs already checked and broadcast."""
+    a = lam * s
+    rho = a / c
+    prob_wait = _erlang_c(c, np.where(rho < 1.0, a, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wait = np.where(rho < 1.0, prob_wait * s / (c * (1.0 - rho)), np.inf)
+    return rho, wait
+
+
+def mmc_state(lam: FloatArray, s: FloatArray, c: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """`mmc`'s utilization and wait_time alone (`mm1_state`): `c` whole numbers >= 1 as
+    floats, broadcast against lam and s."""
+    lam_a, s_a, c_a = np.broadcast_arrays(lam, s, c.astype(np.int64))
+    return _settled(*_mmc_wait(lam_a, s_a, c_a))
 
 
 def mg1(lam: ArrayLike, s: ArrayLike, s2: ArrayLike) -> StationResult:
@@ -260,6 +295,40 @@ def load_dependent(lam: ArrayLike, s: ArrayLike, alpha: ArrayLike) -> StationRes
         or not np.all(np.isfinite(alpha_a) & (alpha_a > 0))
     ):
         raise ValueError("alpha must hold finite rate multipliers > 0 along its last axis")
+    saturated, busy, service, wait, response, queue, s_top = _load_dependent_parts(
+        lam_a, s_a, alpha_a
+    )
+    inf = np.inf
+    return StationResult(
+        utilization=frozen(np.where(saturated, 1.0, busy)),
+        service_time=frozen(np.where(saturated, s_top, service)),
+        wait_time=frozen(np.where(saturated, inf, wait)),
+        response_time=frozen(np.where(saturated, inf, response)),
+        queue_length=frozen(np.where(saturated, inf, queue)),
+        saturated=frozen_bool(saturated),
+    )
+
+
+def load_dependent_state(
+    lam: FloatArray, s: FloatArray, alpha: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """`load_dependent`'s utilization, wait_time and service_time alone, for a solver that
+    checked its inputs (lam, s >= 0 and not NaN; alpha finite and > 0): the same operations,
+    without the checks, the copies and the figures it does not read."""
+    saturated, busy, service, wait, _, _, s_top = _load_dependent_parts(lam, s, alpha)
+    return (
+        np.where(saturated, 1.0, busy),
+        np.where(saturated, np.inf, wait),
+        np.where(saturated, s_top, service),
+    )
+
+
+def _load_dependent_parts(
+    lam_a: FloatArray, s_a: FloatArray, alpha_a: FloatArray
+) -> tuple[BoolArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """`load_dependent` of inputs already checked: where it saturates, and the busy
+    probability, service, wait, response and queue length unsaturated, and the service time
+    where saturated (s / alpha(D))."""
     a = lam_a * s_a
     top = alpha_a[..., -1]
     shape = np.broadcast_shapes(a.shape, top.shape)
@@ -293,15 +362,7 @@ def load_dependent(lam: ArrayLike, s: ArrayLike, alpha: ArrayLike) -> StationRes
         response = np.where(loaded, queue / np.where(loaded, lam_b, 1.0), light)
         service = np.where(loaded, busy / np.where(loaded, lam_b, 1.0), light)
     wait = np.maximum(response - service, 0.0)
-    inf = np.inf
-    return StationResult(
-        utilization=frozen(np.where(saturated, 1.0, busy)),
-        service_time=frozen(np.where(saturated, s_b / np.broadcast_to(top, shape), service)),
-        wait_time=frozen(np.where(saturated, inf, wait)),
-        response_time=frozen(np.where(saturated, inf, response)),
-        queue_length=frozen(np.where(saturated, inf, queue)),
-        saturated=frozen_bool(saturated),
-    )
+    return saturated, busy, service, wait, response, queue, s_b / np.broadcast_to(top, shape)
 
 
 def load_dependent_rate_at(utilization: float, alpha: ArrayLike) -> float:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from diskmodel.tiering.curves import MixtureSkew, SegmentSkew
-from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, rank_pool
+from diskmodel.tiering.ranking import Ranking, easy_tier_intervals, ranked
 from diskmodel.tiering.records import (
     TABLE_COLUMNS,
     PoolPlacement,
@@ -237,7 +237,7 @@ class PoolPlacer:
     def _ranked(self, floating: Sequence[WorkloadDemand]) -> Ranking:
         """Easy Tier's ranking of the unpinned extents (the same workloads on every call)."""
         if self._ranking is None:
-            self._ranking = rank_pool(floating)
+            self._ranking = ranked(floating)
         return self._ranking
 
 

@@ -185,6 +185,32 @@ class Ranking:
         return prefix
 
 
+_RANKINGS_KEPT = 64
+_rankings: dict[tuple[object, ...], Ranking] = {}
+"""Rankings (`ranked`) by everything `rank_pool` and a `Ranking` read of their workloads: a
+sizing search's configurations place the same workloads at the same rates on every back end
+it tries, and a ranking's look-ups (`Ranking.workload_prefix`, `io_at`) are kept with it."""
+
+
+def forget_rankings() -> None:
+    """Forget the kept rankings (`_rankings`): `model.layout.forget_placements` calls it."""
+    _rankings.clear()
+
+
+def ranked(workloads: Sequence[WorkloadDemand]) -> Ranking:
+    """`rank_pool(workloads)`, kept by what it and the ranking read of each workload (its
+    small-I/O rate, heat, capacity and curve: equal curves rank alike, to the bit), so the
+    same workloads at the same rates are ranked once. Its `workloads` may be another call's
+    equal ones."""
+    key = tuple((w.small_io_iops, w.heat_iops, w.capacity_gb, w.skew) for w in workloads)
+    found = _rankings.get(key)
+    if found is None:
+        if len(_rankings) >= _RANKINGS_KEPT:
+            _rankings.clear()
+        found = _rankings[key] = rank_pool(workloads)
+    return found
+
+
 def rank_pool(workloads: Sequence[WorkloadDemand]) -> Ranking:
     """Cut each workload's curve into bins, weigh them by I/O density, sort hottest first.
 

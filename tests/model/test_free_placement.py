@@ -14,7 +14,7 @@ from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve, resolve_scenario
 from diskmodel.model import Solver
-from diskmodel.model.layout import free_headroom, layout, network_key
+from diskmodel.model.layout import free_headroom, layout, layout_and_headroom, network_key
 from diskmodel.scenario import Scenario
 
 
@@ -46,6 +46,29 @@ def test_the_headroom_is_where_the_first_ceiling_binds() -> None:
     above = layout(config, rates * h * (1 + 1e-3), solver.costs)
     assert not any(p.bound for p in below.values())
     assert any(p.bound for p in above.values())
+
+
+def test_placing_a_free_load_gives_its_headroom_to_the_bit() -> None:
+    """`layout_and_headroom` hands back `free_headroom` as a by-product of placing a load at
+    which no ceiling binds (the solver then skips a second placement of the mix), and nan
+    where one binds: on both sides of the first ceiling, exactly the figure worked out anew."""
+    config = _config()
+    solver = Solver(config)
+    rates = solver.planned_rates() * 0.01
+    h = free_headroom(config, rates, solver.costs)
+    free, bound = 0, 0
+    for f in (0.1, 0.5, 0.9, 0.999, 1.01, 2.0, 10.0):
+        at = rates * h * f
+        placed, room = layout_and_headroom(config, at, solver.costs)
+        assert network_key(placed) == network_key(layout(config, at, solver.costs))
+        if any(p.bound for p in placed.values()):
+            assert np.isnan(room)
+            bound += 1
+        else:
+            assert room == free_headroom(config, at, solver.costs)
+            free += 1
+    assert free >= 3
+    assert bound >= 2
 
 
 def test_dirty_data_per_server_adds_up_to_the_whole() -> None:

@@ -10,6 +10,7 @@ placement (`pool_load.PoolsTimed`)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import fields
 from typing import Any
 
@@ -259,3 +260,35 @@ def test_a_drives_work_at_its_target_is_kept_by_its_inputs() -> None:
         for target in (0.5, 0.7):
             assert _work_at(target, gain) == drive_work_at(target, gain)
         assert _work_at(0.5, gain) < _work_at(0.7, gain)
+
+
+def test_a_host_adapter_variant_shares_the_workload_flows_and_builds_as_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The workloads' flows at the servers and ranks read no host adapter figure: a builder
+    whose host adapter moves data twice as fast (a catalog band estimate) with the same
+    stations shares the other's flows store, and each network it builds from it is, to the
+    bit, the one it builds with nothing shared; another processor cost gets a store of its
+    own."""
+    forget_placements()
+    base = _config(_two_tier())
+    hw = base.hardware
+    faster = hw.host_adapter.model_copy(
+        update={"port_bandwidth_mb_s": 2 * hw.host_adapter.port_bandwidth_mb_s}
+    )
+    other = dataclasses.replace(base, hardware=dataclasses.replace(hw, host_adapter=faster))
+    ours, theirs = NetworkBuilder(base), NetworkBuilder(other)
+    assert theirs._flows is ours._flows
+    slower_cores = hw.system.model_copy(
+        update={"processor_costs": hw.system.processor_costs.model_copy(
+            update={"read_hit_us": 2 * hw.system.processor_costs.read_hit_us}
+        )}
+    )  # fmt: skip
+    cores = dataclasses.replace(base, hardware=dataclasses.replace(hw, system=slower_cores))
+    assert NetworkBuilder(cores)._flows is not ours._flows
+    placements = [layout(base, r) for r in _loads(base)]
+    for placed in placements:
+        ours.build(placed)
+    shared = [_network_bits(theirs.build(placed)) for placed in placements]
+    share_nothing(monkeypatch)
+    assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]

@@ -13,7 +13,7 @@ import pytest
 
 from diskmodel.tiering.curves import PiecewiseSkew
 from diskmodel.tiering.placement import _curve_groups, _io_and_mb_shares, place_pool
-from diskmodel.tiering.ranking import rank_pool
+from diskmodel.tiering.ranking import easy_tier_intervals, forget_rankings, rank_pool, ranked
 from diskmodel.tiering.records import TABLE_COLUMNS, Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, LevelSkew
 
@@ -178,3 +178,29 @@ def test_a_placements_columns_are_its_workloads_figures() -> None:
     assert repr(again) == repr(placed)
     assert repr(placed).startswith("PoolPlacement(easy_tier=True, tiers=(TierShare(")
     assert place_pool(tiers, workloads[:-1], easy_tier=True) != placed
+
+
+def test_a_kept_ranking_places_as_a_fresh_one_for_equal_workloads() -> None:
+    """`ranked` keeps a ranking by its workloads' rates, heat, capacities and curves: other
+    objects with equal figures (a sizing search's next configuration) get the same ranking,
+    and every placement made from it is, to the bit, the one made from a fresh ranking; a
+    workload whose rate differs by one ulp is ranked anew."""
+    forget_rankings()
+    first = _many()
+    again = [replace(w, name=w.name, skew=replace(w.skew)) for w in first]
+    assert all(a.skew is not b.skew for a, b in zip(first, again, strict=True))
+    kept = ranked(first)
+    assert ranked(again) is kept
+    fresh = rank_pool(again)
+    tiers = [Tier("ssd", 1500.0), Tier("enterprise", 6000.0), Tier("nearline", 1e5)]
+    for ceiling in (None, 0.0, 2000.0, 9000.0):
+        held = [replace(tiers[0], small_io_ceiling_iops=ceiling), *tiers[1:]]
+        free = [t.capacity_gb for t in held]
+        ceilings = [t.small_io_ceiling_iops for t in held]
+        a = easy_tier_intervals(kept, free, ceilings)
+        b = easy_tier_intervals(fresh, free, ceilings)
+        assert a == b
+        for x in {e for tier in a for pair in tier for e in pair}:
+            assert np.array_equal(kept.workload_prefix(x), fresh.workload_prefix(x))
+    nudged = [replace(first[0], small_io_iops=float(np.nextafter(800.0, np.inf))), *first[1:]]
+    assert ranked(nudged) is not kept
