@@ -29,12 +29,16 @@ or more on this machine either way.
 
 from __future__ import annotations
 
+import hashlib
+import resource
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from diskmodel.analyses import size_batch
-from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses import cluster, size_batch
+from diskmodel.analyses.size import SizingResult, size_scenario
 from diskmodel.analyses.size_space import OfferedSpace, space_cost
 from diskmodel.analyses.size_try import SizingContext, SizingJob, SizingRunner
 from diskmodel.catalog import load_catalog
@@ -52,13 +56,20 @@ SAMPLE = 384
 
 
 def _million() -> Scenario:
+    """scenarios/sizing/ds8800-size-large-space.yaml widened to exactly 1,000,000
+    configurations (the most an `analyses.size` section may offer): 0-24 SSD ranks (25),
+    8-56 300 GB 15K ranks in steps of 2 (25), 0-16 146 GB 15K ranks in steps of 4 (5), 1-8
+    DA pairs (8), 4-40 host ports in steps of 4 (10), both processor options and both system
+    models (2 x 2)."""
     catalog = load_catalog()
     data = load_scenario(LARGE, catalog).model_dump(mode="python", exclude_none=True)
     data["analyses"]["growth"] = {"rate": 0.25, "per": "year", "periods": 3}
     size = data["analyses"]["size"]
-    size["ranks"][0]["counts"] = list(range(24))
-    size["ranks"][2]["counts"] = list(range(0, 19, 2))
-    size["host_ports"] = list(range(2, 33, 2))
+    size["ranks"][0]["counts"] = list(range(25))
+    size["ranks"][1]["counts"] = list(range(8, 57, 2))
+    size["ranks"][2]["counts"] = list(range(0, 17, 4))
+    size["da_pairs"] = list(range(1, 9))
+    size["host_ports"] = list(range(4, 41, 4))
     return Scenario.model_validate(data, context={"catalog": catalog})
 
 
@@ -165,12 +176,185 @@ def rows(address: str) -> list[Row]:
     return out
 
 
+@dataclass(frozen=True)
+class Whole:
+    """One whole search of the 10^6 space, one way: its search's wall and CPU seconds (the
+    CPU of this process and of the processes that solved for it, where counted), what it
+    settled, and its JSON (digest and size; building the JSON is the same work every way, in
+    this process, timed apart)."""
+
+    way: str
+    wall_s: float
+    cpu_s: float
+    cpu_note: str
+    solved: int
+    skipped: int
+    digest: str
+    json_mb: float
+    json_s: float
+
+
+def _whole(way: str, search: Callable[[], SizingResult], others_cpu: Callable[[], float]) -> Whole:
+    """`search()` timed, its CPU the sum of this process's and `others_cpu()`'s growth."""
+    cpu0, others0 = time.process_time(), others_cpu()
+    start = time.perf_counter()
+    result = search()
+    wall = time.perf_counter() - start
+    cpu = time.process_time() - cpu0 + others_cpu() - others0
+    start = time.perf_counter()
+    text = sizing_json(result)
+    json_s = time.perf_counter() - start
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return Whole(
+        way,
+        wall,
+        cpu,
+        "",
+        len(result.candidates),
+        len(result.pruned),
+        digest,
+        len(text) / 1e6,
+        json_s,
+    )
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's children that have ended and been waited for (the
+    process pool's, once it is shut down)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _live_children_cpu() -> Callable[[], float]:
+    """A counter of the CPU seconds of this process's live children (the Dask workers), by
+    psutil; 0 when psutil is not installed (then said in the row)."""
+    try:
+        import psutil
+    except ImportError:
+        return lambda: 0.0
+    me = psutil.Process()
+
+    def cpu() -> float:
+        total = 0.0
+        for child in me.children(recursive=True):
+            try:
+                t = child.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += t.user + t.system
+        return total
+
+    return cpu
+
+
+def whole_here(scenario: Scenario) -> list[Whole]:
+    """The whole search of `scenario` in this process and over the default 2-process pool."""
+    one = _whole("one process", lambda: size_scenario(scenario, workers=1), lambda: 0.0)
+    pool = _whole("2-process pool", lambda: size_scenario(scenario, workers=2), _children_cpu)
+    return [one, pool]
+
+
+def whole_on(scenario: Scenario, address: str) -> Whole:
+    """The whole search of `scenario` on the cluster at `address` (its workers this
+    process's children: a LocalCluster)."""
+    try:
+        import psutil  # noqa: F401
+
+        note = ""
+    except ImportError:
+        note = "workers' CPU not counted (no psutil)"
+    way = f"{WORKERS} Dask workers"
+    # The search's results are due within DASK_RESULTS_TIMEOUT_S (300 s) in all, five times
+    # what `diskmodel size` allows a run (`analyses.budget`, which refuses this scenario at
+    # the command line: about 824 s estimated); the bench calls the search directly, so it
+    # gives the cluster as long as one process may take here.
+    allowed = cluster.DASK_RESULTS_TIMEOUT_S
+    cluster.DASK_RESULTS_TIMEOUT_S = 3600.0
+    try:
+        whole = _whole(
+            way, lambda: size_scenario(scenario, scheduler=address), _live_children_cpu()
+        )
+    finally:
+        cluster.DASK_RESULTS_TIMEOUT_S = allowed
+    return Whole(**{**whole.__dict__, "cpu_note": note})
+
+
+def whole_rows(ways: list[Whole], uptimes: list[str]) -> list[Row]:
+    """The rows of the whole search, one way each; the cluster's judged against one process,
+    the pool's shown beside it."""
+    one, pool, dask = ways
+    same = one.digest == pool.digest == dask.digest and (
+        one.solved,
+        one.skipped,
+    ) == (dask.solved, dask.skipped)
+    out = []
+    for w, load in zip(ways, uptimes, strict=True):
+        detail = (
+            f"{w.cpu_s:.1f} s CPU{' (' + w.cpu_note + ')' if w.cpu_note else ''}; "
+            f"{w.solved:,} solved, {w.skipped:,} skipped; JSON {w.json_mb:,.0f} MB in "
+            f"{w.json_s:.1f} s, sha256 {w.digest[:12]}; load {load}"
+        )
+        if w is one:
+            out.append(
+                Row(f"whole 10^6 search, {w.way}", w.wall_s, "(the reference)", None, detail)
+            )
+        elif w is pool:
+            out.append(
+                Row(
+                    f"whole 10^6 search, {w.way}",
+                    w.wall_s,
+                    "(shown beside it)",
+                    None,
+                    f"{one.wall_s / w.wall_s:.2f}x one process; {detail}",
+                )
+            )
+        else:
+            out.append(
+                Row(
+                    f"whole 10^6 search, {w.way}",
+                    w.wall_s,
+                    "faster than one process",
+                    w.wall_s < one.wall_s,
+                    f"{one.wall_s / w.wall_s:.2f}x one process, "
+                    f"{pool.wall_s / w.wall_s:.2f}x the pool; {detail}",
+                )
+            )
+    out.append(
+        Row(
+            "whole 10^6 search, JSON of the three ways",
+            0.0,
+            "byte-identical",
+            same,
+            "identical" if same else "DIFFERENT: " + ", ".join(w.digest[:12] for w in ways),
+        )
+    )
+    return out
+
+
+def _uptime() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def main() -> None:
     import distributed
 
     numpy_s = import_numpy_s()
     print(f"bench size_dask (import numpy: {numpy_s * 1e3:.0f} ms)")
+    scenario = _million()
+    loads = [_uptime()]
+    here = whole_here(scenario)  # before the cluster starts: its workers would share the cores
+    loads.append(_uptime())
     with distributed.LocalCluster(
         n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
+        loads.append(_uptime())
+        there = whole_on(scenario, cluster.scheduler_address)
+        loads.append(_uptime())
+        show(
+            f"the whole search of a 1,000,000-configuration space (load before each way: "
+            f"{'; '.join(loads[:3])}; after: {loads[3]})",
+            whole_rows([*here, there], loads[:3]),
+            numpy_s,
+        )
         show(f"a local {WORKERS}-worker Dask cluster", rows(cluster.scheduler_address), numpy_s)
