@@ -186,6 +186,7 @@ class Whole:
     way: str
     wall_s: float
     cpu_s: float
+    cpu_here_s: float  # of it, this process's (the search, its bounds; a LocalCluster's scheduler)
     cpu_note: str
     solved: int
     skipped: int
@@ -200,7 +201,8 @@ def _whole(way: str, search: Callable[[], SizingResult], others_cpu: Callable[[]
     start = time.perf_counter()
     result = search()
     wall = time.perf_counter() - start
-    cpu = time.process_time() - cpu0 + others_cpu() - others0
+    here = time.process_time() - cpu0
+    cpu = here + others_cpu() - others0
     start = time.perf_counter()
     text = sizing_json(result)
     json_s = time.perf_counter() - start
@@ -209,6 +211,7 @@ def _whole(way: str, search: Callable[[], SizingResult], others_cpu: Callable[[]
         way,
         wall,
         cpu,
+        here,
         "",
         len(result.candidates),
         len(result.pruned),
@@ -290,7 +293,8 @@ def whole_rows(ways: list[Whole], uptimes: list[str]) -> list[Row]:
     out = []
     for w, load in zip(ways, uptimes, strict=True):
         detail = (
-            f"{w.cpu_s:.1f} s CPU{' (' + w.cpu_note + ')' if w.cpu_note else ''}; "
+            f"{w.cpu_s:.1f} s CPU ({w.cpu_here_s:.1f} in this process"
+            f"{'; ' + w.cpu_note if w.cpu_note else ''}); "
             f"{w.solved:,} solved, {w.skipped:,} skipped; JSON {w.json_mb:,.0f} MB in "
             f"{w.json_s:.1f} s, sha256 {w.digest[:12]}; load {load}"
         )
@@ -346,7 +350,10 @@ def main() -> None:
     here = whole_here(scenario)  # before the cluster starts: its workers would share the cores
     loads.append(_uptime())
     with distributed.LocalCluster(
-        n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=WORKERS,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",  # Dask binds 8787 even for None; any free port
     ) as cluster:
         loads.append(_uptime())
         there = whole_on(scenario, cluster.scheduler_address)
