@@ -37,18 +37,19 @@ The 10^6 search settles every configuration the same way every way: 26,002 solve
 
 So the cluster beat one process in one run of two, and that one only because one process
 ran at load 8 and the cluster at 2-5; it lost to the pool both times. Not round trips: a
-batch of 1,000 is 8 tasks of 125 configurations (0.5-1 s each), 26 batches in all, where a
-round trip is milliseconds. The cost is CPU: the four workers spend 1.6-1.9x the CPU one
-process does for the same 26,002 solves (the pool 1.03-1.09x), since four busy processes
-share two cores (with the other sessions' work) and each keeps its own tables and placements
-(`model.kept`), each built cold and each a quarter as likely to hold a configuration's back
-end as one process is. Measured apart on 3,000 survivors spread over the cost order (2,945
-back ends, so almost nothing shared; load 4-8): CPU 22.4 s in one process, 27.4 s over the
-pool, 30.8 s on two Dask workers, 34.8 s on four. On two cores four workers can give at most
-what two give, less that CPU; on four free cores (one worker each) the same split would be
-about 4/1.6 = 2.5x one process at best. The bounds over 10^6: 512,000-763,000/s (met); the
-384 survivors 1.03-1.13x on the cluster (met); the 2,160-configuration search byte-identical
-(met), 0.62-1.03x.
+batch of 1,000 is 8 tasks of 125 configurations (about 0.6 s each), about 27 batches in
+all, where a round trip is milliseconds. The cost is CPU: on the cluster the search takes
+1.75-2.1x the CPU it takes in one process for the same 26,002 solves (the pool 1.05-1.09x;
+21.8 s of it in this process against the pool's 12.1 s: the LocalCluster's scheduler runs
+here), since four busy processes share two cores with the other sessions' work, and each
+keeps its own tables and placements (`model.kept`), built cold and a quarter as likely to
+hold a configuration's back end as one process is. Measured apart on 3,000 survivors spread
+over the cost order (2,945 back ends, so almost nothing shared; load 4-8): CPU 22.4 s in one
+process, 27.4 s over the pool, 30.8 s on two Dask workers, 34.8 s on four. On two cores four
+workers give at most what two give, less that CPU; on four free cores the same split would
+be about 4/1.9 = 2.1x one process at best. The bounds over 10^6: 512,000-763,000/s (met);
+the 384 survivors 1.03-1.13x on the cluster (met); the 2,160-configuration search
+byte-identical (met), 0.62-1.03x.
 """
 
 from __future__ import annotations
