@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from diskmodel.analyses import cluster
 from diskmodel.analyses.size import size_scenario
 from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO
 from diskmodel.analyses.size_space import OfferedSpace
@@ -68,3 +69,30 @@ def test_a_large_space_on_a_cluster_gives_the_same_bytes() -> None:
     expected = sizing_json(here)
     assert sizing_json(pool) == expected
     assert sizing_json(there) == expected
+
+
+def _profiling(dask_worker: Any) -> list[bool]:
+    return [dask_worker.periodic_callbacks[name].is_running() for name in cluster.PROFILER]
+
+
+def test_the_workers_profiler_is_paused_for_the_search_and_started_again() -> None:
+    """Dask's statistical profiler cost a quarter of the workers' CPU on the search
+    (`cluster.PROFILER`): it is stopped on every worker while the client is held, and each
+    worker's is as it was after."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp",
+            scheduler_port=0,
+            dashboard_address="127.0.0.1:0",
+        ) as local,
+        distributed.Client(local.scheduler_address) as watcher,
+    ):
+        before = watcher.run(_profiling)
+        assert len(before) == 2
+        assert all(all(running) for running in before.values())
+        with cluster.dask_client(local.scheduler_address, {"search": 1}) as (client, _):
+            assert client.run(_profiling) == {w: [False, False] for w in before}
+        assert watcher.run(_profiling) == before
