@@ -21,35 +21,41 @@ cluster of four worker processes pay on this machine, and is its answer byte-ide
 3. **A whole search** of 2,160 configurations (the growth scenario, past the 512 where the
    batched search starts): the JSON in one process and on the cluster, byte for byte.
 
-Measured 2026-11-28 on the shared 2-core machine, two runs (load average: 1, 5, 15 min).
+Measured 2026-11-28 on the shared 2-core machine, three runs (load average: 1, 5, 15 min).
 The 10^6 search settles every configuration the same way every way: 26,002 solved in full,
 973,998 skipped by proven bounds (batches of 1,000, `size_batch.batch_size`); the JSON is
-787 MB, sha256 b89113b409dc..., identical three ways in both runs (met); building it takes
+787 MB, sha256 b89113b409dc..., identical three ways in every run (met); building it takes
 41-69 s in this process, not counted in the search's time.
 
     run (start)    way              wall s   CPU s (this process)   vs one process
+    Dask's profiler on in the workers (before `cluster.PROFILER`):
     15:11 (6.2)    one process       155.7   123.2 (123.2)
            (4.0)   2-process pool    104.8   128.9                   1.49x
            (4.0)   4 Dask workers    201.0   255.8                   0.77x  NOT met
     15:30 (8.2)    one process       165.5   125.3 (125.3)
            (2.3)   2-process pool    131.0   136.4 (12.1)            1.26x
-           (2.3)   4 Dask workers    145.2   219.2 (21.8)            1.14x  met
+           (2.3)   4 Dask workers    145.2   219.2 (21.8)            1.14x  met (unfair load)
+    paused for the search (`cluster.PROFILER`):
+    15:48 (1.1)    one process       119.5   117.1 (117.1)
+           (1.4)   2-process pool     68.9   121.5 (11.3)            1.74x
+           (1.4)   4 Dask workers    104.5   181.8 (18.6)            1.14x  met
 
-So the cluster beat one process in one run of two, and that one only because one process
-ran at load 8 and the cluster at 2-5; it lost to the pool both times. Not round trips: a
-batch of 1,000 is 8 tasks of 125 configurations (about 0.6 s each), about 27 batches in
-all, where a round trip is milliseconds. The cost is CPU: on the cluster the search takes
-1.75-2.1x the CPU it takes in one process for the same 26,002 solves (the pool 1.05-1.09x;
-21.8 s of it in this process against the pool's 12.1 s: the LocalCluster's scheduler runs
-here), since four busy processes share two cores with the other sessions' work, and each
-keeps its own tables and placements (`model.kept`), built cold and a quarter as likely to
-hold a configuration's back end as one process is. Measured apart on 3,000 survivors spread
-over the cost order (2,945 back ends, so almost nothing shared; load 4-8): CPU 22.4 s in one
-process, 27.4 s over the pool, 30.8 s on two Dask workers, 34.8 s on four. On two cores four
-workers give at most what two give, less that CPU; on four free cores the same split would
-be about 4/1.9 = 2.1x one process at best. The bounds over 10^6: 512,000-763,000/s (met);
-the 384 survivors 1.03-1.13x on the cluster (met); the 2,160-configuration search
-byte-identical (met), 0.62-1.03x.
+Not round trips: a batch of 1,000 is 8 tasks of 125 configurations (about 0.6 s each),
+about 27 batches in all, where a round trip is milliseconds. The cost was CPU: with Dask's
+statistical profiler sampling the workers' deep stacks every 10 ms the search took
+1.75-2.1x the CPU of one process for the same 26,002 solves, and the cluster beat one
+process only in the run where one process had load 8 to itself. Measured apart on 1,500
+survivors spread over the cost order (1,421 back ends; load 1-2): 10.1 s CPU and 10.2 s
+wall in one process, 11.3 s and 10.9 s over the pool, on two Dask workers 14.3 s and 13.8 s
+with the profiler and 11.4 s and 6.8 s without it; `cluster.dask_client` now pauses it.
+What is left (1.55x the CPU of one process, the pool 1.04x): four busy processes share two
+cores, each keeps its own tables and placements (`model.kept`), built cold and a quarter as
+likely to hold a configuration's back end as one process is, and the LocalCluster's
+scheduler runs in this process (18.6 s against the pool's 11.3 s). On two cores four workers
+give at most what two give, less that CPU: the pool is the better runner here, the cluster
+the one for cores of its own. The bounds over 10^6: 512,000-812,000/s (met); the 384
+survivors 1.03-1.28x on the cluster (met); the 2,160-configuration search byte-identical
+(met), 0.62-1.12x.
 """
 
 from __future__ import annotations
