@@ -8,7 +8,8 @@ so a server that accepts and stays silent kept the command waiting indefinitely,
 answered garbage made it allocate 6.46 EiB, and a scheduler with no workers ended in a
 TimeoutError traceback (issue 33 item 2). Only a scheduler that answers as one, with workers,
 is given the search; the results must all come back within `DASK_RESULTS_TIMEOUT_S`. Every
-failure is one message (`SchedulerError`, exit 3; a malformed address, exit 2).
+failure is one message (`SchedulerError`, exit 3; a malformed address, exit 2). While a
+search holds the cluster its workers' statistical profiler is paused (`PROFILER`).
 
 Trust: a Dask connection carries pickled Python objects both ways, from its first answer on,
 and unpickling runs code. A scheduler address is therefore a host trusted completely, with
@@ -222,12 +223,12 @@ def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
 PROFILER = ("profile", "profile-cycle")
 """A Dask worker's statistical profiler (`distributed.worker.profile`, on by default): every
 10 ms it walks the stack of the task running and merges it into the dashboard's profile,
-holding the GIL. The search's solves are deep Python stacks, and measured on two local
-workers (bench/bench_size_dask.py, 1,500 configurations) it cost 25% of their CPU and half
-their wall time: 14.3 s CPU, 13.8 s wall with it, 11.4 s and 6.8 s without, against 11.3 s
-and 10.9 s over two processes of a pool. So it is paused on every worker while a search
-runs, and started again after (the dashboard's profile misses the search; nothing else
-changes)."""
+holding the GIL. The search's solves are deep Python stacks: measured on two local workers
+solving 1,500 configurations spread over bench/bench_size_dask.py's 10^6 space (load 1-2),
+it cost a quarter of their CPU and half their wall time: 14.3 s CPU and 13.8 s wall with it,
+11.4 s and 6.8 s without, against 11.3 s and 10.9 s over two processes of a pool. So it is
+paused on every worker while a search runs, and started again after (the dashboard's
+profile misses the search; nothing else changes)."""
 
 
 def _pause_profiler(dask_worker: Any) -> list[str]:
