@@ -1,0 +1,98 @@
+"""A large space's search on a Dask cluster (issue 30 item 3): the batched search
+(`size_batch`, beyond 512 configurations) solves and skips the same configurations, and its
+JSON is the same bytes, in one process, over the process pool and on a cluster. The batches
+are a function of the space alone, so the bounds see the same solved set after each whatever
+runs them; this checks it end to end through the cluster's own path (the context scattered
+once, the batch sent as tasks of consecutive configurations, the results gathered in order).
+Speed is measured in bench/bench_size_dask.py, not here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from diskmodel.analyses import cluster
+from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO
+from diskmodel.analyses.size_space import OfferedSpace
+from diskmodel.api import load_scenario
+from diskmodel.catalog import load_catalog
+from diskmodel.report.json_result import sizing_json
+from diskmodel.scenario import Scenario
+
+from ..conftest import ROOT
+
+distributed = pytest.importorskip("distributed")
+
+GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
+
+
+def _space() -> Scenario:
+    """The growth scenario over 640 configurations (past the 512 where the batched search
+    starts): 0-9 SSD ranks x 4 counts of 15K ranks x 4 DA pair counts x 2 host port counts
+    x both processor options."""
+    catalog = load_catalog()
+    data: dict[str, Any] = load_scenario(GROWTH).model_dump(mode="python", exclude_none=True)
+    data["analyses"]["growth"] = {"rate": 0.3, "per": "year", "periods": 3}
+    size = data["analyses"]["size"]
+    size["ranks"] = [
+        {"pool": "oltp", "drive": "ssd-300", "raid": "raid5-6+p+s", "counts": list(range(10))},
+        {"pool": "oltp", "drive": "15k-300", "raid": "raid5-7+p", "counts": [8, 16, 24, 32]},
+    ]
+    size["da_pairs"] = [1, 2, 4, 8]
+    size["host_ports"] = [4, 16]
+    size["processor_ways"] = [2, 4]
+    return Scenario.model_validate(data, context={"catalog": catalog})
+
+
+def test_a_large_space_on_a_cluster_gives_the_same_bytes() -> None:
+    scenario = _space()
+    assert scenario.analyses.size is not None
+    n = scenario.analyses.size.candidates
+    assert n > PER_CONFIGURATION_UP_TO  # the batched search, not the per-configuration one
+    here = size_scenario(scenario, workers=1)
+    pool = size_scenario(scenario, workers=2)
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",  # the results cross a connection, pickled, as from a real cluster
+        scheduler_port=0,
+        dashboard_address="127.0.0.1:0",
+    ) as cluster:
+        there = size_scenario(scenario, scheduler=cluster.scheduler_address)
+    assert "in batches" in here.method
+    # Every configuration settled once (the current one is added when it is not offered).
+    assert len(here.candidates) + len(here.pruned) == len(OfferedSpace(scenario)) >= n
+    assert here.pruned, "nothing skipped: the runners' agreement on the bounds is not tested"
+    expected = sizing_json(here)
+    assert sizing_json(pool) == expected
+    assert sizing_json(there) == expected
+
+
+def _profiling(dask_worker: Any) -> list[bool]:
+    return [dask_worker.periodic_callbacks[name].is_running() for name in cluster.PROFILER]
+
+
+def test_the_workers_profiler_is_paused_for_the_search_and_started_again() -> None:
+    """Dask's statistical profiler cost a quarter of the workers' CPU on the search
+    (`cluster.PROFILER`): it is stopped on every worker while the client is held, and each
+    worker's is as it was after."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            protocol="tcp",
+            scheduler_port=0,
+            dashboard_address="127.0.0.1:0",
+        ) as local,
+        distributed.Client(local.scheduler_address) as watcher,
+    ):
+        before = watcher.run(_profiling)
+        assert len(before) == 2
+        assert all(all(running) for running in before.values())
+        with cluster.dask_client(local.scheduler_address, {"search": 1}) as (client, _):
+            assert client.run(_profiling) == {w: [False, False] for w in before}
+        assert watcher.run(_profiling) == before
