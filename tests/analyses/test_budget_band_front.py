@@ -25,13 +25,13 @@ FRONT_END = ("processor_costs.", "host_adapters.")
 def _placements(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of the Easy Tier placements made (not read from the store)."""
     made = [0]
-    place = operating.layout
+    place = operating.layout_and_headroom
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         made[0] += 1
         return place(*args, **kwargs)
 
-    monkeypatch.setattr(operating, "layout", counting)
+    monkeypatch.setattr(operating, "layout_and_headroom", counting)
     return made
 
 

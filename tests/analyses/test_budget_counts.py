@@ -57,7 +57,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     configurations resolved again."""
     counts: dict[str, Any] = {"open_points": 0, "closed": [], "resolved": 0}
     inside_closed = [0]
-    layout, closed_point = operating.layout, operating.Solver.closed_point
+    layout, closed_point = operating.layout_and_headroom, operating.Solver.closed_point
     solver_init = operating.Solver.__init__
 
     def counting_layout(*args: Any, **kwargs: Any) -> Any:
@@ -77,7 +77,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
         counts["resolved"] += 1
         solver_init(self, config)
 
-    monkeypatch.setattr(operating, "layout", counting_layout)
+    monkeypatch.setattr(operating, "layout_and_headroom", counting_layout)
     monkeypatch.setattr(operating.Solver, "closed_point", counting_closed)
     monkeypatch.setattr(operating.Solver, "__init__", counting_solver)
     monkeypatch.setattr(catalog_band_module.Solver, "__init__", counting_solver)
