@@ -364,9 +364,11 @@ def _stations(scenario: Scenario) -> int:
     return system.host_ports + 2 + system.da_pairs + ranks
 
 
-def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
+def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -> WorkEstimate:
     """The computing `diskmodel run` will do for `scenario` (its alternatives and tier sweep
-    included), in CPU seconds of the development machine."""
+    included), in CPU seconds of the development machine. `cluster`: the workers of the Dask
+    cluster a sizing search is sent to (`diskmodel size --scheduler`), which it is spread
+    over instead of this machine's processes."""
     analyses = scenario.analyses
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
@@ -388,7 +390,9 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
         # The batched search of a large space is spread over the cores by default.
         from diskmodel.analyses.size import PER_CONFIGURATION_UP_TO, search_workers
 
-        if size.candidates > PER_CONFIGURATION_UP_TO:
+        if cluster is not None:
+            spread_s, workers = search_s, cluster
+        elif size.candidates > PER_CONFIGURATION_UP_TO:
             spread_s, workers = search_s, search_workers(size.candidates)
     return WorkEstimate(
         seconds=seconds,
@@ -400,9 +404,12 @@ def estimate(scenario: Scenario, catalog: Catalog) -> WorkEstimate:
     )
 
 
-def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
-    """One message when the scenario asks for more computing than `MAX_WORK_S`."""
-    work = estimate(scenario, catalog)
+def work_problems(
+    scenario: Scenario, catalog: Catalog, cluster: int | None = None
+) -> Iterable[str]:
+    """One message when the scenario asks for more computing than `MAX_WORK_S` (a sizing
+    search sent to a cluster of `cluster` workers: spread over them)."""
+    work = estimate(scenario, catalog, cluster)
     if not work.too_much:
         return
     analyses = scenario.analyses
@@ -418,7 +425,8 @@ def work_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         asked.append(f"a closed population of {work.population:,}")
     if analyses.size is not None:
         asked.append(f"{analyses.size.candidates:,} sizing configurations")
-    spread = f", {work.wall_s:,.0f} s over {work.workers} processes" if work.workers > 1 else ""
+    over = f"{work.workers} cluster workers" if cluster is not None else f"{work.workers} processes"
+    spread = f", {work.wall_s:,.0f} s over {over}" if work.workers > 1 else ""
     yield (
         f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing{spread} "
         f"({'; '.join(asked)}); diskmodel runs at most about {MAX_WORK_S:.0f} s. Lower "

@@ -183,20 +183,35 @@ def _reason(exc: BaseException) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-@contextlib.contextmanager
-def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
-    """A client of the cluster at `address` (its scheduler probed first) and `context` sent
-    to every worker once; `SchedulerError` for every failure."""
+def _distributed() -> Any:
+    """Dask distributed, or `SchedulerError` saying how to install it."""
     try:
-        from distributed import Client
+        import distributed
     except ImportError:
         raise SchedulerError(
             "--scheduler needs Dask distributed: pip install 'diskmodel[dask]'"
         ) from None
+    return distributed
+
+
+def workers_at(text: str) -> int:
+    """The workers of the cluster whose scheduler is at `text` (an address as a user writes
+    it): what a search there is spread over, so what the work bound divides it by before the
+    scenario is loaded (`diskmodel size --scheduler`); `SchedulerError` as `dask_client`."""
+    address = scheduler_address(text)
+    _distributed()
+    return probe(address)
+
+
+@contextlib.contextmanager
+def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
+    """A client of the cluster at `address` (its scheduler probed first) and `context` sent
+    to every worker once; `SchedulerError` for every failure."""
+    client_type = _distributed().Client
     probe(address)
     try:
         with _quiet_dask():
-            client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S)
+            client = client_type(address, timeout=DASK_CONNECT_TIMEOUT_S)
     except Exception as exc:  # the probe answered; the client did not: one message
         raise SchedulerError(
             f"--scheduler {address}: the scheduler answered but the client could not connect "

@@ -54,6 +54,7 @@ from diskmodel.api.predicting import (
 )
 from diskmodel.api.sizing import (
     SizingPlan,
+    cluster_workers,
     plan_sizing,
     size,
     size_candidates,
@@ -83,6 +84,7 @@ __all__ = [
     "catalog_names",
     "check",
     "check_text",
+    "cluster_workers",
     "compare",
     "csv_paths",
     "csv_tables",

@@ -16,14 +16,19 @@ if TYPE_CHECKING:
     from diskmodel.scenario.files import HeatMapInput
 
 
-def load_scenario(path: Path | str, catalog: Catalog | None = None) -> Scenario:
+def load_scenario(
+    path: Path | str, catalog: Catalog | None = None, *, cluster: int | None = None
+) -> Scenario:
     """Read and validate a scenario file (`ScenarioError` names the file, line and key),
     refusing one whose analyses ask for more computing than a run allows
-    (`diskmodel.analyses.budget`)."""
+    (`diskmodel.analyses.budget`); `cluster`: the workers of the Dask cluster its sizing
+    search will be sent to (`cluster_workers`), which the bound spreads the search over."""
     from diskmodel.analyses.budget import work_problems
     from diskmodel.scenario import load_scenario as load
 
-    return load(path, catalog, work_bound=work_problems)
+    if cluster is None:
+        return load(path, catalog, work_bound=work_problems)
+    return load(path, catalog, work_bound=lambda s, c: work_problems(s, c, cluster))
 
 
 def predict(

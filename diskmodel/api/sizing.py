@@ -40,6 +40,15 @@ def plan_sizing(out: str | None, json: str | None, csv: str | None, stem: str) -
     return SizingPlan(tuple(results), tuple([] if csv is None else csv_paths(csv, ["sizing"])))
 
 
+def cluster_workers(scheduler: str) -> int:
+    """The workers of the Dask cluster whose scheduler is at `scheduler` (`SchedulerError`
+    when none answers there): `load_scenario(cluster=)` spreads the work bound's sizing
+    search over them."""
+    from diskmodel.analyses.cluster import workers_at
+
+    return workers_at(scheduler)
+
+
 def size_candidates(scenario: Scenario, path: Path) -> int:
     """How many configurations the scenario (read from `path`) offers to size, or an
     `InputError` when it offers none."""

@@ -115,7 +115,9 @@ def size(
     """
     plan = api.plan_sizing(out, json, csv, scenario.stem)  # bad names: refused before the search
     entries = api.load_catalog(catalog or ())
-    loaded = api.load_scenario(scenario, entries)
+    # A search sent to a cluster is bounded by its workers' share, asked before the load.
+    cluster = api.cluster_workers(scheduler) if scheduler is not None else None
+    loaded = api.load_scenario(scenario, entries, cluster=cluster)
     entries = api.scenario_catalog(loaded, scenario, entries)
     total = api.size_candidates(loaded, scenario)
     with search_progress(total, quiet=quiet) as (advance, tally):
