@@ -24,7 +24,7 @@ from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.sweep import tier_sweep
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve, resolve_scenario
-from diskmodel.prediction import ScenarioPrediction, SizingResult
+from diskmodel.prediction import Prediction, ScenarioPrediction, SizingResult
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.files import scenario_catalog
 
@@ -39,6 +39,7 @@ def predict_scenario(
     catalog_bands: bool = True,
     beside: bool = False,
     meanwhile: Callable[[ScenarioPrediction], object] | None = None,
+    before_bands: Callable[[Sequence[Prediction]], object] | None = None,
 ) -> ScenarioPrediction:
     """Everything `diskmodel run` reports for a scenario: the baseline and each alternative
     with its growth, the tier sweep and the baseline's band over the catalog's estimates
@@ -47,7 +48,10 @@ def predict_scenario(
     work the catalog band out in a forked process while the configurations are predicted
     here (`analyses.beside`; the same answer, on the other core). `meanwhile`: called with
     everything but that band before it is waited for (`diskmodel run` hands its charts, which
-    do not show the band, to the charts' worker there)."""
+    do not show the band, to the charts' worker there). `before_bands`: called with the
+    configurations' predictions (the baseline first) before their bands over the inputs given
+    as ranges are worked out (`diskmodel run` hands the charts that do not read those bands
+    to the charts' worker there)."""
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
     configs = resolve_scenario(
         scenario, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps
@@ -82,6 +86,8 @@ def predict_scenario(
     factors = growth.multipliers if growth else ()
     labels = growth.labels if growth else ()
     predictions = [predict_configuration(c, factors, labels) for c in configs]
+    if before_bands is not None:
+        before_bands(predictions)
     sweep = scenario.analyses.tier_sweep
     # Each configuration's band over the inputs given as ranges (an alternative inherits the
     # baseline's ranges unless it sets the input).

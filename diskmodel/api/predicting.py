@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from diskmodel.api.outputs import Planned
     from diskmodel.catalog import Catalog
-    from diskmodel.prediction import ScenarioPrediction, SizingResult
+    from diskmodel.prediction import Prediction, ScenarioPrediction, SizingResult
     from diskmodel.scenario import Scenario
     from diskmodel.scenario.files import HeatMapInput
 
@@ -41,6 +41,7 @@ def predict(
     catalog_bands: bool = True,
     beside: bool = False,
     meanwhile: Callable[[ScenarioPrediction], object] | None = None,
+    before_bands: Callable[[Sequence[Prediction]], object] | None = None,
 ) -> ScenarioPrediction:
     """Everything the reports show for a scenario: baseline, alternatives and analyses.
 
@@ -55,6 +56,9 @@ def predict(
     are predicted (`diskmodel run`; `analyses.beside`: the same answer).
     meanwhile: called with everything but that band before it is waited for
     (`diskmodel run` passes `hand_charts_ahead`).
+    before_bands: called with the configurations' predictions, the baseline first, before
+    their bands over the inputs given as ranges are worked out (`diskmodel run` passes
+    `hand_configuration_charts_ahead`).
     """
     from diskmodel.analyses import predict_scenario
 
@@ -67,6 +71,7 @@ def predict(
         catalog_bands=catalog_bands,
         beside=beside,
         meanwhile=meanwhile,
+        before_bands=before_bands,
     )
 
 
@@ -114,13 +119,24 @@ def warm_up_charts() -> None:
     chart_worker.start()
 
 
-def hand_charts_ahead(prediction: ScenarioPrediction) -> None:
+def hand_charts_ahead(prediction: ScenarioPrediction, *, configurations: bool = True) -> None:
     """Hand the HTML report's charts to the charts' worker started by `warm_up_charts`, to be
     drawn while the caller goes on (`predict`'s `meanwhile`: while the catalog band is worked
-    out beside). The report does not change; without a worker this does nothing."""
+    out beside). `configurations=False`: only those `hand_configuration_charts_ahead` does not
+    hand. The report does not change; without a worker this does nothing."""
     from diskmodel.report.chart_views import hand_ahead
 
-    hand_ahead(prediction)
+    hand_ahead(prediction, configurations=configurations)
+
+
+def hand_configuration_charts_ahead(predictions: Sequence[Prediction]) -> None:
+    """Hand the report's charts drawn from the configurations' predictions alone to the
+    charts' worker (`predict`'s `before_bands`: drawn while the bands are worked out), so
+    that fewer are left to draw after the prediction. The report does not change; without a
+    worker this does nothing."""
+    from diskmodel.report.chart_views import hand_configurations_ahead
+
+    hand_configurations_ahead(predictions)
 
 
 def render_html(

@@ -159,6 +159,11 @@ def main() -> None:
     # (0.04-0.07 s of 0.75-1.2 s, same peak memory). mypy's command line sets the same
     # thresholds for the same reason. Only the command line: a library leaves its host's alone.
     gc.set_threshold(200_000, 30, 30)
+    # numpy's OpenBLAS starts a thread per core when numpy is imported (0.05-0.07 s of CPU,
+    # on the path of every command: the other core is busy with the charts' worker then).
+    # The model's arrays have tens of elements, too few for BLAS to share a product out, so
+    # the threads never work: one is asked for unless the user chose. Numbers do not change.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         app()
     finally:

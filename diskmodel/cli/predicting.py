@@ -86,7 +86,8 @@ def run(
             allow_outside_heatmaps=allow_outside_heatmaps,
             catalog_bands=not no_catalog_bands,
             beside=True,
-            meanwhile=api.hand_charts_ahead,
+            meanwhile=_hand_the_rest_ahead,
+            before_bands=api.hand_configuration_charts_ahead,
         )
     api.write_prediction(
         prediction,
@@ -153,6 +154,12 @@ def compare(
         csv=csv,
     )
     _report(prediction, outputs, quiet=quiet, csv=csv)
+
+
+def _hand_the_rest_ahead(prediction: ScenarioPrediction) -> None:
+    """The charts `api.hand_configuration_charts_ahead` left (those that read the bands, the
+    sweep or the sizing), handed to the charts' worker."""
+    api.hand_charts_ahead(prediction, configurations=False)
 
 
 def _predicting(loaded: Scenario) -> str:

@@ -59,7 +59,19 @@ KIND_LABEL = {kind.key: kind.label for kind in STATION_KINDS}
 def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     """Every chart of the report, in reading order."""
     configs = prediction.configurations
-    out = [_response_chart(configs)]
+    out = [_response_chart(configs), *_configuration_charts(configs)]
+    if prediction.tier_sweep:
+        out.append(_sweep_chart(prediction))
+    if prediction.sizing is not None:
+        out.append(_sizing_chart(prediction.sizing))
+    return out
+
+
+def _configuration_charts(configs: Sequence[Prediction]) -> list[Chart]:
+    """The charts drawn from each configuration's own prediction but its bands (the response
+    chart reads the baseline's band; the sweep and sizing charts more than the
+    configurations), in reading order."""
+    out = []
     growth = _growth_chart(configs)
     if growth is not None:
         out.append(growth)
@@ -70,20 +82,35 @@ def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     for i, p in enumerate(configs):
         out.extend(tiering_chart_views.tiering_charts(i, p))
     out.extend(copy_services_charts.copy_services_charts(configs[0]))
-    if prediction.tier_sweep:
-        out.append(_sweep_chart(prediction))
-    if prediction.sizing is not None:
-        out.append(_sizing_chart(prediction.sizing))
     return out
 
 
-def hand_ahead(prediction: ScenarioPrediction) -> None:
+def hand_ahead(prediction: ScenarioPrediction, *, configurations: bool = True) -> None:
     """Hand every chart of `prediction`'s report to the charts' worker, to be drawn while the
-    caller goes on (`chart_svg.handing_ahead`). Without a worker it does nothing: the
-    specifications would be made twice for nothing."""
+    caller goes on (`chart_svg.handing_ahead`); with `configurations=False`, only those that
+    read more than each configuration's prediction without its bands (the others were handed
+    by `hand_configurations_ahead`). Without a worker it does nothing: the specifications
+    would be made twice for nothing."""
     if chart_worker.running():
         with handing_ahead():
-            charts_for(prediction)
+            if configurations:
+                charts_for(prediction)
+                return
+            _response_chart(prediction.configurations)
+            if prediction.tier_sweep:
+                _sweep_chart(prediction)
+            if prediction.sizing is not None:
+                _sizing_chart(prediction.sizing)
+
+
+def hand_configurations_ahead(configs: Sequence[Prediction]) -> None:
+    """Hand the charts drawn from the configurations' predictions alone (`configs`: the
+    baseline first, its bands not yet known) to the charts' worker, as `hand_ahead` does: the
+    worker draws them while the bands are worked out, and the report's charts are the same
+    (a chart is asked for by its whole specification)."""
+    if chart_worker.running():
+        with handing_ahead():
+            _configuration_charts(configs)
 
 
 # --------------------------------------------------------------------------- response curve

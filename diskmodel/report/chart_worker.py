@@ -28,9 +28,12 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
-_SERVE = "from diskmodel.report.chart_worker import serve; serve()"
+# The worker runs `chart_serve` as a script (-P: its folder, this package's, not put first
+# on the module path), so that it loads none of diskmodel.
+_SERVE = ["-P", str(Path(__file__).with_name("chart_serve.py"))]
 _Requests = queue.SimpleQueue[tuple[str, "Future[str | None]"] | None]
 _workers: list[subprocess.Popen[str]] = []  # at most one, alive while it answers
 _requests: list[_Requests] = []  # its thread's requests (None: the worker is gone)
@@ -46,7 +49,7 @@ def start() -> None:
             return
         try:
             worker = subprocess.Popen(
-                [sys.executable, "-c", _SERVE],
+                [sys.executable, *_SERVE],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -138,23 +141,3 @@ def _talk(worker: subprocess.Popen[str], requests: _Requests) -> None:
     for pipe in (worker.stdin, worker.stdout):
         with contextlib.suppress(OSError):
             pipe.close()
-
-
-def serve() -> None:
-    """The worker's loop: start the runtime, then one chart per line until input ends."""
-    import vl_convert
-
-    warm = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}}
-    with contextlib.suppress(Exception):  # each request below answers for itself
-        vl_convert.vegalite_to_svg(warm, allowed_base_urls=[])
-    for line in sys.stdin:
-        try:
-            request = json.loads(line)
-            svg = vl_convert.vegalite_to_svg(
-                request["spec"], vl_version=request["version"], allowed_base_urls=[]
-            )
-            answer: dict[str, str] = {"svg": svg}
-        except Exception as error:  # the parent converts again and raises it
-            answer = {"error": str(error)}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()

@@ -116,3 +116,18 @@ def test_tickets_are_each_taken_once_across_the_fork() -> None:
     assert sorted(taken) == list(range(400))
     assert not tickets.left
     assert list(tickets) == []
+
+
+def test_before_bands_sees_each_configuration_as_returned_but_its_bands() -> None:
+    """`before_bands` (where `diskmodel run` hands the charts that do not read the bands) gets
+    every configuration's prediction, the baseline first, as the run returns it short of its
+    band over the input ranges and the catalog band."""
+    path = ROOT / "scenarios" / "ds8800-global-mirror-week.yaml"
+    scenario = api.load_scenario(path)
+    seen: list[list[object]] = []
+    final = predict_scenario(
+        scenario, None, path.parent, catalog_bands=False, before_bands=lambda p: seen.append(p)
+    )
+    (early,) = seen
+    assert final.baseline.band is not None
+    assert early == [dataclasses.replace(p, band=None) for p in final.configurations]

@@ -145,3 +145,37 @@ def test_the_secondary_write_is_its_front_end_at_light_load_and_grows_to_saturat
     assert light.write_s[0] <= planned.write_s[0]
     assert heavy.saturated
     assert math.isinf(heavy.write_s[0])
+
+
+def test_the_link_budget_is_worked_out_once_for_the_same_links_and_intervals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every resolution of a run (bands, alternatives, catalog estimates) reads one budget for
+    the same Global Mirror and links, equal to one worked out afresh; other links, another."""
+    from diskmodel.configuration import copy_services
+
+    copy_services._budgets.clear()
+    calls: list[int] = []
+    carried = copy_services.global_mirror_intervals
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return carried(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(copy_services, "global_mirror_intervals", counted)
+    first = _resolved("ds8800-global-mirror-week.yaml")
+    again = _resolved("ds8800-global-mirror-week.yaml")
+    budget, warnings = copy_services.global_mirror_budget(first)
+    assert copy_services.global_mirror_budget(again) == (budget, warnings)
+    assert len(calls) == 1
+    warnings.append("a caller's own list")  # not the one kept
+    copy_services._budgets.clear()
+    assert copy_services.global_mirror_budget(again) == (budget, warnings[:-1])
+    assert len(calls) == 2
+    three, _ = copy_services.global_mirror_budget(
+        _resolved("ds8800-global-mirror-week.yaml", count=3)
+    )
+    assert len(calls) == 3
+    assert three is not None
+    assert budget is not None
+    assert three.capacity_mb_s == pytest.approx(1.5 * budget.capacity_mb_s, rel=1e-12)

@@ -123,3 +123,32 @@ def test_charts_asked_of_a_worker_that_dies_are_all_answered(worker: None) -> No
     if None in got:  # it was found dead: retired, and not asked again
         assert not chart_worker._workers
         assert chart_worker.ask(specs[0].spec, chart_svg.VEGA_LITE_VERSION) is None
+
+
+def test_charts_handed_in_two_steps_are_those_of_the_page_each_asked_once(worker: None) -> None:
+    """`diskmodel run` hands the charts drawn from the configurations alone before the bands
+    are known (`hand_configurations_ahead`), then the rest (`hand_ahead(configurations=
+    False)`): together exactly the page's charts, none asked twice, the page unchanged. The
+    Global Mirror week has a band over an input range (read by the response chart only)."""
+    import dataclasses
+
+    from diskmodel import api
+    from diskmodel.report.chart_views import charts_for, hand_ahead, hand_configurations_ahead
+
+    scenario = ROOT / "scenarios" / "ds8800-global-mirror-week.yaml"
+    prediction = api.predict(
+        api.load_scenario(scenario), base_dir=scenario.parent, catalog_bands=False
+    )
+    assert prediction.baseline.band is not None
+    unbanded = [dataclasses.replace(p, band=None) for p in prediction.configurations]
+    hand_configurations_ahead(unbanded)
+    early = len(chart_worker._asked)
+    hand_ahead(prediction, configurations=False)
+    asked = len(chart_worker._asked)
+    assert 0 < early < asked
+    assert charts_for(prediction)  # (this pass found them all asked)
+    assert len(chart_worker._asked) == asked
+    with_worker = api.render_html(prediction, timestamp=False)
+    assert len(chart_worker._asked) == asked
+    chart_worker.stop()
+    assert api.render_html(prediction, timestamp=False) == with_worker
