@@ -25,11 +25,11 @@ LARGE = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
 
 
 def _wider() -> dict[str, Any]:
-    """The shipped large space with twice the host port counts (212,992 configurations): host
-    ports are front end only, so the back ends to place are the same and the open ones
-    twice as many: over the bound on two cores."""
+    """The shipped large space with twice the host port counts and two cache sizes (425,984
+    configurations): over the bound on two cores."""
     data: dict[str, Any] = yaml.safe_load(LARGE.read_text(encoding="utf-8"))
     data["analyses"]["size"]["host_ports"] = list(range(4, 68, 4))
+    data["analyses"]["size"]["cache_gb"] = [128, 256]
     return data
 
 
