@@ -20,38 +20,42 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 Measured 2026-11-28 16:17-16:19 UTC (a quick hour, load average 0.6-1.3: `import numpy`
 0.07 s), main after this session's merges (the sizing search's own work cut, the model's
 placements and open solves cheaper: every result the same to the bit) and the batched
-search's two shares scaled to the search's CPU now (`budget.SEARCH_SOLVE_SHARE`):
+search's two shares scaled to the search's CPU now (`budget.SEARCH_SOLVE_SHARE`); "CPU s" is
+the whole command's, "13:40" each case's ratio at 13:40-13:52 the same day (a quick hour
+too), main after the calibration's shared builds and `run`'s charts drawn ahead, the
+alternatives rows with eight distinct alternatives (`_alternatives`); "12:56" the same at
+12:56-12:59 (* not met):
 
-    case                                                 estimated s measured s  ratio  met?
-    open, Easy Tier off, 1 workload                             1.80       1.04   1.73  met
-    open, Easy Tier, 1 workload                                 1.83       1.27   1.44  met
-    open, Easy Tier, 1 workload, catalog band                   3.41       2.15   1.59  met
-    open, Easy Tier, 1 workload, 2,000 points                   8.24       3.97   2.08  met
-    open, Easy Tier, 8 workloads                                2.05       1.46   1.40  met
-    open, Easy Tier, 64 workloads                               3.74       2.03   1.84  met
-    open, Easy Tier, 64 workloads, catalog band                 9.11       3.82   2.39  met
-    open, 64 workloads in 8 Easy Tier pools                     3.74       1.98   1.89  met
-    open, 8 pools, 200 points, 8 alternatives                  13.21       5.02   2.63  met
-    open, 8 alternatives x 8 growth factors                     4.74       3.15   1.51  met
-    closed, Easy Tier off, 64 customers                         2.07       1.32   1.57  met
-    closed, Easy Tier, 64 customers                             5.18       2.56   2.02  met
-    closed, Easy Tier, 2,048 customers                         20.59      13.36   1.54  met
-    closed, Easy Tier off, 100,000 customers                    5.08       2.49   2.03  met
-    closed, Easy Tier, 100,000 customers                       42.74      20.82   2.05  met
-    closed, Easy Tier, 100,000 customers, catalog band        166.41      68.22   2.44  met
-    closed, 64 workloads x 64 customers, Easy Tier off          4.06       2.82   1.44  met
-    closed, 64 workloads x 64 customers, Easy Tier             31.92      13.20   2.42  met
-    shipped: ds8800-15k-pool                                    3.49       1.38   2.53  met
-    shipped: ds8800-oltp-application                            8.20       2.26   3.63  NOT MET
-    shipped: ds8800-measured-peaks                              5.83       2.25   2.59  met
-    sizing: ds8800-size-for-growth                              3.64       1.68   2.17  met
-    sizing: 106,496 configurations (batched search)            67.39      28.80   2.34  met
-    calibration: 1 workload(s), open                            0.01       0.00   1.94  met
-    calibration: 1 workload(s), closed, 64 each                 0.29       0.14   2.08  met
-    calibration: 8 workload(s), open                            0.01       0.01   1.60  met
-    calibration: 8 workload(s), closed, 64 each                 0.90       0.67   1.34  met
-    calibration: 64 workload(s), open                           0.04       0.03   1.21  met
-    calibration: 64 workload(s), closed, 64 each                5.80       1.90   3.06  NOT MET
+    case                                                est. s   CPU s  ratio  met? 13:40  12:56
+    open, Easy Tier off, 1 workload                       1.80    1.04   1.73  met   1.54   1.37
+    open, Easy Tier, 1 workload                           1.83    1.27   1.44  met   1.27   1.07
+    open, Easy Tier, 1 workload, catalog band             3.41    2.15   1.59  met   1.42   1.27
+    open, Easy Tier, 1 workload, 2,000 points             8.24    3.97   2.08  met   1.86   1.72
+    open, Easy Tier, 8 workloads                          2.05    1.46   1.40  met   1.26   1.14
+    open, Easy Tier, 64 workloads                         3.74    2.03   1.84  met   1.72   1.46
+    open, Easy Tier, 64 workloads, catalog band           9.11    3.82   2.39  met   2.17   1.82
+    open, 64 workloads in 8 Easy Tier pools               3.74    1.98   1.89  met   1.79   1.17
+    open, 8 pools, 200 points, 8 alternatives            13.21    5.02   2.63  met   2.35   1.72
+    open, 8 alternatives x 8 growth factors               4.74    3.15   1.51  met   1.35   1.20
+    closed, Easy Tier off, 64 customers                   2.07    1.32   1.57  met   1.41   1.23
+    closed, Easy Tier, 64 customers                       5.18    2.56   2.02  met   1.82   1.66
+    closed, Easy Tier, 2,048 customers                   20.59   13.36   1.54  met   1.45   1.35
+    closed, Easy Tier off, 100,000 customers              5.08    2.49   2.03  met   1.95   1.66
+    closed, Easy Tier, 100,000 customers                 42.74   20.82   2.05  met   1.98   1.80
+    closed, Easy Tier, 100,000 customers, catalog band  166.41   68.22   2.44  met   2.29   2.25
+    closed, 64 workloads x 64 customers, Easy Tier off    4.06    2.82   1.44  met   1.35   1.17
+    closed, 64 workloads x 64 customers, Easy Tier       31.92   13.20   2.42  met   2.29   2.17
+    shipped: ds8800-15k-pool                              3.49    1.38   2.53  met   2.33   2.07
+    shipped: ds8800-oltp-application                      8.20    2.26   3.63  NO    3.37   2.94
+    shipped: ds8800-measured-peaks                        5.83    2.25   2.59  met   2.27   2.04
+    sizing: ds8800-size-for-growth                        3.64    1.68   2.17  met   1.90   1.79
+    sizing: 106,496 configurations (batched search)      67.39   28.80   2.34  met   2.43   2.20
+    calibration: 1 workload(s), open                      0.01    0.00   1.94  met   1.68   1.84
+    calibration: 1 workload(s), closed, 64 each           0.29    0.14   2.08  met   2.03   1.95
+    calibration: 8 workload(s), open                      0.01    0.01   1.60  met   2.07   2.09
+    calibration: 8 workload(s), closed, 64 each           0.90    0.67   1.34  met   1.28   1.16
+    calibration: 64 workload(s), open                     0.04    0.03   1.21  met   2.05   1.69
+    calibration: 64 workload(s), closed, 64 each          5.80    1.90   3.06  NO    2.92   2.87
 
 Not met: the shipped application scenario, 3.63x (3.37x before the model got faster), and
 64 closed workloads' calibration evaluation, 3.06x (2.92x): both are closed points, priced
@@ -66,49 +70,6 @@ noise of their work. What would close them: a closed point priced by the rounds 
 take, which is known only once it is known whether a tier's ceiling binds at the load the
 population settles at.
 
-Measured 2026-11-28 13:40-13:44 UTC (a quick hour, load average about 1: `import numpy`
-0.07 s), main after the calibration's shared builds (`model.operating.builds_for`) and
-`run`'s charts drawn ahead; the two alternatives rows at 13:52 with eight distinct
-alternatives (`_alternatives`):
-
-    case                                                 estimated s measured s  ratio  met?
-    open, Easy Tier off, 1 workload                             1.80       1.17   1.54  met
-    open, Easy Tier, 1 workload                                 1.83       1.44   1.27  met
-    open, Easy Tier, 1 workload, catalog band                   3.41       2.40   1.42  met
-    open, Easy Tier, 1 workload, 2,000 points                   8.24       4.42   1.86  met
-    open, Easy Tier, 8 workloads                                2.05       1.62   1.26  met
-    open, Easy Tier, 64 workloads                               3.74       2.18   1.72  met
-    open, Easy Tier, 64 workloads, catalog band                 9.11       4.20   2.17  met
-    open, 64 workloads in 8 Easy Tier pools                     3.74       2.09   1.79  met
-    open, 8 pools, 200 points, 8 alternatives                  13.21       5.62   2.35  met
-    open, 8 alternatives x 8 growth factors                     4.74       3.50   1.35  met
-    closed, Easy Tier off, 64 customers                         2.07       1.47   1.41  met
-    closed, Easy Tier, 64 customers                             5.18       2.85   1.82  met
-    closed, Easy Tier, 2,048 customers                         20.59      14.16   1.45  met
-    closed, Easy Tier off, 100,000 customers                    5.08       2.61   1.95  met
-    closed, Easy Tier, 100,000 customers                       42.74      21.56   1.98  met
-    closed, Easy Tier, 100,000 customers, catalog band        166.41      72.62   2.29  met
-    closed, 64 workloads x 64 customers, Easy Tier off          4.06       3.00   1.35  met
-    closed, 64 workloads x 64 customers, Easy Tier             31.92      13.94   2.29  met
-    shipped: ds8800-15k-pool                                    3.49       1.50   2.33  met
-    shipped: ds8800-oltp-application                            8.20       2.44   3.37  NOT MET
-    shipped: ds8800-measured-peaks                              5.83       2.56   2.27  met
-    sizing: ds8800-size-for-growth                              3.64       1.91   1.90  met
-    sizing: 106,496 configurations (batched search)            95.77      39.40   2.43  met
-    calibration: 1 workload(s), open                            0.01       0.00   1.68  met
-    calibration: 1 workload(s), closed, 64 each                 0.29       0.14   2.03  met
-    calibration: 8 workload(s), open                            0.01       0.00   2.07  met
-    calibration: 8 workload(s), closed, 64 each                 0.90       0.70   1.28  met
-    calibration: 64 workload(s), open                           0.04       0.02   2.05  met
-    calibration: 64 workload(s), closed, 64 each                5.80       1.99   2.92  met
-
-Not met: the shipped application scenario, 3.37x in this quick hour (2.9-3.0x at load 1-2):
-its closed points settle in one round of placement and closed solution where the worst
-case's take ten, and the closed constants are set on the worst case (lowering them would put
-the 8-closed calibration row, 1.28x, below its work). What would close it: pricing a closed
-point by the rounds it will take, which is known only once it is known whether a tier's
-ceiling binds. Nearest the top after it: 64 closed workloads' calibration evaluation, 2.92x.
-
 Measured 2026-11-28 12:56-12:59 UTC on the shared 2-core machine (load average 1.5-2.5),
 after the sizing search was priced by its open configurations and their back ends, a
 configuration resolved again at what its resolution costs, a front-end estimate's band
@@ -118,38 +79,7 @@ points (`analyses.budget`); the large space's row from the whole table at 12:40-
 last change (a closed system's band beginning priced at its closed point alone). "Before" is
 the same table at 11:11-11:25 with main 9a20eb5's estimates (a slower hour); the calibration
 rows with each evaluation's layouts forgotten, as a calibration's changed workloads forget
-them (* not met):
-
-    case                                                 estimated s measured s  ratio  met?  before
-    open, Easy Tier off, 1 workload                             1.80       1.32   1.37  met   1.34
-    open, Easy Tier, 1 workload                                 1.83       1.71   1.07  met   1.06
-    open, Easy Tier, 1 workload, catalog band                   3.41       2.68   1.27  met   1.25
-    open, Easy Tier, 1 workload, 2,000 points                   8.24       4.80   1.72  met   1.60
-    open, Easy Tier, 8 workloads                                2.05       1.79   1.14  met   1.12
-    open, Easy Tier, 64 workloads                               3.74       2.56   1.46  met   1.51
-    open, Easy Tier, 64 workloads, catalog band                 9.11       5.02   1.82  met  3.37*
-    open, 64 workloads in 8 Easy Tier pools                     3.74       3.19   1.17  met   1.11
-    open, 8 pools, 200 points, 8 alternatives                  13.21       7.69   1.72  met   1.55
-    open, 8 alternatives x 8 growth factors                     4.74       3.95   1.20  met   1.04
-    closed, Easy Tier off, 64 customers                         2.07       1.69   1.23  met   1.15
-    closed, Easy Tier, 64 customers                             5.18       3.12   1.66  met   1.45
-    closed, Easy Tier, 2,048 customers                         20.59      15.24   1.35  met   1.14
-    closed, Easy Tier off, 100,000 customers                    5.08       3.06   1.66  met   1.46
-    closed, Easy Tier, 100,000 customers                       42.74      23.76   1.80  met   1.51
-    closed, Easy Tier, 100,000 customers, catalog band        166.48      74.02   2.25  met   1.90
-    closed, 64 workloads x 64 customers, Easy Tier off          4.06       3.47   1.17  met   1.03
-    closed, 64 workloads x 64 customers, Easy Tier             31.92      14.73   2.17  met   1.73
-    shipped: ds8800-15k-pool                                    3.49       1.69   2.07  met   1.84
-    shipped: ds8800-oltp-application                            8.20       2.79   2.94  met   2.74
-    shipped: ds8800-measured-peaks                              5.83       2.86   2.04  met   1.83
-    sizing: ds8800-size-for-growth                              3.64       2.04   1.79  met   1.55
-    sizing: 106,496 configurations (batched search)            95.81      43.52   2.20  met   2.16
-    calibration: 1 workload(s), open                            0.01       0.00   1.84  met   1.73
-    calibration: 1 workload(s), closed, 64 each                 0.29       0.15   1.95  met   1.42
-    calibration: 8 workload(s), open                            0.01       0.00   2.09  met   2.18
-    calibration: 8 workload(s), closed, 64 each                 0.90       0.77   1.16  met  0.95*
-    calibration: 64 workload(s), open                           0.04       0.02   1.69  met   2.40
-    calibration: 64 workload(s), closed, 64 each                5.80       2.02   2.87  met   2.24
+them (* not met) (its ratios are the column "12:56" of the table above).
 
 The large space's row was estimated at 117.79 s before (54.48 s measured): priced at the
 21,870 configurations its bounds leave open, each at 0.3 of a fresh solve, it put the run
