@@ -17,13 +17,20 @@ from scipy.stats import binom
 
 from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
+from diskmodel.measured.budget import Evaluations
 from diskmodel.measured.calibrate import calibrate
 from diskmodel.measured.calibrated import calibrated_yaml
 from diskmodel.measured.figures import mean_utilization, pool_backend_iops, pool_rank_utilization
 from diskmodel.measured.identify import Parameter
 from diskmodel.measured.intervals import Interval
 from diskmodel.measured.peaks import Selection
-from diskmodel.measured.problem import FRONT_END_RANGE
+from diskmodel.measured.problem import (
+    FRONT_END_RANGE,
+    Problem,
+    system_unknowns,
+    targets,
+    workload_unknowns,
+)
 from diskmodel.model import results
 from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario, load_scenario
@@ -602,6 +609,25 @@ def _shipped_week() -> tuple[Scenario, list[Selection]]:
         load_intervals(measured / "ds8800-week.csv"), [*peaks, "2026-11-06 12:00"], "week"
     )
     return scenario, chosen
+
+
+def _shipped_problem(intervals: int, evaluations: int) -> Problem:
+    """The fit of the first `intervals` of `_shipped_week`'s (both workloads' unknowns and the
+    system's), allowed `evaluations` model evaluations."""
+    scenario, chosen = _shipped_week()
+    central = scenario.corner("central")
+    unknowns = [*workload_unknowns(scenario, chosen, [0, 1]), *system_unknowns(scenario, ())]
+    fitted = chosen[:intervals]
+    problem = Problem(
+        central,
+        fitted,
+        load_catalog(),
+        ROOT / "scenarios" / "measured",
+        unknowns,
+        targets(central, fitted),
+    )
+    problem.budget = Evaluations(evaluations)
+    return problem
 
 
 def _readme_calibration() -> list[str]:

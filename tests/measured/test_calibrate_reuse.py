@@ -13,7 +13,6 @@ import pytest
 from scipy.optimize import least_squares
 from scipy.stats import f as fisher
 
-from diskmodel.measured.budget import Evaluations
 from diskmodel.measured.profile import DIFF_STEP, bounded_least_squares, profile
 
 from ..conftest import ROOT
@@ -91,18 +90,9 @@ def test_a_linear_models_profile_interval_is_its_linearised_interval() -> None:
 
 
 def test_a_point_solved_is_not_solved_or_counted_again() -> None:
-    from diskmodel.catalog import load_catalog
-    from diskmodel.measured.problem import Problem, system_unknowns, targets, workload_unknowns
+    from .test_calibrate import _shipped_problem
 
-    from .test_calibrate import _shipped_week
-
-    scenario, chosen = _shipped_week()
-    central = scenario.corner("central")
-    unknowns = [*workload_unknowns(scenario, chosen, [0, 1]), *system_unknowns(scenario, ())]
-    problem = Problem(
-        central, chosen[:1], load_catalog(), MEASURED_DIR, unknowns, targets(central, chosen[:1])
-    )
-    problem.budget = Evaluations(10)
+    problem = _shipped_problem(1, 10)
     first = problem.residuals(problem.start)
     again = problem.residuals(problem.start.copy())
     assert problem.budget.count == 1

@@ -10,28 +10,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from diskmodel.catalog import load_catalog
-from diskmodel.measured.budget import Evaluations
-from diskmodel.measured.problem import Problem, system_unknowns, targets, workload_unknowns
+from diskmodel.measured.problem import Problem
 from diskmodel.model.layout import forget_placements
 from diskmodel.model.network_build import NetworkBuilder
 
-from ..conftest import ROOT
 from ..support.unshared import share_nothing
-from .test_calibrate import _shipped_week
-
-MEASURED_DIR = ROOT / "scenarios" / "measured"
+from .test_calibrate import _shipped_problem
 
 
 def _problem() -> Problem:
-    scenario, chosen = _shipped_week()
-    central = scenario.corner("central")
-    unknowns = [*workload_unknowns(scenario, chosen, [0, 1]), *system_unknowns(scenario, ())]
-    problem = Problem(
-        central, chosen[:3], load_catalog(), MEASURED_DIR, unknowns, targets(central, chosen[:3])
-    )
-    problem.budget = Evaluations(100)
-    return problem
+    return _shipped_problem(3, 100)
 
 
 def _points(problem: Problem) -> list[np.ndarray]:
