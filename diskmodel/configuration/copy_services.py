@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -70,6 +70,24 @@ _budgets: OrderedDict[
     tuple[GlobalMirrorBudget, tuple[str, ...]],
 ] = OrderedDict()
 """Global Mirror's link budgets (`global_mirror_budget`), by what they read."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _kept(store: OrderedDict[K, V], key: K, make: Callable[[], V]) -> V:
+    """`store`'s value for `key`, made by `make()` when it has none; the last `_READ_ENTRIES`
+    asked for are kept."""
+    found = store.get(key)
+    if found is None:
+        found = store[key] = make()
+        while len(store) > _READ_ENTRIES:
+            store.popitem(last=False)
+    else:
+        store.move_to_end(key)
+    return found
+
+
 FIGURES_ENTRY = "copy services"
 """The entry the copy services' figures are listed under among the catalog figures."""
 
@@ -196,14 +214,11 @@ def _file_rows(
         raise InputError(f"{where}: no such file")
     info = os.stat(path)
     key = (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-    intervals = _read.get(key)
-    if intervals is None:
-        text = read_input_text(path, MAX_MEASURED_BYTES, "measured file")
-        intervals = _read[key] = parse_intervals(text, where)
-        while len(_read) > _READ_ENTRIES:
-            _read.popitem(last=False)
-    else:
-        _read.move_to_end(key)
+    intervals = _kept(
+        _read,
+        key,
+        lambda: parse_intervals(read_input_text(path, MAX_MEASURED_BYTES, "measured file"), where),
+    )
     return key, intervals
 
 
@@ -215,11 +230,7 @@ def _measured_intervals(
     and scopes (a run resolves the scenario again for every band and alternative)."""
     file_key, intervals = _file_rows(reference, folder)
     key = (file_key, tuple(sorted(names)))
-    if key not in _summed:
-        _summed[key] = _write_mb_by_time(intervals, names, reference)
-        while len(_summed) > _READ_ENTRIES:
-            _summed.popitem(last=False)
-    return _summed[key]
+    return _kept(_summed, key, lambda: _write_mb_by_time(intervals, names, reference))
 
 
 def _write_mb_by_time(
@@ -391,14 +402,7 @@ def global_mirror_budget(cs: CopyServicesConfig) -> tuple[GlobalMirrorBudget | N
     if gm is None or links is None or not gm.intervals:
         return None, []
     key = (gm, links.count, links.payload_mb_s, cs.names)
-    found = _budgets.get(key)
-    if found is None:
-        found = _budgets[key] = _budget(cs, gm, links)
-        while len(_budgets) > _READ_ENTRIES:
-            _budgets.popitem(last=False)
-    else:
-        _budgets.move_to_end(key)
-    budget, warnings = found
+    budget, warnings = _kept(_budgets, key, lambda: _budget(cs, gm, links))
     return budget, list(warnings)
 
 
