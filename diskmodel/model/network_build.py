@@ -159,14 +159,13 @@ class NetworkBuilder:
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
         found = self._host.get(active)
-        if found is not None:
-            return found
-        W, K = len(self.config.workloads), len(self._stations)
-        if self.config.hardware.ficon is None and self._mirror is None:
-            found = self._host[active] = _host_block_sums(self, active, W, K)
-            return found
-        columns = self._host_flows(active).columns()
-        found = self._host[active] = _flow_sums(columns, W, K, self._weight_array)
+        if found is None:
+            # Kept between builders by what they read, which FICON channels and Metro Mirror
+            # links (flows of their own) are not part of.
+            kept = self.config.hardware.ficon is None and self._mirror is None
+            found = self._host[active] = (_kept_host_sums if kept else _sums_of_host_flows)(
+                self, active
+            )
         return found
 
     def _host_flows(self, active: tuple[int, ...]) -> Flows:
@@ -460,23 +459,30 @@ def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _Worklo
 
 _HOST_SUMS_KEPT = 256
 _host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
-"""The host ports' and cards' flow sums made as blocks (`_host_block_sums`) by everything they
-read, the host adapter by identity (held, so its identity is not reused): builders of
-configurations with the same host side and the same workloads' classes and sizes (a
-calibration's evaluations, which differ in destage ratios and skew curves; a sizing
-search's back-end variants) make them once."""
+"""The host ports' and cards' flow sums (`_kept_host_sums`) by everything they read, the host
+adapter by identity (held, so its identity is not reused): builders of configurations with
+the same host side and the same workloads' classes and sizes (a calibration's evaluations,
+which differ in destage ratios and skew curves; a sizing search's back-end variants) make
+them once."""
 
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
 forget_also(_back_ends.clear)
 
 
-def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K: int) -> _FlowSums:
-    """`_flow_sums` of `builder._host_flows(active)` with the builder's weights, kept
-    (`_host_sums`) by what those read: the host adapter, the host ports, the stations' and
+def _sums_of_host_flows(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
+    """`_flow_sums` of `builder._host_flows(active)` with the builder's weights."""
+    W, K = len(builder.config.workloads), len(builder._stations)
+    return _flow_sums(builder._host_flows(active).columns(), W, K, builder._weight_array)
+
+
+def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
+    """`_sums_of_host_flows`, kept (`_host_sums`) by what it reads where no workload is z/OS
+    and there are no Metro Mirror links: the host adapter, the host ports, the stations' and
     the workloads' number, the workloads' weights, the workloads `active` and each one's
     class fractions and sizes."""
     hw = builder.config.hardware
+    W, K = len(builder.config.workloads), len(builder._stations)
     mixes = tuple(
         tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
         for w in (builder.config.workloads[i] for i in active)
@@ -493,7 +499,7 @@ def _host_block_sums(builder: NetworkBuilder, active: tuple[int, ...], W: int, K
     kept = _host_sums.get(key)
     if kept is not None and kept[0] is hw.host_adapter:
         return kept[1]
-    sums = _flow_sums(builder._host_flows(active).columns(), W, K, builder._weight_array)
+    sums = _sums_of_host_flows(builder, active)
     if len(_host_sums) >= _HOST_SUMS_KEPT:
         _host_sums.clear()
     _host_sums[key] = (hw.host_adapter, sums)

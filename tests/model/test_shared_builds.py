@@ -4,7 +4,7 @@ in their workloads' skew curves or their system's front-end latency (a calibrati
 differences) share one store, and every point they solve with it is, to the bit, the point
 they solve alone; a change in anything a network, its costs or its solution reads gets a store
 of its own. The parts: a network made another configuration's own (`network_for`), the host
-ports' flow sums kept by what they read (`_host_block_sums`) and the pools timed for
+ports' flow sums kept by what they read (`_kept_host_sums`) and the pools timed for
 placement (`pool_load.PoolsTimed`)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from diskmodel.model.network import Network, RankInfo
 from diskmodel.model.network_build import (
     NetworkBuilder,
     _flow_sums,
-    _host_block_sums,
+    _kept_host_sums,
     build_network,
     network_for,
 )
@@ -180,7 +180,7 @@ def test_host_sums_are_shared_by_what_they_read_and_are_each_builders_own() -> N
 
     def sums(config: Configuration) -> object:
         builder = NetworkBuilder(config)
-        return _host_block_sums(builder, active, len(config.workloads), len(builder._stations))
+        return _kept_host_sums(builder, active)
 
     def own(config: Configuration) -> tuple[object, ...]:
         builder = NetworkBuilder(config)

@@ -9,7 +9,7 @@ from diskmodel.configuration import Configuration
 from diskmodel.model import operating
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.layout import Placements
-from diskmodel.model.network_build import NetworkBuilder, _flow_sums
+from diskmodel.model.network_build import NetworkBuilder, _sums_of_host_flows
 
 
 def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,10 +32,5 @@ def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         NetworkBuilder,
         "_host_sums",
-        lambda self, active: _flow_sums(
-            self._host_flows(active).columns(),
-            len(self.config.workloads),
-            len(self._stations),
-            self._weight_array,
-        ),
+        lambda self, active: _sums_of_host_flows(self, active),
     )
