@@ -46,7 +46,13 @@ from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts
 from diskmodel.model.kept import Kept
-from diskmodel.model.pool_load import PoolAtLoad, PoolsTimed, forget_work, pools_at
+from diskmodel.model.pool_load import (
+    PoolAtLoad,
+    PoolsTimed,
+    forget_work,
+    pools_at,
+    shortfall_of,
+)
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import PoolPlacer
 from diskmodel.tiering.ranking import forget_rankings
@@ -113,8 +119,7 @@ def free_headroom(
         demands = pool.demands()
         placement, shares = pool.free_placement(demands)
         if pool.pool.placement_follows_load:
-            for t in pool.pool.tiers[:-1]:
-                out = min(out, pool.headroom(t, placement, shares, background_da))
+            out = min(out, pool.free_room(placement, shares, background_da))
         background_da = background_da + pool.da_busy(placement, shares)
     return out
 
@@ -159,7 +164,7 @@ def _settled(
         # `PoolAtLoad.shortfall`, its headroom kept: with no tier bound, the placement is the
         # one that ignores the load, and these are `free_headroom`'s figures for this pool.
         headroom = pool.headroom(t, placement, shares, background_da)
-        over = 1.0 - headroom * (1 + 1e-9)
+        over = shortfall_of(headroom)
         if over <= 0:
             if not bound:
                 room = min(room, headroom)
@@ -296,8 +301,7 @@ def layout_and_headroom(
             placement, shares = pool.free_placement(demands)
             ceilings, bound = {}, ()
             if pool.pool.placement_follows_load and not math.isnan(room):
-                for t in pool.pool.tiers[:-1]:
-                    room = min(room, pool.headroom(t, placement, shares, background_da))
+                room = min(room, pool.free_room(placement, shares, background_da))
         out[pool.pool.name] = PoolLayout(placement, shares, ceilings, bound)
         background_da = background_da + pool.da_busy(placement, shares)
     return out, room

@@ -32,6 +32,12 @@ evaluations and a sizing search's candidates ask for the same few gains again an
 answer a bisection of some forty steps."""
 
 
+def shortfall_of(headroom: float) -> float:
+    """How far a tier's `headroom` (`PoolAtLoad.headroom`) falls short of 1: <= 0 when the
+    tier is at or under its target (a hair of tolerance against rounding)."""
+    return 1.0 - headroom * (1 + 1e-9)
+
+
 def forget_work() -> None:
     """Forget the drives' work at their targets (`_work`): `layout.forget_placements` calls it."""
     _work.clear()
@@ -323,7 +329,21 @@ class PoolAtLoad:
         it actually has) and each DA pair its ranks hang on, where moving the tier's I/O down
         would relieve that pair (what the tier sheds lands on the slowest tier, whose ranks
         may hang on the same pair)."""
-        return 1.0 - self.headroom(tier, placement, shares, background_da) * (1 + 1e-9)
+        return shortfall_of(self.headroom(tier, placement, shares, background_da))
+
+    def free_room(
+        self,
+        placement: PoolPlacement,
+        shares: Mapping[int, RankShare],
+        background_da: np.ndarray,
+    ) -> float:
+        """The factor by which every rate may grow before any tier but the slowest passes
+        the pool's utilisation target at this placement, held fixed: the smallest of their
+        `headroom`s (inf with none)."""
+        room = math.inf
+        for t in self.pool.tiers[:-1]:
+            room = min(room, self.headroom(t, placement, shares, background_da))
+        return room
 
     def headroom(
         self,
