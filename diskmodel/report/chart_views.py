@@ -59,7 +59,16 @@ KIND_LABEL = {kind.key: kind.label for kind in STATION_KINDS}
 def charts_for(prediction: ScenarioPrediction) -> list[Chart]:
     """Every chart of the report, in reading order."""
     configs = prediction.configurations
-    out = [_response_chart(configs), *_configuration_charts(configs)]
+    return [
+        _response_chart(configs),
+        *_configuration_charts(configs),
+        *_analysis_charts(prediction),
+    ]
+
+
+def _analysis_charts(prediction: ScenarioPrediction) -> list[Chart]:
+    """The tier sweep's and the sizing search's charts, in reading order."""
+    out = []
     if prediction.tier_sweep:
         out.append(_sweep_chart(prediction))
     if prediction.sizing is not None:
@@ -97,10 +106,7 @@ def hand_ahead(prediction: ScenarioPrediction, *, configurations: bool = True) -
                 charts_for(prediction)
                 return
             _response_chart(prediction.configurations)
-            if prediction.tier_sweep:
-                _sweep_chart(prediction)
-            if prediction.sizing is not None:
-                _sizing_chart(prediction.sizing)
+            _analysis_charts(prediction)
 
 
 def hand_configurations_ahead(configs: Sequence[Prediction]) -> None:
