@@ -77,6 +77,14 @@ class SizingContext:
     curves: SkewCurves = field(default_factory=dict)  # the skew curves its configurations share
     kept: KeptSections | None = None  # the sections of `shared`'s configurations validated
 
+    @property
+    def configuration_base(self) -> dict[str, Any]:
+        """What a configuration's data is made from (`variant_data`, with `kept`): `shared`
+        where the search knows it valid, else `base`."""
+        base = self.shared if self.shared is not None else self.base
+        assert base is not None
+        return base
+
 
 def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) -> SizingContext:
     """The context of a search of `scenario.analyses.size` (the scenario at its central
@@ -141,11 +149,9 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
     if job.offered:  # the batched search sends the choice only (`size_batch`)
-        if context.shared is not None:
-            data = variant_data(context.shared, context.scenario, dict(choice), context.kept)
-        else:
-            assert context.base is not None
-            data = variant_data(context.base, context.scenario, dict(choice))
+        data = variant_data(
+            context.configuration_base, context.scenario, dict(choice), context.kept
+        )
         job = SizingJob(data, choice, upgrade)
     if job.refused is not None:
         return SizingCandidate(choice, error=job.refused, upgrade=upgrade)
