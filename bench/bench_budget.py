@@ -142,8 +142,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -151,12 +149,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench.bench_report import ROOT, timed_child
 from bench.bench_worst_case import scenario
 from diskmodel.analyses.budget import estimate
 from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
-
-ROOT = Path(__file__).resolve().parents[1]
 
 _CHILD = """
 import runpy, sys
@@ -260,12 +257,10 @@ CASES: dict[str, tuple[str, dict[str, Any] | Path]] = {
 
 def _child_cpu_s(command: list[str]) -> float:
     """CPU seconds (user + system) of `command` in a fresh process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done, cpu, _ = timed_child(command)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip()[-300:])
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu
 
 
 def measure(command: str, path: Path, out: Path) -> float:

@@ -52,8 +52,6 @@ ratio puts the command near 4.8 s, under the 5 s target still.
 from __future__ import annotations
 
 import re
-import resource
-import subprocess
 import sys
 import time
 
@@ -63,7 +61,7 @@ from diskmodel.measured.calibrate import calibrate
 from diskmodel.scenario import load_scenario
 
 from .bench_queueing import Row, import_numpy_s, show
-from .bench_report import ROOT
+from .bench_report import ROOT, timed_child
 
 MEASURED = ROOT / "scenarios" / "measured"
 BASE = MEASURED / "ds8800-measured-base.yaml"
@@ -90,10 +88,8 @@ def _command() -> tuple[float, int]:
     for peak in PEAKS:
         argv += ["-p", peak]
     argv += ["--out", "-"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=ROOT)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    done, cpu, _ = timed_child(argv)
+    done.check_returncode()
     found = re.search(r"after ([\d,]+) model evaluations", done.stderr + done.stdout)
     if found is None:
         raise RuntimeError(f"calibrate printed no evaluation count:\n{done.stderr[-2000:]}")

@@ -141,12 +141,23 @@ def _process_cpu(argv: list[str], env: dict[str, str]) -> float:
 
 def _process_times(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(CPU s, wall s) of one child process running `argv` to its end."""
+    done, cpu, wall = timed_child(argv, env)
+    done.check_returncode()
+    return cpu, wall
+
+
+def timed_child(
+    argv: list[str], env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], float, float]:
+    """`argv` run to its end in a child process in the project's folder, its output kept as
+    text: what it did, its CPU seconds (user + system, with the processes it waited for: the
+    charts' worker, a search's pool) and its wall seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, capture_output=True, check=True, cwd=ROOT, env=env)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+    return done, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
 def _interleaved(

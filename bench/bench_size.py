@@ -115,8 +115,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -132,7 +130,7 @@ from diskmodel.scenario import Scenario
 from diskmodel.scenario.loading import load_scenario
 
 from .bench_queueing import Row, import_numpy_s, show
-from .bench_report import ROOT
+from .bench_report import ROOT, timed_child
 
 SHIPPED = (
     ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
@@ -251,12 +249,7 @@ def cli_row() -> Row:
         ]
         shown = f"python -m diskmodel size {command[4]}"
         load = _os_load()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
-        seconds = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        done, cpu_s, seconds = timed_child(command)
         label = f"large space: as the CLI runs it, {os.cpu_count()} cores"
         if done.returncode != 0:
             why = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no message)"]
