@@ -40,14 +40,17 @@ def shown_inputs(
     shown: bool = True,
 ) -> Inputs:
     """What the configuration resolved from `scenario` used, as the report shows it (the
-    workloads beside the scenario's model workloads they came from); without the catalog
-    figures and defaults unless `shown` (a configuration only solved, never reported)."""
+    workloads beside the scenario's model workloads they came from). Unless `shown` (a
+    configuration only solved, never reported: a sizing candidate, a band's end, a catalog
+    estimate, a calibration evaluation), only the system and the service level: the ranks,
+    pools, workloads, catalog figures and defaults as the report lists them are left empty
+    (they were a tenth of a sizing candidate's time, read by nothing but the report)."""
     given = scenario.model_workloads
     return Inputs(
         system=system_input(hardware),
-        ranks=_rank_groups(ranks),
-        pools=tuple(_pool_input(p, ranks) for p in pools),
-        workloads=workload_inputs(workloads, given),
+        ranks=_rank_groups(ranks) if shown else (),
+        pools=tuple(_pool_input(p, ranks) for p in pools) if shown else (),
+        workloads=workload_inputs(workloads, given) if shown else (),
         service_level=ServiceLevelInput(
             service_level.response_time_ms,
             service_level.read_response_time_ms,

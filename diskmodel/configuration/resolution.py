@@ -30,7 +30,6 @@ from diskmodel.configuration.inputs import (
     model_value,
     shown_inputs,
     system_input,
-    workload_inputs,
 )
 from diskmodel.configuration.records import (
     ApplicationConfig,
@@ -110,9 +109,10 @@ def resolve(
     hit_ratios: per workload, (read hit ratio, basis) replacing the scenario's (a projection to
     another cache size). base_dir: the scenario file's folder, where heat-map paths start;
     a heat map outside it is refused unless `allow_outside_heatmaps`. shown=False leaves out
-    the report's catalog figures and defaults (`inputs.figures`, `inputs.defaults` empty): for
-    a configuration that is only solved, never reported (a calibration's model evaluation),
-    where listing every figure with its provenance is a third of the resolution's time.
+    what only the report reads (`inputs` holds the system and the service level alone,
+    `shown_inputs`): for a configuration that is only solved, never reported (a calibration's
+    model evaluation, a sizing candidate, a band's end), where listing every figure with its
+    provenance was a third of the resolution's time.
     curves: skew curves described by points or a level, taken from here where built before
     and kept here (`SkewCurves`): configurations of one search then share each curve, and
     what placement computes from it (`SkewCurve.ranking_bins`).
@@ -195,8 +195,8 @@ def resolve_again(
     figures (rate, mix, hit ratio, destage ratio, skew, pinned share; not their names, pools,
     number or order) and in the system's front-end latency: a calibration's evaluations, one
     interval at other values of the fitted parameters. The ranks (each drive as installed),
-    the pools, the service level and the inputs shown for them are `config`'s; the system, the
-    workloads and their inputs are resolved again, each skew curve taken from `curves` where
+    the pools, the service level and the inputs shown for them are `config`'s; the system (and
+    its input) and the workloads are resolved again, each skew curve taken from `curves` where
     it was built before. Ranks and inputs were most of a resolution's time, and a curve built
     again computes its ranking again at every placement. A scenario whose resolution reads
     the workloads or the front end elsewhere too (logs, an application, copy services, z/OS
@@ -222,11 +222,7 @@ def resolve_again(
         hardware=hardware,
         workloads=workloads,
         curve_points=scenario.analyses.curve.points,
-        inputs=replace(
-            config.inputs,
-            system=system_input(hardware),
-            workloads=workload_inputs(workloads, given),
-        ),
+        inputs=replace(config.inputs, system=system_input(hardware)),
     )
 
 
