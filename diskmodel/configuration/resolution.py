@@ -157,8 +157,14 @@ def resolve(
         base_dir,
         per_op_us=hardware.host_adapter.per_io_overhead_us,
         skews={w.name: w.skew for w in workloads},
+        # The secondary is solved, never listed (the report names it by `secondary_text`).
         resolve_secondary=lambda replica: resolve(
-            replica, catalog, base_dir, allow_outside_heatmaps=allow_outside_heatmaps, _heat=heat
+            replica,
+            catalog,
+            base_dir,
+            allow_outside_heatmaps=allow_outside_heatmaps,
+            _heat=heat,
+            shown=False,
         ),
     )
     inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level, shown)
