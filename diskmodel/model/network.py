@@ -212,7 +212,28 @@ class Network:
         """`dirty_bytes` per server [S, P]: each server's NVS holds the writes to the ranks it
         owns (and those its processors are destaging); a DA pair serves ranks of both servers,
         so its share is split between them in proportion to the ranks of each it serves."""
+        return self.dirty_bytes_by_server_and_rank(rates, wait_s, speed_factor)[0]
+
+    def dirty_bytes_by_rank(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> FloatArray:
+        """`dirty_bytes` per rank [R, P], in rank order: the writes waiting for or in destage
+        to each rank, which the per-rank NVS limit bounds (`cache.rank_nvs_limit_bytes`)."""
+        return self.dirty_bytes_by_server_and_rank(rates, wait_s, speed_factor)[1]
+
+    def dirty_bytes_by_server_and_rank(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> tuple[FloatArray, FloatArray]:
+        """`dirty_bytes_by_server` and `dirty_bytes_by_rank`, from one sum per station."""
         per_station = self._dirty_by_station(rates, wait_s, speed_factor)
+        by_server = np.asarray(self._nvs_owner.T @ per_station, dtype=np.float64)
+        by_rank = np.asarray(per_station[self._rank_stations], dtype=np.float64)
+        return by_server, by_rank
+
+    @cached_property
+    def _nvs_owner(self) -> FloatArray:
+        """[K, S] the share of each station's dirty data held by each server's NVS
+        (`dirty_bytes_by_server`): fixed per network (its ranks, servers and DA pairs)."""
         servers = self.config.hardware.system.servers
         owner = np.full((len(self.stations), servers), 0.0)
         for info in self.ranks:
@@ -228,20 +249,21 @@ class Network:
                 if info.rank.da_pair == pair:
                     counts[info.rank.server % servers] += 1
             owner[k] = counts / counts.sum() if counts.sum() > 0 else 1.0 / servers
-        return np.asarray(owner.T @ per_station, dtype=np.float64)
+        return owner
 
-    def dirty_bytes_by_rank(
-        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
-    ) -> FloatArray:
-        """`dirty_bytes` per rank [R, P], in rank order: the writes waiting for or in destage
-        to each rank, which the per-rank NVS limit bounds (`cache.rank_nvs_limit_bytes`)."""
-        per_station = self._dirty_by_station(rates, wait_s, speed_factor)
-        return np.asarray(per_station[[info.station for info in self.ranks]], dtype=np.float64)
+    @cached_property
+    def _rank_stations(self) -> list[int]:
+        return [info.station for info in self.ranks]
+
+    @cached_property
+    def _station_drives(self) -> FloatArray:
+        """[K, 1] the drives each station stands for."""
+        return np.array([s.drives for s in self.stations], dtype=np.float64)[:, None]
 
     def _dirty_by_station(
         self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
     ) -> FloatArray:
-        drives = np.array([s.drives for s in self.stations], dtype=np.float64)[:, None]
+        drives = self._station_drives
         finite = np.isfinite(wait_s)
         queued = (self.destage_bytes.T @ rates) * np.where(finite, wait_s, 0.0)
         served = (self.destage_byte_seconds.T @ rates) * speed_factor

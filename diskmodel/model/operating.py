@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -87,10 +88,11 @@ class OperatingPoint:
     def total_iops(self) -> float:
         return float(self.rates.sum())
 
-    @property
+    @cached_property
     def response_s(self) -> float:
         """Mean response over all host I/O (inf where unknown). A purely closed load: N / X - Z
-        (Little), known even when NVS is full and the split of the extra wait is not."""
+        (Little), known even when NVS is full and the split of the extra wait is not. Worked
+        out once per point (the limits and the sizing read it several times)."""
         if self.closed is not None and self._all_closed:
             return self.closed.response_s
         weights = class_rates(self.network, self.rates[:, None])[:, 0]
@@ -349,11 +351,10 @@ class Solver:
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
         # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full);
         # and per rank: one rank's writes may fill no more than the per-rank limit.
-        dirty = net.dirty_bytes_by_server(r, states.wait_s, states.speed_factor)
+        dirty, by_rank = net.dirty_bytes_by_server_and_rank(r, states.wait_s, states.speed_factor)
         hw = self.config.hardware
         nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
         dirty_full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))  # [P]
-        by_rank = net.dirty_bytes_by_rank(r, states.wait_s, states.speed_factor)
         limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
         dirty_full |= (
             np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
