@@ -236,19 +236,20 @@ class Network:
         (`dirty_bytes_by_server`): fixed per network (its ranks, servers and DA pairs)."""
         servers = self.config.hardware.system.servers
         owner = np.full((len(self.stations), servers), 0.0)
-        for info in self.ranks:
-            owner[info.station, info.rank.server % servers] = 1.0
+        station = np.array([info.station for info in self.ranks], dtype=np.int64)
+        server = np.array([info.rank.server % servers for info in self.ranks], dtype=np.int64)
+        pair = np.array([info.rank.da_pair for info in self.ranks], dtype=np.int64)
+        owner[station, server] = 1.0
         processors = [k for k, st in enumerate(self.stations) if st.kind == "processor"]
-        for server, k in enumerate(processors):
-            owner[k, server % servers] = 1.0  # the server's own destage work
+        for s, k in enumerate(processors):
+            owner[k, s % servers] = 1.0  # the server's own destage work
+        # A DA pair's share by the ranks of each server it serves (whole counts: exact).
+        counts = np.zeros((self.config.hardware.da_pairs, servers))
+        np.add.at(counts, (pair, server), 1.0)
         da_index = {s.name: k for k, s in enumerate(self.stations) if s.kind == "device_adapter"}
-        for pair in range(self.config.hardware.da_pairs):
-            k = da_index[f"DA pair {pair}"]
-            counts = np.zeros(servers)
-            for info in self.ranks:
-                if info.rank.da_pair == pair:
-                    counts[info.rank.server % servers] += 1
-            owner[k] = counts / counts.sum() if counts.sum() > 0 else 1.0 / servers
+        for d in range(self.config.hardware.da_pairs):
+            total = counts[d].sum()
+            owner[da_index[f"DA pair {d}"]] = counts[d] / total if total > 0 else 1.0 / servers
         return owner
 
     @cached_property
