@@ -161,6 +161,28 @@ class Network:
             padded[i, len(g) :] = g[-1]
         return single, multi, drives, padded
 
+    @cached_property
+    def open_entries(
+        self,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64], FloatArray]:
+        """`solved_as` as arrays for the open solution of many networks together
+        (`model.open.station_states_many`): the single-server, multi-server and drive
+        stations' indices, the multi-server ones' servers and every station's wait factor."""
+        single, multi, drives, _ = self.solved_as
+        return (
+            np.asarray(single, dtype=np.int64),
+            np.asarray(multi, dtype=np.int64),
+            self.servers[multi],
+            np.asarray(drives, dtype=np.int64),
+            self.wait_factor,
+        )
+
+    @cached_property
+    def visited(self) -> FloatArray:
+        """[G, K] 1.0 where a host-visible class visits a station (its response is unknown
+        once the station saturates), else 0.0."""
+        return (self.times.visits > 0).astype(np.float64)
+
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
         return (

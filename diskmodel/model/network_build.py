@@ -120,6 +120,8 @@ _WORKED_OUT = (
     "_nvs_owner",
     "_rank_stations",
     "_station_drives",
+    "open_entries",
+    "visited",
 )
 """`Network`'s cached figures: none reads the configuration's skew curves or front end, or the
 layout, so `network_for` takes them over with the rest (tested)."""

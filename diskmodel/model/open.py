@@ -190,23 +190,29 @@ def _flat_loads(net: Network, rates: ArrayLike) -> _FlatLoads:
     lam = net.arrival.T @ r  # [K, P], the products `station_states` takes
     busy = net.work.T @ r
     K, P = lam.shape
-    single, multi, drives, gains = net.solved_as
-    loads = np.arange(P)
+    single, multi, servers, drives, wait_factor = net.open_entries
+    gains = net.solved_as[3]
+    if P > 1:
+        loads = np.arange(P)
 
-    def entries(stations: list[int]) -> NDArray[np.int64]:
-        return (np.asarray(stations, dtype=np.int64)[:, None] * P + loads).reshape(-1)
+        def entries(stations: NDArray[np.int64]) -> NDArray[np.int64]:
+            return (stations[:, None] * P + loads).reshape(-1)
 
+        single, multi, drives = entries(single), entries(multi), entries(drives)
+        servers = np.repeat(servers, P)
+        gains = np.repeat(gains, P, axis=0)
+        wait_factor = np.repeat(wait_factor, P)
     return _FlatLoads(
         (K, P),
         r,
         lam.reshape(-1),
         busy.reshape(-1),
-        entries(single),
-        entries(multi),
-        np.repeat(net.servers[multi], P),
-        entries(drives),
-        np.repeat(gains, P, axis=0),
-        np.repeat(net.wait_factor, P),
+        single,
+        multi,
+        servers,
+        drives,
+        gains,
+        wait_factor,
     )
 
 
@@ -229,7 +235,7 @@ def storage_responses(net: Network, states: StationStates) -> FloatArray:
     inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
     times = net.times
     per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
-    blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
+    blocked = net.visited @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
 
 
