@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -142,21 +141,19 @@ def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[Stat
         ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
     out = []
     for f, s in zip(flat, starts, strict=True):
-        part = slice(int(s), int(s) + f.lam.size)
-        shape = f.shape
-
-        def cut(a: NDArray[np.generic], part: slice = part, shape: tuple[int, int] = shape) -> Any:
-            return a[part].reshape(shape)
-
+        cut = slice(int(s), int(s) + f.lam.size)
+        arrival, busy_k, wait_k, service_k, factor_k, ratio_k = (
+            a[cut].reshape(f.shape) for a in (lam, util, wait, service, factor, ratio)
+        )
         out.append(
             StationStates(
-                cut(lam),
-                cut(util),
-                cut(wait),
-                cut(service),
-                cut(factor),
-                cut(saturated),
-                cut(ratio),
+                arrival,
+                busy_k,
+                wait_k,
+                service_k,
+                factor_k,
+                saturated[cut].reshape(f.shape),
+                ratio_k,
                 f.rates,
             )
         )
