@@ -616,13 +616,21 @@ class _FlowSums:
         )
 
     def __add__(self, other: _FlowSums) -> _FlowSums:
-        codes = np.union1d(self.codes, other.codes)
-        visits = np.zeros((codes.size, self.visits.shape[1]))
-        service = np.zeros_like(visits)
-        for part in (self, other):
-            rows = np.searchsorted(codes, part.codes)
-            visits[rows] += part.visits
-            service[rows] += part.service
+        if np.array_equal(self.codes, other.codes):
+            # The same groups in both (the usual case: every class of every workload at the
+            # host ports and at the back end): added row by row, as below (0.0 + a = a, no
+            # sum of figures >= 0 being -0.0).
+            codes = self.codes
+            visits = self.visits + other.visits
+            service = self.service + other.service
+        else:
+            codes = np.union1d(self.codes, other.codes)
+            visits = np.zeros((codes.size, self.visits.shape[1]))
+            service = np.zeros_like(visits)
+            for part in (self, other):
+                rows = np.searchsorted(codes, part.codes)
+                visits[rows] += part.visits
+                service[rows] += part.service
         return _FlowSums(
             tuple(a + b for a, b in zip(self.cells, other.cells, strict=True)),
             (
