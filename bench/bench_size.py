@@ -8,7 +8,8 @@ clock, also as multiples of one `import numpy` in a fresh interpreter (bench_que
     .venv/bin/python -m bench size_dask     # a local 4-worker Dask cluster against one process
 
 1. **Full evaluations** (`prune: false`: every configuration validated, resolved, placed and
-   solved at the planned load and every growth period, as `diskmodel run` would), one
+   solved at the planned load and every growth period, as `diskmodel run` would; placed one
+   by one, their open networks solved together, `size_try.try_configurations`), one
    process, cold: after a warm-up run (tables a process builds once), the layouts, builds and
    flows kept between configurations (`model.kept.Kept`) are forgotten before each timed run
    (`model.layout.forget_placements`), so the row counts work done, not the warm-up's results
@@ -109,6 +110,30 @@ configurations placed and solved at once as arrays could (issue 30 item 1). The 
 `python -m diskmodel size`, paired with main: 39.6 s CPU against 43.5 s, and again (this
 branch first) 43.8 s against 50.7 s: 0.86-0.91x, the same bytes; its wall time (48 s against
 33 s, 83 s against 94 s) was the load's, 4-9 on the 2 cores.
+
+Measured 2026-11-28 17:19-17:21 UTC (branch batch-eval: the open networks of a search's
+configurations solved together, `model.open.station_states_many` through
+`model.operating.open_points_together`, each network's states to the bit its own solve's;
+the host ports' sums kept whatever the ranks; the same bytes of JSON), `python -m bench size`
+here and on main bea8a1d (a copy of it, `git archive`) in turn, load average 1.7-2.7:
+ds8800-size-for-growth full 848/s and 824/s against main's 550/s, settled 779/s and 762/s
+(29 solved, 1 skipped) against 559/s; ds8800-size-ssd-for-1ms full 710/s and 632/s against
+444/s, settled 617/s and 601/s against 346/s: 1.5x, NOT met (2,000/s). Row 2 is below row 1
+(NOT met): the pruned search solves 4 configurations between looks at the bounds
+(`size.BATCH_PER_WORKER`), too few to share much of a solve. Paired CPU medians of 9 cold
+runs in fresh processes, main then here, three times (load average 2.8-4.2): growth 534-549/s
+against 772-781/s, ssd 439-449/s against 618-661/s. The large space as the CLI runs it: 17.5 s
+wall, 25.5 s CPU with its workers (main 49.5 s wall at a higher load, 35.0 s CPU; paired
+`/usr/bin/time` runs 24.8+0.9 s against 30.9+0.9 s and 31.7+0.9 s CPU), the same bytes.
+Where a growth configuration's ~1.2 ms of CPU goes now (py-spy, 2,000 samples/s over 20 s of
+cold runs): building its network (`network_build`, 27%: the workload's flows at the servers
+and ranks 9%, the assembly with the drives' gains 7%, the flow sums 4%, the host sums 2%),
+its Easy Tier placement (`model.layout`, 23%), its resolution (11%), the operating points
+made from the solved states (6%) and the solve itself (5%, all configurations in one pass),
+the limits and the answer (7%), its validation (6%) and its `Solver` (3%). 2,000/s is
+0.5 ms a configuration: the placement and the network build alone take 0.6 ms, one
+configuration at a time, each a few hundred small array operations and Python records; the
+solve is the part that is arrays across configurations now, and it is a tenth.
 """
 
 from __future__ import annotations
