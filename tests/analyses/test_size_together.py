@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from diskmodel.analyses import size
 from diskmodel.analyses.predict import predict_configuration
-from diskmodel.analyses.size import _jobs
+from diskmodel.analyses.size import _jobs, size_scenario
 from diskmodel.analyses.size_try import (
     SizingContext,
     SizingJob,
@@ -29,6 +30,7 @@ from diskmodel.model.operating import OperatingPoint, Solver, open_points_togeth
 from diskmodel.scenario import Scenario
 
 from ..conftest import ROOT
+from .test_sizing_pruning import wide_space
 
 SHIPPED = (
     ROOT / "scenarios" / "ds8800-size-for-growth.yaml",
@@ -165,3 +167,22 @@ def test_every_configuration_tried_together_is_what_run_predicts(path: Path) -> 
         )
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("where", [*SHIPPED, "wide"], ids=lambda p: getattr(p, "stem", p))
+def test_solving_ahead_of_the_bounds_changes_nothing_they_decide(
+    where: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In one process the search solves the configurations after a batch that the bounds do
+    not skip yet with it (`size.SOLVED_AHEAD`); what it solves and skips, with the bound and
+    its figures, is what it is solved batch by batch (the wide space skips many, some only
+    after configurations solved ahead of them)."""
+    scenario = wide_space() if where == "wide" else load_scenario(where)
+    forget_placements()
+    ahead = size_scenario(scenario, workers=1)
+    monkeypatch.setattr(size, "SOLVED_AHEAD", 0)
+    forget_placements()
+    batch_by_batch = size_scenario(scenario, workers=1)
+    assert ahead == batch_by_batch
+    if where == "wide":
+        assert len(ahead.pruned) > 5
