@@ -118,9 +118,14 @@ the host ports' sums kept whatever the ranks; the same bytes of JSON), `python -
 here and on main bea8a1d (a copy of it, `git archive`) in turn, load average 1.7-2.7:
 ds8800-size-for-growth full 848/s and 824/s against main's 550/s, settled 779/s and 762/s
 (29 solved, 1 skipped) against 559/s; ds8800-size-ssd-for-1ms full 710/s and 632/s against
-444/s, settled 617/s and 601/s against 346/s: 1.5x, NOT met (2,000/s). Row 2 is below row 1
-(NOT met): the pruned search solves 4 configurations between looks at the bounds
-(`size.BATCH_PER_WORKER`), too few to share much of a solve. Paired CPU medians of 9 cold
+444/s, settled 617/s and 601/s against 346/s: 1.5x, NOT met (2,000/s). Row 2 was below row 1
+there: the pruned search solves 4 configurations between looks at the bounds
+(`size.BATCH_PER_WORKER`), too few to share much of a solve; in one process it now solves
+with each batch the configurations after it that the bounds do not skip yet
+(`size.SOLVED_AHEAD`, the same batches, skips and answers), measured at 17:23-17:25 (load
+average 1.8-3.2): growth full 823/s and 715/s, settled 786/s and 734/s; ssd full 666/s and
+536/s, settled 668/s and 606/s (main in between: 549/558/446/443/s), the two rows level within
+the noise (the bounds skip 1 of 30 and 0 of 28 here). Paired CPU medians of 9 cold
 runs in fresh processes, main then here, three times (load average 2.8-4.2): growth 534-549/s
 against 772-781/s, ssd 439-449/s against 618-661/s. The large space as the CLI runs it: 17.5 s
 wall, 25.5 s CPU with its workers (main 49.5 s wall at a higher load, 35.0 s CPU; paired
