@@ -48,56 +48,25 @@ def _front_end_stations(config: Configuration) -> list[Station]:
     """Host ports, host adapter cards, the two servers, the DA pairs and any replication
     links, in that order."""
     hw = config.hardware
+    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
     cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
-    ficon = None if hw.ficon is None else (hw.ficon.channel.name, hw.ficon.channels)
-    made = _front_ends_made.get(
-        key := (
-            hw.host_ports,
-            cards,
-            hw.processor.ways,
-            hw.system.servers,
-            hw.da_pairs,
-            ficon,
-            tuple(link_station_names(config)),
-        )
-    )
-    if made is None:
-        if len(_front_ends_made) >= _FRONT_ENDS_KEPT:
-            _front_ends_made.clear()
-        made = _front_ends_made[key] = _front_end_of(*key)
-    return list(made)
-
-
-def _front_end_of(
-    ports: int,
-    cards: int,
-    ways: int,
-    servers: int,
-    da_pairs: int,
-    ficon: tuple[str, int] | None,
-    links: tuple[str, ...],
-) -> tuple[Station, ...]:
-    """`_front_end_stations` of the figures they are named and counted from."""
-    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(ports)]
     stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
-    stations += [Station(f"server {s} ({ways}-way)", "processor", ways, 1) for s in range(servers)]
-    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(da_pairs)]
-    if ficon is not None:
+    stations += [
+        Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
+        for s in range(hw.system.servers)
+    ]
+    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
+    if hw.ficon is not None:
         # The host's FICON channels (z/OS): after the system's own stations, so theirs keep
         # the places they have in every configuration.
-        name, channels = ficon
+        name = hw.ficon.channel.name
         stations += [
-            Station(f"FICON channel {j} ({name})", "channel", 1, 1) for j in range(channels)
+            Station(f"FICON channel {j} ({name})", "channel", 1, 1)
+            for j in range(hw.ficon.channels)
         ]
     # Metro Mirror's replication links, host adapter ports of their own (model.copy_links).
-    stations += [Station(name, LINK_KIND, 1, 1) for name in links]
-    return tuple(stations)
-
-
-_FRONT_ENDS_KEPT = 64
-_front_ends_made: dict[tuple[object, ...], tuple[Station, ...]] = {}
-"""The front ends' stations (frozen) by the figures they are made from: a sizing search's
-configurations differ mostly in their back ends."""
+    stations += [Station(name, LINK_KIND, 1, 1) for name in link_station_names(config)]
+    return stations
 
 
 def _rank_station(rank: Rank) -> Station:
@@ -510,7 +479,6 @@ skew curves; a sizing search's back-end variants, whatever their ranks) make the
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
 forget_also(_back_ends.clear)
-forget_also(_front_ends_made.clear)
 
 
 def _sums_of_host_flows(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
