@@ -163,12 +163,24 @@ class _Trial:
     solver: Solver
 
 
+SOLVED_TOGETHER = 64
+"""Configurations whose open networks are solved in one pass at most (`try_configurations`):
+the fixed cost of a pass is shared well before this, and a batch of the large space (up to
+1,024 configurations, `size_batch.batch_size`) is not held as networks all at once."""
+
+
 def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
     """Configurations against the service level in every period, each as `try_configuration`
     tries it alone, to the bit: each validated, resolved and placed at its loads on its own,
     then the open networks of all of them solved together, as arrays
-    (`model.operating.open_points_together`); a configuration with closed workloads is solved
-    on its own."""
+    (`model.operating.open_points_together`), `SOLVED_TOGETHER` at a time; a configuration
+    with closed workloads is solved on its own."""
+    if len(jobs) > SOLVED_TOGETHER:
+        return [
+            candidate
+            for k in range(0, len(jobs), SOLVED_TOGETHER)
+            for candidate in try_configurations(jobs[k : k + SOLVED_TOGETHER], context)
+        ]
     trials: list[_Trial | SizingCandidate] = [_trial(job, context) for job in jobs]
     open_trials = [t for t in trials if isinstance(t, _Trial) and not t.config.has_closed]
     asks: list[tuple[Solver, FloatArray]] = []

@@ -7,11 +7,12 @@ predicts it on its own."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from diskmodel.analyses import size
+from diskmodel.analyses import size, size_try
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.size import _jobs, size_scenario
 from diskmodel.analyses.size_try import (
@@ -186,3 +187,26 @@ def test_solving_ahead_of_the_bounds_changes_nothing_they_decide(
     assert ahead == batch_by_batch
     if where == "wide":
         assert len(ahead.pruned) > 5
+
+
+def test_a_long_list_is_solved_in_passes_of_at_most_solved_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past `SOLVED_TOGETHER` configurations the list is solved in passes; the answers are
+    the same, and each pass stacks no more networks than that."""
+    context, jobs, _ = _search(SHIPPED[0])
+    forget_placements()
+    whole = try_configurations(jobs, context)
+    passes: list[int] = []
+    solve = size_try.open_points_together
+
+    def counted(asks: Any) -> Any:
+        passes.append(len({id(solver) for solver, _ in asks}))
+        return solve(asks)
+
+    monkeypatch.setattr(size_try, "SOLVED_TOGETHER", 7)
+    monkeypatch.setattr(size_try, "open_points_together", counted)
+    forget_placements()
+    assert try_configurations(jobs, context) == whole
+    assert len(passes) == -(-len(jobs) // 7)
+    assert max(passes) <= 7
