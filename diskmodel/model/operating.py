@@ -100,7 +100,7 @@ class OperatingPoint:
         if total <= 0:
             return 0.0
         used = weights > 0
-        if not np.all(np.isfinite(self.class_response_s[used])):
+        if not np.isfinite(self.class_response_s[used]).all():
             return float("inf")
         return float(weights[used] @ self.class_response_s[used] / total)
 
@@ -111,7 +111,7 @@ class OperatingPoint:
     @property
     def busiest(self) -> int:
         """The station with the highest utilisation."""
-        return int(np.argmax(self.utilization))
+        return int(self.utilization.argmax())
 
 
 class Solver:
@@ -153,7 +153,7 @@ class Solver:
         loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
-        ratios = tuple(np.round(r / total, 12)) if total > 0 else tuple(r)
+        ratios = tuple((r / total).round(12)) if total > 0 else tuple(r)
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key], True
