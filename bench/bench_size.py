@@ -111,34 +111,34 @@ configurations placed and solved at once as arrays could (issue 30 item 1). The 
 branch first) 43.8 s against 50.7 s: 0.86-0.91x, the same bytes; its wall time (48 s against
 33 s, 83 s against 94 s) was the load's, 4-9 on the 2 cores.
 
-Measured 2026-11-28 17:19-17:21 UTC (branch batch-eval: the open networks of a search's
+Measured 2026-11-28 17:19-17:38 UTC (branch batch-eval: the open networks of a search's
 configurations solved together, `model.open.station_states_many` through
 `model.operating.open_points_together`, each network's states to the bit its own solve's;
-the host ports' sums kept whatever the ranks; the same bytes of JSON), `python -m bench size`
-here and on main bea8a1d (a copy of it, `git archive`) in turn, load average 1.7-2.7:
-ds8800-size-for-growth full 848/s and 824/s against main's 550/s, settled 779/s and 762/s
-(29 solved, 1 skipped) against 559/s; ds8800-size-ssd-for-1ms full 710/s and 632/s against
-444/s, settled 617/s and 601/s against 346/s: 1.5x, NOT met (2,000/s). Row 2 was below row 1
-there: the pruned search solves 4 configurations between looks at the bounds
-(`size.BATCH_PER_WORKER`), too few to share much of a solve; in one process it now solves
-with each batch the configurations after it that the bounds do not skip yet
-(`size.SOLVED_AHEAD`, the same batches, skips and answers), measured at 17:23-17:25 (load
-average 1.8-3.2): growth full 823/s and 715/s, settled 786/s and 734/s; ssd full 666/s and
-536/s, settled 668/s and 606/s (main in between: 549/558/446/443/s), the two rows level within
-the noise (the bounds skip 1 of 30 and 0 of 28 here). Paired CPU medians of 9 cold
-runs in fresh processes, main then here, three times (load average 2.8-4.2): growth 534-549/s
-against 772-781/s, ssd 439-449/s against 618-661/s. The large space as the CLI runs it: 17.5 s
-wall, 25.5 s CPU with its workers (main 49.5 s wall at a higher load, 35.0 s CPU; paired
-`/usr/bin/time` runs 24.8+0.9 s against 30.9+0.9 s and 31.7+0.9 s CPU), the same bytes.
-Where a growth configuration's ~1.2 ms of CPU goes now (py-spy, 2,000 samples/s over 20 s of
-cold runs): building its network (`network_build`, 27%: the workload's flows at the servers
-and ranks 9%, the assembly with the drives' gains 7%, the flow sums 4%, the host sums 2%),
-its Easy Tier placement (`model.layout`, 23%), its resolution (11%), the operating points
-made from the solved states (6%) and the solve itself (5%, all configurations in one pass),
-the limits and the answer (7%), its validation (6%) and its `Solver` (3%). 2,000/s is
-0.5 ms a configuration: the placement and the network build alone take 0.6 ms, one
-configuration at a time, each a few hundred small array operations and Python records; the
-solve is the part that is arrays across configurations now, and it is a tenth.
+the host ports' sums kept whatever the ranks; in one process the pruned search solves with
+each batch the configurations after it that the bounds do not skip yet, `size.SOLVED_AHEAD`;
+the same bytes of JSON). `python -m bench size` here and on main bea8a1d (a copy of it,
+`git archive`) in turn, load average 1.7-3.2: ds8800-size-for-growth full 823-848/s against
+main's 549-550/s, settled 762-786/s against 558-559/s (29 solved, 1 skipped);
+ds8800-size-ssd-for-1ms full 632-710/s against 444-446/s, settled 601-668/s against
+346-443/s: about 1.5x, NOT met (2,000/s); rows 1 and 2 level within the noise (the bounds
+skip 1 of 30 and 0 of 28 here). The steadier figure, CPU time, median of 9 cold runs in a
+fresh process (`size_scenario(..., workers=1, prune=False)` after `forget_placements()`),
+main and here in turn three times at 17:36-17:37, load average 3.4-3.5: growth 539-557/s
+against 830-834/s (1.50-1.54x), ssd 443-453/s against 693-699/s (1.53-1.57x). The large space
+as the CLI runs it: 25.5-28.2 s CPU with its workers against main's 31.7-35.0 s (paired
+`/usr/bin/time`: 27.9 s against 34.6 s; 701 MB against 678 MB at most resident), 17.5-37.2 s
+wall as the load went, the same bytes.
+
+Where a growth configuration's ~1.2 ms of CPU goes now (py-spy at 2,000 samples/s over 15-20 s
+of cold runs, shares of the search): building its network (`network_build`, 24-27%: the
+workload's flows at the servers and ranks 9%, the assembly with the drives' gains 7%, the
+flow sums 4%, the host sums 2%), its Easy Tier placement (`model.layout`, 23%), its
+resolution (11-12%), the limits and the answer (7-8%), the operating points made from the
+solved states (6-7%), the solve itself (5-6%, every configuration in one pass), its
+validation (4-6%) and its `Solver` (3%). 2,000/s is 0.5 ms a configuration: the placement
+and the network build alone take 0.6 ms, one configuration at a time, each a few hundred
+small array operations and Python records; the solve is the part that is arrays across
+configurations now, and it was a fifth of the time (station_states: 14 of 65 ms profiled).
 """
 
 from __future__ import annotations
