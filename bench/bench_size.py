@@ -8,7 +8,8 @@ clock, also as multiples of one `import numpy` in a fresh interpreter (bench_que
     .venv/bin/python -m bench size_dask     # a local 4-worker Dask cluster against one process
 
 1. **Full evaluations** (`prune: false`: every configuration validated, resolved, placed and
-   solved at the planned load and every growth period, as `diskmodel run` would), one
+   solved at the planned load and every growth period, as `diskmodel run` would; placed one
+   by one, their open networks solved together, `size_try.try_configurations`), one
    process, cold: after a warm-up run (tables a process builds once), the layouts, builds and
    flows kept between configurations (`model.kept.Kept`) are forgotten before each timed run
    (`model.layout.forget_placements`), so the row counts work done, not the warm-up's results
@@ -109,6 +110,36 @@ configurations placed and solved at once as arrays could (issue 30 item 1). The 
 `python -m diskmodel size`, paired with main: 39.6 s CPU against 43.5 s, and again (this
 branch first) 43.8 s against 50.7 s: 0.86-0.91x, the same bytes; its wall time (48 s against
 33 s, 83 s against 94 s) was the load's, 4-9 on the 2 cores.
+
+Measured 2026-11-28 17:19-17:38 UTC (branch batch-eval: the open networks of a search's
+configurations solved together, `model.open.station_states_many` through
+`model.operating.open_points_together`, each network's states to the bit its own solve's;
+the host ports' sums kept whatever the ranks; in one process the pruned search solves with
+each batch the configurations after it that the bounds do not skip yet, `size.SOLVED_AHEAD`;
+the same bytes of JSON). `python -m bench size` here and on main bea8a1d (a copy of it,
+`git archive`) in turn, load average 1.7-3.2: ds8800-size-for-growth full 823-848/s against
+main's 549-550/s, settled 762-786/s against 558-559/s (29 solved, 1 skipped);
+ds8800-size-ssd-for-1ms full 632-710/s against 444-446/s, settled 601-668/s against
+346-443/s: about 1.5x, NOT met (2,000/s); rows 1 and 2 level within the noise (the bounds
+skip 1 of 30 and 0 of 28 here). The steadier figure, CPU time, median of 9 cold runs in a
+fresh process (`size_scenario(..., workers=1, prune=False)` after `forget_placements()`),
+main and here in turn three times at 17:36-17:37, load average 3.4-3.5: growth 539-557/s
+against 830-834/s (1.50-1.54x), ssd 443-453/s against 693-699/s (1.53-1.57x). The large space
+as the CLI runs it: 25.5-28.2 s CPU with its workers against main's 31.7-35.0 s (paired
+`/usr/bin/time`: 27.9 s against 34.6 s; 701 MB against 678 MB at most resident), 17.5-37.2 s
+wall as the load went, the same bytes.
+
+Where a growth configuration's ~1.2 ms of CPU goes now (py-spy at 2,000 samples/s over 15-20 s
+of cold runs, shares of the search): building its network (`network_build`, 24-27%: the
+workload's flows at the servers and ranks 9%, the assembly with the drives' gains 7%, the
+flow sums 4%, the host sums 2%), its Easy Tier placement (`model.layout`, 23%), its
+resolution (11-12%), the limits and the answer (7-8%), the operating points made from the
+solved states (6-7%), the solve itself (5-6%, every configuration in one pass), its
+validation (4-6%) and its `Solver` (3%). 2,000/s is 0.5 ms a configuration: the placement
+and the network build alone take 0.6 ms, one configuration at a time, each a few hundred
+small array operations and Python records; the solve is the part that is arrays across
+configurations now (before, `station_states` alone was 14 of the 98 ms cProfile gave 30
+configurations; now the solve of all of them is 5-6% of ~36 ms).
 """
 
 from __future__ import annotations

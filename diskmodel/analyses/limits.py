@@ -122,7 +122,7 @@ def busiest_of_kind(point: OperatingPoint, kind: str) -> tuple[str, float]:
     members = point.network.stations_of_kind(kind)
     if not len(members):
         return "", 0.0
-    k = int(members[np.argmax(point.utilization[members])])  # the first of equals, as max()
+    k = int(members[point.utilization[members].argmax()])  # the first of equals, as max()
     return point.network.stations[k].name, float(point.utilization[k])
 
 

@@ -84,6 +84,10 @@ BATCH_PER_WORKER = 4
 """Configurations solved per process between two looks at the bounds: the search skips a
 configuration only against those already solved, so smaller batches skip more, larger ones
 keep the processes busier."""
+SOLVED_AHEAD = 32
+"""In one process, the configurations solved together at most: a batch and those after it
+that the bounds do not skip yet (`_search`; their open networks are solved in one pass,
+`size_try.try_configurations`)."""
 
 
 def _screen(
@@ -319,7 +323,10 @@ def _search(
 ) -> tuple[dict[int, SizingCandidate], dict[int, SizingPruned]]:
     """The jobs solved cheapest first, in batches, each job skipped where `screen`'s bounds
     prove it cannot be on the front nor an answer against those solved before it: the
-    candidates and the skipped, by job index."""
+    candidates and the skipped, by job index. In one process, the jobs after a batch that
+    the bounds do not skip yet are solved with it (`SOLVED_AHEAD`): each job's answer is its
+    own (`size_try.try_configurations`), so the batches, and what they solve and skip, are
+    the same; an answer solved ahead for a job the bounds then skip is dropped."""
     results: dict[int, SizingCandidate] = {}
     skipped: dict[int, SizingPruned] = {}
     # Cheapest first, so that what is solved can beat what comes later (size_bounds.skippable).
@@ -327,28 +334,45 @@ def _search(
         (job.cost[2] if job.cost[2] is not None else float(job.cost[0]), job.cost[1])
         for job in jobs
     ]
+    upgrades = [job.upgrade for job in jobs]
     order = sorted(range(len(jobs)), key=lambda i: (keys[i], i))
     solved: list[tuple[int, float | None, bool]] = []
     batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
+
+    def why_skip(i: int) -> tuple[str, str] | None:
+        if screen is None or i == 0 or isinstance(variants[i], str):
+            return None
+        return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
+
+    ahead: dict[int, SizingCandidate] = {}
     with SizingRunner(context, workers, scheduler) as runner:
+        solve_ahead = screen is not None and runner.slots == 1 and scheduler is None
         queue = list(order)
         while queue:
             batch: list[int] = []
             while queue and len(batch) < batch_size:
                 i = queue.pop(0)
-                why = None
-                if screen is not None and i != 0 and not isinstance(variants[i], str):
-                    why = bounds.skippable(
-                        screen, i, keys, [job.upgrade for job in jobs], solved, SAME_RESPONSE
-                    )
+                why = why_skip(i)
                 if why is None:
                     batch.append(i)
                 else:
                     skipped[i] = SizingPruned(jobs[i].choice, *why)
                     if advance is not None:
                         advance(1)
-            for i, candidate in zip(batch, runner.run([jobs[i] for i in batch]), strict=True):
-                results[i] = candidate
+            missing = [i for i in batch if i not in ahead]
+            if missing:
+                # The bounds only skip more as more is solved: a job they skip now is never
+                # solved ahead.
+                more: list[int] = []
+                for j in queue if solve_ahead else ():
+                    if len(missing) + len(more) >= SOLVED_AHEAD:
+                        break
+                    if why_skip(j) is None:
+                        more.append(j)
+                solving = missing + more
+                ahead.update(zip(solving, runner.run([jobs[j] for j in solving]), strict=True))
+            for i in batch:
+                candidate = results[i] = ahead.pop(i)
                 r = candidate.response_time_ms
                 solved.append((i, None if r is None else r * MS, candidate.meets))
                 if advance is not None:

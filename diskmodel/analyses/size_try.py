@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
@@ -29,11 +31,13 @@ from diskmodel.analyses.size_offers import (
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
 from diskmodel.configuration.resolution import SkewCurves
-from diskmodel.model.operating import OperatingPoint, Solver
+from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import Prices
 from diskmodel.units import MS
+
+FloatArray = NDArray[np.float64]
 
 
 def _points(solver: Solver, factors: Sequence[float]) -> list[OperatingPoint]:
@@ -146,6 +150,62 @@ def sized_configuration(variant: Scenario, context: SizingContext) -> Configurat
 
 def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate:
     """One configuration against the service level in every period (module docstring)."""
+    return try_configurations([job], context)[0]
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """A configuration of the search resolved, costed and given its solver, to be solved."""
+
+    job: SizingJob
+    config: Configuration
+    cost: Cost
+    solver: Solver
+
+
+SOLVED_TOGETHER = 64
+"""Configurations whose open networks are solved in one pass at most (`try_configurations`):
+the fixed cost of a pass is shared well before this, and a batch of the large space (up to
+1,024 configurations, `size_batch.batch_size`) is not held as networks all at once."""
+
+
+def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
+    """Configurations against the service level in every period, each as `try_configuration`
+    tries it alone, to the bit: each validated, resolved and placed at its loads on its own,
+    then the open networks of all of them solved together, as arrays
+    (`model.operating.open_points_together`), `SOLVED_TOGETHER` at a time; a configuration
+    with closed workloads is solved on its own."""
+    if len(jobs) > SOLVED_TOGETHER:
+        return [
+            candidate
+            for k in range(0, len(jobs), SOLVED_TOGETHER)
+            for candidate in try_configurations(jobs[k : k + SOLVED_TOGETHER], context)
+        ]
+    trials: list[_Trial | SizingCandidate] = [_trial(job, context) for job in jobs]
+    open_trials = [t for t in trials if isinstance(t, _Trial) and not t.config.has_closed]
+    asks: list[tuple[Solver, FloatArray]] = []
+    for trial in open_trials:
+        planned = trial.solver.planned_rates()[:, None]
+        asks.append((trial.solver, planned))
+        if context.factors:
+            asks.append((trial.solver, planned * list(context.factors)))
+    solved = iter(open_points_together(asks))
+    points: dict[int, list[OperatingPoint]] = {}
+    for trial in open_trials:
+        points[id(trial)] = next(solved) + (next(solved) if context.factors else [])
+    return [
+        t
+        if isinstance(t, SizingCandidate)
+        else _candidate(
+            t, points[id(t)] if id(t) in points else _points(t.solver, context.factors), context
+        )
+        for t in trials
+    ]
+
+
+def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
+    """The job's configuration resolved, costed and given its solver; or, where it is not
+    possible, its candidate saying why."""
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
     if job.offered:  # the batched search sends the choice only (`size_batch`)
@@ -160,11 +220,17 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
     config = sized_configuration(variant, context)
     costed = job.variant is not None  # the per-configuration search costs it first
-    drives, power, price = (
-        job.cost if costed else configuration_cost(variant, catalog, context.prices)
-    )
+    cost = job.cost if costed else configuration_cost(variant, catalog, context.prices)
+    return _Trial(job, config, cost, Solver(config))
+
+
+def _candidate(
+    trial: _Trial, points: Sequence[OperatingPoint], context: SizingContext
+) -> SizingCandidate:
+    """A configuration's answer from its points (the planned one, then each growth period's)."""
+    config, job = trial.config, trial.job
+    drives, power, price = trial.cost
     level = limits(config.service_level)
-    points = _points(Solver(config), context.factors)
     periods = context.periods
     broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
@@ -176,7 +242,7 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
     )
     busiest = planned.busiest
     return SizingCandidate(
-        choice,
+        job.choice,
         error=None,
         drives=drives,
         power_w=power,
@@ -187,7 +253,7 @@ def try_configuration(job: SizingJob, context: SizingContext) -> SizingCandidate
         meets=first is None,
         broken_in=None if first is None else first[0],
         binding=None if first is None else first[1].label,
-        upgrade=upgrade,
+        upgrade=job.upgrade,
         response_by_period_ms=by_period,
         uneven=uneven_placement(config),
     )
@@ -289,12 +355,13 @@ class SizingRunner:
             return cluster.gathered(self.scheduler, futures, self._deadline)
         if self._pool is not None:
             return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])
-        return (try_configuration(job, self.context) for job in jobs)
+        return iter(try_configurations(jobs, self.context))
 
 
 def try_chunk(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
-    """Consecutive jobs tried in one task (a process's or a Dask worker's)."""
-    return [try_configuration(job, context) for job in jobs]
+    """Consecutive jobs tried in one task (a process's or a Dask worker's), together
+    (`try_configurations`)."""
+    return try_configurations(jobs, context)
 
 
 _worker_context: list[SizingContext] = []

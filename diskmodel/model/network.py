@@ -161,6 +161,28 @@ class Network:
             padded[i, len(g) :] = g[-1]
         return single, multi, drives, padded
 
+    @cached_property
+    def open_entries(
+        self,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64], FloatArray]:
+        """`solved_as` as arrays for the open solution of many networks together
+        (`model.open.station_states_many`): the single-server, multi-server and drive
+        stations' indices, the multi-server ones' servers and every station's wait factor."""
+        single, multi, drives, _ = self.solved_as
+        return (
+            np.asarray(single, dtype=np.int64),
+            np.asarray(multi, dtype=np.int64),
+            self.servers[multi],
+            np.asarray(drives, dtype=np.int64),
+            self.wait_factor,
+        )
+
+    @cached_property
+    def visited(self) -> FloatArray:
+        """[G, K] 1.0 where a host-visible class visits a station (its response is unknown
+        once the station saturates), else 0.0."""
+        return (self.times.visits > 0).astype(np.float64)
+
     def stations_of_kind(self, kind: str) -> NDArray[np.int64]:
         """Indices of the stations of a component kind, in order."""
         return (
@@ -212,36 +234,59 @@ class Network:
         """`dirty_bytes` per server [S, P]: each server's NVS holds the writes to the ranks it
         owns (and those its processors are destaging); a DA pair serves ranks of both servers,
         so its share is split between them in proportion to the ranks of each it serves."""
-        per_station = self._dirty_by_station(rates, wait_s, speed_factor)
-        servers = self.config.hardware.system.servers
-        owner = np.full((len(self.stations), servers), 0.0)
-        for info in self.ranks:
-            owner[info.station, info.rank.server % servers] = 1.0
-        processors = [k for k, st in enumerate(self.stations) if st.kind == "processor"]
-        for server, k in enumerate(processors):
-            owner[k, server % servers] = 1.0  # the server's own destage work
-        da_index = {s.name: k for k, s in enumerate(self.stations) if s.kind == "device_adapter"}
-        for pair in range(self.config.hardware.da_pairs):
-            k = da_index[f"DA pair {pair}"]
-            counts = np.zeros(servers)
-            for info in self.ranks:
-                if info.rank.da_pair == pair:
-                    counts[info.rank.server % servers] += 1
-            owner[k] = counts / counts.sum() if counts.sum() > 0 else 1.0 / servers
-        return np.asarray(owner.T @ per_station, dtype=np.float64)
+        return self.dirty_bytes_by_server_and_rank(rates, wait_s, speed_factor)[0]
 
     def dirty_bytes_by_rank(
         self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
     ) -> FloatArray:
         """`dirty_bytes` per rank [R, P], in rank order: the writes waiting for or in destage
         to each rank, which the per-rank NVS limit bounds (`cache.rank_nvs_limit_bytes`)."""
+        return self.dirty_bytes_by_server_and_rank(rates, wait_s, speed_factor)[1]
+
+    def dirty_bytes_by_server_and_rank(
+        self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+    ) -> tuple[FloatArray, FloatArray]:
+        """`dirty_bytes_by_server` and `dirty_bytes_by_rank`, from one sum per station."""
         per_station = self._dirty_by_station(rates, wait_s, speed_factor)
-        return np.asarray(per_station[[info.station for info in self.ranks]], dtype=np.float64)
+        by_server = np.asarray(self._nvs_owner.T @ per_station, dtype=np.float64)
+        by_rank = np.asarray(per_station[self._rank_stations], dtype=np.float64)
+        return by_server, by_rank
+
+    @cached_property
+    def _nvs_owner(self) -> FloatArray:
+        """[K, S] the share of each station's dirty data held by each server's NVS
+        (`dirty_bytes_by_server`): fixed per network (its ranks, servers and DA pairs)."""
+        servers = self.config.hardware.system.servers
+        owner = np.full((len(self.stations), servers), 0.0)
+        station = np.array([info.station for info in self.ranks], dtype=np.int64)
+        server = np.array([info.rank.server % servers for info in self.ranks], dtype=np.int64)
+        pair = np.array([info.rank.da_pair for info in self.ranks], dtype=np.int64)
+        owner[station, server] = 1.0
+        processors = [k for k, st in enumerate(self.stations) if st.kind == "processor"]
+        for s, k in enumerate(processors):
+            owner[k, s % servers] = 1.0  # the server's own destage work
+        # A DA pair's share by the ranks of each server it serves (whole counts: exact).
+        counts = np.zeros((self.config.hardware.da_pairs, servers))
+        np.add.at(counts, (pair, server), 1.0)
+        da_index = {s.name: k for k, s in enumerate(self.stations) if s.kind == "device_adapter"}
+        for d in range(self.config.hardware.da_pairs):
+            total = counts[d].sum()
+            owner[da_index[f"DA pair {d}"]] = counts[d] / total if total > 0 else 1.0 / servers
+        return owner
+
+    @cached_property
+    def _rank_stations(self) -> list[int]:
+        return [info.station for info in self.ranks]
+
+    @cached_property
+    def _station_drives(self) -> FloatArray:
+        """[K, 1] the drives each station stands for."""
+        return np.array([s.drives for s in self.stations], dtype=np.float64)[:, None]
 
     def _dirty_by_station(
         self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
     ) -> FloatArray:
-        drives = np.array([s.drives for s in self.stations], dtype=np.float64)[:, None]
+        drives = self._station_drives
         finite = np.isfinite(wait_s)
         queued = (self.destage_bytes.T @ rates) * np.where(finite, wait_s, 0.0)
         served = (self.destage_byte_seconds.T @ rates) * speed_factor

@@ -81,7 +81,17 @@ def build_network(
     return NetworkBuilder(config, costs).build(layout)
 
 
-_WORKED_OUT = ("class_shares", "solved_as", "_kind_members", "tier_stations")
+_WORKED_OUT = (
+    "class_shares",
+    "solved_as",
+    "_kind_members",
+    "tier_stations",
+    "_nvs_owner",
+    "_rank_stations",
+    "_station_drives",
+    "open_entries",
+    "visited",
+)
 """`Network`'s cached figures: none reads the configuration's skew curves or front end, or the
 layout, so `network_for` takes them over with the rest (tested)."""
 
@@ -153,7 +163,6 @@ class NetworkBuilder:
         busiest = max(planned, default=0.0) or 1.0
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
-        self._no_flows = Flows().columns()  # no flows, each column of its type
         self._flows = _back_end_flows(self)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
@@ -384,16 +393,18 @@ class NetworkBuilder:
             for row, counts in per_station:
                 drives[row] += weight * counts
         # The flows' columns (the servers' and then the ranks'), each joined once.
-        parts = (self._no_flows, *at_servers, *at_ranks)
+        parts = (_NO_FLOWS, *at_servers, *at_ranks)
         columns = tuple(
             np.concatenate([part[k] for part in parts]).astype(empty.dtype, copy=False)
-            for k, empty in enumerate(self._no_flows)
+            for k, empty in enumerate(_NO_FLOWS)
         )
         W = len(config.workloads)
         sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
+_NO_FLOWS = Flows().columns()
+"""No flows, each column of its type (never written to: joined with the flows a network has)."""
 _FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
@@ -458,12 +469,12 @@ def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _Worklo
 
 
 _HOST_SUMS_KEPT = 256
-_host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
+_host_sums: dict[tuple[object, ...], tuple[object, _FlowSums, dict[int, _FlowSums]]] = {}
 """The host ports' and cards' flow sums (`_kept_host_sums`) by everything they read, the host
-adapter by identity (held, so its identity is not reused): builders of configurations with
-the same host side and the same workloads' classes and sizes (a calibration's evaluations,
-which differ in destage ratios and skew curves; a sizing search's back-end variants) make
-them once."""
+adapter by identity (held, so its identity is not reused), and widened to each number of
+stations asked for: builders of configurations with the same host side and the same
+workloads' classes and sizes (a calibration's evaluations, which differ in destage ratios and
+skew curves; a sizing search's back-end variants, whatever their ranks) make them once."""
 
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
@@ -478,11 +489,14 @@ def _sums_of_host_flows(builder: NetworkBuilder, active: tuple[int, ...]) -> _Fl
 
 def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
     """`_sums_of_host_flows`, kept (`_host_sums`) by what it reads where no workload is z/OS
-    and there are no Metro Mirror links: the host adapter, the host ports, the stations' and
-    the workloads' number, the workloads' weights, the workloads `active` and each one's
-    class fractions and sizes."""
+    and there are no Metro Mirror links: the host adapter, the host ports, the stations
+    before the first rank's (the host flows' stations are among them) and the workloads'
+    number, the workloads' weights, the workloads `active` and each one's class fractions
+    and sizes. Kept over those stations alone and widened to the builder's (the ranks' cells
+    0.0, as summing no flow gives them): configurations that differ in their ranks share
+    them."""
     hw = builder.config.hardware
-    W, K = len(builder.config.workloads), len(builder._stations)
+    W, K, front = len(builder.config.workloads), len(builder._stations), builder._first_rank
     mixes = tuple(
         tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
         for w in (builder.config.workloads[i] for i in active)
@@ -491,19 +505,23 @@ def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSu
         id(hw.host_adapter),
         hw.host_ports,
         W,
-        K,
+        front,
         builder._weight_array.tobytes(),
         active,
         mixes,
     )
     kept = _host_sums.get(key)
-    if kept is not None and kept[0] is hw.host_adapter:
-        return kept[1]
-    sums = _sums_of_host_flows(builder, active)
-    if len(_host_sums) >= _HOST_SUMS_KEPT:
-        _host_sums.clear()
-    _host_sums[key] = (hw.host_adapter, sums)
-    return sums
+    if kept is None or kept[0] is not hw.host_adapter:
+        columns = builder._host_flows(active).columns()
+        sums = _flow_sums(columns, W, front, builder._weight_array)
+        if len(_host_sums) >= _HOST_SUMS_KEPT:
+            _host_sums.clear()
+        kept = _host_sums[key] = (hw.host_adapter, sums, {})
+    _, sums, by_width = kept
+    wide = by_width.get(K)
+    if wide is None:
+        wide = by_width[K] = sums.widened(K)
+    return wide
 
 
 _WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
@@ -545,14 +563,42 @@ class _FlowSums:
     visits: FloatArray
     service: FloatArray
 
+    def widened(self, K: int) -> _FlowSums:
+        """These sums over the first of K stations, the others' 0.0 (what summing no flow at
+        a station gives it)."""
+        front = self.station[0].size
+        if front == K:
+            return self
+
+        def wide(a: FloatArray) -> FloatArray:
+            out = np.zeros((*a.shape[:-1], K))
+            out[..., :front] = a
+            return out
+
+        return _FlowSums(
+            tuple(wide(a) for a in self.cells),
+            (wide(self.station[0]), wide(self.station[1]), wide(self.station[2])),
+            self.codes,
+            wide(self.visits),
+            wide(self.service),
+        )
+
     def __add__(self, other: _FlowSums) -> _FlowSums:
-        codes = np.union1d(self.codes, other.codes)
-        visits = np.zeros((codes.size, self.visits.shape[1]))
-        service = np.zeros_like(visits)
-        for part in (self, other):
-            rows = np.searchsorted(codes, part.codes)
-            visits[rows] += part.visits
-            service[rows] += part.service
+        if np.array_equal(self.codes, other.codes):
+            # The same groups in both (the usual case: every class of every workload at the
+            # host ports and at the back end): added row by row, as below (0.0 + a = a, no
+            # sum of figures >= 0 being -0.0).
+            codes = self.codes
+            visits = self.visits + other.visits
+            service = self.service + other.service
+        else:
+            codes = np.union1d(self.codes, other.codes)
+            visits = np.zeros((codes.size, self.visits.shape[1]))
+            service = np.zeros_like(visits)
+            for part in (self, other):
+                rows = np.searchsorted(codes, part.codes)
+                visits[rows] += part.visits
+                service[rows] += part.service
         return _FlowSums(
             tuple(a + b for a, b in zip(self.cells, other.cells, strict=True)),
             (

@@ -17,6 +17,7 @@ behind the mean.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +92,127 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
     return StationStates(lam, util, wait, service, factor, saturated, ratio, r)
 
 
+def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[StationStates]:
+    """`station_states` of many networks at their loads [W, P] (each its own W and P), solved
+    together: the arrivals and work of each network are its own product with its rates (the
+    same products `station_states` takes), then every station of every network is one entry
+    of flat arrays, and each kind of station (one server, several, a drive's load-dependent
+    queue with gains of one depth) is solved in one pass over all of them. Every step past
+    the products is elementwise, or a reduction along a drive's own gains, so each network's
+    states are those `station_states` gives it, to the bit (tested); what is saved is the
+    fixed cost of some thirty array operations per network (the sizing search solves many
+    small networks, `analyses.size_try.try_configurations`)."""
+    if len(asks) <= 1:
+        return [station_states(*ask) for ask in asks]
+    flat = [_flat_loads(net, rates) for net, rates in asks]
+    lam = np.concatenate([f.lam for f in flat])
+    busy = np.concatenate([f.busy for f in flat])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_s = np.where(lam > 0, busy / np.where(lam > 0, lam, 1.0), 0.0)
+    n = lam.size
+    util = np.zeros(n)
+    wait = np.zeros(n)
+    service = mean_s.copy()
+    starts = np.cumsum([0] + [f.lam.size for f in flat[:-1]])
+    single = np.concatenate([f.single + s for f, s in zip(flat, starts, strict=True)])
+    multi = np.concatenate([f.multi + s for f, s in zip(flat, starts, strict=True)])
+    if single.size:
+        util[single], wait[single] = mm1_state(lam[single], mean_s[single])
+    if multi.size:
+        servers = np.concatenate([f.servers for f in flat])
+        util[multi], wait[multi] = mmc_state(lam[multi], mean_s[multi], servers)
+    depths = sorted({f.gains.shape[1] for f in flat if f.drives.size})
+    for depth in depths:
+        of = [(f, s) for f, s in zip(flat, starts, strict=True) if f.gains.shape[1] == depth]
+        drives = np.concatenate([f.drives + s for f, s in of if f.drives.size])
+        gains = np.concatenate([f.gains for f, _ in of if f.drives.size])
+        util[drives], wait[drives], service[drives] = load_dependent_state(
+            lam[drives], mean_s[drives], gains
+        )
+    saturated = ~np.isfinite(wait)
+    wait_factor = np.concatenate([f.wait_factor for f in flat])
+    # As `station_states`, entry by entry.
+    with np.errstate(invalid="ignore"):
+        queued = np.maximum(wait + service - mean_s, 0.0)
+        shorter = np.maximum(wait - (1.0 - wait_factor) * queued, 0.0)
+        wait = np.where(saturated, wait, shorter)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
+        ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
+    out = []
+    for f, s in zip(flat, starts, strict=True):
+        cut = slice(int(s), int(s) + f.lam.size)
+        arrival, busy_k, wait_k, service_k, factor_k, ratio_k = (
+            a[cut].reshape(f.shape) for a in (lam, util, wait, service, factor, ratio)
+        )
+        out.append(
+            StationStates(
+                arrival,
+                busy_k,
+                wait_k,
+                service_k,
+                factor_k,
+                saturated[cut].reshape(f.shape),
+                ratio_k,
+                f.rates,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class _FlatLoads:
+    """One network's stations at P loads as flat entries (station k at load p is entry
+    k * P + p): arrivals and work, the entries of each kind of station, the servers of the
+    multi-server entries, the drive entries' gains [n, D] and every entry's wait factor."""
+
+    shape: tuple[int, int]
+    rates: FloatArray
+    lam: FloatArray
+    busy: FloatArray
+    single: NDArray[np.int64]
+    multi: NDArray[np.int64]
+    servers: FloatArray
+    drives: NDArray[np.int64]
+    gains: FloatArray
+    wait_factor: FloatArray
+
+
+def _flat_loads(net: Network, rates: ArrayLike) -> _FlatLoads:
+    r = np.asarray(rates, dtype=np.float64)
+    if r.ndim == 1:
+        r = r[:, None]
+    if not (r >= 0).all():  # NaN too, as `station_states`
+        raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
+    lam = net.arrival.T @ r  # [K, P], the products `station_states` takes
+    busy = net.work.T @ r
+    K, P = lam.shape
+    single, multi, servers, drives, wait_factor = net.open_entries
+    gains = net.solved_as[3]
+    if P > 1:
+        loads = np.arange(P)
+
+        def entries(stations: NDArray[np.int64]) -> NDArray[np.int64]:
+            return (stations[:, None] * P + loads).reshape(-1)
+
+        single, multi, drives = entries(single), entries(multi), entries(drives)
+        servers = np.repeat(servers, P)
+        gains = np.repeat(gains, P, axis=0)
+        wait_factor = np.repeat(wait_factor, P)
+    return _FlatLoads(
+        (K, P),
+        r,
+        lam.reshape(-1),
+        busy.reshape(-1),
+        single,
+        multi,
+        servers,
+        drives,
+        gains,
+        wait_factor,
+    )
+
+
 def class_responses(net: Network, states: StationStates) -> FloatArray:
     """Host-visible response per (workload, class) [G, P]: each visit's own service at the
     station's current speed and a wait in proportion to that service (processor-sharing
@@ -110,7 +232,7 @@ def storage_responses(net: Network, states: StationStates) -> FloatArray:
     inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
     times = net.times
     per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
-    blocked = (times.visits > 0).astype(np.float64) @ states.saturated.astype(np.float64) > 0
+    blocked = net.visited @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
 
 

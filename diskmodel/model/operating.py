@@ -16,8 +16,9 @@ once a tier's load ceiling binds; below that, one network serves every load with
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -40,7 +41,13 @@ from diskmodel.model.layout import (
 )
 from diskmodel.model.network import Network
 from diskmodel.model.network_build import NetworkBuilder, network_for, without_front_end
-from diskmodel.model.open import StationStates, class_rates, class_responses, station_states
+from diskmodel.model.open import (
+    StationStates,
+    class_rates,
+    class_responses,
+    station_states,
+    station_states_many,
+)
 from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
 from diskmodel.tiering.skew import UNIFORM
@@ -81,10 +88,11 @@ class OperatingPoint:
     def total_iops(self) -> float:
         return float(self.rates.sum())
 
-    @property
+    @cached_property
     def response_s(self) -> float:
         """Mean response over all host I/O (inf where unknown). A purely closed load: N / X - Z
-        (Little), known even when NVS is full and the split of the extra wait is not."""
+        (Little), known even when NVS is full and the split of the extra wait is not. Worked
+        out once per point (the limits and the sizing read it several times)."""
         if self.closed is not None and self._all_closed:
             return self.closed.response_s
         weights = class_rates(self.network, self.rates[:, None])[:, 0]
@@ -92,7 +100,7 @@ class OperatingPoint:
         if total <= 0:
             return 0.0
         used = weights > 0
-        if not np.all(np.isfinite(self.class_response_s[used])):
+        if not np.isfinite(self.class_response_s[used]).all():
             return float("inf")
         return float(weights[used] @ self.class_response_s[used] / total)
 
@@ -103,7 +111,7 @@ class OperatingPoint:
     @property
     def busiest(self) -> int:
         """The station with the highest utilisation."""
-        return int(np.argmax(self.utilization))
+        return int(self.utilization.argmax())
 
 
 class Solver:
@@ -145,7 +153,7 @@ class Solver:
         loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
-        ratios = tuple(np.round(r / total, 12)) if total > 0 else tuple(r)
+        ratios = tuple((r / total).round(12)) if total > 0 else tuple(r)
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key], True
@@ -259,18 +267,18 @@ class Solver:
         """Open operating points at several loads, rates [W, P]: the loads that share the
         placement which ignores the load (and so a network) are solved together, vectorised;
         a load placed for itself is solved alone."""
-        r = np.asarray(rates, dtype=np.float64)
+        return open_points_together([(self, rates)])[0]
+
+    def _open_groups(self, r: FloatArray) -> list[tuple[Network, list[int]]]:
+        """The loads r [W, P] placed: each network with the loads solved on it together (the
+        loads that share the placement which ignores the load), a load placed for itself
+        alone, as `open_points_in_order` solves it, even where its placement (and so its
+        network) is another load's too."""
         by_network: dict[object, tuple[Network, list[int]]] = {}
         for p in range(r.shape[1]):
             net, is_shared = self._placed(r[:, p])
-            # A load placed for itself is solved alone, as `open_points_in_order` solves it,
-            # even where its placement (and so its network) is another load's too.
             by_network.setdefault(id(net) if is_shared else ("alone", p), (net, []))[1].append(p)
-        out: list[OperatingPoint | None] = [None] * r.shape[1]
-        for net, columns in by_network.values():
-            for p, point in zip(columns, self._solve_open(net, r[:, columns]), strict=True):
-                out[p] = point
-        return [p for p in out if p is not None]
+        return list(by_network.values())
 
     def open_points_in_order(self, rates: ArrayLike) -> Iterator[OperatingPoint]:
         """`open_points` one load at a time, in order, rates [W, P] with the loads ascending
@@ -299,48 +307,54 @@ class Solver:
         yield from solve_shared()
 
     def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
-        """The operating points of `net` at the loads r [W, P]; one load on a network of
-        `Builds.networks` is solved once for every configuration that shares it: the point's
-        figures read the network's stations and flows and the configuration's NVS (the same
-        for all of them), and its classes' responses the fixed delays too, which follow the
-        front end (`network_for`): a point solved for another front end lends its stations'
-        states, and only the responses are worked out again (but for z/OS workloads, whose
-        device queues read the responses: solved again)."""
+        """The operating points of `net` at the loads r [W, P] (`_OpenSolve`)."""
+        task = self._open_solve(net, r)
+        if task.points is None:
+            task.solved(station_states(net, task.rates))
+        assert task.points is not None
+        return task.points
+
+    def _open_solve(self, net: Network, r: FloatArray) -> _OpenSolve:
+        """The solve of `net` at the loads r [W, P], its points found already where they can
+        be: one load on a network of `Builds.networks` is solved once for every configuration
+        that shares it: the point's figures read the network's stations and flows and the
+        configuration's NVS (the same for all of them), and its classes' responses the fixed
+        delays too, which follow the front end (`network_for`): a point solved for another
+        front end lends its stations' states, and only the responses are worked out again
+        (but for z/OS workloads, whose device queues read the responses: solved again)."""
         held = self._built_keys.get(id(net))
         if r.shape[1] != 1 or held is None or held[0] is not net:
-            return self._solved_open(net, r)[1]
+            return _OpenSolve(self, net, r)
         latency = self.config.hardware.system.front_end_latency_us
         key = (held[1], np.ascontiguousarray(r).tobytes())
-        points = self._builds.points
-        found = points.get(key)
+        found = self._builds.points.get(key)
         if found is not None and found[0] != latency and self.config.hardware.ficon is None:
             _, point, states = found
             per_class = class_responses(net, states)
             responses = per_class[:, 0]
             unknown = _writes_unknown(net, responses) if point.nvs_full else responses
-            return [replace(point, network=net, class_response_s=unknown)]
+            return _OpenSolve(
+                self, net, r, points=[replace(point, network=net, class_response_s=unknown)]
+            )
         if found is None or found[0] != latency:
-            if len(points) >= _POINTS_KEPT:
-                points.clear()
-            states, solved = self._solved_open(net, r)
-            found = points[key] = (latency, solved[0], states)
+            return _OpenSolve(self, net, r, kept=(key, latency))
         point = found[1]
-        return [point if point.network is net else replace(point, network=net)]
+        return _OpenSolve(
+            self, net, r, points=[point if point.network is net else replace(point, network=net)]
+        )
 
-    def _solved_open(
-        self, net: Network, r: FloatArray
-    ) -> tuple[StationStates, list[OperatingPoint]]:
-        """The stations' states at the loads r [W, P] and the operating points."""
-        states = station_states(net, r)
+    def _points_of(
+        self, net: Network, r: FloatArray, states: StationStates
+    ) -> list[OperatingPoint]:
+        """The operating points of `net` at the loads r [W, P] from its stations' states."""
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
         # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full);
         # and per rank: one rank's writes may fill no more than the per-rank limit.
-        dirty = net.dirty_bytes_by_server(r, states.wait_s, states.speed_factor)
+        dirty, by_rank = net.dirty_bytes_by_server_and_rank(r, states.wait_s, states.speed_factor)
         hw = self.config.hardware
         nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
         dirty_full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))  # [P]
-        by_rank = net.dirty_bytes_by_rank(r, states.wait_s, states.speed_factor)
         limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
         dirty_full |= (
             np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
@@ -371,7 +385,7 @@ class Solver:
                     wait_ratio=states.wait_ratio[:, p],
                 )
             )
-        return states, out
+        return out
 
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
         """The closed workloads at a total `population` (their populations in proportion; for
@@ -428,6 +442,64 @@ class Solver:
         return bool(scale >= 1.0) and queues_carry(net, rates)
 
 
+@dataclass
+class _OpenSolve:
+    """One network of a solver at loads r [W, P]: its points, once known (found, or made from
+    the stations' states, `solved`), and where a single load's point is kept for the
+    configurations that share the network (`Solver._open_solve`): its key in `Builds.points`
+    and the front-end latency it is solved for."""
+
+    solver: Solver
+    net: Network
+    rates: FloatArray
+    points: list[OperatingPoint] | None = None
+    kept: tuple[tuple[object, ...], float] | None = None
+
+    def solved(self, states: StationStates) -> None:
+        """The points made from the stations' states at these loads (and kept, where the
+        single load's point is kept)."""
+        self.points = self.solver._points_of(self.net, self.rates, states)
+        if self.kept is not None:
+            key, latency = self.kept
+            points = self.solver._builds.points
+            if len(points) >= _POINTS_KEPT:
+                points.clear()
+            points[key] = (latency, self.points[0], states)
+
+
+def open_points_together(asks: Sequence[tuple[Solver, ArrayLike]]) -> list[list[OperatingPoint]]:
+    """`Solver.open_points` of several solvers (or several calls of one), each at its loads
+    [W, P]: every load placed first, in the order asked (placement reads no solution, so each
+    load gets the network it gets asked alone), then every network whose points are not known
+    solved in one pass (`model.open.station_states_many`, to the bit what `station_states`
+    gives each): the points `open_points` gives each ask, in the same order."""
+    tasks: list[list[tuple[list[int], _OpenSolve]]] = []
+    widths = []
+    for solver, rates in asks:
+        r = np.asarray(rates, dtype=np.float64)
+        widths.append(r.shape[1])
+        tasks.append(
+            [
+                (columns, solver._open_solve(net, r[:, columns]))
+                for net, columns in solver._open_groups(r)
+            ]
+        )
+    pending = [task for groups in tasks for _, task in groups if task.points is None]
+    for task, states in zip(
+        pending, station_states_many([(t.net, t.rates) for t in pending]), strict=True
+    ):
+        task.solved(states)
+    out = []
+    for width, groups in zip(widths, tasks, strict=True):
+        points: list[OperatingPoint | None] = [None] * width
+        for columns, task in groups:
+            assert task.points is not None
+            for p, point in zip(columns, task.points, strict=True):
+                points[p] = point
+        out.append([p for p in points if p is not None])
+    return out
+
+
 # --------------------------------------------------------------------------- shared
 
 
@@ -463,7 +535,7 @@ finite differences of a fit) come back to the builds of the evaluation before th
 
 def _build_inputs(config: Configuration) -> tuple[object, ...]:
     """Everything of `config` that its networks (`NetworkBuilder`), their operation costs
-    (`OpCosts`) and their open solution (`Solver._solved_open`) read (compared with ==), but
+    (`OpCosts`) and their open solution (`Solver._points_of`) read (compared with ==), but
     the workloads' skew curves (read only by placement: a network is built from the figures
     of its placement, `network_key`, which is part of every key `Builds` holds) and, with no
     copy services, the system's front-end latency (read only by the classes' fixed delays,

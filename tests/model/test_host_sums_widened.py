@@ -1,0 +1,52 @@
+"""The host ports' and cards' sums are kept over the stations before the first rank's and
+widened to each network's stations: configurations that differ only in their ranks (a
+sizing search's back ends) make them once, and each network's are, to the bit, the ones its
+builder sums on its own."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+
+from diskmodel.analyses.size import _jobs
+from diskmodel.analyses.size_try import sized_configuration, sizing_context
+from diskmodel.api import load_scenario
+from diskmodel.catalog import load_catalog
+from diskmodel.model import network_build
+from diskmodel.model.layout import forget_placements
+from diskmodel.model.network_build import NetworkBuilder, _kept_host_sums, _sums_of_host_flows
+
+from ..conftest import ROOT
+
+GROWTH = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
+
+
+def _bits(value: object) -> object:
+    if isinstance(value, tuple):
+        return tuple(_bits(v) for v in value)
+    assert isinstance(value, np.ndarray)
+    return (value.shape, value.dtype.str, value.tobytes())
+
+
+def test_configurations_with_other_ranks_share_the_host_sums_to_the_bit() -> None:
+    catalog = load_catalog()
+    scenario = load_scenario(GROWTH, catalog).corner("central")
+    context = sizing_context(scenario, catalog, GROWTH.parent)
+    assert scenario.analyses.size is not None
+    _, variants = _jobs(scenario, catalog, scenario.analyses.size.prices)
+    configs = [sized_configuration(v, context) for v in variants if not isinstance(v, str)]
+    forget_placements()
+    widths = set()
+    for config in configs:
+        builder = NetworkBuilder(config)
+        active = tuple(range(len(config.workloads)))
+        kept = _kept_host_sums(builder, active)
+        own = _sums_of_host_flows(builder, active)
+        widths.add(len(builder._stations))
+        for f in fields(kept):
+            assert _bits(getattr(kept, f.name)) == _bits(getattr(own, f.name)), f.name
+    # Ranks 12-24 and 2 or 4 DA pairs: many widths, one host side per DA pair count (the
+    # DA pairs come before the first rank) made once.
+    assert len(widths) > 5
+    assert len(network_build._host_sums) == 2
