@@ -39,6 +39,7 @@ from diskmodel.analyses.band import sample_count
 
 # What counts as an estimate is the band's own rule.
 from diskmodel.analyses.catalog_band import _ranged as ranged
+from diskmodel.analyses.closed_rounds import ClosedReach, band_free_iops, closed_reach
 from diskmodel.analyses.growth import CLOSED_REACH, CLOSED_SWEEP
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
@@ -87,6 +88,18 @@ at 2,048, the same 160 stations)."""
 CLOSED_STATIC = 0.08
 """Share of the closed cost left when no placement follows the load (measured: 0.10 s a point
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
+CLOSED_SETTLED = 0.6
+"""Share of the closed cost left when the point is known to settle on its first placement
+(`analyses.closed_rounds`: its throughput bound under the free rate): one closed solution
+and a second placement, where `CLOSED_STATION_S` and `CLOSED_CUSTOMER_S` price the 5-15
+rounds of placement and closed solution the worst case's points take once a ceiling binds.
+Measured 2026-11-28 17:20 in-process on scenarios/ds8800-oltp-application.yaml, whose 27
+closed points all settle in two rounds: 5-13 ms a point up to 288 customers (0.14-0.3 of
+the price), 25-60 ms at its 500 (0.15-0.37), 0.10 s at 894 (0.39) and 0.27 s at 1,575 (0.49
+of the price of the 2,000 its sweep is priced at: a 16-CPU host station costs the closed
+solution more than the worst case's stations, whose per-station price this is a share of);
+0.88 s for all 27 against 5.3 s priced at the worst case (0.17). Set at 1.2 times the
+costliest point's share.)"""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
 STARTUP_S = 1.5
@@ -221,11 +234,23 @@ def _resolve_s(scenario: Scenario) -> float:
     return RESOLVE_S + RESOLVE_WORKLOAD_S * len(scenario.workloads)
 
 
-def _closed_point_s(scenario: Scenario, population: float, follows: bool) -> float:
-    """One closed operating point at `population` customers (`CLOSED_STATION_S`)."""
+def _closed_point_s(
+    scenario: Scenario, population: float, follows: bool, settles: bool = False
+) -> float:
+    """One closed operating point at `population` customers (`CLOSED_STATION_S`); `settles`:
+    known to settle on its first placement (`CLOSED_SETTLED`)."""
     customers = min(population, CLOSED_EXACT_CUSTOMERS)
     seconds = _stations(scenario) * (CLOSED_STATION_S + CLOSED_CUSTOMER_S * customers)
-    return seconds * (1.0 if follows else CLOSED_STATIC)
+    if not follows:
+        return seconds * CLOSED_STATIC
+    return seconds * (CLOSED_SETTLED if settles else 1.0)
+
+
+def _reach(scenario: Scenario, catalog: Catalog, follows: bool) -> ClosedReach | None:
+    """Where the closed points of `scenario`'s own configuration may settle at once."""
+    if not follows or not closed_population(scenario):
+        return None
+    return closed_reach(scenario, catalog)
 
 
 def _populations(top: float, count: int) -> list[float]:
@@ -237,9 +262,17 @@ def _populations(top: float, count: int) -> list[float]:
 
 
 def _configuration_s(
-    scenario: Scenario, catalog: Catalog, points: int, factors: tuple[float, ...]
+    scenario: Scenario,
+    catalog: Catalog,
+    points: int,
+    factors: tuple[float, ...],
+    own: bool = False,
 ) -> float:
+    """A whole prediction of one configuration. `own`: the configuration is `scenario`'s own,
+    so its closed points' rounds may be told beforehand (`analyses.closed_rounds`); else (a
+    tier sweep's counts, a band's samples) each is priced as if a ceiling binds."""
     point_s, follows = _point_s(scenario, catalog)
+    reach = _reach(scenario, catalog, follows) if own else None
     seconds = (points + len(factors) + LIMIT_POINTS + 1) * point_s
     population = closed_population(scenario)
     if population:
@@ -251,7 +284,10 @@ def _configuration_s(
             solved += _populations(CLOSED_REACH * population, CLOSED_SWEEP)
         else:
             solved += _populations(APPLICATION_REACH * population, APPLICATION_SWEEP)
-        seconds += sum(_closed_point_s(scenario, n, follows) for n in solved)
+        seconds += sum(
+            _closed_point_s(scenario, n, follows, reach is not None and reach.settles_at_once(n))
+            for n in solved
+        )
     return seconds
 
 
@@ -328,7 +364,16 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     # A beginning's planned point: an open point, or for a closed system the closed point,
     # whose rounds place and solve (`_closed_point_s`).
     population = closed_population(scenario)
-    planned_s = _closed_point_s(scenario, population, follows) if population else point_s
+    planned_s = point_s
+    if population:
+        # Each configuration the band solves has its own free rate: the lowest of them
+        # decides (`closed_rounds.band_free_iops`), worked out only where the central one
+        # settles at once.
+        reach = _reach(scenario, catalog, follows)
+        settles = reach is not None and reach.settles_at_once(population)
+        if reach is not None and settles:
+            settles = reach.settles_at_once(population, band_free_iops(scenario, catalog))
+        planned_s = _closed_point_s(scenario, population, follows, settles)
     begin_s = planned_s + _saturation_s(scenario, catalog)
     resolve_s = _resolve_s(scenario)
     # A screen: the response at the planned rates, then whether two loads are carried (two
@@ -378,7 +423,9 @@ def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
     configurations = [s for _, s in scenario.alternatives(catalog)]
-    seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
+    seconds = STARTUP_S + sum(
+        _configuration_s(s, catalog, points, factors, own=True) for s in configurations
+    )
     if analyses.catalog_band:
         seconds += _catalog_band_s(scenario, catalog)
     if scenario.ranges:
