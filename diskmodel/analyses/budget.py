@@ -80,11 +80,17 @@ CLOSED_CUSTOMER_S = 8.5e-6
 (the exact solution's cost grows with both; measured: 0.93 s a point at 2,048 customers
 behind 160 stations, Easy Tier placing, about 6e-6 s per station and customer over the sweep's
 populations; 1e-5 until the shared work between workloads)."""
-CLOSED_EXACT_CUSTOMERS = 4096
+CLOSED_EXACT_CUSTOMERS = 3072
 """Customers past which a closed solution costs no more: the exact method is held to a time
 budget and the saddle point solves the populations above it at a cost that does not grow with
-them (`queueing.closed_network`; measured: 1.3 s a point at 100,000 customers against 0.93 s
-at 2,048, the same 160 stations)."""
+them (`queueing.closed_network`: exact up to the affordable population, 1,024-1,088 on the
+worst case's networks of 160 stations by its cost model, never below `MIN_EXACT_POPULATION`,
+1,024). Counted in-process 2026-11-28 17:40 (load average 2.5), the worst case's points with
+Easy Tier placing: 0.99 s at 619 customers (12 rounds), 2.63 s at 1,805 (13), then 2.70-2.91 s
+from 5,270 to 131,072 (13 rounds each); 64 closed workloads' 4,096 customers 1.93 s (9). Set
+where the price, 4.37 s a point behind 160 stations, is 1.5 times the costliest of them. It
+was 4,096 (5.76 s a point, 2 to 3 times them), which put 64 closed workloads' calibration
+evaluation at 3.06 times its cost."""
 CLOSED_STATIC = 0.08
 """Share of the closed cost left when no placement follows the load (measured: 0.10 s a point
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
