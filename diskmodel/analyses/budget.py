@@ -1,15 +1,17 @@
 """How much computing a scenario asks for, estimated before any of it is done.
 
-Every input is bounded on its own (`limits`), but the analyses multiply: alternatives x
-(curve points + growth factors) x the cost of one operating point, which itself grows with
-the workloads sharing an Easy Tier pool (each placement places every workload's extents) and,
-for a closed system, with the stations and the population (up to the population past which
-the closed solution costs no more); the band over the catalog's estimates solves the baseline
-again for each estimate it tries. Hostile testing found valid scenarios inside every single
-bound that ran for minutes (issue 17 item 6). So a scenario is refused, when it is loaded
-(`diskmodel.api.load_scenario` hands `work_problems` to the scenario's validation) and before
-any model is solved, when the estimate exceeds `MAX_WORK_S`; the message names the
-multipliers to lower.
+Every input is bounded on its own (`limits`), but the analyses multiply: alternatives x (curve
+points + growth factors) x the cost of one operating point, which itself grows with the
+workloads sharing an Easy Tier pool (each placement places every workload's extents) and, for a
+closed system, with the stations and the population (up to the population past which the closed
+solution costs no more) and the rounds of placement and closed solution it takes to settle: two
+where its load cannot reach a tier's ceiling, which is known beforehand
+(`analyses.closed_rounds`), else as many as the worst case's; the band over the catalog's
+estimates solves the baseline again for each estimate it tries. Hostile testing found valid
+scenarios inside every single bound that ran for minutes (issue 17 item 6). So a scenario is
+refused, when it is loaded (`diskmodel.api.load_scenario` hands `work_problems` to the
+scenario's validation) and before any model is solved, when the estimate exceeds `MAX_WORK_S`;
+the message names the multipliers to lower.
 
 The budget counts the analyses' own loops, so it lives beside them and takes their sizes from
 them: the closed sweep's (`growth.CLOSED_SWEEP`, `CLOSED_REACH`), the application's
@@ -25,8 +27,10 @@ finishes within the bound) and within 3 times it (a run it refuses would really 
 too long). The batched sizing search's two constants are its measured costs: its margin is
 the count it is priced at (`_size_search_s`). `tests/analyses/test_budget_counts.py` checks
 that the estimate is never below the operating points a prediction counts, priced at these
-constants; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate
-says shares its layouts does.
+constants (a closed point by the rounds it took); `test_budget_rounds.py` that a closed point
+the estimate says settles at once takes two rounds and one whose load passes a ceiling takes
+more; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate says
+shares its layouts does.
 """
 
 from __future__ import annotations
@@ -72,7 +76,8 @@ be made once (64 workloads 1.35 -> 0.60 s a prediction): the 64-workload band ca
 reached 3.4x its cost.)"""
 CLOSED_STATION_S = 1.2e-3
 """Per closed operating point, per station of the network (host ports, servers, DA pairs,
-ranks): the rounds of placement and closed solution a population takes to settle (measured:
+ranks): the rounds of placement and closed solution a population takes to settle once a
+tier's ceiling binds (5-15 on the worst case's pool; `CLOSED_SETTLED` where none can; measured:
 85 ms a point at 64 customers behind 160 stations, Easy Tier placing; 1.5e-3 until the
 shared work between workloads, when 64 closed workloads' calibration point reached 3.4x)."""
 CLOSED_CUSTOMER_S = 8.5e-6
