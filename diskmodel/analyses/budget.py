@@ -1,15 +1,17 @@
 """How much computing a scenario asks for, estimated before any of it is done.
 
-Every input is bounded on its own (`limits`), but the analyses multiply: alternatives x
-(curve points + growth factors) x the cost of one operating point, which itself grows with
-the workloads sharing an Easy Tier pool (each placement places every workload's extents) and,
-for a closed system, with the stations and the population (up to the population past which
-the closed solution costs no more); the band over the catalog's estimates solves the baseline
-again for each estimate it tries. Hostile testing found valid scenarios inside every single
-bound that ran for minutes (issue 17 item 6). So a scenario is refused, when it is loaded
-(`diskmodel.api.load_scenario` hands `work_problems` to the scenario's validation) and before
-any model is solved, when the estimate exceeds `MAX_WORK_S`; the message names the
-multipliers to lower.
+Every input is bounded on its own (`limits`), but the analyses multiply: alternatives x (curve
+points + growth factors) x the cost of one operating point, which itself grows with the
+workloads sharing an Easy Tier pool (each placement places every workload's extents) and, for a
+closed system, with the stations and the population (up to the population past which the closed
+solution costs no more) and the rounds of placement and closed solution it takes to settle: two
+where its load cannot reach a tier's ceiling, which is known beforehand
+(`analyses.closed_rounds`), else as many as the worst case's; the band over the catalog's
+estimates solves the baseline again for each estimate it tries. Hostile testing found valid
+scenarios inside every single bound that ran for minutes (issue 17 item 6). So a scenario is
+refused, when it is loaded (`diskmodel.api.load_scenario` hands `work_problems` to the
+scenario's validation) and before any model is solved, when the estimate exceeds `MAX_WORK_S`;
+the message names the multipliers to lower.
 
 The budget counts the analyses' own loops, so it lives beside them and takes their sizes from
 them: the closed sweep's (`growth.CLOSED_SWEEP`, `CLOSED_REACH`), the application's
@@ -25,8 +27,10 @@ finishes within the bound) and within 3 times it (a run it refuses would really 
 too long). The batched sizing search's two constants are its measured costs: its margin is
 the count it is priced at (`_size_search_s`). `tests/analyses/test_budget_counts.py` checks
 that the estimate is never below the operating points a prediction counts, priced at these
-constants; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate
-says shares its layouts does.
+constants (a closed point by the rounds it took); `test_budget_rounds.py` that a closed point
+the estimate says settles at once takes two rounds and one whose load passes a ceiling takes
+more; `test_budget_sizing.py` and `test_budget_band_front.py` that what the estimate says
+shares its layouts does.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from diskmodel.analyses.band import sample_count
 
 # What counts as an estimate is the band's own rule.
 from diskmodel.analyses.catalog_band import _ranged as ranged
+from diskmodel.analyses.closed_rounds import ClosedReach, band_free_iops, closed_reach
 from diskmodel.analyses.growth import CLOSED_REACH, CLOSED_SWEEP
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
@@ -71,7 +76,8 @@ be made once (64 workloads 1.35 -> 0.60 s a prediction): the 64-workload band ca
 reached 3.4x its cost.)"""
 CLOSED_STATION_S = 1.2e-3
 """Per closed operating point, per station of the network (host ports, servers, DA pairs,
-ranks): the rounds of placement and closed solution a population takes to settle (measured:
+ranks): the rounds of placement and closed solution a population takes to settle once a
+tier's ceiling binds (5-15 on the worst case's pool; `CLOSED_SETTLED` where none can; measured:
 85 ms a point at 64 customers behind 160 stations, Easy Tier placing; 1.5e-3 until the
 shared work between workloads, when 64 closed workloads' calibration point reached 3.4x)."""
 CLOSED_CUSTOMER_S = 8.5e-6
@@ -79,14 +85,32 @@ CLOSED_CUSTOMER_S = 8.5e-6
 (the exact solution's cost grows with both; measured: 0.93 s a point at 2,048 customers
 behind 160 stations, Easy Tier placing, about 6e-6 s per station and customer over the sweep's
 populations; 1e-5 until the shared work between workloads)."""
-CLOSED_EXACT_CUSTOMERS = 4096
+CLOSED_EXACT_CUSTOMERS = 3072
 """Customers past which a closed solution costs no more: the exact method is held to a time
 budget and the saddle point solves the populations above it at a cost that does not grow with
-them (`queueing.closed_network`; measured: 1.3 s a point at 100,000 customers against 0.93 s
-at 2,048, the same 160 stations)."""
+them (`queueing.closed_network`: exact up to the affordable population, 1,024-1,088 on the
+worst case's networks of 160 stations by its cost model, never below `MIN_EXACT_POPULATION`,
+1,024). Counted in-process 2026-11-28 17:40 (load average 2.5), the worst case's points with
+Easy Tier placing: 0.99 s at 619 customers (12 rounds), 2.63 s at 1,805 (13), then 2.70-2.91 s
+from 5,270 to 131,072 (13 rounds each); 64 closed workloads' 4,096 customers 1.93 s (9). Set
+where the price, 4.37 s a point behind 160 stations, is 1.5 times the costliest of them. It
+was 4,096 (5.76 s a point, 2 to 3 times them), which put 64 closed workloads' calibration
+evaluation at 3.06 times its cost."""
 CLOSED_STATIC = 0.08
 """Share of the closed cost left when no placement follows the load (measured: 0.10 s a point
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
+CLOSED_SETTLED = 0.6
+"""Share of the closed cost left when the point is known to settle on its first placement
+(`analyses.closed_rounds`: its throughput bound under the free rate): one closed solution
+and a second placement, where `CLOSED_STATION_S` and `CLOSED_CUSTOMER_S` price the 5-15
+rounds of placement and closed solution the worst case's points take once a ceiling binds.
+Measured 2026-11-28 17:20 in-process on scenarios/ds8800-oltp-application.yaml, whose 27
+closed points all settle in two rounds: 5-13 ms a point up to 288 customers (0.14-0.3 of
+the price), 25-60 ms at its 500 (0.15-0.37), 0.10 s at 894 (0.39) and 0.27 s at 1,575 (0.49
+of the price of the 2,000 its sweep is priced at: a 16-CPU host station costs the closed
+solution more than the worst case's stations, whose per-station price this is a share of);
+0.88 s for all 27 against 5.3 s priced at the worst case (0.17). Set at 1.2 times the
+costliest point's share.)"""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
 STARTUP_S = 1.5
@@ -221,11 +245,23 @@ def _resolve_s(scenario: Scenario) -> float:
     return RESOLVE_S + RESOLVE_WORKLOAD_S * len(scenario.workloads)
 
 
-def _closed_point_s(scenario: Scenario, population: float, follows: bool) -> float:
-    """One closed operating point at `population` customers (`CLOSED_STATION_S`)."""
+def _closed_point_s(
+    scenario: Scenario, population: float, follows: bool, settles: bool = False
+) -> float:
+    """One closed operating point at `population` customers (`CLOSED_STATION_S`); `settles`:
+    known to settle on its first placement (`CLOSED_SETTLED`)."""
     customers = min(population, CLOSED_EXACT_CUSTOMERS)
     seconds = _stations(scenario) * (CLOSED_STATION_S + CLOSED_CUSTOMER_S * customers)
-    return seconds * (1.0 if follows else CLOSED_STATIC)
+    if not follows:
+        return seconds * CLOSED_STATIC
+    return seconds * (CLOSED_SETTLED if settles else 1.0)
+
+
+def _reach(scenario: Scenario, catalog: Catalog, follows: bool) -> ClosedReach | None:
+    """Where the closed points of `scenario`'s own configuration may settle at once."""
+    if not follows or not closed_population(scenario):
+        return None
+    return closed_reach(scenario, catalog)
 
 
 def _populations(top: float, count: int) -> list[float]:
@@ -237,9 +273,17 @@ def _populations(top: float, count: int) -> list[float]:
 
 
 def _configuration_s(
-    scenario: Scenario, catalog: Catalog, points: int, factors: tuple[float, ...]
+    scenario: Scenario,
+    catalog: Catalog,
+    points: int,
+    factors: tuple[float, ...],
+    own: bool = False,
 ) -> float:
+    """A whole prediction of one configuration. `own`: the configuration is `scenario`'s own,
+    so its closed points' rounds may be told beforehand (`analyses.closed_rounds`); else (a
+    tier sweep's counts, a band's samples) each is priced as if a ceiling binds."""
     point_s, follows = _point_s(scenario, catalog)
+    reach = _reach(scenario, catalog, follows) if own else None
     seconds = (points + len(factors) + LIMIT_POINTS + 1) * point_s
     population = closed_population(scenario)
     if population:
@@ -251,7 +295,10 @@ def _configuration_s(
             solved += _populations(CLOSED_REACH * population, CLOSED_SWEEP)
         else:
             solved += _populations(APPLICATION_REACH * population, APPLICATION_SWEEP)
-        seconds += sum(_closed_point_s(scenario, n, follows) for n in solved)
+        seconds += sum(
+            _closed_point_s(scenario, n, follows, reach is not None and reach.settles_at_once(n))
+            for n in solved
+        )
     return seconds
 
 
@@ -269,8 +316,15 @@ def _sizing_s(scenario: Scenario, catalog: Catalog, factors: tuple[float, ...]) 
 
 def planned_point_s(scenario: Scenario, catalog: Catalog) -> float:
     """One planned operating point of `scenario`'s configuration, resolved and solved (what
-    each of calibration's model evaluations does once per interval it fits)."""
-    return _sizing_s(scenario, catalog, ())
+    each of calibration's model evaluations does once per interval it fits), its data placed
+    from nothing: an evaluation changes the workloads, so the layouts, the pools timed and
+    the drives' work at their targets that a prediction's points share are made again
+    (`model.layout.forget_placements`), one placement more than `_point_s` prices (counted
+    in-process 2026-11-28 17:36, load average 3.9, 64 workloads in one three-tier pool: the
+    resolution 3.2 ms and the point 39 ms against `_sizing_s`'s 15.8 and 22.2; `bench
+    budget`'s 64-workload evaluation row came to 0.99 of its estimate without it)."""
+    placing, _ = _placing(scenario, catalog)
+    return _sizing_s(scenario, catalog, ()) + PLACEMENT_S * placing
 
 
 def _band_s(scenario: Scenario, catalog: Catalog, points: int) -> float:
@@ -328,7 +382,16 @@ def _catalog_band_s(scenario: Scenario, catalog: Catalog) -> float:
     # A beginning's planned point: an open point, or for a closed system the closed point,
     # whose rounds place and solve (`_closed_point_s`).
     population = closed_population(scenario)
-    planned_s = _closed_point_s(scenario, population, follows) if population else point_s
+    planned_s = point_s
+    if population:
+        # Each configuration the band solves has its own free rate: the lowest of them
+        # decides (`closed_rounds.band_free_iops`), worked out only where the central one
+        # settles at once.
+        reach = _reach(scenario, catalog, follows)
+        settles = reach is not None and reach.settles_at_once(population)
+        if reach is not None and settles:
+            settles = reach.settles_at_once(population, band_free_iops(scenario, catalog))
+        planned_s = _closed_point_s(scenario, population, follows, settles)
     begin_s = planned_s + _saturation_s(scenario, catalog)
     resolve_s = _resolve_s(scenario)
     # A screen: the response at the planned rates, then whether two loads are carried (two
@@ -378,7 +441,9 @@ def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
     configurations = [s for _, s in scenario.alternatives(catalog)]
-    seconds = STARTUP_S + sum(_configuration_s(s, catalog, points, factors) for s in configurations)
+    seconds = STARTUP_S + sum(
+        _configuration_s(s, catalog, points, factors, own=True) for s in configurations
+    )
     if analyses.catalog_band:
         seconds += _catalog_band_s(scenario, catalog)
     if scenario.ranges:
