@@ -22,43 +22,19 @@ from typing import Any
 import pytest
 
 import diskmodel
-from bench.bench_worst_case import scenario
 from diskmodel.analyses import budget
 from diskmodel.analyses import catalog_band as catalog_band_module
 from diskmodel.catalog import load_catalog
 from diskmodel.model import closed_point as closed_point_module
 from diskmodel.model import operating
+from tests.support.scenarios import worst_case_application, worst_case_small
 
 _NO_BAND = {"catalog_band": False}
 
 
-def _small(**changes: Any) -> dict[str, Any]:
-    """The worst-case bench's three-tier pool behind 16 ports and 4 DA pairs (quick to solve)."""
-    data = scenario(**changes)
-    data["system"].update(host_ports=16, da_pairs=4)
-    return data
-
-
-def _application(users: int) -> dict[str, Any]:
-    """`_small`'s pool, its workload driven by an application of `users` users (50 ms think,
-    1 ms CPU on 16 CPUs, 10 I/Os a transaction), with the catalog band."""
-    data = _small()
-    workload = data["workloads"][0]
-    del workload["iops"]
-    workload["ios_per_transaction"] = 10
-    data["application"] = {
-        "name": "orders",
-        "users": users,
-        "think_time_ms": 50,
-        "cpu_ms_per_transaction": 1,
-        "cpus": 16,
-    }
-    return data
-
-
 CASES = {
-    "open, Easy Tier, catalog band": _small(),
-    "open, Easy Tier off, alternatives and growth": _small(
+    "open, Easy Tier, catalog band": worst_case_small(),
+    "open, Easy Tier off, alternatives and growth": worst_case_small(
         easy_tier="off",
         analyses={
             "compare": [{"name": "more cache", "set": {"system.cache_gb": 256}}],
@@ -66,10 +42,10 @@ CASES = {
             **_NO_BAND,
         },
     ),
-    "open, 6 workloads in one Easy Tier pool": _small(workloads=6, analyses=_NO_BAND),
-    "closed, Easy Tier, 48 customers": _small(queue_depth=48, analyses=_NO_BAND),
-    "closed, Easy Tier, 48 customers, catalog band": _small(queue_depth=48),
-    "application, Easy Tier, 100 users, catalog band": _application(100),
+    "open, 6 workloads in one Easy Tier pool": worst_case_small(workloads=6, analyses=_NO_BAND),
+    "closed, Easy Tier, 48 customers": worst_case_small(queue_depth=48, analyses=_NO_BAND),
+    "closed, Easy Tier, 48 customers, catalog band": worst_case_small(queue_depth=48),
+    "application, Easy Tier, 100 users, catalog band": worst_case_application(100),
 }
 
 
@@ -140,7 +116,7 @@ def test_the_band_counts_every_estimate_the_configuration_uses() -> None:
     from diskmodel.scenario import Scenario
 
     catalog = load_catalog()
-    for data in (_small(), _small(easy_tier="off")):
+    for data in (worst_case_small(), worst_case_small(easy_tier="off")):
         s = Scenario.model_validate(data, context={"catalog": catalog})
         tried = catalog_band_module.estimates(resolve(s, catalog), catalog)
         assert budget.catalog_estimates(s, catalog) >= len(tried) > 0

@@ -25,28 +25,15 @@ from diskmodel.catalog import load_catalog
 from diskmodel.configuration import resolve
 from diskmodel.model import closed_point, operating
 from diskmodel.scenario import Scenario
+from tests.support.scenarios import worst_case_application
 
 _ROOT = Path(__file__).resolve().parents[2]
 
 
-def _application(users: int) -> dict[str, Any]:
-    """The worst-case bench's three-tier pool behind 16 ports and 4 DA pairs, its workload
-    driven by an application of `users` users (50 ms think, 1 ms CPU on 16 CPUs, 10 I/Os a
-    transaction): up to about 313 users its rate stays under the pool's first Easy Tier
-    ceiling (about 58,000 I/O/s), at 400 it passes it."""
-    data = scenario(analyses={"catalog_band": False})
-    data["system"].update(host_ports=16, da_pairs=4)
-    workload = data["workloads"][0]
-    del workload["iops"]
-    workload["ios_per_transaction"] = 10
-    data["application"] = {
-        "name": "orders",
-        "users": users,
-        "think_time_ms": 50,
-        "cpu_ms_per_transaction": 1,
-        "cpus": 16,
-    }
-    return data
+def _quick_application(users: int) -> dict[str, Any]:
+    """`worst_case_application` without the catalog band (its points are not the ones
+    counted here)."""
+    return worst_case_application(users, analyses={"catalog_band": False})
 
 
 @contextmanager
@@ -81,7 +68,7 @@ def test_a_point_said_to_settle_at_once_takes_two_rounds(monkeypatch: pytest.Mon
     the sweep up to `APPLICATION_REACH` times it): where the estimate says it settles at once,
     the point takes at most two rounds. One stream per user: customers are users."""
     catalog = load_catalog()
-    s = Scenario.model_validate(_application(100), context={"catalog": catalog})
+    s = Scenario.model_validate(_quick_application(100), context={"catalog": catalog})
     reach = closed_reach(s, catalog)
     assert reach is not None
     top = budget.APPLICATION_REACH * s.application.users  # type: ignore[union-attr]
@@ -101,8 +88,8 @@ def test_a_load_past_a_ceiling_takes_more_rounds_and_is_priced_higher(
     and the point is priced above the 100-user point, which settles at once, by more than the
     customers' own cost."""
     catalog = load_catalog()
-    few = Scenario.model_validate(_application(100), context={"catalog": catalog})
-    many = Scenario.model_validate(_application(400), context={"catalog": catalog})
+    few = Scenario.model_validate(_quick_application(100), context={"catalog": catalog})
+    many = Scenario.model_validate(_quick_application(400), context={"catalog": catalog})
     reach = closed_reach(many, catalog)
     assert reach is not None
     assert not reach.settles_at_once(400)

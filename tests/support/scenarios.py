@@ -1,5 +1,6 @@
-"""Scenarios the tests of several folders start from: one valid file's text, and a small
-scenario whose names are given (for the names fuzzed into reports)."""
+"""Scenarios the tests of several folders start from: one valid file's text, a small scenario
+whose names are given (for the names fuzzed into reports), and the worst-case bench's pool
+made quick to solve, open or driven by an application (for the work estimate's tests)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,31 @@ def scenario_with_names(names: list[str], description: str) -> Scenario:
         },
     }
     return validate_scenario(Located(data=data, source="fuzzed.yaml"))
+
+
+def worst_case_small(**changes: Any) -> dict[str, Any]:
+    """The worst-case bench's three-tier pool behind 16 ports and 4 DA pairs (quick to solve),
+    as scenario data (`bench.bench_worst_case.scenario`)."""
+    from bench.bench_worst_case import scenario
+
+    data = scenario(**changes)
+    data["system"].update(host_ports=16, da_pairs=4)
+    return data
+
+
+def worst_case_application(users: int, **changes: Any) -> dict[str, Any]:
+    """`worst_case_small`'s pool, its workload driven by an application of `users` users (50
+    ms think, 1 ms CPU on 16 CPUs, 10 I/Os a transaction). Up to about 313 users its rate stays
+    under the pool's first Easy Tier ceiling (about 58,000 I/O/s); at 400 it passes it."""
+    data = worst_case_small(**changes)
+    workload = data["workloads"][0]
+    del workload["iops"]
+    workload["ios_per_transaction"] = 10
+    data["application"] = {
+        "name": "orders",
+        "users": users,
+        "think_time_ms": 50,
+        "cpu_ms_per_transaction": 1,
+        "cpus": 16,
+    }
+    return data
