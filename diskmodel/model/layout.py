@@ -44,7 +44,7 @@ from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, forget_costs
 from diskmodel.model.kept import Kept
 from diskmodel.model.pool_load import (
     PoolAtLoad,
@@ -235,9 +235,10 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings]
+_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings, forget_costs]
 """How to forget each store of work shared between configurations (`forget_placements`): the
-layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
+layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings, the operation
+costs (`costs.forget_costs`)
 (`tiering.ranking.ranked`), and those that modules above this
 one register (`forget_also`: the builds, flows and host sums of `operating` and
 `network_build`)."""

@@ -26,6 +26,7 @@ from diskmodel.units import MB
 from diskmodel.workload import IoMix
 
 _WORK_KEPT = 4096
+_SPLITS_KEPT = 4096
 _work: dict[tuple[float, bytes], float] = {}
 """`drive_work_at` by its inputs, the utilisation target and the gain's bytes: a calibration's
 evaluations and a sizing search's candidates ask for the same few gains again and again, each
@@ -108,13 +109,22 @@ class PoolAtLoad:
 
     @cached_property
     def _times(self) -> PoolTimes:
+        return self.costs.shared(("pool times", *_timing_key(self)), self._new_times)
+
+    def _new_times(self) -> PoolTimes:
         return PoolTimes(self.costs, self.members)
+
+    @cached_property
+    def _kinds(self) -> dict[tuple[str, str], tuple[float, list[float], list[float]]]:
+        """Per rank kind (drive, RAID format): the DA pair's busy time per small I/O and the
+        sequential times (`PoolTimes`), shared like `_times`."""
+        return self.costs.shared(("kind times", *_timing_key(self)), dict)
 
     @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
         once per rank kind."""
-        by_kind: dict[tuple[str, str], tuple[float, list[float], list[float]]] = {}
+        by_kind = self._kinds
         for r in self.ranks:
             key = (r.drive.name, r.raid.name)
             if key not in by_kind:
@@ -210,16 +220,43 @@ class PoolAtLoad:
             if by_capacity is not None:  # split_tier's answer, without the tier's skew
                 shares.update(by_capacity.shares(used_gb))
                 continue
-            shares.update(
-                split_tier(
-                    ranks,
-                    used_gb,
-                    _tier_skew(placement, self.pool.tiers, t, demands),
-                    self.service,
-                    rebalanced=self.pool.rebalanced,
+            skew = _tier_skew(placement, self.pool.tiers, t, demands)
+            key = (self._tier_kinds[t], used_gb, skew, self.pool.rebalanced)
+            try:
+                kept = self._splits.get(key)
+                keep = True
+            except TypeError:  # a curve that cannot be hashed (never kept)
+                kept, keep = None, False
+            if kept is None:
+                split = split_tier(
+                    ranks, used_gb, skew, self.service, rebalanced=self.pool.rebalanced
                 )
-            )
+                kept = tuple(split[r.index] for r in ranks)
+                if keep:
+                    if len(self._splits) >= _SPLITS_KEPT:
+                        self._splits.clear()
+                    self._splits[key] = kept
+            shares.update(zip(self._tier_times[t].indices, kept, strict=True))
         return shares
+
+    @cached_property
+    def _tier_kinds(self) -> dict[str, tuple[tuple[str, str, bool], ...]]:
+        """Per tier, its ranks' kinds (drive and RAID format names, whether added) in rank
+        order: with the tier's data and skew, everything `split_tier` reads of them but the
+        drive times (its ranks' capacities are their drives' and formats' figures, which a
+        name stands for in every configuration that shares the costs: `OpCosts.shared`)."""
+        return {
+            t: tuple((r.drive.name, r.raid.name, r.added) for r in times.ranks)
+            for t, times in self._tier_times.items()
+        }
+
+    @cached_property
+    def _splits(self) -> dict[tuple[object, ...], tuple[RankShare, ...]]:
+        """`split_tier`'s answers (each rank's share, in rank order) by the tier's rank kinds,
+        data, skew and whether it is rebalanced, shared with every configuration whose drive
+        times are this pool's (`pools_at`): a sizing search's candidates that differ in the DA
+        pairs or another tier split a tier of the same ranks at the same data alike."""
+        return self.costs.shared(("splits", self.pool.utilization_target, *_timing_key(self)), dict)
 
     @cached_property
     def _by_capacity_tiers(self) -> dict[str, TierCapacities]:
@@ -387,6 +424,7 @@ class PoolAtLoad:
 
 _SKEW_FREE = (
     "_times",
+    "_kinds",
     "_tier_times",
     "_by_capacity_tiers",
     "_da_per_small_io_by_capacity",
@@ -400,6 +438,19 @@ PoolsTimed = dict[tuple[str, bytes], PoolAtLoad]
 """Pools at loads (by the pool's name and the host rates' bytes) of configurations whose pools,
 ranks, DA pairs, operation costs (one `OpCosts`) and workloads are the same but for the
 workloads' skew curves: what `pools_at` shares between them (`PoolAtLoad.for_members`)."""
+
+
+def _members_key(
+    costs: OpCosts, members: tuple[tuple[int, WorkloadConfig, float], ...]
+) -> tuple[tuple[int, float], ...]:
+    """Everything of a pool's workloads at their rates that `PoolTimes` reads besides the
+    shared costs: each member's cost-inputs group (`OpCosts.kept`: its mix and copy work, so
+    its operations) and rate, in member order (the busy times are summed in that order)."""
+    return tuple((costs.kept(i, w.mix), rate) for i, w, rate in members)
+
+
+def _timing_key(pool: PoolAtLoad) -> tuple[tuple[int, float], ...]:
+    return _members_key(pool.costs, pool.members)
 
 
 def _with_members(
@@ -438,12 +489,18 @@ def pools_at(
         if found is not None:
             yield _with_members(found, members)
             continue
+        # The drive times by rank kind and span are the same for every configuration whose
+        # costs, pool workloads' cost inputs and rates and utilisation target are these.
+        drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
+            ("drive times", pool_config.utilization_target, *_members_key(costs, members)), dict
+        )
         pool = PoolAtLoad(
             pool_config,
             tuple(r for r in config.ranks if r.pool == pool_config.name),
             members,
             costs,
             config.hardware.da_pairs,
+            drive_times,
         )
         if timed is not None:
             timed[(pool_config.name, exact)] = pool
