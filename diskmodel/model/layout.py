@@ -54,7 +54,7 @@ from diskmodel.model.pool_load import (
     shortfall_of,
 )
 from diskmodel.model.rank_shares import RankShare
-from diskmodel.tiering.placement import PoolPlacer
+from diskmodel.tiering.placement import forget_placers, placer_for
 from diskmodel.tiering.ranking import forget_rankings
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
 
@@ -142,7 +142,7 @@ def _settled(
     otherwise hold.
     """
     ceilings: dict[str, float] = {}
-    placer = PoolPlacer(demands, easy_tier=True)
+    placer = placer_for(demands, easy_tier=True)
     # By ceilings: the placement at a tier's ceiling was the search's last passing probe.
     tried: dict[tuple[tuple[str, float], ...], tuple[PoolPlacement, dict[int, RankShare]]] = {}
 
@@ -235,13 +235,19 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings, forget_costs]
+_stores: list[Callable[[], None]] = [
+    _placements.clear,
+    forget_work,
+    forget_rankings,
+    forget_costs,
+    forget_placers,
+]
 """How to forget each store of work shared between configurations (`forget_placements`): the
-layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings, the operation
-costs (`costs.forget_costs`)
-(`tiering.ranking.ranked`), and those that modules above this
-one register (`forget_also`: the builds, flows and host sums of `operating` and
-`network_build`)."""
+layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
+(`tiering.ranking.ranked`), the operation costs and what is derived from them alone
+(`costs.forget_costs`), the placers and their placements (`tiering.placement.placer_for`), and
+those that modules above this one register (`forget_also`: the builds, flows and host sums
+of `operating` and `network_build`)."""
 
 
 def forget_also(forget: Callable[[], None]) -> None:

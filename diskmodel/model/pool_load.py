@@ -87,6 +87,10 @@ def _tier_skew(
     return SegmentSkew(top.skew, c_lo, c_hi)
 
 
+_DaLoads = tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]
+"""`PoolAtLoad._da_loads`: DA busy, per tier DA time per small I/O, sequential drive work."""
+
+
 @dataclass(frozen=True)
 class PoolAtLoad:
     """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
@@ -105,6 +109,10 @@ class PoolAtLoad:
     # rounding or building the kind key (that lookup dominated the search's time).
     _by_rank: dict[tuple[int, float], DriveTimes] = field(
         default_factory=dict, compare=False, repr=False
+    )
+    # `_da_loads` of the last placement asked (the placement, its shares and the answer).
+    _last_da: list[tuple[PoolPlacement, Mapping[int, RankShare], _DaLoads]] = field(
+        default_factory=list, compare=False, repr=False
     )
 
     @cached_property
@@ -287,13 +295,20 @@ class PoolAtLoad:
             for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
         ]
 
-    def _da_loads(
-        self, placement: PoolPlacement, shares: Mapping[int, RankShare]
-    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]:
+    def _da_loads(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
         per unit of the tier's small-I/O rate; per tier, for each of its ranks in order, the
         offered work (busy seconds per second at queue length one) of one drive from
-        sequential work (prefetch, full-stripe destage)."""
+        sequential work (prefetch, full-stripe destage). Read-only: the last placement's are
+        kept (its tiers' headroom and then its DA work are asked for in turn)."""
+        last = self._last_da
+        if last and last[0][0] is placement and last[0][1] is shares:
+            return last[0][2]
+        found = self._da_loads_at(placement, shares)
+        last[:] = [(placement, shares, found)]
+        return found
+
+    def _da_loads_at(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         da_busy = np.zeros(self.da_pairs)
         per_tier: dict[str, np.ndarray] = {}
         seq_drive: dict[str, list[float]] = {}
