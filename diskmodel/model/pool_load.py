@@ -438,6 +438,7 @@ class PoolAtLoad:
 
 
 _SKEW_FREE = (
+    "_members_key",
     "_times",
     "_kinds",
     "_tier_times",
@@ -465,7 +466,11 @@ def _members_key(
 
 
 def _timing_key(pool: PoolAtLoad) -> tuple[tuple[int, float], ...]:
-    return _members_key(pool.costs, pool.members)
+    """`_members_key` of `pool`'s members, worked out once per pool."""
+    found = pool.__dict__.get("_members_key")
+    if found is None:
+        found = pool.__dict__["_members_key"] = _members_key(pool.costs, pool.members)
+    return found
 
 
 def _with_members(
@@ -506,8 +511,9 @@ def pools_at(
             continue
         # The drive times by rank kind and span are the same for every configuration whose
         # costs, pool workloads' cost inputs and rates and utilisation target are these.
+        key = _members_key(costs, members)
         drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
-            ("drive times", pool_config.utilization_target, *_members_key(costs, members)), dict
+            ("drive times", pool_config.utilization_target, *key), dict
         )
         pool = PoolAtLoad(
             pool_config,
@@ -517,6 +523,7 @@ def pools_at(
             config.hardware.da_pairs,
             drive_times,
         )
+        pool.__dict__["_members_key"] = key  # what `_timing_key` reads
         if timed is not None:
             timed[(pool_config.name, exact)] = pool
         yield pool
