@@ -166,7 +166,7 @@ class OpCosts:
         key = (rank.drive.name, depth, grid, share)
         found = self._gains.get(key)
         if found is None:
-            found = self._gains[key] = drive_gain(rank, span, depth, positioning_share)
+            found = self._gains[key] = _kept_gain(rank, span, depth, positioning_share)
         return found
 
     def work_at(self, utilization: float, gain: FloatArray) -> float:
@@ -416,8 +416,31 @@ _MEMO_VARIANTS_KEPT = 4
 
 
 def forget_costs() -> None:
-    """Forget the memos shared between configurations (`layout.forget_placements` calls it)."""
+    """Forget the memos shared between configurations and the drives' gains
+    (`layout.forget_placements` calls it)."""
     _memos.clear()
+    _drive_gains.clear()
+
+
+_GAINS_KEPT = 4096
+_drive_gains: dict[tuple[int, int, float, float], tuple[Drive, FloatArray]] = {}
+"""Drive gains (`drive_gain`) by the drive as installed (held, by identity, as `_span_costs`),
+the queue and the grid point: configurations whose costs are not shared (another NVS per rank,
+another planned rate) have the same drives on the same grid."""
+
+
+def _kept_gain(rank: Rank, span: float, depth: int, positioning_share: float | None) -> FloatArray:
+    """`drive_gain`, kept in `_drive_gains` (it reads only the rank's drive)."""
+    d = rank.drive
+    key = (id(d), depth, *_gain_grid(span, positioning_share))
+    kept = _drive_gains.get(key)
+    if kept is not None and kept[0] is d:
+        return kept[1]
+    gain = drive_gain(rank, span, depth, positioning_share)
+    if len(_drive_gains) >= _GAINS_KEPT:
+        _drive_gains.clear()
+    _drive_gains[key] = (d, gain)
+    return gain
 
 
 _SPAN_COSTS_KEPT = 16384
