@@ -317,7 +317,6 @@ class PoolAtLoad:
             if times is None:
                 per_tier[t] = np.zeros(self.da_pairs)
                 continue
-            mb = self._mb_rates(placement, t)
             by_capacity = self._by_capacity_tiers.get(t)
             if by_capacity is not None:  # the split's shares (`split`), known beforehand
                 data = by_capacity.fractions
@@ -329,9 +328,16 @@ class PoolAtLoad:
                 per_x = np.bincount(
                     times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
                 )
-            seq_a = data * (times.seq_da_s @ mb)
-            da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
-            seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
+            if times.sequential:
+                mb = self._mb_rates(placement, t)
+                seq_a = data * (times.seq_da_s @ mb)
+                da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
+                seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
+            else:
+                # No sequential work on the tier's ranks: the products above are all +0.0
+                # (the MB rates are finite and >= 0), which leave the DA pairs' busy time as
+                # it is, to the bit.
+                seq_drive[t] = [0.0] * len(times.indices)
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
