@@ -220,14 +220,12 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     search's configurations that differ only in the front end, and the catalog band's
     estimates of a front-end figure, then place each load once."""
     inputs = (config.pools, config.ranks, config.workloads, config.hardware.da_pairs, costs.inputs)
-    # A cheap hashable part picks the few back ends to compare in full (with ==): the pools'
-    # tier capacities tell apart a sizing search's rank mixes of one rank count.
+    # A cheap hashable part picks the few back ends to compare in full (with ==).
     bucket = (
         config.hardware.da_pairs,
         len(config.ranks),
         costs.inputs.planned,
         costs.inputs.rank_nvs_bytes,
-        tuple(p.tier_capacity_gb for p in config.pools),
     )
     placements = _placements.get(bucket, inputs, Placements)
     if len(placements.layouts) >= _LOADS_KEPT:
