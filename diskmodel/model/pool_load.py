@@ -27,6 +27,7 @@ from diskmodel.workload import IoMix
 
 _WORK_KEPT = 4096
 _SPLITS_KEPT = 4096
+_DRIVE_TIMES_KEPT = 16384
 _work: dict[tuple[float, bytes], float] = {}
 """`drive_work_at` by its inputs, the utilisation target and the gain's bytes: a calibration's
 evaluations and a sizing search's candidates ask for the same few gains again and again, each
@@ -521,6 +522,8 @@ def pools_at(
         drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
             ("drive times", pool_config.utilization_target, *key), dict
         )
+        if len(drive_times) >= _DRIVE_TIMES_KEPT:
+            drive_times.clear()  # a long search's ceilings probe spans without end
         pool = PoolAtLoad(
             pool_config,
             tuple(r for r in config.ranks if r.pool == pool_config.name),
