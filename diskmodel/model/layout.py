@@ -78,6 +78,23 @@ class PoolLayout:
     ceilings_iops: dict[str, float]
     bound: tuple[str, ...] = ()
 
+    @functools.cached_property
+    def shares_key(self) -> tuple[object, ...]:
+        """This pool's part of `network_key`, worked out once (a layout kept for a back end
+        is read by every configuration that shares it: `placements_for`)."""
+        pool = self.placement
+        return (
+            tuple(
+                (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                for shares in (pool.tiers, *(w.tiers for w in pool.workloads))
+                for s in shares
+            ),
+            tuple(
+                (i, r.small_io_share, r.data_share, r.span_fraction)
+                for i, r in sorted(self.ranks.items())
+            ),
+        )
+
 
 Layout = Mapping[str, PoolLayout]
 
@@ -88,21 +105,7 @@ def network_key(placed: Layout) -> tuple[object, ...]:
     and each rank's shares and span (not the rates: a placement's shares are what the network
     is built from). Loads whose placements agree in these share one network: a tier held to a
     ceiling of 0 places the same data at every load of a mix."""
-    return tuple(
-        (
-            name,
-            tuple(
-                (s.capacity_used_gb, s.small_io_share, s.mb_share)
-                for shares in (pool.placement.tiers, *(w.tiers for w in pool.placement.workloads))
-                for s in shares
-            ),
-            tuple(
-                (i, r.small_io_share, r.data_share, r.span_fraction)
-                for i, r in sorted(pool.ranks.items())
-            ),
-        )
-        for name, pool in placed.items()
-    )
+    return tuple((name, *pool.shares_key) for name, pool in placed.items())
 
 
 def free_headroom(
