@@ -10,20 +10,25 @@ share) of that configuration.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.catalog import RaidFormat
 from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Drive, Rank
 from diskmodel.model.flashcopy_ops import carrier, flashcopy_ops
+from diskmodel.model.kept import Kept
 from diskmodel.queueing.station import load_dependent_rate_at
 from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 FloatArray = NDArray[np.float64]
+
+V = TypeVar("V")
 
 OP_COLUMNS = 11
 """Columns of `OpCosts.op_table`."""
@@ -114,16 +119,27 @@ class OpCosts:
             tuple(sorted(self._flashcopy.items(), key=lambda item: item[0])),
             tuple(self._planned),
         )
-        self._cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = {}
-        self._shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = {}
-        self._tables: dict[tuple[int, str, str, float], FloatArray] = {}
-        self._gains: dict[tuple[str, int, float, float], FloatArray] = {}
-        self._work: dict[tuple[float, bytes], float] = {}
-        # Per workload index, the index its costs are kept under: the first workload asked
-        # for with the same inputs (`cost_inputs`). As everywhere here, an index always comes
-        # with its own workload's mix.
-        self._kept_as: dict[int, int] = {}
-        self._first: dict[tuple[object, ...], int] = {}
+        # What the costs were worked out to, shared with every configuration whose costs are
+        # these (`_memo_for`): a sizing search's candidates that differ in rank counts or DA
+        # pairs ask for the same (workload, drive, RAID format, span) again.
+        memo = self._memo = _memo_for(self.inputs, config)
+        self._cache = memo.cache
+        self._shapes = memo.shapes
+        self._tables = memo.tables
+        self._gains = memo.gains
+        self._work = memo.work
+        self._kept_as = memo.kept_as
+        self._first = memo.first
+
+    def shared(self, key: tuple[object, ...], make: Callable[[], V]) -> V:
+        """A value worked out from these costs alone and `key` (which says of what: a pool's
+        workloads and rates, say), kept with the costs for every configuration that shares
+        them (`_memo_for`): `make()`'s the first time. The caller's key must hold everything
+        else the value depends on."""
+        found = self._memo.derived.get(key)
+        if found is None:
+            found = self._memo.derived[key] = make()
+        return found  # type: ignore[return-value]
 
     def kept(self, w: int, mix: IoMix) -> int:
         """The index workload `w`'s costs are kept under: that of the first workload asked for
@@ -150,7 +166,7 @@ class OpCosts:
         key = (rank.drive.name, depth, grid, share)
         found = self._gains.get(key)
         if found is None:
-            found = self._gains[key] = drive_gain(rank, span, depth, positioning_share)
+            found = self._gains[key] = _kept_gain(rank, span, depth, positioning_share)
         return found
 
     def work_at(self, utilization: float, gain: FloatArray) -> float:
@@ -304,6 +320,127 @@ class OpCosts:
             _span_costs.clear()
         _span_costs[key] = (d, cost)
         return cost
+
+
+@dataclass
+class _CostMemo:
+    """What `OpCosts` worked out for configurations with the same `CostInputs` and workloads'
+    cost inputs (`_memo_for`), by workload index, drive and RAID format names and span, with
+    the drive and RAID format each name stood for (a name is its figures only within one
+    configuration's system and catalog: `_memo_for` shares a memo only where they agree).
+
+    cache, tables: `OpCosts.of` and `op_table` by (kept index, drive, RAID format, span);
+    shapes: `span_free` by (kept index, drive, RAID format); gains, work: `gain`, `work_at`;
+    kept_as, first: `OpCosts.kept`'s index per workload and per cost inputs."""
+
+    drives: dict[str, Drive] = field(default_factory=dict)
+    raids: dict[str, RaidFormat] = field(default_factory=dict)
+    cache: dict[tuple[int, str, str, float], tuple[OpCost, ...]] = field(default_factory=dict)
+    shapes: dict[tuple[int, str, str], tuple[OpShape, ...]] = field(default_factory=dict)
+    tables: dict[tuple[int, str, str, float], FloatArray] = field(default_factory=dict)
+    gains: dict[tuple[str, int, float, float], FloatArray] = field(default_factory=dict)
+    work: dict[tuple[float, bytes], float] = field(default_factory=dict)
+    # Per workload index, the index its costs are kept under: the first workload asked for
+    # with the same inputs (`cost_inputs`). As everywhere here, an index always comes with
+    # its own workload's mix.
+    kept_as: dict[int, int] = field(default_factory=dict)
+    first: dict[tuple[object, ...], int] = field(default_factory=dict)
+    # What modules above work out from these costs alone (`OpCosts.shared`).
+    derived: dict[tuple[object, ...], object] = field(default_factory=dict)
+
+    def takes(self, ranks: tuple[Rank, ...]) -> bool:
+        """Whether every drive and RAID format name of `ranks` stands for the figures it
+        stands for here (or is new here, and is taken on)."""
+        drives, raids = self.drives, self.raids
+        new_drives: dict[str, Drive] = {}
+        new_raids: dict[str, RaidFormat] = {}
+        for r in ranks:
+            d = drives.get(r.drive.name)
+            if d is None:
+                new_drives.setdefault(r.drive.name, r.drive)
+            elif d is not r.drive and d != r.drive:
+                return False
+            f = raids.get(r.raid.name)
+            if f is None:
+                new_raids.setdefault(r.raid.name, r.raid)
+            elif f is not r.raid and f != r.raid:
+                return False
+        drives.update(new_drives)
+        raids.update(new_raids)
+        return True
+
+    def trim(self) -> None:
+        """Forget the costs by span when there are many (a long search's ceilings probe
+        spans without end); what does not depend on the span is kept."""
+        if len(self.cache) + len(self.tables) >= _MEMO_SPANS_KEPT:
+            self.cache.clear()
+            self.tables.clear()
+        if len(self.gains) + len(self.work) >= _MEMO_SPANS_KEPT:
+            self.gains.clear()
+            self.work.clear()
+        if len(self.derived) >= _DERIVED_KEPT:
+            self.derived.clear()
+
+
+_MEMO_SPANS_KEPT = 8192
+_DERIVED_KEPT = 256
+_MEMOS_KEPT = 64
+_memos: Kept[list[_CostMemo]] = Kept(buckets=_MEMOS_KEPT, per_bucket=4)
+"""Per (`CostInputs`, each workload's `cost_inputs`), the memos of the configurations asked for
+with them: a few, for names that stand for different figures in different systems."""
+
+
+def _memo_for(inputs: CostInputs, config: Configuration) -> _CostMemo:
+    """The memo `config`'s costs share with every configuration asked for before with the same
+    `inputs` and workloads' cost inputs whose drive and RAID format names stand for the same
+    figures: every figure in it is then `config`'s, to the bit (each a function of its key)."""
+    flashcopy = dict(inputs.flashcopy)
+    workloads = tuple(
+        (mix_key(w.mix), flashcopy.get(i), None if i not in flashcopy else inputs.planned[i])
+        for i, w in enumerate(config.workloads)
+    )
+    bucket = (inputs.servers, inputs.rank_nvs_bytes, inputs.ordered_destage, inputs.planned)
+    memos = _memos.get(bucket, (inputs, workloads), list)
+    for memo in memos:
+        if memo.takes(config.ranks):
+            memo.trim()
+            return memo
+    memo = _CostMemo()
+    memo.takes(config.ranks)
+    memos.append(memo)
+    del memos[:-_MEMO_VARIANTS_KEPT]
+    return memo
+
+
+_MEMO_VARIANTS_KEPT = 4
+
+
+def forget_costs() -> None:
+    """Forget the memos shared between configurations and the drives' gains
+    (`layout.forget_placements` calls it)."""
+    _memos.clear()
+    _drive_gains.clear()
+
+
+_GAINS_KEPT = 4096
+_drive_gains: dict[tuple[int, int, float, float], tuple[Drive, FloatArray]] = {}
+"""Drive gains (`drive_gain`) by the drive as installed (held, by identity, as `_span_costs`),
+the queue and the grid point: configurations whose costs are not shared (another NVS per rank,
+another planned rate) have the same drives on the same grid."""
+
+
+def _kept_gain(rank: Rank, span: float, depth: int, positioning_share: float | None) -> FloatArray:
+    """`drive_gain`, kept in `_drive_gains` (it reads only the rank's drive)."""
+    d = rank.drive
+    key = (id(d), depth, *_gain_grid(span, positioning_share))
+    kept = _drive_gains.get(key)
+    if kept is not None and kept[0] is d:
+        return kept[1]
+    gain = drive_gain(rank, span, depth, positioning_share)
+    if len(_drive_gains) >= _GAINS_KEPT:
+        _drive_gains.clear()
+    _drive_gains[key] = (d, gain)
+    return gain
 
 
 _SPAN_COSTS_KEPT = 16384

@@ -44,7 +44,7 @@ from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, forget_costs
 from diskmodel.model.kept import Kept
 from diskmodel.model.pool_load import (
     PoolAtLoad,
@@ -54,7 +54,7 @@ from diskmodel.model.pool_load import (
     shortfall_of,
 )
 from diskmodel.model.rank_shares import RankShare
-from diskmodel.tiering.placement import PoolPlacer
+from diskmodel.tiering.placement import forget_placers, placer_for
 from diskmodel.tiering.ranking import forget_rankings
 from diskmodel.tiering.records import PoolPlacement, WorkloadDemand
 
@@ -78,6 +78,23 @@ class PoolLayout:
     ceilings_iops: dict[str, float]
     bound: tuple[str, ...] = ()
 
+    @functools.cached_property
+    def shares_key(self) -> tuple[object, ...]:
+        """This pool's part of `network_key`, worked out once (a layout kept for a back end
+        is read by every configuration that shares it: `placements_for`)."""
+        pool = self.placement
+        return (
+            tuple(
+                (s.capacity_used_gb, s.small_io_share, s.mb_share)
+                for shares in (pool.tiers, *(w.tiers for w in pool.workloads))
+                for s in shares
+            ),
+            tuple(
+                (i, r.small_io_share, r.data_share, r.span_fraction)
+                for i, r in sorted(self.ranks.items())
+            ),
+        )
+
 
 Layout = Mapping[str, PoolLayout]
 
@@ -88,21 +105,7 @@ def network_key(placed: Layout) -> tuple[object, ...]:
     and each rank's shares and span (not the rates: a placement's shares are what the network
     is built from). Loads whose placements agree in these share one network: a tier held to a
     ceiling of 0 places the same data at every load of a mix."""
-    return tuple(
-        (
-            name,
-            tuple(
-                (s.capacity_used_gb, s.small_io_share, s.mb_share)
-                for shares in (pool.placement.tiers, *(w.tiers for w in pool.placement.workloads))
-                for s in shares
-            ),
-            tuple(
-                (i, r.small_io_share, r.data_share, r.span_fraction)
-                for i, r in sorted(pool.ranks.items())
-            ),
-        )
-        for name, pool in placed.items()
-    )
+    return tuple((name, *pool.shares_key) for name, pool in placed.items())
 
 
 def free_headroom(
@@ -142,7 +145,7 @@ def _settled(
     otherwise hold.
     """
     ceilings: dict[str, float] = {}
-    placer = PoolPlacer(demands, easy_tier=True)
+    placer = placer_for(demands, easy_tier=True)
     # By ceilings: the placement at a tier's ceiling was the search's last passing probe.
     tried: dict[tuple[tuple[str, float], ...], tuple[PoolPlacement, dict[int, RankShare]]] = {}
 
@@ -235,12 +238,19 @@ def placements_for(config: Configuration, costs: OpCosts) -> Placements:
     return placements
 
 
-_stores: list[Callable[[], None]] = [_placements.clear, forget_work, forget_rankings]
+_stores: list[Callable[[], None]] = [
+    _placements.clear,
+    forget_work,
+    forget_rankings,
+    forget_costs,
+    forget_placers,
+]
 """How to forget each store of work shared between configurations (`forget_placements`): the
 layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
-(`tiering.ranking.ranked`), and those that modules above this
-one register (`forget_also`: the builds, flows and host sums of `operating` and
-`network_build`)."""
+(`tiering.ranking.ranked`), the operation costs and what is derived from them alone
+(`costs.forget_costs`), the placers and their placements (`tiering.placement.placer_for`), and
+those that modules above this one register (`forget_also`: the builds, flows and host sums
+of `operating` and `network_build`)."""
 
 
 def forget_also(forget: Callable[[], None]) -> None:

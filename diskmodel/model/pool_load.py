@@ -26,6 +26,8 @@ from diskmodel.units import MB
 from diskmodel.workload import IoMix
 
 _WORK_KEPT = 4096
+_SPLITS_KEPT = 4096
+_DRIVE_TIMES_KEPT = 16384
 _work: dict[tuple[float, bytes], float] = {}
 """`drive_work_at` by its inputs, the utilisation target and the gain's bytes: a calibration's
 evaluations and a sizing search's candidates ask for the same few gains again and again, each
@@ -86,6 +88,10 @@ def _tier_skew(
     return SegmentSkew(top.skew, c_lo, c_hi)
 
 
+_DaLoads = tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]
+"""`PoolAtLoad._da_loads`: DA busy, per tier DA time per small I/O, sequential drive work."""
+
+
 @dataclass(frozen=True)
 class PoolAtLoad:
     """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
@@ -105,16 +111,29 @@ class PoolAtLoad:
     _by_rank: dict[tuple[int, float], DriveTimes] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # `_da_loads` of the last placement asked (the placement, its shares and the answer).
+    _last_da: list[tuple[PoolPlacement, Mapping[int, RankShare], _DaLoads]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     @cached_property
     def _times(self) -> PoolTimes:
+        return self.costs.shared(("pool times", *_timing_key(self)), self._new_times)
+
+    def _new_times(self) -> PoolTimes:
         return PoolTimes(self.costs, self.members)
+
+    @cached_property
+    def _kinds(self) -> dict[tuple[str, str], tuple[float, list[float], list[float]]]:
+        """Per rank kind (drive, RAID format): the DA pair's busy time per small I/O and the
+        sequential times (`PoolTimes`), shared like `_times`."""
+        return self.costs.shared(("kind times", *_timing_key(self)), dict)
 
     @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
         once per rank kind."""
-        by_kind: dict[tuple[str, str], tuple[float, list[float], list[float]]] = {}
+        by_kind = self._kinds
         for r in self.ranks:
             key = (r.drive.name, r.raid.name)
             if key not in by_kind:
@@ -210,16 +229,43 @@ class PoolAtLoad:
             if by_capacity is not None:  # split_tier's answer, without the tier's skew
                 shares.update(by_capacity.shares(used_gb))
                 continue
-            shares.update(
-                split_tier(
-                    ranks,
-                    used_gb,
-                    _tier_skew(placement, self.pool.tiers, t, demands),
-                    self.service,
-                    rebalanced=self.pool.rebalanced,
+            skew = _tier_skew(placement, self.pool.tiers, t, demands)
+            key = (self._tier_kinds[t], used_gb, skew, self.pool.rebalanced)
+            try:
+                kept = self._splits.get(key)
+                keep = True
+            except TypeError:  # a curve that cannot be hashed (never kept)
+                kept, keep = None, False
+            if kept is None:
+                split = split_tier(
+                    ranks, used_gb, skew, self.service, rebalanced=self.pool.rebalanced
                 )
-            )
+                kept = tuple(split[r.index] for r in ranks)
+                if keep:
+                    if len(self._splits) >= _SPLITS_KEPT:
+                        self._splits.clear()
+                    self._splits[key] = kept
+            shares.update(zip(self._tier_times[t].indices, kept, strict=True))
         return shares
+
+    @cached_property
+    def _tier_kinds(self) -> dict[str, tuple[tuple[str, str, bool], ...]]:
+        """Per tier, its ranks' kinds (drive and RAID format names, whether added) in rank
+        order: with the tier's data and skew, everything `split_tier` reads of them but the
+        drive times (its ranks' capacities are their drives' and formats' figures, which a
+        name stands for in every configuration that shares the costs: `OpCosts.shared`)."""
+        return {
+            t: tuple((r.drive.name, r.raid.name, r.added) for r in times.ranks)
+            for t, times in self._tier_times.items()
+        }
+
+    @cached_property
+    def _splits(self) -> dict[tuple[object, ...], tuple[RankShare, ...]]:
+        """`split_tier`'s answers (each rank's share, in rank order) by the tier's rank kinds,
+        data, skew and whether it is rebalanced, shared with every configuration whose drive
+        times are this pool's (`pools_at`): a sizing search's candidates that differ in the DA
+        pairs or another tier split a tier of the same ranks at the same data alike."""
+        return self.costs.shared(("splits", self.pool.utilization_target, *_timing_key(self)), dict)
 
     @cached_property
     def _by_capacity_tiers(self) -> dict[str, TierCapacities]:
@@ -250,13 +296,20 @@ class PoolAtLoad:
             for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
         ]
 
-    def _da_loads(
-        self, placement: PoolPlacement, shares: Mapping[int, RankShare]
-    ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]:
+    def _da_loads(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
         per unit of the tier's small-I/O rate; per tier, for each of its ranks in order, the
         offered work (busy seconds per second at queue length one) of one drive from
-        sequential work (prefetch, full-stripe destage)."""
+        sequential work (prefetch, full-stripe destage). Read-only: the last placement's are
+        kept (its tiers' headroom and then its DA work are asked for in turn)."""
+        last = self._last_da
+        if last and last[0][0] is placement and last[0][1] is shares:
+            return last[0][2]
+        found = self._da_loads_at(placement, shares)
+        last[:] = [(placement, shares, found)]
+        return found
+
+    def _da_loads_at(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         da_busy = np.zeros(self.da_pairs)
         per_tier: dict[str, np.ndarray] = {}
         seq_drive: dict[str, list[float]] = {}
@@ -265,7 +318,6 @@ class PoolAtLoad:
             if times is None:
                 per_tier[t] = np.zeros(self.da_pairs)
                 continue
-            mb = self._mb_rates(placement, t)
             by_capacity = self._by_capacity_tiers.get(t)
             if by_capacity is not None:  # the split's shares (`split`), known beforehand
                 data = by_capacity.fractions
@@ -277,9 +329,16 @@ class PoolAtLoad:
                 per_x = np.bincount(
                     times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
                 )
-            seq_a = data * (times.seq_da_s @ mb)
-            da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
-            seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
+            if times.sequential:
+                mb = self._mb_rates(placement, t)
+                seq_a = data * (times.seq_da_s @ mb)
+                da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
+                seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
+            else:
+                # No sequential work on the tier's ranks: the products above are all +0.0
+                # (the MB rates are finite and >= 0), which leave the DA pairs' busy time as
+                # it is, to the bit.
+                seq_drive[t] = [0.0] * len(times.indices)
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
         return da_busy, per_tier, seq_drive
@@ -386,7 +445,9 @@ class PoolAtLoad:
 
 
 _SKEW_FREE = (
+    "_members_key",
     "_times",
+    "_kinds",
     "_tier_times",
     "_by_capacity_tiers",
     "_da_per_small_io_by_capacity",
@@ -400,6 +461,23 @@ PoolsTimed = dict[tuple[str, bytes], PoolAtLoad]
 """Pools at loads (by the pool's name and the host rates' bytes) of configurations whose pools,
 ranks, DA pairs, operation costs (one `OpCosts`) and workloads are the same but for the
 workloads' skew curves: what `pools_at` shares between them (`PoolAtLoad.for_members`)."""
+
+
+def _members_key(
+    costs: OpCosts, members: tuple[tuple[int, WorkloadConfig, float], ...]
+) -> tuple[tuple[int, float], ...]:
+    """Everything of a pool's workloads at their rates that `PoolTimes` reads besides the
+    shared costs: each member's cost-inputs group (`OpCosts.kept`: its mix and copy work, so
+    its operations) and rate, in member order (the busy times are summed in that order)."""
+    return tuple((costs.kept(i, w.mix), rate) for i, w, rate in members)
+
+
+def _timing_key(pool: PoolAtLoad) -> tuple[tuple[int, float], ...]:
+    """`_members_key` of `pool`'s members, worked out once per pool."""
+    found = pool.__dict__.get("_members_key")
+    if found is None:
+        found = pool.__dict__["_members_key"] = _members_key(pool.costs, pool.members)
+    return found
 
 
 def _with_members(
@@ -438,13 +516,23 @@ def pools_at(
         if found is not None:
             yield _with_members(found, members)
             continue
+        # The drive times by rank kind and span are the same for every configuration whose
+        # costs, pool workloads' cost inputs and rates and utilisation target are these.
+        key = _members_key(costs, members)
+        drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
+            ("drive times", pool_config.utilization_target, *key), dict
+        )
+        if len(drive_times) >= _DRIVE_TIMES_KEPT:
+            drive_times.clear()  # a long search's ceilings probe spans without end
         pool = PoolAtLoad(
             pool_config,
             tuple(r for r in config.ranks if r.pool == pool_config.name),
             members,
             costs,
             config.hardware.da_pairs,
+            drive_times,
         )
+        pool.__dict__["_members_key"] = key  # what `_timing_key` reads
         if timed is not None:
             timed[(pool_config.name, exact)] = pool
         yield pool

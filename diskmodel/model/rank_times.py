@@ -180,3 +180,8 @@ class TierTimes:
     small_da_s: np.ndarray
     seq_drive_s: np.ndarray
     seq_da_s: np.ndarray
+
+    @cached_property
+    def sequential(self) -> bool:
+        """Whether any member's sequential work lands on these ranks' drives or DA pairs."""
+        return bool(np.any(self.seq_drive_s != 0.0) or np.any(self.seq_da_s != 0.0))

@@ -103,7 +103,7 @@ def place_pool(
     Raises ValueError if tier names repeat, a pin names no tier of the pool, or the data do
     not fit (naming the workload or the shortfall in GB).
     """
-    return PoolPlacer(workloads, easy_tier=easy_tier).place(tiers)
+    return placer_for(workloads, easy_tier=easy_tier).place(tiers)
 
 
 _CurveGroups = tuple[tuple[SkewCurve, SkewCurve, bool, np.ndarray | slice], ...]
@@ -211,9 +211,22 @@ class PoolPlacer:
         self._expanded = _Members.of(expanded)
         self._members = _Members.of(self._workloads) if self._parts else self._expanded
         self._ranking: Ranking | None = None
+        self._placed: dict[tuple[Tier, ...], PoolPlacement] = {}
 
     def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
-        """The placement on `tiers` (`place_pool`)."""
+        """The placement on `tiers` (`place_pool`), kept by the tiers (read-only: a placer
+        from `placer_for` serves every configuration that places the same workloads, and a
+        sizing search's candidates that differ in DA pairs or another pool place them on the
+        same tiers)."""
+        key = tuple(tiers)
+        found = self._placed.get(key)
+        if found is None:
+            if len(self._placed) >= _PLACED_KEPT:
+                self._placed.clear()
+            found = self._placed[key] = self._place(tiers)
+        return found
+
+    def _place(self, tiers: Sequence[Tier]) -> PoolPlacement:
         placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
         if not self._parts:
             return placed
@@ -239,6 +252,34 @@ class PoolPlacer:
         if self._ranking is None:
             self._ranking = ranked(floating)
         return self._ranking
+
+
+_PLACED_KEPT = 256
+_PLACERS_KEPT = 64
+_placers: dict[tuple[object, ...], PoolPlacer] = {}
+"""Placers (`placer_for`) by their workloads (compared with `==`) and whether Easy Tier ranks
+them, each with the placements it made by tiers (`PoolPlacer.place`)."""
+
+
+def placer_for(workloads: Sequence[WorkloadDemand], *, easy_tier: bool) -> PoolPlacer:
+    """A `PoolPlacer` of `workloads`: the one made before for equal workloads (everything a
+    placement reads of them, so every placement it made is theirs, to the bit), else a new
+    one, kept. A workload whose curve cannot be hashed gets a placer of its own."""
+    key = (easy_tier, tuple(workloads))
+    try:
+        found = _placers.get(key)
+    except TypeError:
+        return PoolPlacer(workloads, easy_tier=easy_tier)
+    if found is None:
+        if len(_placers) >= _PLACERS_KEPT:
+            _placers.clear()
+        found = _placers[key] = PoolPlacer(workloads, easy_tier=easy_tier)
+    return found
+
+
+def forget_placers() -> None:
+    """Forget the kept placers (`_placers`): `model.layout.forget_placements` calls it."""
+    _placers.clear()
 
 
 def _whole_pin(w: WorkloadDemand) -> WorkloadDemand:
