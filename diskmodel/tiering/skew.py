@@ -111,7 +111,10 @@ class SkewCurve(ABC):
         """
         by_capacity = np.linspace(0.0, 1.0, RANKING_BINS + 1)
         by_io = self.capacity_for_share(np.linspace(0.0, 1.0, RANKING_BINS + 1))
-        return np.unique(np.concatenate([by_capacity, by_io, [0.0, 1.0]]))
+        # The distinct edges in order, as np.unique gives them; np.unique imports numpy.ma
+        # (10-15 ms) on first use, in `run`'s process and again in its fork.
+        edges = np.sort(np.concatenate([by_capacity, by_io, [0.0, 1.0]]))
+        return edges[np.concatenate([[True], edges[1:] != edges[:-1]])]
 
     @cached_property
     def ranking_bins(self) -> tuple[FloatArray, FloatArray, FloatArray]:
