@@ -15,6 +15,7 @@ needed for a correct answer.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator
@@ -64,9 +65,20 @@ class Beside(Generic[T]):
         return self._work()
 
 
+YIELD = 10
+"""How far the fork lowers its own scheduling priority (`os.nice`). Its work is the caller's,
+shared out by `Tickets`: what the fork does not get to, the caller takes when it is done, so
+the fork need not compete with the caller or with the processes the caller waits for (in
+`diskmodel run`, the charts' worker, whose charts are the last thing the run waits for): on
+two cores it works in the time they leave. Measured on the Global Mirror week, 15 pairs each
+against no yield (farm-bench, quiet machine): 5 -> 0.98x wall, 10 -> 0.97x, 19 -> 1.00x."""
+
+
 def _serve(work: Callable[[], object], send: Connection) -> None:
     """The forked process: the work's value, or word that there is none (the caller then does
     the work itself and raises what it raises there)."""
+    with contextlib.suppress(OSError):  # a platform without priorities: the same work
+        os.nice(YIELD)
     try:
         value = work()
     except BaseException:  # the caller does the work again and raises it there
