@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from diskmodel.analyses.predict import begin, planned_ms
+from diskmodel.analyses.predict import Begun, begin, planned_ms
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
 from diskmodel.model.operating import FloatArray, Solver
@@ -322,7 +322,18 @@ class CatalogBandWork:
 
     @cached_property
     def _central(self) -> _Central:
-        central = begin(self.config)
+        return self._central_from(begin(self.config))
+
+    def begun_elsewhere(self, begun: Begun) -> None:
+        """Take the central answer from a whole prediction's beginnings of this configuration
+        (`predict_configuration(begun=)`: the same calls on a solver of its own, so the same
+        figures to the bit) instead of beginning again, where the configuration is open: a
+        closed one's screened response is solved on the central solver, which the prediction
+        has since placed other loads on."""
+        if begun.solver.config is self.config and not self.config.has_closed:
+            self.__dict__["_central"] = self._central_from(begun)
+
+    def _central_from(self, central: Begun) -> _Central:
         response_ms = planned_ms(central.planned)
         rates = central.planned.rates
         screened = (

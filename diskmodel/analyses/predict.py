@@ -177,12 +177,16 @@ def bottleneck(at_max: Network, neck: int, rates: FloatArray) -> tuple[str, str]
 
 
 def predict_configuration(
-    config: Configuration, growth: Sequence[float] = (), labels: Sequence[str] = ()
+    config: Configuration,
+    growth: Sequence[float] = (),
+    labels: Sequence[str] = (),
+    begun: Begun | None = None,
 ) -> Prediction:
     """Everything the reports show for one configuration (module docstring); `labels` name
-    the growth factors (default: the factor)."""
+    the growth factors (default: the factor); `begun`: its beginnings (`begin(config)`), made
+    by the caller, which reads them too (the catalog band's central answer)."""
     names = list(labels) or [f"\u00d7 {f:.3g}" for f in growth]
-    begun = begin(config)
+    begun = begin(config) if begun is None else begun
     solver, planned, unit, maximum, neck = (
         begun.solver,
         begun.planned,

@@ -20,7 +20,7 @@ from diskmodel.analyses.band import band
 from diskmodel.analyses.beside import Beside, Tickets
 from diskmodel.analyses.calibration import calibration_result
 from diskmodel.analyses.catalog_band import CatalogBandWork
-from diskmodel.analyses.predict import predict_configuration
+from diskmodel.analyses.predict import begin, predict_configuration
 from diskmodel.analyses.sweep import tier_sweep
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve, resolve_scenario
@@ -85,7 +85,15 @@ def predict_scenario(
     growth = scenario.analyses.growth
     factors = growth.multipliers if growth else ()
     labels = growth.labels if growth else ()
-    predictions = [predict_configuration(c, factors, labels) for c in configs]
+    # The baseline's beginnings are the catalog band's central answer too (here, where this
+    # process takes the estimates the fork has not).
+    begun = begin(configs[0]) if band_work is not None else None
+    predictions = [
+        predict_configuration(c, factors, labels, begun if i == 0 else None)
+        for i, c in enumerate(configs)
+    ]
+    if band_work is not None and begun is not None:
+        band_work.begun_elsewhere(begun)
     if before_bands is not None:
         before_bands(predictions)
     sweep = scenario.analyses.tier_sweep

@@ -96,3 +96,37 @@ def test_the_band_shared_out_in_any_pieces_is_the_band_made_in_one() -> None:
     assert sorted({**odd, **even}) == list(range(n))
     assert work.result({**odd, **even}) == whole
     assert work.result(even) == whole  # the odd ones missing: worked out by result
+
+
+def test_the_central_answer_taken_from_a_prediction_is_the_one_begun_again() -> None:
+    """`begun_elsewhere`: the baseline's beginnings, after `predict_configuration` went on
+    from them, give the band the central answer a fresh beginning gives, to the bit; a
+    closed configuration (whose screen solves more on the central solver) begins again."""
+    import numpy as np
+
+    from diskmodel.analyses.catalog_band import CatalogBandWork
+    from diskmodel.analyses.predict import predict_configuration
+
+    for name, closed in (
+        ("ds8800-15k-plus-2-ssd.yaml", False),
+        ("ds8800-oltp-application.yaml", True),
+    ):
+        scenario = load_scenario(SCENARIOS / name)
+        config = resolve(scenario, CATALOG)
+
+        def rebuild(cat, scenario=scenario):  # type: ignore[no-untyped-def]
+            return resolve(scenario, cat)
+
+        begun = begin(config)
+        predict_configuration(config, (), (), begun)
+        seeded = CatalogBandWork(config, CATALOG, rebuild)
+        seeded.begun_elsewhere(begun)
+        assert ("_central" in seeded.__dict__) is not closed
+        fresh = CatalogBandWork(config, CATALOG, rebuild)._central
+        taken = seeded._central
+        assert taken.max_iops == fresh.max_iops
+        assert taken.response_ms == fresh.response_ms
+        assert taken.screened_response_ms == fresh.screened_response_ms
+        assert np.array_equal(taken.rates, fresh.rates)
+        assert np.array_equal(taken.unit, fresh.unit)
+        assert taken.bracketed == fresh.bracketed
