@@ -300,8 +300,8 @@ def whole_on(scenario: Scenario, address: str) -> Whole:
     way = f"{WORKERS} Dask workers"
     # The search's results are due within DASK_RESULTS_TIMEOUT_S (300 s) in all, five times
     # what `diskmodel size` allows a run (`analyses.budget`, which refuses this scenario at
-    # the command line: about 824 s estimated); the bench calls the search directly, so it
-    # gives the cluster as long as one process may take here.
+    # the command line on fewer than 7 workers: about 381 s estimated); the bench calls the
+    # search directly, so it gives the cluster as long as one process may take here.
     allowed = cluster.DASK_RESULTS_TIMEOUT_S
     cluster.DASK_RESULTS_TIMEOUT_S = 3600.0
     try:

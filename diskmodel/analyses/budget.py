@@ -149,7 +149,7 @@ apart from the point: they priced the catalog band's 73 resolutions of 64 worklo
 which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
 RESOLVE_WORKLOAD_S = 2e-4
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
-SEARCH_SOLVE_SHARE = 0.11
+SEARCH_SOLVE_SHARE = 0.073
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
@@ -163,8 +163,11 @@ configuration, first of its back end or not; 0.16 until the sizing search's own 
 model's placements and open solves were cut (2026-11-28 16:15, load average 0.4-0.7: the
 whole search in one process 25.0 s CPU, against 35.6 s when the shares were measured, 0.70:
 both shares scaled by it, and the large space's `bench budget` row went from 3.29x to the
-figure in its docstring)."""
-SEARCH_BACK_END_SHARE = 0.56
+figure in its docstring); 0.11 until the open solves were batched across configurations and
+the placement work shared between them (2026-11-28 18:16, load average 1.4: the whole search
+in one process 17.7 s CPU against 26.8 s at the session's start, bea8a1d, measured in the same
+minutes: 0.66, both shares scaled by it; the row had gone to 3.12x)."""
+SEARCH_BACK_END_SHARE = 0.37
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
 as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
@@ -173,7 +176,7 @@ and a back end is placed more than once, by each process it is sent to and again
 layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
 uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
 (1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8; scaled by 0.70 with `SEARCH_SOLVE_SHARE`
-(2026-11-28 16:15)."""
+(2026-11-28 16:15), and by 0.66 with it (18:16)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
