@@ -59,6 +59,13 @@ its "13:40" and "12:56" columns, is in this file's history):
     calibration: 64 workload(s), open                     0.06   0.04  1.47  met  1.49  1.52  1.21
     calibration: 64 workload(s), closed, 64 each          4.43   1.91  2.32  met  2.18  2.30  3.06
 
+Measured again 2026-11-28 18:20-18:23 UTC in a quick hour (load average 0.8-1.3), after
+the open solves were batched across configurations, placement work shared between them and
+the batched search's two shares scaled by 0.66 to match (`budget.SEARCH_SOLVE_SHARE`): all 29
+rows met, 1.20-2.67x; the large space 45.82 s estimated against 21.11 s (2.17x; 3.12x before
+the shares were scaled), the application 2.67x, 64 closed workloads' calibration 2.29x; the
+other rows within 0.2 of the 17:41 column above.
+
 What moved since 16:17, and why:
 
 - The shipped application scenario, 3.63x (not met) to 2.40-2.52x: its 27 closed points,
