@@ -17,10 +17,9 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog import RaidFormat
 from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
-from diskmodel.configuration import Configuration, Drive, Rank
+from diskmodel.configuration import Configuration, Drive, RaidFormat, Rank
 from diskmodel.model.flashcopy_ops import carrier, flashcopy_ops
 from diskmodel.model.kept import Kept
 from diskmodel.queueing.station import load_dependent_rate_at
