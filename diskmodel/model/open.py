@@ -50,15 +50,8 @@ class StationStates:
 
 def station_states(net: Network, rates: ArrayLike) -> StationStates:
     """Every station's state when the workloads run at host `rates` [W] or [W, P]."""
-    r = np.asarray(rates, dtype=np.float64)
-    if r.ndim == 1:
-        r = r[:, None]
-    if not (r >= 0).all():  # NaN too: the stations' states below check nothing more
-        raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
-    lam = net.arrival.T @ r  # [K, P] arrivals at one server / drive
-    busy = net.work.T @ r  # [K, P] offered work at queue length one
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_s = np.where(lam > 0, busy / np.where(lam > 0, lam, 1.0), 0.0)
+    r, lam, busy = _offered(net, rates)
+    mean_s = _mean_service(lam, busy)
     K, P = lam.shape
     util = np.zeros((K, P))
     wait = np.zeros((K, P))
@@ -75,21 +68,49 @@ def station_states(net: Network, rates: ArrayLike) -> StationStates:
         util[drives], wait[drives], service[drives] = load_dependent_state(
             lam[drives], mean_s[drives], gains[:, None, :]
         )
+    wait, factor, saturated, ratio = _beyond_one(wait, service, mean_s, net.wait_factor[:, None])
+    return StationStates(lam, util, wait, service, factor, saturated, ratio, r)
+
+
+def _offered(net: Network, rates: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The host rates [W, P] (checked) and each station's arrivals at one server or drive and
+    offered work at queue length one [K, P]."""
+    r = np.asarray(rates, dtype=np.float64)
+    if r.ndim == 1:
+        r = r[:, None]
+    if not (r >= 0).all():  # NaN too: the stations' states below check nothing more
+        raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
+    return r, net.arrival.T @ r, net.work.T @ r
+
+
+def _mean_service(lam: FloatArray, busy: FloatArray) -> FloatArray:
+    """The mean service at queue length one (0 where nothing arrives)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(lam > 0, busy / np.where(lam > 0, lam, 1.0), 0.0)
+
+
+def _beyond_one(
+    wait: FloatArray, service: FloatArray, mean_s: FloatArray, wait_factor: FloatArray
+) -> tuple[FloatArray, FloatArray, BoolArray, FloatArray]:
+    """The stations' waits for non-exponential service, their speed factors, which saturate
+    and their wait ratios, from the product form's waits and services (elementwise: one
+    network's [K, P] or many networks' entries, flat).
+
+    Non-exponential service (Network.wait_factor): the response beyond the queue-length-one
+    service times (1 + scv) / 2. At a constant-rate station that is the wait (Pollaczek-
+    Khinchine); at an SSD's parallel flash units a request is served for its whole time once
+    a unit takes it; at a drive that reorders, the queue's speed-up is kept as the product
+    form gives it and only the time beyond one request's service is shortened, so a response
+    is never below the queue-length-one service."""
     saturated = ~np.isfinite(wait)
-    # Non-exponential service (Network.wait_factor): the response beyond the queue-length-one
-    # service times (1 + scv) / 2. At a constant-rate station that is the wait (Pollaczek-
-    # Khinchine); at an SSD's parallel flash units a request is served for its whole time once
-    # a unit takes it; at a drive that reorders, the queue's speed-up is kept as the product
-    # form gives it and only the time beyond one request's service is shortened, so a response
-    # is never below the queue-length-one service.
     with np.errstate(invalid="ignore"):
         queued = np.maximum(wait + service - mean_s, 0.0)
-        shorter = np.maximum(wait - (1.0 - net.wait_factor[:, None]) * queued, 0.0)
+        shorter = np.maximum(wait - (1.0 - wait_factor) * queued, 0.0)
         wait = np.where(saturated, wait, shorter)
     with np.errstate(invalid="ignore", divide="ignore"):
         factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
         ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
-    return StationStates(lam, util, wait, service, factor, saturated, ratio, r)
+    return wait, factor, saturated, ratio
 
 
 def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[StationStates]:
@@ -106,9 +127,7 @@ def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[Stat
         return [station_states(*ask) for ask in asks]
     flat = [_flat_loads(net, rates) for net, rates in asks]
     lam = np.concatenate([f.lam for f in flat])
-    busy = np.concatenate([f.busy for f in flat])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_s = np.where(lam > 0, busy / np.where(lam > 0, lam, 1.0), 0.0)
+    mean_s = _mean_service(lam, np.concatenate([f.busy for f in flat]))
     n = lam.size
     util = np.zeros(n)
     wait = np.zeros(n)
@@ -129,16 +148,8 @@ def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[Stat
         util[drives], wait[drives], service[drives] = load_dependent_state(
             lam[drives], mean_s[drives], gains
         )
-    saturated = ~np.isfinite(wait)
     wait_factor = np.concatenate([f.wait_factor for f in flat])
-    # As `station_states`, entry by entry.
-    with np.errstate(invalid="ignore"):
-        queued = np.maximum(wait + service - mean_s, 0.0)
-        shorter = np.maximum(wait - (1.0 - wait_factor) * queued, 0.0)
-        wait = np.where(saturated, wait, shorter)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        factor = np.where(mean_s > 0, service / np.where(mean_s > 0, mean_s, 1.0), 1.0)
-        ratio = np.where((mean_s > 0) & ~saturated, wait / np.where(mean_s > 0, mean_s, 1.0), 0.0)
+    wait, factor, saturated, ratio = _beyond_one(wait, service, mean_s, wait_factor)
     out = []
     for f, s in zip(flat, starts, strict=True):
         cut = slice(int(s), int(s) + f.lam.size)
@@ -179,13 +190,7 @@ class _FlatLoads:
 
 
 def _flat_loads(net: Network, rates: ArrayLike) -> _FlatLoads:
-    r = np.asarray(rates, dtype=np.float64)
-    if r.ndim == 1:
-        r = r[:, None]
-    if not (r >= 0).all():  # NaN too, as `station_states`
-        raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
-    lam = net.arrival.T @ r  # [K, P], the products `station_states` takes
-    busy = net.work.T @ r
+    r, lam, busy = _offered(net, rates)  # the products `station_states` takes
     K, P = lam.shape
     single, multi, servers, drives, wait_factor = net.open_entries
     gains = net.solved_as[3]
