@@ -481,9 +481,13 @@ forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
 forget_also(_back_ends.clear)
 
 
-def _sums_of_host_flows(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
-    """`_flow_sums` of `builder._host_flows(active)` with the builder's weights."""
-    W, K = len(builder.config.workloads), len(builder._stations)
+def _sums_of_host_flows(
+    builder: NetworkBuilder, active: tuple[int, ...], stations: int | None = None
+) -> _FlowSums:
+    """`_flow_sums` of `builder._host_flows(active)` with the builder's weights, over its
+    first `stations` stations (all of them by default)."""
+    W = len(builder.config.workloads)
+    K = len(builder._stations) if stations is None else stations
     return _flow_sums(builder._host_flows(active).columns(), W, K, builder._weight_array)
 
 
@@ -512,8 +516,7 @@ def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSu
     )
     kept = _host_sums.get(key)
     if kept is None or kept[0] is not hw.host_adapter:
-        columns = builder._host_flows(active).columns()
-        sums = _flow_sums(columns, W, front, builder._weight_array)
+        sums = _sums_of_host_flows(builder, active, front)
         if len(_host_sums) >= _HOST_SUMS_KEPT:
             _host_sums.clear()
         kept = _host_sums[key] = (hw.host_adapter, sums, {})
