@@ -310,15 +310,9 @@ class OpCosts:
 
     def _at_span(self, op: OpShape, rank: Rank, span: float) -> OpCost:
         d = rank.drive
-        key = (id(d), op, span)
-        kept = _span_costs.get(key)
-        if kept is not None and kept[0] is d:
-            return kept[1]
-        cost = _span_cost(op, d, span)
-        if len(_span_costs) >= _SPAN_COSTS_KEPT:
-            _span_costs.clear()
-        _span_costs[key] = (d, cost)
-        return cost
+        return _by_drive(
+            _span_costs, _SPAN_COSTS_KEPT, d, (op, span), lambda: _span_cost(op, d, span)
+        )
 
 
 @dataclass
@@ -422,7 +416,7 @@ def forget_costs() -> None:
 
 
 _GAINS_KEPT = 4096
-_drive_gains: dict[tuple[int, int, float, float], tuple[Drive, FloatArray]] = {}
+_drive_gains: dict[tuple[object, ...], tuple[Drive, FloatArray]] = {}
 """Drive gains (`drive_gain`) by the drive as installed (held, by identity, as `_span_costs`),
 the queue and the grid point: configurations whose costs are not shared (another NVS per rank,
 another planned rate) have the same drives on the same grid."""
@@ -430,20 +424,37 @@ another planned rate) have the same drives on the same grid."""
 
 def _kept_gain(rank: Rank, span: float, depth: int, positioning_share: float | None) -> FloatArray:
     """`drive_gain`, kept in `_drive_gains` (it reads only the rank's drive)."""
-    d = rank.drive
-    key = (id(d), depth, *_gain_grid(span, positioning_share))
-    kept = _drive_gains.get(key)
+    return _by_drive(
+        _drive_gains,
+        _GAINS_KEPT,
+        rank.drive,
+        (depth, *_gain_grid(span, positioning_share)),
+        lambda: drive_gain(rank, span, depth, positioning_share),
+    )
+
+
+def _by_drive(
+    store: dict[tuple[object, ...], tuple[Drive, V]],
+    limit: int,
+    d: Drive,
+    key: tuple[object, ...],
+    make: Callable[[], V],
+) -> V:
+    """`make()`, kept in `store` by the drive as installed (held beside the value, so that its
+    identity is not reused while kept) and `key`; the store is emptied when it holds `limit`."""
+    full_key = (id(d), *key)
+    kept = store.get(full_key)
     if kept is not None and kept[0] is d:
         return kept[1]
-    gain = drive_gain(rank, span, depth, positioning_share)
-    if len(_drive_gains) >= _GAINS_KEPT:
-        _drive_gains.clear()
-    _drive_gains[key] = (d, gain)
-    return gain
+    value = make()
+    if len(store) >= limit:
+        store.clear()
+    store[full_key] = (d, value)
+    return value
 
 
 _SPAN_COSTS_KEPT = 16384
-_span_costs: dict[tuple[int, OpShape, float], tuple[Drive, OpCost]] = {}
+_span_costs: dict[tuple[object, ...], tuple[Drive, OpCost]] = {}
 """One operation's cost on a drive at a span (`_span_cost`), by the drive as installed (held, so
 its identity is not reused: `Catalog.installed_drive` gives one object per catalog entry and
 system), the operation and the span: a calibration's evaluations and the catalog band's
