@@ -117,8 +117,14 @@ class PoolAtLoad:
     )
 
     @cached_property
+    def _members_key(self) -> tuple[tuple[int, float], ...]:
+        """What of the pool's workloads at their rates its shared timings are kept by
+        (`_key_of_members`)."""
+        return _key_of_members(self.costs, self.members)
+
+    @cached_property
     def _times(self) -> PoolTimes:
-        return self.costs.shared(("pool times", *_timing_key(self)), self._new_times)
+        return self.costs.shared(("pool times", *self._members_key), self._new_times)
 
     def _new_times(self) -> PoolTimes:
         return PoolTimes(self.costs, self.members)
@@ -127,7 +133,7 @@ class PoolAtLoad:
     def _kinds(self) -> dict[tuple[str, str], tuple[float, list[float], list[float]]]:
         """Per rank kind (drive, RAID format): the DA pair's busy time per small I/O and the
         sequential times (`PoolTimes`), shared like `_times`."""
-        return self.costs.shared(("kind times", *_timing_key(self)), dict)
+        return self.costs.shared(("kind times", *self._members_key), dict)
 
     @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
@@ -265,7 +271,7 @@ class PoolAtLoad:
         data, skew and whether it is rebalanced, shared with every configuration whose drive
         times are this pool's (`pools_at`): a sizing search's candidates that differ in the DA
         pairs or another tier split a tier of the same ranks at the same data alike."""
-        return self.costs.shared(("splits", self.pool.utilization_target, *_timing_key(self)), dict)
+        return self.costs.shared(("splits", self.pool.utilization_target, *self._members_key), dict)
 
     @cached_property
     def _by_capacity_tiers(self) -> dict[str, TierCapacities]:
@@ -463,21 +469,13 @@ ranks, DA pairs, operation costs (one `OpCosts`) and workloads are the same but 
 workloads' skew curves: what `pools_at` shares between them (`PoolAtLoad.for_members`)."""
 
 
-def _members_key(
+def _key_of_members(
     costs: OpCosts, members: tuple[tuple[int, WorkloadConfig, float], ...]
 ) -> tuple[tuple[int, float], ...]:
     """Everything of a pool's workloads at their rates that `PoolTimes` reads besides the
     shared costs: each member's cost-inputs group (`OpCosts.kept`: its mix and copy work, so
     its operations) and rate, in member order (the busy times are summed in that order)."""
     return tuple((costs.kept(i, w.mix), rate) for i, w, rate in members)
-
-
-def _timing_key(pool: PoolAtLoad) -> tuple[tuple[int, float], ...]:
-    """`_members_key` of `pool`'s members, worked out once per pool."""
-    found = pool.__dict__.get("_members_key")
-    if found is None:
-        found = pool.__dict__["_members_key"] = _members_key(pool.costs, pool.members)
-    return found
 
 
 def _with_members(
@@ -518,7 +516,7 @@ def pools_at(
             continue
         # The drive times by rank kind and span are the same for every configuration whose
         # costs, pool workloads' cost inputs and rates and utilisation target are these.
-        key = _members_key(costs, members)
+        key = _key_of_members(costs, members)
         drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
             ("drive times", pool_config.utilization_target, *key), dict
         )
@@ -532,7 +530,7 @@ def pools_at(
             config.hardware.da_pairs,
             drive_times,
         )
-        pool.__dict__["_members_key"] = key  # what `_timing_key` reads
+        pool.__dict__["_members_key"] = key  # worked out above (the cached property's value)
         if timed is not None:
             timed[(pool_config.name, exact)] = pool
         yield pool
