@@ -45,7 +45,7 @@ from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, resolve
 from diskmodel.model.closed_point import closed_load
 from diskmodel.model.layout import free_headroom
-from diskmodel.model.operating import Solver, builds_for
+from diskmodel.model.operating import Solver
 from diskmodel.scenario import Scenario
 
 BOUND_MARGIN = 0.01
@@ -104,8 +104,9 @@ def closed_reach(scenario: Scenario, catalog: Catalog) -> ClosedReach | None:
 
 def free_iops(config: Configuration, solver: Solver | None = None) -> float:
     """The closed mix's free rate in `config` (module docstring), host I/O per second."""
-    weights = (solver or Solver(config)).closed_weights()
-    return float(weights.sum()) * free_headroom(config, weights, builds_for(config).costs)
+    solver = solver or Solver(config)
+    weights = solver.closed_weights()
+    return float(weights.sum()) * free_headroom(config, weights, solver.costs)
 
 
 def band_free_iops(scenario: Scenario, catalog: Catalog) -> float:
