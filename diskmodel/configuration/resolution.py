@@ -168,7 +168,7 @@ def resolve(
         ),
     )
     inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level, shown)
-    if copies is not None:
+    if copies is not None and shown:  # as the report lists them, like the rest of `inputs`
         inputs = dataclasses.replace(
             inputs,
             figures=(*inputs.figures, *copy_figures(copies)),
