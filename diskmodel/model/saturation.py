@@ -81,6 +81,8 @@ def station_load(
         x = float(np.exp((np.log(b.lo) * b.f_hi - np.log(b.hi) * b.f_lo) / (b.f_hi - b.f_lo)))
         cap_x, k_x = capacity(x)
         f_x = np.log(cap_x / x)
+        if f_x == 0:  # the placement for x carries exactly x: regula falsi would stay here
+            return x, k_x
         if f_x >= 0:
             b.passed(x, f_x)
             k_lo = k_x
