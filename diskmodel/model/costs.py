@@ -184,10 +184,7 @@ class OpCosts:
     def of(self, w: int, mix: IoMix, rank: Rank, span: float) -> tuple[OpCost, ...]:
         """Every back-end operation of workload `w`'s classes on `rank` with its data on
         `span` of each drive (short-stroking)."""
-        # The costs are those of the span rounded to the key's 9 digits: computed at the exact
-        # span, whichever span within 5e-10 came first would set them for the others, and a
-        # result would depend on the order the placement search asked in.
-        span = round(span, 9)
+        span = costed_span(rank.drive, span)
         w = self.kept(w, mix)
         key = (w, rank.drive.name, rank.raid.name, span)
         found = self._cache.get(key)
@@ -202,7 +199,7 @@ class OpCosts:
         host-visible (a read miss) and destage work (a write) as 0 or 1, the size, the mean
         service on a drive and through the DA pair, the drive service's positioning part and
         its second moment. Read-only: shared between callers."""
-        span = round(span, 9)
+        span = costed_span(rank.drive, span)
         w = self.kept(w, mix)
         key = (w, rank.drive.name, rank.raid.name, span)
         found = self._tables.get(key)
@@ -485,6 +482,18 @@ def _span_cost(op: OpShape, d: Drive, span: float) -> OpCost:
         op.io_class, op.count, op.size_bytes, op.write, op.sequential, moments, op.da,
         positioning,
     )  # fmt: skip
+
+
+def costed_span(d: Drive, span: float) -> float:
+    """The span the costs of an operation on drive `d` with its data on `span` are computed
+    and kept at (`OpCosts.of`, `op_table`). An HDD's: the span rounded to the keys' 9 digits
+    (computed at the exact span, whichever span within 5e-10 came first would set the costs
+    for the others, and a result would depend on the order the placement search asked in).
+    An SSD's: 1, whatever the span: no positioning, so nothing of its services depends on
+    where its data lie (`drive.random_op`, `sequential_op`, `destage.ordered_destage_op` and
+    `_span_cost` read the span only for an HDD), and a search for the SSD tier's load
+    ceiling, whose every probe moves that tier's span, costs its operations once."""
+    return 1.0 if d.kind == "ssd" else round(span, 9)
 
 
 def mix_key(mix: IoMix) -> tuple[object, ...]:

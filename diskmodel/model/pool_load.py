@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts, drive_work_at
+from diskmodel.model.costs import OpCosts, costed_span, drive_work_at
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
@@ -167,10 +167,10 @@ class PoolAtLoad:
         fast = self._by_rank.get((rank.index, span))
         if fast is not None:
             return fast
-        # Timed at the span rounded to the key's 9 digits: timed at the exact span, whichever
-        # span within 5e-10 came first would set the times for the others, and a result would
-        # depend on the order the placement search asked in.
-        rounded = round(span, 9)
+        # Timed at the span its costs are (`costed_span`: an HDD's rounded to the key's 9
+        # digits, so that the order the placement search asked in sets no result; an SSD's
+        # at 1, its times the same on every span).
+        rounded = costed_span(rank.drive, span)
         key = (rank.drive.name, rank.raid.name, rounded)
         found = self._memo.get(key)
         if found is None:
