@@ -150,18 +150,7 @@ class PoolAtLoad:
         tiers: dict[str, list[Rank]] = {}
         for r in self.ranks:
             tiers.setdefault(r.tier, []).append(r)
-        out = {}
-        for t, ranks in tiers.items():
-            kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
-            out[t] = TierTimes(
-                tuple(ranks),
-                tuple(r.index for r in ranks),
-                np.array([r.da_pair for r in ranks]),
-                np.array([k[0] for k in kinds]),
-                np.array([k[1] for k in kinds]),
-                np.array([k[2] for k in kinds]),
-            )
-        return out
+        return {t: TierTimes.of(ranks, by_kind) for t, ranks in tiers.items()}
 
     def drive_times(self, rank: Rank, span: float) -> DriveTimes:
         fast = self._by_rank.get((rank.index, span))

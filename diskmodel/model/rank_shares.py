@@ -83,11 +83,22 @@ class TierCapacities:
         occupied fraction (one share per capacity)."""
         capacity = self.total_gb
         span = _span(used_gb, capacity)
+        alike = self._alike
+        if alike is not None:  # one share for all (a ceiling search splits at every probe)
+            share = self.ranks[0][1] / capacity
+            return dict.fromkeys(alike, RankShare(share, share, span))
         made: dict[float, RankShare] = {}
         for _, gb in self.ranks:
             if gb not in made:
                 made[gb] = RankShare(gb / capacity, gb / capacity, span)
         return {i: made[gb] for i, gb in self.ranks}
+
+    @cached_property
+    def _alike(self) -> tuple[int, ...] | None:
+        """The ranks' indices where all have one capacity (one share), else None."""
+        if self.ranks and all(gb == self.ranks[0][1] for _, gb in self.ranks):
+            return tuple(i for i, _ in self.ranks)
+        return None
 
 
 def _by_capacity(ranks: Sequence[Rank], used_gb: float) -> dict[int, RankShare]:

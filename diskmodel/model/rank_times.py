@@ -15,10 +15,29 @@ from functools import cached_property
 import numpy as np
 
 from diskmodel.configuration import Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts
+from diskmodel.model.costs import OpCosts, costed_span
 
 Members = tuple[tuple[int, WorkloadConfig, float], ...]
 """A pool's workloads: (index, workload, host rate)."""
+
+KindTimes = tuple[float, list[float], list[float]]
+"""A rank kind's DA time per small I/O and, per member, its sequential times per drive and at
+the DA pair (`PoolTimes`)."""
+
+_BUSY_KEPT = 4096
+
+
+def _busy_kept(costs: OpCosts) -> dict[tuple[object, ...], tuple[float, ...]]:
+    """A workload's busy seconds per host I/O at a station of a rank kind (`PoolTimes`), kept
+    with the costs they are summed from (`OpCosts.shared`) by the station, the workload's
+    cost-inputs group (`OpCosts.kept`), the drive and RAID format names and, for a drive's
+    small I/O, the span it is costed at: they do not depend on the rates, and a pool is timed
+    afresh at every load (a ceiling search's and a saturation search's loads each time the
+    same few kinds). Emptied when it holds `_BUSY_KEPT`."""
+    kept: dict[tuple[object, ...], tuple[float, ...]] = costs.shared(("busy per host I/O",), dict)
+    if len(kept) >= _BUSY_KEPT:
+        kept.clear()
+    return kept
 
 
 @dataclass(frozen=True)
@@ -92,6 +111,10 @@ class PoolTimes:
     def _mixing(self) -> _Mixing:
         return _Mixing.of(self.costs, self.members)
 
+    @cached_property
+    def _busy(self) -> dict[tuple[object, ...], tuple[float, ...]]:
+        return _busy_kept(self.costs)
+
     def small_io_drive_time_s(self, rank: Rank, span: float) -> float:
         """Busy time of one of a rank's active drives per back-end small I/O routed to the
         rank, its data on `span` of each drive.
@@ -99,30 +122,44 @@ class PoolTimes:
         A small I/O is a read miss or a random destage (the unit of
         `WorkloadDemand.small_io_iops`); its drive operations (`OpCosts`, random ones) spread
         over the active drives."""
-        costs = self.costs
+        costs, kept = self.costs, self._busy
+        at = ("drive", rank.drive.name, rank.raid.name, costed_span(rank.drive, span))
 
         def busy_of(w: int, workload: WorkloadConfig) -> float:
-            fractions = workload.mix.fractions
-            return sum(
-                fractions[op.io_class] * op.count * op.drive.mean_s
-                for op in costs.of(w, workload.mix, rank, span)
-                if not op.sequential
-            )
+            key = (*at, costs.kept(w, workload.mix))
+            found = kept.get(key)
+            if found is None:
+                fractions = workload.mix.fractions
+                found = kept[key] = (
+                    sum(
+                        fractions[op.io_class] * op.count * op.drive.mean_s
+                        for op in costs.of(w, workload.mix, rank, span)
+                        if not op.sequential
+                    ),
+                )
+            return found[0]
 
         return self._mixing.per_small_io(busy_of) / rank.active_drives
 
     def small_io_da_time_s(self, rank: Rank) -> float:
         """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same
         on any span of its data)."""
-        costs = self.costs
+        costs, kept = self.costs, self._busy
+        at = ("da", rank.drive.name, rank.raid.name)
 
         def busy_of(w: int, workload: WorkloadConfig) -> float:
-            fractions = workload.mix.fractions
-            return sum(
-                fractions[op.io_class] * op.count * op.da.mean_s
-                for op in costs.span_free(w, workload.mix, rank)
-                if not op.sequential
-            )
+            key = (*at, costs.kept(w, workload.mix))
+            found = kept.get(key)
+            if found is None:
+                fractions = workload.mix.fractions
+                found = kept[key] = (
+                    sum(
+                        fractions[op.io_class] * op.count * op.da.mean_s
+                        for op in costs.span_free(w, workload.mix, rank)
+                        if not op.sequential
+                    ),
+                )
+            return found[0]
 
         return self._mixing.per_small_io(busy_of)
 
@@ -132,13 +169,14 @@ class PoolTimes:
         the DA pair. A stream's operation broken by other work seeks over the data's span; it
         is costed over the whole stroke here (the span is what the placement decides), which
         overstates it by at most the short-stroking of that seek."""
-        by_kept: dict[int, tuple[float, float]] = {}
+        costs, kept = self.costs, self._busy
+        at = ("sequential", rank.drive.name, rank.raid.name)
         drive, da = [], []
         for w, workload, _ in self.members:
-            kept = self.costs.kept(w, workload.mix)
-            found = by_kept.get(kept)
+            key = (*at, costs.kept(w, workload.mix))
+            found = kept.get(key)
             if found is None:
-                found = by_kept[kept] = _sequential_times_s(self.costs, w, workload, rank)
+                found = kept[key] = _sequential_times_s(costs, w, workload, rank)
             drive.append(found[0])
             da.append(found[1])
         return drive, da
@@ -172,7 +210,7 @@ class TierTimes:
     short-stroked), in rank order: the ranks and their indices, and as arrays each rank's DA
     pair, the DA pair's busy seconds per back-end small I/O routed to it, and per host I/O of
     each member workload (columns) the sequential work if it all landed on the rank, per drive
-    and at the DA pair."""
+    and at the DA pair; and whether any of that sequential work is not 0."""
 
     ranks: tuple[Rank, ...]
     indices: tuple[int, ...]
@@ -180,8 +218,21 @@ class TierTimes:
     small_da_s: np.ndarray
     seq_drive_s: np.ndarray
     seq_da_s: np.ndarray
+    sequential: bool
 
-    @cached_property
-    def sequential(self) -> bool:
-        """Whether any member's sequential work lands on these ranks' drives or DA pairs."""
-        return bool(np.any(self.seq_drive_s != 0.0) or np.any(self.seq_da_s != 0.0))
+    @classmethod
+    def of(cls, ranks: list[Rank], by_kind: dict[tuple[str, str], KindTimes]) -> TierTimes:
+        """The tier of `ranks`, each timed as its kind (drive and RAID format names) is in
+        `by_kind`: the DA pair's time per small I/O, and per member the sequential times
+        per drive and at the DA pair (`PoolTimes`)."""
+        kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
+        return cls(
+            tuple(ranks),
+            tuple(r.index for r in ranks),
+            np.array([r.da_pair for r in ranks]),
+            np.array([k[0] for k in kinds]),
+            np.array([k[1] for k in kinds]),
+            np.array([k[2] for k in kinds]),
+            # In Python floats, per distinct kind (numpy's `any` cost more than the test).
+            any(x != 0.0 for k in {id(k): k for k in kinds}.values() for x in (*k[1], *k[2])),
+        )

@@ -123,10 +123,18 @@ def _curve_groups(workloads: Sequence[WorkloadDemand]) -> _CurveGroups:
             skew,
             mb,
             isinstance(mb, MixtureSkew) and mb.follows == skew,
-            slice(None) if len(groups) == 1 else np.array(members, dtype=np.intp),
+            slice(None) if len(groups) == 1 else _index_of(members),
         )
         for (skew, mb), members in groups.items()
     )
+
+
+def _index_of(places: list[int]) -> np.ndarray | slice:
+    """`places` (ascending) as an index: a slice where they run without a gap (the same
+    elements, in the same order, without fancy indexing's cost), else an array."""
+    if places == list(range(places[0], places[-1] + 1)):
+        return slice(places[0], places[-1] + 1)
+    return np.array(places, dtype=np.intp)
 
 
 @dataclass(frozen=True)

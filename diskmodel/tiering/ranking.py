@@ -6,6 +6,8 @@ each tier holds when filled fastest first under its capacity and load ceiling
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -63,13 +65,17 @@ class _Furthest:
 
     def within(self, m: int) -> np.ndarray:
         """Each workload's furthest point within the first `m` pieces (a new array)."""
-        workloads = np.arange(self.starts.size)
-        # The held pieces of each workload before position m end where its key would go.
-        found = np.searchsorted(self.keys, workloads * self.stride + m, side="left")
-        some = found > self.starts
-        out = np.zeros(self.starts.size)
-        out[some] = self.furthest[found[some] - 1]
-        return out
+        # The held pieces of each workload before position m end where its key would go
+        # (searchsorted with side="left"); where none is held, 0 (the -1 then read is not).
+        if not self.keys.size:
+            return np.zeros(self.starts.size)
+        found = self.keys.searchsorted(self._first_keys + m)
+        return np.where(found > self.starts, self.furthest[found - 1], 0.0)
+
+    @cached_property
+    def _first_keys(self) -> np.ndarray:
+        """Each workload's key at position 0 (`keys`)."""
+        return np.arange(self.starts.size) * self.stride
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,10 @@ class Ranking:
     # io_at by position: the hot end of a tier whose ceiling is searched is the same at
     # every probe of the search.
     _io_at: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
+    # `_piece` by the piece's place.
+    _pieces: dict[int, tuple[WorkloadDemand, float, float, float]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def total_gb(self) -> float:
@@ -119,18 +129,33 @@ class Ranking:
 
     def x_at_io(self, y: float) -> float:
         """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        y_edges = self.y_edges
-        if y >= float(y_edges[-1]):
+        y_edges = self._y_list
+        if y >= y_edges[-1]:
             return self.total_gb
-        i = min(max(int(np.searchsorted(y_edges, y, side="right")) - 1, 0), self.owner.size - 1)
-        w = self.workloads[int(self.owner[i])]
+        # bisect_right on the sorted edges is searchsorted with side="right".
+        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), self.owner.size - 1)
+        w, lo, hi, f_lo = self._piece(i)
         if w.small_io_iops <= 0.0:
             return float(self.x_edges[i + 1])
-        lo, hi = float(self.c_lo[i]), float(self.c_hi[i])
-        f_lo = float(w.skew.share(lo))
-        f_target = f_lo + (y - float(y_edges[i])) / w.small_io_iops
+        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
         c = min(max(float(w.skew.capacity_for_share(f_target)), lo), hi)
         return float(self.x_edges[i]) + (c - lo) * w.capacity_gb
+
+    @cached_property
+    def _y_list(self) -> list[float]:
+        """`y_edges` as floats (a ceiling search inverts the ranking at every probe)."""
+        return self.y_edges.tolist()
+
+    def _piece(self, i: int) -> tuple[WorkloadDemand, float, float, float]:
+        """Piece i's workload, its range on the workload's curve and the curve's share at
+        the range's start, kept (`x_at_io`'s probes fall in a few pieces)."""
+        found = self._pieces.get(i)
+        if found is None:
+            w = self.workloads[int(self.owner[i])]
+            lo, hi = float(self.c_lo[i]), float(self.c_hi[i])
+            f_lo = float(w.skew.share(lo)) if w.small_io_iops > 0.0 else math.nan
+            found = self._pieces[i] = (w, lo, hi, f_lo)
+        return found
 
     @cached_property
     def _reach(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, _Furthest]:
@@ -152,6 +177,11 @@ class Ranking:
             ),
         )
 
+    @cached_property
+    def _starts_list(self) -> list[float]:
+        """Each piece's start along the ranking (`_reach`), as floats."""
+        return self._reach[0].tolist()
+
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
 
@@ -170,16 +200,16 @@ class Ranking:
         """The furthest point on each workload's curve among the pieces that start before x:
         all of them whole but the last, which x may cut (the last piece's end or its part up
         to x, interpolated on its range)."""
-        starts, widths, c_range, furthest = self._reach
-        # The pieces that start before x (side="left": bisect_left on the sorted starts).
-        reached = int(np.searchsorted(starts, x, side="left"))
+        _, widths, c_range, furthest = self._reach
+        # The pieces that start before x (searchsorted with side="left" on the sorted starts).
+        reached = bisect.bisect_left(self._starts_list, x)
         if reached == 0:
             return np.zeros(len(self.workloads))
         prefix = furthest.within(reached - 1)
         last = reached - 1
         width = float(widths[last])
         if width > 0.0:
-            inside = min(x - float(starts[last]), width)
+            inside = min(x - self._starts_list[last], width)
             k = self.owner[last]
             prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * float(c_range[last]))
         return prefix
