@@ -129,6 +129,11 @@ class OpCosts:
         self._work = memo.work
         self._kept_as = memo.kept_as
         self._first = memo.first
+        # A workload's busy seconds per host I/O at a station of a rank kind, kept for every
+        # configuration that shares these costs (`model.rank_times.PoolTimes` keys and fills
+        # it): sums of these costs alone, whatever the rates, and a pool is timed afresh at
+        # every load.
+        self.busy = memo.busy
 
     def shared(self, key: tuple[object, ...], make: Callable[[], V]) -> V:
         """A value worked out from these costs alone and `key` (which says of what: a pool's
@@ -337,6 +342,8 @@ class _CostMemo:
     first: dict[tuple[object, ...], int] = field(default_factory=dict)
     # What modules above work out from these costs alone (`OpCosts.shared`).
     derived: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # Busy seconds per host I/O at a station of a rank kind (`OpCosts.busy`).
+    busy: dict[tuple[object, ...], tuple[float, ...]] = field(default_factory=dict)
 
     def takes(self, ranks: tuple[Rank, ...]) -> bool:
         """Whether every drive and RAID format name of `ranks` stands for the figures it
@@ -370,6 +377,8 @@ class _CostMemo:
             self.work.clear()
         if len(self.derived) >= _DERIVED_KEPT:
             self.derived.clear()
+        if len(self.busy) >= _MEMO_SPANS_KEPT:
+            self.busy.clear()
 
 
 _MEMO_SPANS_KEPT = 8192

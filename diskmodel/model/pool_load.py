@@ -16,7 +16,8 @@ from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, costed_span, drive_work_at
-from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier, spreads_by_capacity
+from diskmodel.model.pool_ranks import PoolRanks, forget_pool_ranks, pool_ranks
+from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
 from diskmodel.tiering.placement import place_pool
@@ -41,8 +42,10 @@ def shortfall_of(headroom: float) -> float:
 
 
 def forget_work() -> None:
-    """Forget the drives' work at their targets (`_work`): `layout.forget_placements` calls it."""
+    """Forget the drives' work at their targets (`_work`) and the pools' ranks by tier
+    (`pool_ranks`): `layout.forget_placements` calls it."""
     _work.clear()
+    forget_pool_ranks()
 
 
 def _work_at(utilization: float, gain: np.ndarray) -> float:
@@ -99,7 +102,7 @@ class PoolAtLoad:
     span share them, and a placement search asks for them many times)."""
 
     pool: PoolConfig
-    ranks: tuple[Rank, ...]
+    placed_ranks: PoolRanks
     members: tuple[tuple[int, WorkloadConfig, float], ...]
     costs: OpCosts
     da_pairs: int
@@ -135,22 +138,24 @@ class PoolAtLoad:
         sequential times (`PoolTimes`), shared like `_times`."""
         return self.costs.shared(("kind times", *self._members_key), dict)
 
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The pool's ranks, in rank order."""
+        return self.placed_ranks.ranks
+
     @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
         once per rank kind."""
         by_kind = self._kinds
-        for r in self.ranks:
-            key = (r.drive.name, r.raid.name)
-            if key not in by_kind:
-                by_kind[key] = (
-                    self._times.small_io_da_time_s(r),
-                    *self._times.sequential_times_s(r),
-                )
-        tiers: dict[str, list[Rank]] = {}
-        for r in self.ranks:
-            tiers.setdefault(r.tier, []).append(r)
-        return {t: TierTimes.of(ranks, by_kind) for t, ranks in tiers.items()}
+        for tier in self.placed_ranks.tiers.values():
+            for r, (drive, raid, _) in zip(tier.ranks, tier.kinds, strict=True):
+                if (drive, raid) not in by_kind:
+                    by_kind[(drive, raid)] = (
+                        self._times.small_io_da_time_s(r),
+                        *self._times.sequential_times_s(r),
+                    )
+        return {t: TierTimes.of(tier, by_kind) for t, tier in self.placed_ranks.tiers.items()}
 
     def drive_times(self, rank: Rank, span: float) -> DriveTimes:
         fast = self._by_rank.get((rank.index, span))
@@ -225,7 +230,7 @@ class PoolAtLoad:
                 shares.update(by_capacity.shares(used_gb))
                 continue
             skew = _tier_skew(placement, self.pool.tiers, t, demands)
-            key = (self._tier_kinds[t], used_gb, skew, self.pool.rebalanced)
+            key = (self.placed_ranks.tiers[t].kinds, used_gb, skew, self.pool.rebalanced)
             try:
                 kept = self._splits.get(key)
                 keep = True
@@ -244,17 +249,6 @@ class PoolAtLoad:
         return shares
 
     @cached_property
-    def _tier_kinds(self) -> dict[str, tuple[tuple[str, str, bool], ...]]:
-        """Per tier, its ranks' kinds (drive and RAID format names, whether added) in rank
-        order: with the tier's data and skew, everything `split_tier` reads of them but the
-        drive times (its ranks' capacities are their drives' and formats' figures, which a
-        name stands for in every configuration that shares the costs: `OpCosts.shared`)."""
-        return {
-            t: tuple((r.drive.name, r.raid.name, r.added) for r in times.ranks)
-            for t, times in self._tier_times.items()
-        }
-
-    @cached_property
     def _splits(self) -> dict[tuple[object, ...], tuple[RankShare, ...]]:
         """`split_tier`'s answers (each rank's share, in rank order) by the tier's rank kinds,
         data, skew and whether it is rebalanced, shared with every configuration whose drive
@@ -267,9 +261,9 @@ class PoolAtLoad:
         """The tiers whose ranks split by capacity whatever their data (`spreads_by_capacity`),
         with their capacities."""
         return {
-            t: TierCapacities.of(times.ranks)
-            for t, times in self._tier_times.items()
-            if spreads_by_capacity(times.ranks, rebalanced=self.pool.rebalanced)
+            t: tier.by_capacity
+            for t, tier in self.placed_ranks.tiers.items()
+            if tier.by_capacity is not None
         }
 
     def free_placement(
@@ -474,7 +468,13 @@ def _with_members(
     curves (which only `demands` and `split` read): the drive times and what was worked out
     from the ranks and the workloads' mixes and rates (`_SKEW_FREE`) are `found`'s."""
     out = PoolAtLoad(
-        found.pool, found.ranks, members, found.costs, found.da_pairs, found._memo, found._by_rank
+        found.pool,
+        found.placed_ranks,
+        members,
+        found.costs,
+        found.da_pairs,
+        found._memo,
+        found._by_rank,
     )
     for name in _SKEW_FREE:
         if name in found.__dict__:
@@ -513,7 +513,7 @@ def pools_at(
             drive_times.clear()  # a long search's ceilings probe spans without end
         pool = PoolAtLoad(
             pool_config,
-            tuple(r for r in config.ranks if r.pool == pool_config.name),
+            pool_ranks(config.ranks, pool_config.name, rebalanced=pool_config.rebalanced),
             members,
             costs,
             config.hardware.da_pairs,

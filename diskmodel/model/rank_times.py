@@ -16,6 +16,7 @@ import numpy as np
 
 from diskmodel.configuration import Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, costed_span
+from diskmodel.model.pool_ranks import TierRanks
 
 Members = tuple[tuple[int, WorkloadConfig, float], ...]
 """A pool's workloads: (index, workload, host rate)."""
@@ -23,21 +24,6 @@ Members = tuple[tuple[int, WorkloadConfig, float], ...]
 KindTimes = tuple[float, list[float], list[float]]
 """A rank kind's DA time per small I/O and, per member, its sequential times per drive and at
 the DA pair (`PoolTimes`)."""
-
-_BUSY_KEPT = 4096
-
-
-def _busy_kept(costs: OpCosts) -> dict[tuple[object, ...], tuple[float, ...]]:
-    """A workload's busy seconds per host I/O at a station of a rank kind (`PoolTimes`), kept
-    with the costs they are summed from (`OpCosts.shared`) by the station, the workload's
-    cost-inputs group (`OpCosts.kept`), the drive and RAID format names and, for a drive's
-    small I/O, the span it is costed at: they do not depend on the rates, and a pool is timed
-    afresh at every load (a ceiling search's and a saturation search's loads each time the
-    same few kinds). Emptied when it holds `_BUSY_KEPT`."""
-    kept: dict[tuple[object, ...], tuple[float, ...]] = costs.shared(("busy per host I/O",), dict)
-    if len(kept) >= _BUSY_KEPT:
-        kept.clear()
-    return kept
 
 
 @dataclass(frozen=True)
@@ -111,9 +97,13 @@ class PoolTimes:
     def _mixing(self) -> _Mixing:
         return _Mixing.of(self.costs, self.members)
 
-    @cached_property
+    @property
     def _busy(self) -> dict[tuple[object, ...], tuple[float, ...]]:
-        return _busy_kept(self.costs)
+        """Each workload's busy seconds per host I/O at a station of a rank kind, by the
+        station, drive and RAID format names (and for a drive's small I/O, the span it is
+        costed at) and the workload's cost-inputs group (`OpCosts.kept`): rate-free, kept
+        with the costs (`OpCosts.busy`)."""
+        return self.costs.busy
 
     def small_io_drive_time_s(self, rank: Rank, span: float) -> float:
         """Busy time of one of a rank's active drives per back-end small I/O routed to the
@@ -221,15 +211,14 @@ class TierTimes:
     sequential: bool
 
     @classmethod
-    def of(cls, ranks: list[Rank], by_kind: dict[tuple[str, str], KindTimes]) -> TierTimes:
-        """The tier of `ranks`, each timed as its kind (drive and RAID format names) is in
-        `by_kind`: the DA pair's time per small I/O, and per member the sequential times
-        per drive and at the DA pair (`PoolTimes`)."""
-        kinds = [by_kind[(r.drive.name, r.raid.name)] for r in ranks]
+    def of(cls, tier: TierRanks, by_kind: dict[tuple[str, str], KindTimes]) -> TierTimes:
+        """The ranks of `tier`, each timed as its kind (drive and RAID format names) is in
+        `by_kind`."""
+        kinds = [by_kind[(drive, raid)] for drive, raid, _ in tier.kinds]
         return cls(
-            tuple(ranks),
-            tuple(r.index for r in ranks),
-            np.array([r.da_pair for r in ranks]),
+            tier.ranks,
+            tier.indices,
+            tier.da_pair,
             np.array([k[0] for k in kinds]),
             np.array([k[1] for k in kinds]),
             np.array([k[2] for k in kinds]),
