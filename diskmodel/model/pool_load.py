@@ -91,8 +91,36 @@ def _tier_skew(
     return SegmentSkew(top.skew, c_lo, c_hi)
 
 
-_DaLoads = tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[float]]]
-"""`PoolAtLoad._da_loads`: DA busy, per tier DA time per small I/O, sequential drive work."""
+@dataclass
+class _DaLoads:
+    """`PoolAtLoad._da_loads` at one placement: the pool's busy fraction of each DA pair, per
+    tier the DA busy time per unit of its small-I/O rate, and per tier the sequential work
+    of its drives (`seq_drive`), worked out when asked (the slowest tier's never is in a
+    ceiling search); for that, per tier with sequential work its ranks' data shares and its
+    members' MB rates."""
+
+    da_busy: np.ndarray
+    per_tier: dict[str, np.ndarray]
+    times: dict[str, TierTimes]
+    sequential: dict[str, tuple[np.ndarray, np.ndarray]]
+    _seq_drive: dict[str, list[float]] = field(default_factory=dict)
+
+    def seq_drive(self, tier: str) -> list[float]:
+        """For each of `tier`'s ranks in order, the offered work (busy seconds per second at
+        queue length one) of one drive from sequential work (prefetch, full-stripe destage)."""
+        found = self._seq_drive.get(tier)
+        if found is None:
+            times = self.times[tier]
+            held = self.sequential.get(tier)
+            if held is None:
+                # No sequential work on the tier's ranks: the products below would all be
+                # +0.0 (the MB rates are finite and >= 0).
+                found = [0.0] * len(times.indices)
+            else:
+                data, mb = held
+                found = (data * (times.seq_drive_s @ mb)).tolist()
+            self._seq_drive[tier] = found
+        return found
 
 
 @dataclass(frozen=True)
@@ -279,11 +307,22 @@ class PoolAtLoad:
 
     def tiers(self, ceilings: Mapping[str, float] | None = None) -> list[Tier]:
         """The pool's tiers for placement, each with its load ceiling where one is given."""
-        given = ceilings or {}
+        if not ceilings:
+            return list(self._free_tiers)
         return [
-            Tier(t, cap, given.get(t))
-            for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
+            tier
+            if tier.name not in ceilings
+            else Tier(tier.name, tier.capacity_gb, ceilings[tier.name])
+            for tier in self._free_tiers
         ]
+
+    @cached_property
+    def _free_tiers(self) -> tuple[Tier, ...]:
+        """The pool's tiers without load ceilings (`tiers`: a ceiling search makes one tier
+        anew per probe, the tier it searches)."""
+        return tuple(
+            Tier(t, cap) for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
+        )
 
     def _da_loads(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
@@ -301,7 +340,7 @@ class PoolAtLoad:
     def _da_loads_at(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         da_busy = np.zeros(self.da_pairs)
         per_tier: dict[str, np.ndarray] = {}
-        seq_drive: dict[str, list[float]] = {}
+        sequential: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for t in self.pool.tiers:
             times = self._tier_times.get(t)
             if times is None:
@@ -318,19 +357,17 @@ class PoolAtLoad:
                 per_x = np.bincount(
                     times.da_pair, weights=small * times.small_da_s, minlength=self.da_pairs
                 )
+            # No sequential work on the tier's ranks: the products below would all be +0.0
+            # (the MB rates are finite and >= 0), which leave the DA pairs' busy time as it
+            # is, to the bit.
             if times.sequential:
                 mb = self._mb_rates(placement, t)
                 seq_a = data * (times.seq_da_s @ mb)
                 da_busy += np.bincount(times.da_pair, weights=seq_a, minlength=self.da_pairs)
-                seq_drive[t] = (data * (times.seq_drive_s @ mb)).tolist()
-            else:
-                # No sequential work on the tier's ranks: the products above are all +0.0
-                # (the MB rates are finite and >= 0), which leave the DA pairs' busy time as
-                # it is, to the bit.
-                seq_drive[t] = [0.0] * len(times.indices)
+                sequential[t] = data, mb
             per_tier[t] = per_x
             da_busy += placement.on(t).small_io_iops * per_x
-        return da_busy, per_tier, seq_drive
+        return _DaLoads(da_busy, per_tier, self._tier_times, sequential)
 
     @cached_property
     def _da_per_small_io_by_capacity(self) -> dict[str, np.ndarray]:
@@ -362,7 +399,7 @@ class PoolAtLoad:
 
     def da_busy(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> np.ndarray:
         """The busy fraction of each DA pair this pool's work causes at a placement."""
-        return self._da_loads(placement, shares)[0]
+        return self._da_loads(placement, shares).da_busy
 
     def shortfall(
         self,
@@ -404,7 +441,8 @@ class PoolAtLoad:
         utilisation target at this placement, held fixed (`shortfall`): each station's
         work grows in proportion to the rates (inf when the tier carries no load)."""
         target = self.pool.utilization_target
-        mine, per_tier, seq_drive = self._da_loads(placement, shares)
+        loads = self._da_loads(placement, shares)
+        mine, per_tier = loads.da_busy, loads.per_tier
         x = placement.on(tier).small_io_iops
         out = math.inf
         held = self._tier_times.get(tier)
@@ -412,7 +450,7 @@ class PoolAtLoad:
             # Ranks of a kind holding one share (one object per group: `TierCapacities`,
             # `split_tier`) with the same sequential work are the same drive: timed once.
             timed = set()
-            for r, seq in zip(held.ranks, seq_drive[tier], strict=True):
+            for r, seq in zip(held.ranks, loads.seq_drive(tier), strict=True):
                 share = shares[r.index]
                 kind = (r.drive.name, r.raid.name, id(share), seq)
                 if kind in timed:
@@ -442,6 +480,7 @@ _SKEW_FREE = (
     "_da_per_small_io_by_capacity",
     "_names",
     "_rates",
+    "_free_tiers",
 )
 """`PoolAtLoad`'s cached figures that read neither the workloads' skew curves nor anything
 but their mixes and rates (`PoolAtLoad.for_members`)."""

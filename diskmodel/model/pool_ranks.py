@@ -6,7 +6,7 @@ of at every load a saturation search or a curve places the pool at.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,21 +14,44 @@ from diskmodel.configuration import Rank
 from diskmodel.model.rank_shares import TierCapacities, spreads_by_capacity
 
 
-@dataclass(frozen=True)
-class TierRanks:
+class TierRanks(NamedTuple):
     """One tier's ranks in rank order: their indices, kinds (drive and RAID format names,
     whether added), DA pairs (read-only), and their capacities where the tier spreads by
-    capacity whatever its data (`spreads_by_capacity`), else None."""
+    capacity whatever its data (`spreads_by_capacity`), else None; and the tier's distinct
+    (drive, RAID format) pairs in order of first appearance, with each rank's place among
+    them (read-only: per-kind figures are gathered from it into per-rank arrays)."""
 
     ranks: tuple[Rank, ...]
     indices: tuple[int, ...]
     kinds: tuple[tuple[str, str, bool], ...]
     da_pair: np.ndarray
     by_capacity: TierCapacities | None
+    drives: tuple[tuple[str, str], ...]
+    drive_of: np.ndarray
+
+    @classmethod
+    def of(cls, ranks: list[Rank], *, rebalanced: bool) -> TierRanks:
+        names = [(r.drive.name, r.raid.name) for r in ranks]
+        drives: dict[tuple[str, str], int] = {}
+        for name in names:
+            if name not in drives:
+                drives[name] = len(drives)
+        da_pair = np.array([r.da_pair for r in ranks])
+        da_pair.setflags(write=False)
+        drive_of = np.array([drives[name] for name in names], dtype=np.intp)
+        drive_of.setflags(write=False)
+        return cls(
+            tuple(ranks),
+            tuple(r.index for r in ranks),
+            tuple((*name, r.added) for name, r in zip(names, ranks, strict=True)),
+            da_pair,
+            TierCapacities.of(ranks) if spreads_by_capacity(ranks, rebalanced=rebalanced) else None,
+            tuple(drives),
+            drive_of,
+        )
 
 
-@dataclass(frozen=True)
-class PoolRanks:
+class PoolRanks(NamedTuple):
     """A pool's ranks in rank order and by tier (`TierRanks`, tiers in the order their first
     rank comes)."""
 
@@ -39,21 +62,11 @@ class PoolRanks:
     def of(cls, ranks: tuple[Rank, ...], *, rebalanced: bool) -> PoolRanks:
         by_tier: dict[str, list[Rank]] = {}
         for r in ranks:
-            by_tier.setdefault(r.tier, []).append(r)
-        tiers = {}
-        for t, held in by_tier.items():
-            da_pair = np.array([r.da_pair for r in held])
-            da_pair.setflags(write=False)
-            tiers[t] = TierRanks(
-                tuple(held),
-                tuple(r.index for r in held),
-                tuple((r.drive.name, r.raid.name, r.added) for r in held),
-                da_pair,
-                TierCapacities.of(held)
-                if spreads_by_capacity(held, rebalanced=rebalanced)
-                else None,
-            )
-        return cls(ranks, tiers)
+            by_tier.setdefault(r.drive.tier, []).append(r)
+        return cls(
+            ranks,
+            {t: TierRanks.of(held, rebalanced=rebalanced) for t, held in by_tier.items()},
+        )
 
 
 _KEPT = 256

@@ -213,15 +213,16 @@ class TierTimes:
     @classmethod
     def of(cls, tier: TierRanks, by_kind: dict[tuple[str, str], KindTimes]) -> TierTimes:
         """The ranks of `tier`, each timed as its kind (drive and RAID format names) is in
-        `by_kind`."""
-        kinds = [by_kind[(drive, raid)] for drive, raid, _ in tier.kinds]
+        `by_kind`: each figure made once per kind and gathered per rank (the same floats)."""
+        kinds = [by_kind[drive] for drive in tier.drives]
+        at = tier.drive_of
         return cls(
             tier.ranks,
             tier.indices,
             tier.da_pair,
-            np.array([k[0] for k in kinds]),
-            np.array([k[1] for k in kinds]),
-            np.array([k[2] for k in kinds]),
-            # In Python floats, per distinct kind (numpy's `any` cost more than the test).
-            any(x != 0.0 for k in {id(k): k for k in kinds}.values() for x in (*k[1], *k[2])),
+            np.array([k[0] for k in kinds])[at],
+            np.array([k[1] for k in kinds])[at],
+            np.array([k[2] for k in kinds])[at],
+            # In Python floats (numpy's `any` cost more than the test).
+            any(x != 0.0 for k in kinds for x in (*k[1], *k[2])),
         )
