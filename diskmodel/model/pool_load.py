@@ -177,9 +177,9 @@ class PoolAtLoad:
         once per rank kind."""
         by_kind = self._kinds
         for tier in self.placed_ranks.tiers.values():
-            for r, (drive, raid, _) in zip(tier.ranks, tier.kinds, strict=True):
-                if (drive, raid) not in by_kind:
-                    by_kind[(drive, raid)] = (
+            for kind, r in zip(tier.drives, tier.firsts, strict=True):
+                if kind not in by_kind:
+                    by_kind[kind] = (
                         self._times.small_io_da_time_s(r),
                         *self._times.sequential_times_s(r),
                     )
@@ -258,7 +258,7 @@ class PoolAtLoad:
                 shares.update(by_capacity.shares(used_gb))
                 continue
             skew = _tier_skew(placement, self.pool.tiers, t, demands)
-            key = (self.placed_ranks.tiers[t].kinds, used_gb, skew, self.pool.rebalanced)
+            key = (self._tier_kinds[t], used_gb, skew, self.pool.rebalanced)
             try:
                 kept = self._splits.get(key)
                 keep = True
@@ -275,6 +275,17 @@ class PoolAtLoad:
                     self._splits[key] = kept
             shares.update(zip(self._tier_times[t].indices, kept, strict=True))
         return shares
+
+    @cached_property
+    def _tier_kinds(self) -> dict[str, tuple[tuple[str, str, bool], ...]]:
+        """Per tier, its ranks' kinds (drive and RAID format names, whether added) in rank
+        order: with the tier's data and skew, everything `split_tier` reads of them but the
+        drive times (its ranks' capacities are their drives' and formats' figures, which a
+        name stands for in every configuration that shares the costs: `OpCosts.shared`)."""
+        return {
+            t: tuple((r.drive.name, r.raid.name, r.added) for r in tier.ranks)
+            for t, tier in self.placed_ranks.tiers.items()
+        }
 
     @cached_property
     def _splits(self) -> dict[tuple[object, ...], tuple[RankShare, ...]]:

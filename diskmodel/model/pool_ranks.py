@@ -11,44 +11,64 @@ from typing import NamedTuple
 import numpy as np
 
 from diskmodel.configuration import Rank
-from diskmodel.model.rank_shares import TierCapacities, spreads_by_capacity
+from diskmodel.model.rank_shares import TierCapacities, spreads_by_capacity_of
 
 
 class TierRanks(NamedTuple):
-    """One tier's ranks in rank order: their indices, kinds (drive and RAID format names,
-    whether added), DA pairs (read-only), and their capacities where the tier spreads by
-    capacity whatever its data (`spreads_by_capacity`), else None; and the tier's distinct
-    (drive, RAID format) pairs in order of first appearance, with each rank's place among
-    them (read-only: per-kind figures are gathered from it into per-rank arrays)."""
+    """One tier's ranks in rank order: their indices, DA pairs (read-only), and their
+    capacities where the tier spreads by capacity whatever its data (`spreads_by_capacity`),
+    else None; and the tier's distinct (drive, RAID format) pairs in order of first
+    appearance, the first rank of each, and each rank's place among them (read-only:
+    per-kind figures are gathered from it into per-rank arrays)."""
 
     ranks: tuple[Rank, ...]
     indices: tuple[int, ...]
-    kinds: tuple[tuple[str, str, bool], ...]
     da_pair: np.ndarray
     by_capacity: TierCapacities | None
     drives: tuple[tuple[str, str], ...]
+    firsts: tuple[Rank, ...]
     drive_of: np.ndarray
 
     @classmethod
     def of(cls, ranks: list[Rank], *, rebalanced: bool) -> TierRanks:
-        names = [(r.drive.name, r.raid.name) for r in ranks]
-        drives: dict[tuple[str, str], int] = {}
-        for name in names:
-            if name not in drives:
-                drives[name] = len(drives)
+        firsts: dict[tuple[str, str], Rank] = {}
+        added = False
+        for r in ranks:
+            firsts.setdefault((r.drive.name, r.raid.name), r)
+            added = added or r.added
+        if len(firsts) == 1:
+            drive_of = np.zeros(len(ranks), dtype=np.intp)
+        else:
+            place = {name: k for k, name in enumerate(firsts)}
+            drive_of = np.array([place[(r.drive.name, r.raid.name)] for r in ranks], np.intp)
+        drive_of.setflags(write=False)
         da_pair = np.array([r.da_pair for r in ranks])
         da_pair.setflags(write=False)
-        drive_of = np.array([drives[name] for name in names], dtype=np.intp)
-        drive_of.setflags(write=False)
         return cls(
             tuple(ranks),
-            tuple(r.index for r in ranks),
-            tuple((*name, r.added) for name, r in zip(names, ranks, strict=True)),
+            tuple([r.index for r in ranks]),
             da_pair,
-            TierCapacities.of(ranks) if spreads_by_capacity(ranks, rebalanced=rebalanced) else None,
-            tuple(drives),
+            TierCapacities.of(ranks, _capacities(ranks))
+            if spreads_by_capacity_of(len(firsts), added, len(ranks), rebalanced=rebalanced)
+            else None,
+            tuple(firsts),
+            tuple(firsts.values()),
             drive_of,
         )
+
+
+def _capacities(ranks: list[Rank]) -> list[float]:
+    """Each rank's `capacity_gb`, worked out once per drive and RAID format (the objects,
+    alive for the call)."""
+    by_kind: dict[tuple[int, int], float] = {}
+    out = []
+    for r in ranks:
+        key = (id(r.drive), id(r.raid))
+        gb = by_kind.get(key)
+        if gb is None:
+            gb = by_kind[key] = r.capacity_gb
+        out.append(gb)
+    return out
 
 
 class PoolRanks(NamedTuple):

@@ -68,8 +68,14 @@ class TierCapacities:
     total_gb: float
 
     @classmethod
-    def of(cls, ranks: Sequence[Rank]) -> TierCapacities:
-        caps = tuple((r.index, r.capacity_gb) for r in ranks)
+    def of(
+        cls, ranks: Sequence[Rank], capacity_gb: Sequence[float] | None = None
+    ) -> TierCapacities:
+        """`ranks` with their usable GB (each rank's `capacity_gb`, or as given in rank
+        order)."""
+        if capacity_gb is None:
+            capacity_gb = [r.capacity_gb for r in ranks]
+        caps = tuple(zip((r.index for r in ranks), capacity_gb, strict=True))
         return cls(caps, sum(gb for _, gb in caps))
 
     @cached_property
@@ -110,10 +116,18 @@ def spreads_by_capacity(ranks: Sequence[Rank], *, rebalanced: bool) -> bool:
     """True when the tier ends as capacity spreads it whatever its data: no auto-rebalance,
     one rank, or identical ranks none of which was added (with the same data they are
     equally busy already)."""
-    identical = len({(r.drive.name, r.raid.name) for r in ranks}) == 1 and not any(
-        r.added for r in ranks
+    return spreads_by_capacity_of(
+        len({(r.drive.name, r.raid.name) for r in ranks}),
+        any(r.added for r in ranks),
+        len(ranks),
+        rebalanced=rebalanced,
     )
-    return not rebalanced or identical or len(ranks) == 1
+
+
+def spreads_by_capacity_of(kinds: int, added: bool, ranks: int, *, rebalanced: bool) -> bool:
+    """`spreads_by_capacity` of a tier of `ranks` ranks of `kinds` (drive, RAID format) pairs,
+    some `added` or none."""
+    return not rebalanced or (kinds == 1 and not added) or ranks == 1
 
 
 def split_tier(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -193,8 +194,7 @@ class DriveTimes:
     target_work: float
 
 
-@dataclass(frozen=True)
-class TierTimes:
+class TierTimes(NamedTuple):
     """A tier's ranks timed for the pool's mix where the span of their data does not matter
     (the DA pair's work, and the sequential work on a drive: only a random operation's seek is
     short-stroked), in rank order: the ranks and their indices, and as arrays each rank's DA

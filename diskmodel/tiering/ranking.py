@@ -6,7 +6,6 @@ each tier holds when filled fastest first under its capacity and load ceiling
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -129,22 +128,16 @@ class Ranking:
 
     def x_at_io(self, y: float) -> float:
         """GB position where the cumulative small-I/O rate reaches y (the first such point)."""
-        y_edges = self._y_list
-        if y >= y_edges[-1]:
+        y_edges = self.y_edges
+        if y >= float(y_edges[-1]):
             return self.total_gb
-        # bisect_right on the sorted edges is searchsorted with side="right".
-        i = min(max(bisect.bisect_right(y_edges, y) - 1, 0), self.owner.size - 1)
+        i = min(max(int(y_edges.searchsorted(y, side="right")) - 1, 0), self.owner.size - 1)
         w, lo, hi, f_lo = self._piece(i)
         if w.small_io_iops <= 0.0:
             return float(self.x_edges[i + 1])
-        f_target = f_lo + (y - y_edges[i]) / w.small_io_iops
+        f_target = f_lo + (y - float(y_edges[i])) / w.small_io_iops
         c = min(max(float(w.skew.capacity_for_share(f_target)), lo), hi)
         return float(self.x_edges[i]) + (c - lo) * w.capacity_gb
-
-    @cached_property
-    def _y_list(self) -> list[float]:
-        """`y_edges` as floats (a ceiling search inverts the ranking at every probe)."""
-        return self.y_edges.tolist()
 
     def _piece(self, i: int) -> tuple[WorkloadDemand, float, float, float]:
         """Piece i's workload, its range on the workload's curve and the curve's share at
@@ -177,11 +170,6 @@ class Ranking:
             ),
         )
 
-    @cached_property
-    def _starts_list(self) -> list[float]:
-        """Each piece's start along the ranking (`_reach`), as floats."""
-        return self._reach[0].tolist()
-
     def workload_prefix(self, x: float) -> np.ndarray:
         """For each workload, the fraction of its capacity inside the hottest x GB.
 
@@ -200,16 +188,16 @@ class Ranking:
         """The furthest point on each workload's curve among the pieces that start before x:
         all of them whole but the last, which x may cut (the last piece's end or its part up
         to x, interpolated on its range)."""
-        _, widths, c_range, furthest = self._reach
-        # The pieces that start before x (searchsorted with side="left" on the sorted starts).
-        reached = bisect.bisect_left(self._starts_list, x)
+        starts, widths, c_range, furthest = self._reach
+        # The pieces that start before x (side="left": bisect_left on the sorted starts).
+        reached = int(starts.searchsorted(x, side="left"))
         if reached == 0:
             return np.zeros(len(self.workloads))
         prefix = furthest.within(reached - 1)
         last = reached - 1
         width = float(widths[last])
         if width > 0.0:
-            inside = min(x - self._starts_list[last], width)
+            inside = min(x - float(starts[last]), width)
             k = self.owner[last]
             prefix[k] = max(prefix[k], self.c_lo[last] + inside / width * float(c_range[last]))
         return prefix
