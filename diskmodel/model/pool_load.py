@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, costed_span, drive_work_at
-from diskmodel.model.pool_ranks import PoolRanks, forget_pool_ranks, pool_ranks
+from diskmodel.model.pool_ranks import PoolRanks
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
@@ -42,10 +42,8 @@ def shortfall_of(headroom: float) -> float:
 
 
 def forget_work() -> None:
-    """Forget the drives' work at their targets (`_work`) and the pools' ranks by tier
-    (`pool_ranks`): `layout.forget_placements` calls it."""
+    """Forget the drives' work at their targets (`_work`): `layout.forget_placements` calls it."""
     _work.clear()
-    forget_pool_ranks()
 
 
 def _work_at(utilization: float, gain: np.ndarray) -> float:
@@ -563,7 +561,10 @@ def pools_at(
             drive_times.clear()  # a long search's ceilings probe spans without end
         pool = PoolAtLoad(
             pool_config,
-            pool_ranks(config.ranks, pool_config.name, rebalanced=pool_config.rebalanced),
+            PoolRanks.of(
+                tuple(r for r in config.ranks if r.pool == pool_config.name),
+                rebalanced=pool_config.rebalanced,
+            ),
             members,
             costs,
             config.hardware.da_pairs,

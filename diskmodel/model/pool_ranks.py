@@ -1,7 +1,8 @@
 """A pool's ranks by tier as installed (`PoolRanks`): what placing the pool reads of its ranks
-whatever the load (each tier's ranks, their indices, kinds and DA pairs, and how a tier that
-spreads by capacity splits), worked out once per configuration's ranks (`pool_ranks`) instead
-of at every load a saturation search or a curve places the pool at.
+whatever the load (each tier's ranks, their indices, distinct drive kinds and DA pairs, and
+how a tier that spreads by capacity splits), worked out once per pool at a load and lent to
+the same pool at the same rates of configurations that differ in the skew curves
+(`pool_load.pools_at`).
 """
 
 from __future__ import annotations
@@ -87,28 +88,3 @@ class PoolRanks(NamedTuple):
             ranks,
             {t: TierRanks.of(held, rebalanced=rebalanced) for t, held in by_tier.items()},
         )
-
-
-_KEPT = 256
-_kept: dict[tuple[int, str, bool], tuple[tuple[Rank, ...], PoolRanks]] = {}
-"""`PoolRanks` by the identity of a configuration's ranks (held beside, so that the identity
-is not reused while kept), the pool's name and whether Easy Tier rebalances it."""
-
-
-def pool_ranks(all_ranks: tuple[Rank, ...], pool: str, *, rebalanced: bool) -> PoolRanks:
-    """The ranks of `pool` among a configuration's `all_ranks` (`PoolRanks`), kept: every load
-    of one configuration asks for the same."""
-    key = (id(all_ranks), pool, rebalanced)
-    found = _kept.get(key)
-    if found is not None and found[0] is all_ranks:
-        return found[1]
-    made = PoolRanks.of(tuple(r for r in all_ranks if r.pool == pool), rebalanced=rebalanced)
-    if len(_kept) >= _KEPT:
-        _kept.clear()
-    _kept[key] = (all_ranks, made)
-    return made
-
-
-def forget_pool_ranks() -> None:
-    """Forget the kept `PoolRanks` (`_kept`): `pool_load.forget_work` calls it."""
-    _kept.clear()
