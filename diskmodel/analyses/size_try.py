@@ -11,7 +11,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from diskmodel.analyses.size_offers import (
 )
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
-from diskmodel.configuration.resolution import SkewCurves
+from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
@@ -78,8 +78,18 @@ class SizingContext:
     prices: Prices | None = None
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
     shared: dict[str, Any] | None = None  # `base` with what no choice changes validated
-    curves: SkewCurves = field(default_factory=dict)  # the skew curves its configurations share
     kept: KeptSections | None = None  # the sections of `shared`'s configurations validated
+    parts: SharedParts | None = None  # what its configurations' resolutions share (made here)
+
+    def __post_init__(self) -> None:
+        if self.parts is None:  # frozen: set once, here
+            object.__setattr__(self, "parts", SharedParts(self.catalog))
+
+    @property
+    def curves(self) -> SkewCurves:
+        """The skew curves its configurations share (`SharedParts.curves`)."""
+        assert self.parts is not None
+        return self.parts.curves
 
     @property
     def configuration_base(self) -> dict[str, Any]:
@@ -132,11 +142,12 @@ def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
 
 def sized_configuration(variant: Scenario, context: SizingContext) -> Configuration:
     """A configuration of the search resolved; a cache size of its own projects the hit
-    ratios to it, as an alternative's does. Its skew curves are the search's
-    (`context.curves`): built once, and ranked once for every placement of every
-    configuration. Without the report's inputs (`shown=False`): a candidate is solved and
-    summed up, never reported with its catalog figures and defaults, and listing them was two
-    thirds of its resolution."""
+    ratios to it, as an alternative's does. What the search's configurations share in their
+    resolution is the search's (`context.parts`): its skew curves built once, and ranked once
+    for every placement of every configuration; each rank as installed; the workloads as
+    resolved for each cache size. Without the report's inputs (`shown=False`): a candidate is
+    solved and summed up, never reported with its catalog figures and defaults, and listing
+    them was two thirds of its resolution."""
     hits = projected_hit_ratios(context.scenario, variant, {})
     return resolve(
         variant,
@@ -144,7 +155,7 @@ def sized_configuration(variant: Scenario, context: SizingContext) -> Configurat
         context.base_dir,
         hit_ratios=hits,
         shown=False,
-        curves=context.curves,
+        parts=context.parts,
     )
 
 
