@@ -55,7 +55,7 @@ from diskmodel.analyses.size_try import (
     why_not_bounded,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import ServiceLevelConfig
+from diskmodel.configuration import Configuration, ServiceLevelConfig
 from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult, no_more
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import Prices
@@ -92,10 +92,11 @@ that the bounds do not skip yet (`_search`; their open networks are solved in on
 
 def _screen(
     scenario: Scenario, context: SizingContext, variants: Sequence[Scenario | str]
-) -> bounds.Screen:
+) -> tuple[bounds.Screen, dict[int, Configuration]]:
     """The bounds of every valid configuration (an invalid one gets no bound: inf, nothing
-    proved). Each system model's configurations are bounded with that model's figures: the
-    same drive is packaged, and so performs, differently in each."""
+    proved), and the configurations resolved for them (by index: one per processor option and
+    cache size, `_screen_model`). Each system model's configurations are bounded with that
+    model's figures: the same drive is packaged, and so performs, differently in each."""
     n = len(variants)
     response = np.full(n, np.inf)
     saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
@@ -106,22 +107,27 @@ def _screen(
     for i, v in enumerate(variants):
         if not isinstance(v, str):
             by_model.setdefault(v.system.model, []).append((i, v))
+    resolved: dict[int, Configuration] = {}
     for model, members in sorted(by_model.items()):
         rows = [i for i, _ in members]
-        part = _screen_model(model, scenario, context, [v for _, v in members])
+        part, configs = _screen_model(model, scenario, context, [v for _, v in members])
+        resolved.update((rows[k], config) for k, config in configs.items())
         response[rows] = part.response_lb_s
         saturated[rows] = part.saturated
         fails[rows] = part.fails
         utilization[:, rows] = part.utilization_lb
         why[rows], why_value[rows] = part.why, part.why_value
         texts = part.texts  # the same limits, so the same texts, for every model
-    return bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
+    screen = bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
+    return screen, resolved
 
 
 def _screen_model(
     system: str, scenario: Scenario, context: SizingContext, variants: Sequence[Scenario]
-) -> bounds.Screen:
-    """The bounds of configurations of one system model."""
+) -> tuple[bounds.Screen, dict[int, Configuration]]:
+    """The bounds of configurations of one system model, and the configurations resolved for
+    their profiles (by index in `variants`: the first of each processor option and cache
+    size, as the search resolves it, `sized_configuration`)."""
     catalog = context.catalog
     kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
     figures = size_profile.rank_kinds(catalog, system, kinds)
@@ -133,10 +139,11 @@ def _screen_model(
     ports, pairs = np.ones(n), np.ones(n)
     ranks = np.zeros((n, len(kinds)))
     workloads: list[tuple[str, float, Any]] = []
+    resolved: dict[int, Configuration] = {}
     for i, v in enumerate(variants):
         key = (float(v.system.processor_ways), float(v.system.cache_gb))
         if key not in keys:
-            config = sized_configuration(v, context)
+            config = resolved[i] = sized_configuration(v, context)
             keys[key] = len(profiles)
             profiles.append(size_profile.profile(config, catalog, figures))
             if not workloads:
@@ -149,13 +156,14 @@ def _screen_model(
         for pool in v.pools:
             for g in pool.ranks:
                 ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
-    return bounds.screen(
+    screen = bounds.screen(
         profiles,
         bounds.Space(profile, ports, pairs, ranks),
         figures,
         workloads,
         screen_limits(scenario, context.periods),
     )
+    return screen, resolved
 
 
 def _method(total: int, pruned: Sequence[SizingPruned], prune: bool, why_not: str) -> str:
@@ -207,9 +215,17 @@ def size_scenario(
     if size.candidates > PER_CONFIGURATION_UP_TO:
         return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
     jobs, variants = _jobs(scenario, catalog, size.prices, context.shared, context.kept)
-    screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = search_workers(len(jobs))
+    screen = None
+    if prune and not why_not:
+        screen, resolved = _screen(scenario, context, variants)
+        if workers == 1 and scheduler is None:
+            # The configurations the screen resolved are solved here: each resolved once.
+            # (Sent to other processes, a job goes without it: a configuration is more to
+            # send than it is to resolve.)
+            for i, config in resolved.items():
+                jobs[i] = replace(jobs[i], config=config)
     results, skipped = _search(context, jobs, variants, screen, workers, scheduler, advance)
     kept = sorted(results)
     candidates = tuple(results[i] for i in kept)

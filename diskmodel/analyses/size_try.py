@@ -64,6 +64,7 @@ class SizingJob:
     variant: Scenario | None = None  # validated already (then `data` is not needed)
     offered: bool = False  # only the choice is given: the data, validation and cost follow
     refused: str | None = None  # validated already: why it is not possible (`validated`)
+    config: Configuration | None = None  # `variant` resolved already (`sized_configuration`)
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,7 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
     variant = job.variant if job.variant is not None else validated(job, catalog)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
-    config = sized_configuration(variant, context)
+    config = job.config if job.config is not None else sized_configuration(variant, context)
     costed = job.variant is not None  # the per-configuration search costs it first
     cost = job.cost if costed else configuration_cost(variant, catalog, context.prices)
     return _Trial(job, config, cost, Solver(config))
