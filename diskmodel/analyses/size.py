@@ -342,7 +342,9 @@ def _search(
     candidates and the skipped, by job index. In one process, the jobs after a batch that
     the bounds do not skip yet are solved with it (`SOLVED_AHEAD`): each job's answer is its
     own (`size_try.try_configurations`), so the batches, and what they solve and skip, are
-    the same; an answer solved ahead for a job the bounds then skip is dropped."""
+    the same; an answer solved ahead for a job the bounds then skip is dropped. A job the
+    cost rule might skip later (`_maybe_beaten`) is not solved ahead but with its own batch,
+    once the bounds have not skipped it there."""
     results: dict[int, SizingCandidate] = {}
     skipped: dict[int, SizingPruned] = {}
     # Cheapest first, so that what is solved can beat what comes later (size_bounds.skippable).
@@ -361,6 +363,7 @@ def _search(
         return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
 
     ahead: dict[int, SizingCandidate] = {}
+    held = _maybe_beaten(screen, keys, order, variants) if screen is not None else set()
     with SizingRunner(context, workers, scheduler) as runner:
         solve_ahead = screen is not None and runner.slots == 1 and scheduler is None
         queue = list(order)
@@ -383,7 +386,7 @@ def _search(
                 for j in queue if solve_ahead else ():
                     if len(missing) + len(more) >= SOLVED_AHEAD:
                         break
-                    if why_skip(j) is None:
+                    if j not in ahead and j not in held and why_skip(j) is None:
                         more.append(j)
                 solving = missing + more
                 ahead.update(zip(solving, runner.run([jobs[j] for j in solving]), strict=True))
@@ -394,3 +397,37 @@ def _search(
                 if advance is not None:
                     advance(1)
     return results, skipped
+
+
+def _maybe_beaten(
+    screen: bounds.Screen,
+    keys: Sequence[tuple[float, float]],
+    order: Sequence[int],
+    variants: Sequence[Scenario | str],
+) -> set[int]:
+    """The jobs the bounds' second rule might skip once others are solved
+    (`size_bounds.skippable`, rule B): some valid job d no dearer, not proved saturated, has
+    R_lb(d) (1 + s)^2 < R_lb(c): a solved d is at least that fast (R(d) >= R_lb(d)), so for
+    any other c no solved d can be fast enough. Only what is solved ahead follows from this,
+    never what is skipped."""
+    margin = (1 + SAME_RESPONSE) ** 2
+    out: set[int] = set()
+    fastest = np.inf  # the least R_lb(d) over the jobs no dearer than the current key
+    k = 0
+    while k < len(order):
+        same = [order[k]]
+        while k + len(same) < len(order) and keys[order[k + len(same)]] == keys[order[k]]:
+            same.append(order[k + len(same)])
+        for d in same:
+            if not isinstance(variants[d], str) and not screen.saturated[d]:
+                fastest = min(fastest, float(screen.response_lb_s[d]))
+        # A job is never beaten by itself: (1 + s)^2 R_lb(c) >= R_lb(c) (1 - MARGIN).
+        out.update(
+            c
+            for c in same
+            if c != 0
+            and not isinstance(variants[c], str)
+            and fastest * margin < float(screen.response_lb_s[c]) * (1 - bounds.MARGIN)
+        )
+        k += len(same)
+    return out
