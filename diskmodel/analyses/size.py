@@ -34,6 +34,7 @@ import numpy as np
 
 from diskmodel.analyses import cluster, size_batch, size_profile
 from diskmodel.analyses import size_bounds as bounds
+from diskmodel.analyses.collections_paced import paced
 from diskmodel.analyses.limits import limits
 from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO, screen_limits
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
@@ -201,7 +202,24 @@ def size_scenario(
     distributed scheduler's address to run them on instead (a search that outgrows one
     machine). `prune`: skip what the bounds prove cannot be on the front nor an answer
     (default: `analyses.size.prune`).
-    `tally(solved, skipped, left)`: the batched search's progress (a large space)."""
+    `tally(solved, skipped, left)`: the batched search's progress (a large space).
+    Garbage is collected less often while it runs (`collections_paced`)."""
+    with paced():
+        return _size_scenario(
+            scenario, catalog, base_dir, advance, workers, scheduler, prune, tally
+        )
+
+
+def _size_scenario(
+    scenario: Scenario,
+    catalog: Catalog | None,
+    base_dir: Path | None,
+    advance: Callable[[int], None] | None,
+    workers: int | None,
+    scheduler: str | None,
+    prune: bool | None,
+    tally: size_batch.Tally | None,
+) -> SizingResult:
     if scheduler is not None:  # a mistyped address is refused before any work
         scheduler = cluster.scheduler_address(scheduler)
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
+from diskmodel.analyses.collections_paced import paced
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.analyses.size_offers import (
     Cost,
@@ -372,8 +373,9 @@ class SizingRunner:
 
 def try_chunk(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
     """Consecutive jobs tried in one task (a process's or a Dask worker's), together
-    (`try_configurations`)."""
-    return try_configurations(jobs, context)
+    (`try_configurations`), garbage collected less often meanwhile (`collections_paced`)."""
+    with paced():
+        return try_configurations(jobs, context)
 
 
 _worker_context: list[SizingContext] = []
