@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,7 @@ from diskmodel.analyses.size_offers import (
     variant_data,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
+from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
 from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
@@ -280,18 +279,19 @@ def uneven_placement(config: Configuration) -> str:
     named, since a rank more on one DA pair can lower the maximum (issue 14)."""
     hw = config.hardware
     servers = hw.system.servers
-    kinds: dict[tuple[str, str, str], list[Rank]] = {}
+    # Per kind, its ranks on each DA pair and on each server, counted in one pass.
+    kinds: dict[tuple[str, str, str], tuple[list[int], list[int]]] = {}
     for rank in config.ranks:
-        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
+        key = (rank.pool, rank.drive.name, rank.raid.name)
+        counts = kinds.get(key)
+        if counts is None:
+            counts = kinds[key] = ([0] * hw.da_pairs, [0] * servers)
+        if 0 <= rank.da_pair < hw.da_pairs:  # validated: every rank is on one of them
+            counts[0][rank.da_pair] += 1
+        counts[1][rank.server % servers] += 1
     parts = []
     drives = [drive for _, drive, _ in kinds]
-    for (_, drive, raid), ranks in kinds.items():
-        on_pair, on_server = (
-            Counter(r.da_pair for r in ranks),
-            Counter(r.server % servers for r in ranks),
-        )
-        pairs = [on_pair[d] for d in range(hw.da_pairs)]
-        owners = [on_server[s] for s in range(servers)]
+    for (_, drive, raid), (pairs, owners) in kinds.items():
         uneven = []
         if max(pairs) > min(pairs):
             uneven.append("DA " + "/".join(map(str, pairs)))
