@@ -34,6 +34,7 @@ import numpy as np
 
 from diskmodel.analyses import cluster, size_batch, size_profile
 from diskmodel.analyses import size_bounds as bounds
+from diskmodel.analyses.collections_paced import paced
 from diskmodel.analyses.limits import limits
 from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO, screen_limits
 from diskmodel.analyses.size_front import SAME_RESPONSE, cheapest, pareto_front
@@ -55,7 +56,7 @@ from diskmodel.analyses.size_try import (
     why_not_bounded,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import ServiceLevelConfig
+from diskmodel.configuration import Configuration, ServiceLevelConfig
 from diskmodel.prediction import SizingCandidate, SizingPruned, SizingResult, no_more
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import Prices
@@ -92,10 +93,11 @@ that the bounds do not skip yet (`_search`; their open networks are solved in on
 
 def _screen(
     scenario: Scenario, context: SizingContext, variants: Sequence[Scenario | str]
-) -> bounds.Screen:
+) -> tuple[bounds.Screen, dict[int, Configuration]]:
     """The bounds of every valid configuration (an invalid one gets no bound: inf, nothing
-    proved). Each system model's configurations are bounded with that model's figures: the
-    same drive is packaged, and so performs, differently in each."""
+    proved), and the configurations resolved for them (by index: one per processor option and
+    cache size, `_screen_model`). Each system model's configurations are bounded with that
+    model's figures: the same drive is packaged, and so performs, differently in each."""
     n = len(variants)
     response = np.full(n, np.inf)
     saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
@@ -106,22 +108,27 @@ def _screen(
     for i, v in enumerate(variants):
         if not isinstance(v, str):
             by_model.setdefault(v.system.model, []).append((i, v))
+    resolved: dict[int, Configuration] = {}
     for model, members in sorted(by_model.items()):
         rows = [i for i, _ in members]
-        part = _screen_model(model, scenario, context, [v for _, v in members])
+        part, configs = _screen_model(model, scenario, context, [v for _, v in members])
+        resolved.update((rows[k], config) for k, config in configs.items())
         response[rows] = part.response_lb_s
         saturated[rows] = part.saturated
         fails[rows] = part.fails
         utilization[:, rows] = part.utilization_lb
         why[rows], why_value[rows] = part.why, part.why_value
         texts = part.texts  # the same limits, so the same texts, for every model
-    return bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
+    screen = bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
+    return screen, resolved
 
 
 def _screen_model(
     system: str, scenario: Scenario, context: SizingContext, variants: Sequence[Scenario]
-) -> bounds.Screen:
-    """The bounds of configurations of one system model."""
+) -> tuple[bounds.Screen, dict[int, Configuration]]:
+    """The bounds of configurations of one system model, and the configurations resolved for
+    their profiles (by index in `variants`: the first of each processor option and cache
+    size, as the search resolves it, `sized_configuration`)."""
     catalog = context.catalog
     kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
     figures = size_profile.rank_kinds(catalog, system, kinds)
@@ -133,10 +140,11 @@ def _screen_model(
     ports, pairs = np.ones(n), np.ones(n)
     ranks = np.zeros((n, len(kinds)))
     workloads: list[tuple[str, float, Any]] = []
+    resolved: dict[int, Configuration] = {}
     for i, v in enumerate(variants):
         key = (float(v.system.processor_ways), float(v.system.cache_gb))
         if key not in keys:
-            config = sized_configuration(v, context)
+            config = resolved[i] = sized_configuration(v, context)
             keys[key] = len(profiles)
             profiles.append(size_profile.profile(config, catalog, figures))
             if not workloads:
@@ -149,13 +157,14 @@ def _screen_model(
         for pool in v.pools:
             for g in pool.ranks:
                 ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
-    return bounds.screen(
+    screen = bounds.screen(
         profiles,
         bounds.Space(profile, ports, pairs, ranks),
         figures,
         workloads,
         screen_limits(scenario, context.periods),
     )
+    return screen, resolved
 
 
 def _method(total: int, pruned: Sequence[SizingPruned], prune: bool, why_not: str) -> str:
@@ -193,7 +202,24 @@ def size_scenario(
     distributed scheduler's address to run them on instead (a search that outgrows one
     machine). `prune`: skip what the bounds prove cannot be on the front nor an answer
     (default: `analyses.size.prune`).
-    `tally(solved, skipped, left)`: the batched search's progress (a large space)."""
+    `tally(solved, skipped, left)`: the batched search's progress (a large space).
+    Garbage is collected less often while it runs (`collections_paced`)."""
+    with paced():
+        return _size_scenario(
+            scenario, catalog, base_dir, advance, workers, scheduler, prune, tally
+        )
+
+
+def _size_scenario(
+    scenario: Scenario,
+    catalog: Catalog | None,
+    base_dir: Path | None,
+    advance: Callable[[int], None] | None,
+    workers: int | None,
+    scheduler: str | None,
+    prune: bool | None,
+    tally: size_batch.Tally | None,
+) -> SizingResult:
     if scheduler is not None:  # a mistyped address is refused before any work
         scheduler = cluster.scheduler_address(scheduler)
     catalog = scenario_catalog(scenario.catalog, base_dir, catalog)
@@ -207,9 +233,17 @@ def size_scenario(
     if size.candidates > PER_CONFIGURATION_UP_TO:
         return _batched(context, prune and not why_not, why_not, workers, scheduler, tally)
     jobs, variants = _jobs(scenario, catalog, size.prices, context.shared, context.kept)
-    screen = _screen(scenario, context, variants) if prune and not why_not else None
     if workers is None:
         workers = search_workers(len(jobs))
+    screen = None
+    if prune and not why_not:
+        screen, resolved = _screen(scenario, context, variants)
+        if workers == 1 and scheduler is None:
+            # The configurations the screen resolved are solved here: each resolved once.
+            # (Sent to other processes, a job goes without it: a configuration is more to
+            # send than it is to resolve.)
+            for i, config in resolved.items():
+                jobs[i] = replace(jobs[i], config=config)
     results, skipped = _search(context, jobs, variants, screen, workers, scheduler, advance)
     kept = sorted(results)
     candidates = tuple(results[i] for i in kept)
@@ -326,7 +360,9 @@ def _search(
     candidates and the skipped, by job index. In one process, the jobs after a batch that
     the bounds do not skip yet are solved with it (`SOLVED_AHEAD`): each job's answer is its
     own (`size_try.try_configurations`), so the batches, and what they solve and skip, are
-    the same; an answer solved ahead for a job the bounds then skip is dropped."""
+    the same; an answer solved ahead for a job the bounds then skip is dropped. A job the
+    cost rule might skip later (`_maybe_beaten`) is not solved ahead but with its own batch,
+    once the bounds have not skipped it there."""
     results: dict[int, SizingCandidate] = {}
     skipped: dict[int, SizingPruned] = {}
     # Cheapest first, so that what is solved can beat what comes later (size_bounds.skippable).
@@ -345,6 +381,7 @@ def _search(
         return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
 
     ahead: dict[int, SizingCandidate] = {}
+    held = _maybe_beaten(screen, keys, order, variants) if screen is not None else set()
     with SizingRunner(context, workers, scheduler) as runner:
         solve_ahead = screen is not None and runner.slots == 1 and scheduler is None
         queue = list(order)
@@ -367,7 +404,7 @@ def _search(
                 for j in queue if solve_ahead else ():
                     if len(missing) + len(more) >= SOLVED_AHEAD:
                         break
-                    if why_skip(j) is None:
+                    if j not in ahead and j not in held and why_skip(j) is None:
                         more.append(j)
                 solving = missing + more
                 ahead.update(zip(solving, runner.run([jobs[j] for j in solving]), strict=True))
@@ -378,3 +415,37 @@ def _search(
                 if advance is not None:
                     advance(1)
     return results, skipped
+
+
+def _maybe_beaten(
+    screen: bounds.Screen,
+    keys: Sequence[tuple[float, float]],
+    order: Sequence[int],
+    variants: Sequence[Scenario | str],
+) -> set[int]:
+    """The jobs the bounds' second rule might skip once others are solved
+    (`size_bounds.skippable`, rule B): some valid job d no dearer, not proved saturated, has
+    R_lb(d) (1 + s)^2 < R_lb(c): a solved d is at least that fast (R(d) >= R_lb(d)), so for
+    any other c no solved d can be fast enough. Only what is solved ahead follows from this,
+    never what is skipped."""
+    margin = (1 + SAME_RESPONSE) ** 2
+    out: set[int] = set()
+    fastest = np.inf  # the least R_lb(d) over the jobs no dearer than the current key
+    k = 0
+    while k < len(order):
+        same = [order[k]]
+        while k + len(same) < len(order) and keys[order[k + len(same)]] == keys[order[k]]:
+            same.append(order[k + len(same)])
+        for d in same:
+            if not isinstance(variants[d], str) and not screen.saturated[d]:
+                fastest = min(fastest, float(screen.response_lb_s[d]))
+        # A job is never beaten by itself: (1 + s)^2 R_lb(c) >= R_lb(c) (1 - MARGIN).
+        out.update(
+            c
+            for c in same
+            if c != 0
+            and not isinstance(variants[c], str)
+            and fastest * margin < float(screen.response_lb_s[c]) * (1 - bounds.MARGIN)
+        )
+        k += len(same)
+    return out

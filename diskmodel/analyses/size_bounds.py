@@ -291,62 +291,43 @@ def screen(
     with np.errstate(divide="ignore", invalid="ignore"):
         per_drive = np.where(active > 0, drives / np.where(active > 0, active, 1.0), 0.0)
 
-    def at(g: int, factor: float) -> FloatArray:
-        """Group g's utilisation bound with the load times `factor`."""
-        u = groups[g][1] * factor
-        if drive_busy and g == 3:
-            return np.maximum(u, busy_at_least(per_drive * factor))
-        return u
-
-    def response_lb(factor: float) -> FloatArray:
-        u = u_port * factor
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # S (1 + u / (2 (1 - u))): the service and at least half the M/M/1 wait.
-            ports = np.where(
-                u < 1, port_rate_s * (1 + 0.5 * u / np.where(u < 1, 1 - u, 1.0)), np.inf
-            )
-            return np.asarray(
-                np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0),
-                dtype=np.float64,
-            )
-
-    def saturates(factor: float) -> BoolArray:
-        over = np.zeros(N, dtype=bool)
-        for _, u, _, _ in groups:
-            over |= u * factor >= 1 + MARGIN
-        return over
-
-    saturated_now = saturates(1.0)
-    fails = np.zeros(N, dtype=bool)
-    why = np.full(N, -1, dtype=np.int64)
-    why_value = np.zeros(N)
+    # Every period at once: the load times each factor [P, 1], against the candidates [N].
+    factors = np.array([1.0, *limits.factors])[:, None]
+    utilization = [u[None, :] * factors for _, u, _, _ in groups]  # [P, N] each
+    if drive_busy:
+        utilization[3] = np.maximum(utilization[3], busy_at_least(per_drive[None, :] * factors))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # S (1 + u / (2 (1 - u))): the service and at least half the M/M/1 wait.
+        u = u_port[None, :] * factors
+        ports = np.where(u < 1, port_rate_s * (1 + 0.5 * u / np.where(u < 1, 1 - u, 1.0)), np.inf)
+        r_lb = np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0)
+    # The checks in the order they are reported, [P x 5, N]: per period, each group, then the
+    # response; a candidate's reason is the first it breaks.
+    checks = len(groups) + 1
+    broken = np.stack(
+        [
+            *(u > g[2] * (1 + MARGIN) for u, g in zip(utilization, groups, strict=True)),
+            r_lb > limits.response_s * (1 + MARGIN),
+        ],
+        axis=1,
+    ).reshape(len(factors) * checks, N)
+    values = np.stack([*utilization, r_lb * 1e3], axis=1).reshape(len(factors) * checks, N)
     texts: list[str] = []
-    for label, factor in zip(limits.periods, (1.0, *limits.factors), strict=True):
-        checks: list[tuple[BoolArray, str]] = []
-        for g, (name, _, ceiling, how) in enumerate(groups):
-            value = at(g, factor)
-            checks.append(
-                (
-                    value > ceiling * (1 + MARGIN),
-                    f"{name} utilisation {{:.1%}} > {ceiling:.0%} {label} ({how})",
-                )
-            )
-        r_lb = response_lb(factor)
-        checks.append(
-            (
-                r_lb > limits.response_s * (1 + MARGIN),
-                f"response time at least {{:.3g}} ms > {limits.response_s * 1e3:g} ms {label}",
-            )
-        )
-        values = (*(at(g, factor) for g in range(len(groups))), r_lb * 1e3)
-        for (broken, text), value in zip(checks, values, strict=True):
-            new = broken & ~fails
-            why[new] = len(texts)
-            why_value[new] = value[new]
-            texts.append(text)
-            fails |= broken
-    r_now = np.where(saturated_now, np.inf, response_lb(1.0))
-    lows = np.array([at(g, 1.0) for g in range(len(groups))])
+    for label in limits.periods:
+        texts += [
+            f"{name} utilisation {{:.1%}} > {ceiling:.0%} {label} ({how})"
+            for name, _, ceiling, how in groups
+        ]
+        texts.append(f"response time at least {{:.3g}} ms > {limits.response_s * 1e3:g} ms {label}")
+    fails = np.asarray(broken.any(axis=0), dtype=np.bool_)
+    first = broken.argmax(axis=0)
+    why = np.where(fails, first, -1).astype(np.int64)
+    why_value = np.where(fails, values[first, np.arange(N)], 0.0)
+    saturated_now = np.zeros(N, dtype=bool)
+    for _, u_now, _, _ in groups:
+        saturated_now |= u_now >= 1 + MARGIN
+    r_now = np.where(saturated_now, np.inf, r_lb[0])
+    lows = np.array([u[0] for u in utilization])
     return Screen(r_now, saturated_now, fails, why, why_value, tuple(texts), lows)
 
 

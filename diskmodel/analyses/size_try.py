@@ -9,9 +9,8 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
+from diskmodel.analyses.collections_paced import paced
 from diskmodel.analyses.limits import first_broken, limits
 from diskmodel.analyses.size_offers import (
     Cost,
@@ -29,8 +29,8 @@ from diskmodel.analyses.size_offers import (
     variant_data,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import Configuration, Rank, projected_hit_ratios, resolve
-from diskmodel.configuration.resolution import SkewCurves
+from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
+from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
@@ -64,6 +64,7 @@ class SizingJob:
     variant: Scenario | None = None  # validated already (then `data` is not needed)
     offered: bool = False  # only the choice is given: the data, validation and cost follow
     refused: str | None = None  # validated already: why it is not possible (`validated`)
+    config: Configuration | None = None  # `variant` resolved already (`sized_configuration`)
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,18 @@ class SizingContext:
     prices: Prices | None = None
     base: dict[str, Any] | None = None  # the scenario's data, for a configuration's own
     shared: dict[str, Any] | None = None  # `base` with what no choice changes validated
-    curves: SkewCurves = field(default_factory=dict)  # the skew curves its configurations share
     kept: KeptSections | None = None  # the sections of `shared`'s configurations validated
+    parts: SharedParts | None = None  # what its configurations' resolutions share (made here)
+
+    def __post_init__(self) -> None:
+        if self.parts is None:  # frozen: set once, here
+            object.__setattr__(self, "parts", SharedParts(self.catalog))
+
+    @property
+    def curves(self) -> SkewCurves:
+        """The skew curves its configurations share (`SharedParts.curves`)."""
+        assert self.parts is not None
+        return self.parts.curves
 
     @property
     def configuration_base(self) -> dict[str, Any]:
@@ -132,11 +143,12 @@ def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
 
 def sized_configuration(variant: Scenario, context: SizingContext) -> Configuration:
     """A configuration of the search resolved; a cache size of its own projects the hit
-    ratios to it, as an alternative's does. Its skew curves are the search's
-    (`context.curves`): built once, and ranked once for every placement of every
-    configuration. Without the report's inputs (`shown=False`): a candidate is solved and
-    summed up, never reported with its catalog figures and defaults, and listing them was two
-    thirds of its resolution."""
+    ratios to it, as an alternative's does. What the search's configurations share in their
+    resolution is the search's (`context.parts`): its skew curves built once, and ranked once
+    for every placement of every configuration; each rank as installed; the workloads as
+    resolved for each cache size. Without the report's inputs (`shown=False`): a candidate is
+    solved and summed up, never reported with its catalog figures and defaults, and listing
+    them was two thirds of its resolution."""
     hits = projected_hit_ratios(context.scenario, variant, {})
     return resolve(
         variant,
@@ -144,7 +156,7 @@ def sized_configuration(variant: Scenario, context: SizingContext) -> Configurat
         context.base_dir,
         hit_ratios=hits,
         shown=False,
-        curves=context.curves,
+        parts=context.parts,
     )
 
 
@@ -218,7 +230,7 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
     variant = job.variant if job.variant is not None else validated(job, catalog)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
-    config = sized_configuration(variant, context)
+    config = job.config if job.config is not None else sized_configuration(variant, context)
     costed = job.variant is not None  # the per-configuration search costs it first
     cost = job.cost if costed else configuration_cost(variant, catalog, context.prices)
     return _Trial(job, config, cost, Solver(config))
@@ -267,18 +279,19 @@ def uneven_placement(config: Configuration) -> str:
     named, since a rank more on one DA pair can lower the maximum (issue 14)."""
     hw = config.hardware
     servers = hw.system.servers
-    kinds: dict[tuple[str, str, str], list[Rank]] = {}
+    # Per kind, its ranks on each DA pair and on each server, counted in one pass.
+    kinds: dict[tuple[str, str, str], tuple[list[int], list[int]]] = {}
     for rank in config.ranks:
-        kinds.setdefault((rank.pool, rank.drive.name, rank.raid.name), []).append(rank)
+        key = (rank.pool, rank.drive.name, rank.raid.name)
+        counts = kinds.get(key)
+        if counts is None:
+            counts = kinds[key] = ([0] * hw.da_pairs, [0] * servers)
+        if 0 <= rank.da_pair < hw.da_pairs:  # validated: every rank is on one of them
+            counts[0][rank.da_pair] += 1
+        counts[1][rank.server % servers] += 1
     parts = []
     drives = [drive for _, drive, _ in kinds]
-    for (_, drive, raid), ranks in kinds.items():
-        on_pair, on_server = (
-            Counter(r.da_pair for r in ranks),
-            Counter(r.server % servers for r in ranks),
-        )
-        pairs = [on_pair[d] for d in range(hw.da_pairs)]
-        owners = [on_server[s] for s in range(servers)]
+    for (_, drive, raid), (pairs, owners) in kinds.items():
         uneven = []
         if max(pairs) > min(pairs):
             uneven.append("DA " + "/".join(map(str, pairs)))
@@ -360,8 +373,9 @@ class SizingRunner:
 
 def try_chunk(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
     """Consecutive jobs tried in one task (a process's or a Dask worker's), together
-    (`try_configurations`)."""
-    return try_configurations(jobs, context)
+    (`try_configurations`), garbage collected less often meanwhile (`collections_paced`)."""
+    with paced():
+        return try_configurations(jobs, context)
 
 
 _worker_context: list[SizingContext] = []

@@ -10,6 +10,7 @@ application above the storage, and the inputs as the report shows them (`predict
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from diskmodel.catalog import Drive, HostAdapterType, ProcessorOption, RaidFormat, StorageSystem
 from diskmodel.components import cache, raid
@@ -37,11 +38,14 @@ class Rank:
     server: int
     added: bool
 
-    @property
+    # Worked out once per rank (a frozen record: the instance's dict takes it): a rank is
+    # shared by the configurations of a search (`shared.SharedParts`), and read at each
+    # resolution and placement.
+    @cached_property
     def tier(self) -> str:
         return self.drive.tier
 
-    @property
+    @cached_property
     def capacity_gb(self) -> float:
         """Usable capacity: data drives x drive capacity."""
         return self.raid.data_drives * self.drive.capacity_gb

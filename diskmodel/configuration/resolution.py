@@ -41,6 +41,7 @@ from diskmodel.configuration.records import (
     ServiceLevelConfig,
     WorkloadConfig,
 )
+from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.configuration.zos import resolve_zos
 from diskmodel.logwrite import LogPath
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
@@ -54,10 +55,6 @@ from diskmodel.workload import IoMix
 
 # Heat maps already read in this run: small-I/O curve, MB curve, description, extents.
 HeatMaps = dict[str, tuple[SkewCurve, SkewCurve | None, str, int]]
-SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
-"""Skew curves already built from a description (`_skew`), by (points, level, sequential
-level): a calibration asks for one level again at every interval and at every point it comes
-back to, and a curve keeps what placement computes from it (`SkewCurve.ranking_bins`)."""
 
 
 def resolve_scenario(
@@ -103,6 +100,7 @@ def resolve(
     _heat: HeatMaps | None = None,
     shown: bool = True,
     curves: SkewCurves | None = None,
+    parts: SharedParts | None = None,
 ) -> Configuration:
     """One scenario (already validated) as a `Configuration`.
 
@@ -116,14 +114,24 @@ def resolve(
     curves: skew curves described by points or a level, taken from here where built before
     and kept here (`SkewCurves`): configurations of one search then share each curve, and
     what placement computes from it (`SkewCurve.ranking_bins`).
+    parts: what configurations resolved together share, kept by what each depends on
+    (`SharedParts`, its curves in place of `curves`), for `parts.catalog` only.
     """
     catalog = catalog or load_catalog()
-    scenario = scenario.corner("central")
+    if parts is not None and parts.catalog is not catalog:
+        parts = None
+    if parts is not None:
+        curves = parts.curves
+    if shown or scenario.ranges:
+        # A scenario with no ranges is its own central corner, to every value (the copy would
+        # only mark the system's front-end latency as given, which only the defaults listed
+        # read, and they are listed only when `shown`).
+        scenario = scenario.corner("central")
     given = scenario.model_workloads  # the logs' writes after the scenario's workloads
     ficon, zos = resolve_zos(scenario, catalog, given)
     hardware = replace(_hardware(scenario, catalog), ficon=ficon)
     system = hardware.system
-    ranks = _ranks(scenario, catalog, system)
+    ranks = _ranks(scenario, catalog, system, parts)
     pools = tuple(
         _pool(
             p.name,
@@ -136,18 +144,30 @@ def resolve(
         for p in scenario.pools
     )
     heat = {} if _heat is None else _heat
-    workloads = tuple(
-        _workload(
-            w,
-            None if hit_ratios is None or i >= len(hit_ratios) else hit_ratios[i],
-            base_dir,
-            heat,
-            allow_outside_heatmaps,
-            scenario.application,
-            curves,
-        )
-        for i, w in enumerate(given)
+    app = scenario.application
+    hits, kept = (
+        (None, None)
+        if parts is None
+        else parts.resolved_workloads(given, app, hit_ratios, base_dir, allow_outside_heatmaps)
     )
+    workloads = (
+        kept
+        if kept is not None
+        else tuple(
+            _workload(
+                w,
+                None if hit_ratios is None or i >= len(hit_ratios) else hit_ratios[i],
+                base_dir,
+                heat,
+                allow_outside_heatmaps,
+                app,
+                curves,
+            )
+            for i, w in enumerate(given)
+        )
+    )
+    if parts is not None and kept is None:
+        parts.keep_workloads(given, app, hits, base_dir, allow_outside_heatmaps, workloads)
     if ficon is not None:
         workloads = tuple(replace(w, zos=z) for w, z in zip(workloads, zos, strict=True))
     service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)
@@ -263,10 +283,18 @@ def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
     )
 
 
-def _ranks(scenario: Scenario, catalog: Catalog, system: StorageSystem) -> tuple[Rank, ...]:
+def _ranks(
+    scenario: Scenario, catalog: Catalog, system: StorageSystem, parts: SharedParts | None = None
+) -> tuple[Rank, ...]:
     """Every rank of the scenario as installed in `system`, on its DA pair and server (the
-    ranks of one drive type share one installed drive, `Catalog.installed_drive`)."""
+    ranks of one drive type share one installed drive, `Catalog.installed_drive`); each
+    taken from `parts` where made before."""
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
+    if parts is not None:
+        return tuple(
+            parts.rank(system.name, r, flag)
+            for r, flag in zip(expand_ranks(scenario), added, strict=True)
+        )
     # Each drive type looked up once (a sizing search resolves thousands of configurations).
     drives = {
         g.drive: catalog.installed_drive(system.name, g.drive)
@@ -362,14 +390,17 @@ def _pool(
     host_tiering: bool = False,
     generation: int = 2,
 ) -> PoolConfig:
-    mine = [r for r in ranks if r.pool == name]
-    tiers = tuple(t for t in TIERS if any(r.tier == t for r in mine))
+    held: dict[str, float] = {}  # each tier's capacity, summed in rank order from 0
+    for r in ranks:
+        if r.pool == name:
+            held[r.tier] = held.get(r.tier, 0) + r.capacity_gb
+    tiers = tuple(t for t in TIERS if t in held)
     return PoolConfig(
         name=name,
         easy_tier=mode == "auto",
         utilization_target=target,
         tiers=tiers,
-        tier_capacity_gb=tuple(sum(r.capacity_gb for r in mine if r.tier == t) for t in tiers),
+        tier_capacity_gb=tuple(held[t] for t in tiers),
         host_tiering=host_tiering,
         easy_tier_generation=generation,
     )

@@ -211,7 +211,7 @@ def _screened(scenario: Scenario) -> tuple[list[Any], Any, list[Any]]:
         for c in combos
     ]
     variants = [size_try.validated(job, catalog) for job in jobs]
-    return jobs, size_module._screen(scenario, context, variants), variants
+    return jobs, size_module._screen(scenario, context, variants)[0], variants
 
 
 @settings(max_examples=8)

@@ -1,0 +1,131 @@
+"""What configurations resolved together share (`SharedParts`): a sizing search resolves one
+scenario again and again, each time with other system options and rank groups, and the
+pieces of its resolution that the choice does not change are resolved once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from diskmodel.catalog import Catalog
+from diskmodel.configuration.records import Rank, WorkloadConfig
+from diskmodel.scenario import Application, RankPlacement, Workload
+from diskmodel.tiering.skew import SkewCurve
+
+SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
+"""Skew curves already built from a description (`resolution._skew`), by (points, level,
+sequential level): a calibration asks for one level again at every interval and at every point
+it comes back to, and a curve keeps what placement computes from it (`SkewCurve.ranking_bins`)."""
+
+HitRatios = Sequence[tuple[float, str]] | None
+
+
+@dataclass(frozen=True)
+class _Workloads:
+    """Workloads as resolved, with everything their resolution read (`resolution._workload`):
+    the scenario's model workloads and application (held, so compared by identity), the hit
+    ratios given (by their exact text, `repr`), the heat maps' folder and whether a map may be
+    outside it."""
+
+    given: tuple[Workload, ...]
+    application: Application | None
+    hits: tuple[tuple[str, str], ...] | None
+    base_dir: Path | None
+    allow_outside: bool
+    resolved: tuple[WorkloadConfig, ...]
+
+    def holds(
+        self,
+        given: Sequence[Workload],
+        application: Application | None,
+        hits: tuple[tuple[str, str], ...] | None,
+        base_dir: Path | None,
+        allow_outside: bool,
+    ) -> bool:
+        return (
+            len(given) == len(self.given)
+            and all(a is b for a, b in zip(given, self.given, strict=True))
+            and application is self.application
+            and hits == self.hits
+            and base_dir == self.base_dir
+            and allow_outside == self.allow_outside
+        )
+
+
+@dataclass
+class SharedParts:
+    """Pieces of the resolutions of configurations resolved together against `catalog` (a
+    sizing search's: one scenario but for its system options and rank groups), each kept by
+    everything it depends on, so that a configuration gets what its own resolution would
+    make, the same values:
+
+    - the skew curves built from a description (`SkewCurves`), by the description;
+    - each rank as installed, by the system it is installed in (its drive's figures are that
+      system's packaging, `Catalog.installed_drive`), where it sits (`RankPlacement`: its
+      index, pool, drive, RAID format, DA pair and server) and whether it was added empty;
+    - the workloads as resolved, by the scenario's model workloads and application
+      (the same objects: a search's configurations are validated from one scenario's
+      sections, `size_offers.validated_base`), the hit ratios given (a cache size of its
+      own projects them) and the heat maps' folder (`_Workloads`).
+
+    Bounded: each store is emptied when full (`KEPT`)."""
+
+    catalog: Catalog
+    curves: SkewCurves = field(default_factory=dict)
+    ranks: dict[tuple[str, RankPlacement, bool], Rank] = field(default_factory=dict)
+    workloads: list[_Workloads] = field(default_factory=list)
+
+    KEPT = 4096
+    """Ranks kept at most (then all forgotten, and made again as asked)."""
+    WORKLOADS_KEPT = 16
+    """Resolved workload sets kept at most (one per cache size and heat-map folder)."""
+
+    def rank(self, system: str, placement: RankPlacement, added: bool) -> Rank:
+        """The rank at `placement` installed in `system` (made once)."""
+        key = (system, placement, added)
+        rank = self.ranks.get(key)
+        if rank is None:
+            if len(self.ranks) >= self.KEPT:
+                self.ranks.clear()
+            rank = self.ranks[key] = Rank(
+                index=placement.index,
+                pool=placement.pool,
+                drive=self.catalog.installed_drive(system, placement.drive),
+                raid=self.catalog.raid_formats[placement.raid],
+                da_pair=placement.da_pair,
+                server=placement.server,
+                added=added,
+            )
+        return rank
+
+    def resolved_workloads(
+        self,
+        given: Sequence[Workload],
+        application: Application | None,
+        hit_ratios: HitRatios,
+        base_dir: Path | None,
+        allow_outside: bool,
+    ) -> tuple[tuple[tuple[str, str], ...] | None, tuple[WorkloadConfig, ...] | None]:
+        """The key of these workloads' resolution and, where kept, the workloads resolved."""
+        hits = None if hit_ratios is None else tuple((repr(h), text) for h, text in hit_ratios)
+        for kept in self.workloads:
+            if kept.holds(given, application, hits, base_dir, allow_outside):
+                return hits, kept.resolved
+        return hits, None
+
+    def keep_workloads(
+        self,
+        given: Sequence[Workload],
+        application: Application | None,
+        hits: tuple[tuple[str, str], ...] | None,
+        base_dir: Path | None,
+        allow_outside: bool,
+        resolved: tuple[WorkloadConfig, ...],
+    ) -> None:
+        if len(self.workloads) >= self.WORKLOADS_KEPT:
+            self.workloads.clear()
+        self.workloads.append(
+            _Workloads(tuple(given), application, hits, base_dir, allow_outside, resolved)
+        )
