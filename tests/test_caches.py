@@ -43,12 +43,16 @@ def _is_empty_container(node: ast.expr | None) -> bool:
 
 
 def module_state() -> set[str]:
-    """`module.name` of every module-level cache (a memoised function or a name bound to one)
-    and every module-level name bound to an empty container, in the package."""
+    """`module.name` of every module-level cache (a memoised function or a name bound to one),
+    every module-level name bound to an empty container, and every private module-level
+    name bound to an instance of a class of its own module (state held in an object, such
+    as `collections_paced._PACING`), in the package."""
     found = set()
     for path in PACKAGE.rglob("*.py"):
         module = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        body = ast.parse(path.read_text(encoding="utf-8")).body
+        own_classes = {node.name for node in body if isinstance(node, ast.ClassDef)}
+        for node in body:
             if isinstance(node, ast.FunctionDef) and any(map(_is_cache, node.decorator_list)):
                 found.add(f"{module}.{node.name}")
             targets: list[ast.expr] = []
@@ -61,6 +65,16 @@ def module_state() -> set[str]:
                 _is_empty_container(value) or (isinstance(value, ast.Call) and _is_cache(value))
             ):
                 found |= {f"{module}.{t.id}" for t in targets if isinstance(t, ast.Name)}
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id in own_classes
+            ):
+                found |= {
+                    f"{module}.{t.id}"
+                    for t in targets
+                    if isinstance(t, ast.Name) and t.id.startswith("_")
+                }
     return found
 
 
