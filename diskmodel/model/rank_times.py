@@ -8,16 +8,19 @@ one volume does and gives the same floats as timing each volume.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
 from diskmodel.configuration import Rank, WorkloadConfig
-from diskmodel.model.costs import OpCosts, costed_span
+from diskmodel.model.costs import OpCost, OpCosts, OpShape, costed_span
 from diskmodel.model.pool_ranks import TierRanks
+from diskmodel.workload import IoMix
+
+_Op = TypeVar("_Op", OpCost, OpShape)
 
 Members = tuple[tuple[int, WorkloadConfig, float], ...]
 """A pool's workloads: (index, workload, host rate)."""
@@ -113,30 +116,32 @@ class PoolTimes:
         A small I/O is a read miss or a random destage (the unit of
         `WorkloadDemand.small_io_iops`); its drive operations (`OpCosts`, random ones) spread
         over the active drives."""
-        costs, kept = self.costs, self._busy
+        costs = self.costs
         at = ("drive", rank.drive.name, rank.raid.name, costed_span(rank.drive, span))
-
-        def busy_of(w: int, workload: WorkloadConfig) -> float:
-            key = (*at, costs.kept(w, workload.mix))
-            found = kept.get(key)
-            if found is None:
-                fractions = workload.mix.fractions
-                found = kept[key] = (
-                    sum(
-                        fractions[op.io_class] * op.count * op.drive.mean_s
-                        for op in costs.of(w, workload.mix, rank, span)
-                        if not op.sequential
-                    ),
-                )
-            return found[0]
-
-        return self._mixing.per_small_io(busy_of) / rank.active_drives
+        busy = self._small_io_busy_s(
+            at, lambda w, mix: costs.of(w, mix, rank, span), lambda op: op.drive.mean_s
+        )
+        return busy / rank.active_drives
 
     def small_io_da_time_s(self, rank: Rank) -> float:
         """Busy time of the rank's DA pair per back-end small I/O routed to the rank (the same
         on any span of its data)."""
+        costs = self.costs
+        return self._small_io_busy_s(
+            ("da", rank.drive.name, rank.raid.name),
+            lambda w, mix: costs.span_free(w, mix, rank),
+            lambda op: op.da.mean_s,
+        )
+
+    def _small_io_busy_s(
+        self,
+        at: tuple[object, ...],
+        ops_of: Callable[[int, IoMix], Sequence[_Op]],
+        part_s: Callable[[_Op], float],
+    ) -> float:
+        """The members' busy seconds per small I/O at one part (`part_s` of each random
+        operation `ops_of` gives), each workload's kept by `at` and its cost-inputs group."""
         costs, kept = self.costs, self._busy
-        at = ("da", rank.drive.name, rank.raid.name)
 
         def busy_of(w: int, workload: WorkloadConfig) -> float:
             key = (*at, costs.kept(w, workload.mix))
@@ -145,8 +150,8 @@ class PoolTimes:
                 fractions = workload.mix.fractions
                 found = kept[key] = (
                     sum(
-                        fractions[op.io_class] * op.count * op.da.mean_s
-                        for op in costs.span_free(w, workload.mix, rank)
+                        fractions[op.io_class] * op.count * part_s(op)
+                        for op in ops_of(w, workload.mix)
                         if not op.sequential
                     ),
                 )
