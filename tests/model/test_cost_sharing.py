@@ -20,7 +20,7 @@ from diskmodel.model.costs import OpCosts, mix_key
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.loading import load_scenario
 
-from ..support.builders import BASE, with_data
+from ..support.builders import ssd_and_15k, with_data
 
 SPANS = (0.05, 0.3, 1.0)
 FC = Path(__file__).resolve().parents[2] / "scenarios" / "ds8800-flashcopy-backup.yaml"
@@ -29,12 +29,7 @@ FC = Path(__file__).resolve().parents[2] / "scenarios" / "ds8800-flashcopy-backu
 def _config(copies: int, sizes: tuple[int, ...] = (4, 64)) -> Configuration:
     """A two-tier Easy Tier pool with `copies` workloads of each mix (one per I/O size in
     `sizes`), interleaved."""
-    data: dict[str, Any] = copy.deepcopy(BASE)
-    data["pools"][0]["easy_tier"] = "auto"
-    data["pools"][0]["ranks"] = [
-        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 1},
-        {"drive": "15k-300", "raid": "raid5-7+p", "count": 4},
-    ]
+    data = ssd_and_15k(1, 4)
     oltp = data["workloads"][0]
     mixes = [
         {**oltp, "read_size_kib": size, "write_size_kib": size, "read_sequential_fraction": 0.6}

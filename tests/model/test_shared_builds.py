@@ -9,7 +9,6 @@ placement (`pool_load.PoolsTimed`)."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import fields
 from typing import Any
@@ -31,20 +30,15 @@ from diskmodel.model.network_build import (
 from diskmodel.model.operating import OperatingPoint, Solver
 from diskmodel.model.pool_load import _work_at
 
-from ..support.builders import BASE, changed, with_data
+from ..support.builders import changed, ssd_and_15k, with_data
 from ..support.unshared import share_nothing
 
 
 def _two_tier(**changes: Any) -> dict[str, Any]:
     """An Easy Tier pool of SSD and 15K ranks with two workloads of their own skew, and a
     front-end latency of the scenario's own: placement follows the load."""
-    data: dict[str, Any] = copy.deepcopy(BASE)
+    data = ssd_and_15k(1, 6)
     data["system"]["front_end_latency_us"] = 150.0
-    data["pools"][0]["easy_tier"] = "auto"
-    data["pools"][0]["ranks"] = [
-        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 1},
-        {"drive": "15k-300", "raid": "raid5-7+p", "count": 6},
-    ]
     oltp = data["workloads"][0]
     oltp.update(iops=9000, capacity_gb=3000, skew={"level": 7.0})
     batch = dict(oltp, name="batch", iops=800, read_size_kib=64, capacity_gb=6000)

@@ -6,9 +6,6 @@ HDD's costs still follow the span."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -16,7 +13,7 @@ from diskmodel.configuration import Configuration, resolve
 from diskmodel.model.costs import OpCosts, _span_cost, costed_span, drive_gain, queue_limit
 from diskmodel.model.pool_load import pools_at
 
-from ..support.builders import BASE, changed, with_data
+from ..support.builders import changed, ssd_and_15k, with_data
 
 SPANS = [1e-3, 0.0137, 0.25, 0.5, 0.731, 1.0]
 
@@ -24,12 +21,7 @@ SPANS = [1e-3, 0.0137, 0.25, 0.5, 0.731, 1.0]
 def _config() -> Configuration:
     """An Easy Tier pool of SSD and 15K ranks and two workloads of different mixes (one with
     sequential work and every I/O class, so every operation kind is costed)."""
-    data: dict[str, Any] = copy.deepcopy(BASE)
-    data["pools"][0]["easy_tier"] = "auto"
-    data["pools"][0]["ranks"] = [
-        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": 2},
-        {"drive": "15k-300", "raid": "raid5-7+p", "count": 6},
-    ]
+    data = ssd_and_15k(2, 6)
     oltp = data["workloads"][0]
     oltp.update(iops=9000, capacity_gb=3000, skew={"level": 7.0})
     batch = dict(oltp, name="batch", iops=1500, read_size_kib=64, capacity_gb=2000)

@@ -62,6 +62,19 @@ def changed(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return data
 
 
+def ssd_and_15k(ssd_ranks: int, hdd_ranks: int) -> dict[str, Any]:
+    """A copy of `BASE` whose pool is an Easy Tier pool of `ssd_ranks` 300 GB SSD ranks
+    (RAID-5 6+P+S) and `hdd_ranks` 300 GB 15K ranks (RAID-5 7+P), for the tests to add their
+    own workloads to."""
+    data: dict[str, Any] = copy.deepcopy(BASE)
+    data["pools"][0]["easy_tier"] = "auto"
+    data["pools"][0]["ranks"] = [
+        {"drive": "ssd-300", "raid": "raid5-6+p+s", "count": ssd_ranks},
+        {"drive": "15k-300", "raid": "raid5-7+p", "count": hdd_ranks},
+    ]
+    return data
+
+
 def scenario(**changes: Any) -> Scenario:
     """The base scenario with dotted-path changes, e.g. scenario(**{"system.host_ports": 4})."""
     return Scenario.model_validate(changed(BASE, **changes), context={"catalog": load_catalog()})
