@@ -145,7 +145,7 @@ def resolve(
     )
     heat = {} if _heat is None else _heat
     app = scenario.application
-    hits, kept = (
+    key, kept = (
         (None, None)
         if parts is None
         else parts.resolved_workloads(given, app, hit_ratios, base_dir, allow_outside_heatmaps)
@@ -166,8 +166,8 @@ def resolve(
             for i, w in enumerate(given)
         )
     )
-    if parts is not None and kept is None:
-        parts.keep_workloads(given, app, hits, base_dir, allow_outside_heatmaps, workloads)
+    if parts is not None and key is not None and kept is None:
+        parts.keep_workloads(key, workloads)
     if ficon is not None:
         workloads = tuple(replace(w, zos=z) for w, z in zip(workloads, zos, strict=True))
     service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)

@@ -23,34 +23,25 @@ HitRatios = Sequence[tuple[float, str]] | None
 
 
 @dataclass(frozen=True)
-class _Workloads:
-    """Workloads as resolved, with everything their resolution read (`resolution._workload`):
-    the scenario's model workloads and application (held, so compared by identity), the hit
-    ratios given (by their exact text, `repr`), the heat maps' folder and whether a map may be
-    outside it."""
+class WorkloadsKey:
+    """Everything a workload set's resolution reads (`resolution._workload`): the scenario's
+    model workloads and application (held, so compared by identity), the hit ratios given (by
+    their exact text, `repr`), the heat maps' folder and whether a map may be outside it."""
 
     given: tuple[Workload, ...]
     application: Application | None
     hits: tuple[tuple[str, str], ...] | None
     base_dir: Path | None
     allow_outside: bool
-    resolved: tuple[WorkloadConfig, ...]
 
-    def holds(
-        self,
-        given: Sequence[Workload],
-        application: Application | None,
-        hits: tuple[tuple[str, str], ...] | None,
-        base_dir: Path | None,
-        allow_outside: bool,
-    ) -> bool:
+    def same_as(self, other: WorkloadsKey) -> bool:
         return (
-            len(given) == len(self.given)
-            and all(a is b for a, b in zip(given, self.given, strict=True))
-            and application is self.application
-            and hits == self.hits
-            and base_dir == self.base_dir
-            and allow_outside == self.allow_outside
+            len(other.given) == len(self.given)
+            and all(a is b for a, b in zip(other.given, self.given, strict=True))
+            and other.application is self.application
+            and other.hits == self.hits
+            and other.base_dir == self.base_dir
+            and other.allow_outside == self.allow_outside
         )
 
 
@@ -68,14 +59,14 @@ class SharedParts:
     - the workloads as resolved, by the scenario's model workloads and application
       (the same objects: a search's configurations are validated from one scenario's
       sections, `size_offers.validated_base`), the hit ratios given (a cache size of its
-      own projects them) and the heat maps' folder (`_Workloads`).
+      own projects them) and the heat maps' folder (`WorkloadsKey`).
 
     Bounded: each store is emptied when full (`KEPT`)."""
 
     catalog: Catalog
     curves: SkewCurves = field(default_factory=dict)
     ranks: dict[tuple[str, RankPlacement, bool], Rank] = field(default_factory=dict)
-    workloads: list[_Workloads] = field(default_factory=list)
+    workloads: list[tuple[WorkloadsKey, tuple[WorkloadConfig, ...]]] = field(default_factory=list)
 
     KEPT = 4096
     """Ranks kept at most (then all forgotten, and made again as asked)."""
@@ -107,25 +98,16 @@ class SharedParts:
         hit_ratios: HitRatios,
         base_dir: Path | None,
         allow_outside: bool,
-    ) -> tuple[tuple[tuple[str, str], ...] | None, tuple[WorkloadConfig, ...] | None]:
+    ) -> tuple[WorkloadsKey, tuple[WorkloadConfig, ...] | None]:
         """The key of these workloads' resolution and, where kept, the workloads resolved."""
         hits = None if hit_ratios is None else tuple((repr(h), text) for h, text in hit_ratios)
-        for kept in self.workloads:
-            if kept.holds(given, application, hits, base_dir, allow_outside):
-                return hits, kept.resolved
-        return hits, None
+        key = WorkloadsKey(tuple(given), application, hits, base_dir, allow_outside)
+        for kept, resolved in self.workloads:
+            if kept.same_as(key):
+                return key, resolved
+        return key, None
 
-    def keep_workloads(
-        self,
-        given: Sequence[Workload],
-        application: Application | None,
-        hits: tuple[tuple[str, str], ...] | None,
-        base_dir: Path | None,
-        allow_outside: bool,
-        resolved: tuple[WorkloadConfig, ...],
-    ) -> None:
+    def keep_workloads(self, key: WorkloadsKey, resolved: tuple[WorkloadConfig, ...]) -> None:
         if len(self.workloads) >= self.WORKLOADS_KEPT:
             self.workloads.clear()
-        self.workloads.append(
-            _Workloads(tuple(given), application, hits, base_dir, allow_outside, resolved)
-        )
+        self.workloads.append((key, resolved))
