@@ -140,6 +140,18 @@ and the network build alone take 0.6 ms, one configuration at a time, each a few
 small array operations and Python records; the solve is the part that is arrays across
 configurations now (before, `station_states` alone was 14 of the 98 ms cProfile gave 30
 configurations; now the solve of all of them is 5-6% of ~36 ms).
+
+2026-11-28, eighth session, after the shared resolutions (`configuration.shared`), the
+screen's resolves handed to the solves, the paced garbage collection and the cheaper Easy
+Tier placement: paired loops (60 cold searches after a warm-up, this tree and
+ce37986 in turn, three rounds, load average 0.9-1.5): ds8800-size-for-growth 1,009-1,016/s
+against 927-937/s (1.08x), ds8800-size-ssd-for-1ms 862-867/s against 789-809/s (1.08x): NOT
+met (2,000/s). Settled against full in the same tree (ms a search, three rounds):
+growth 29.5-30.2 against 29.7-29.9 (29 solved, 1 skipped, never solved ahead now): level;
+ssd 32.5-32.9 against 31.9-32.3 (0 skipped): the screen's 0.5-1.0 ms is not paid back, NOT met.
+The profile is as flat as before: the network build 26% (the rank flows 6.5%, each line of
+them 0.1-0.9%), placement 14%, the open solve and its points 11%, the trial's validation and
+resolution 9%, the limits 4%.
 """
 
 from __future__ import annotations
