@@ -439,7 +439,8 @@ def _maybe_beaten(
         for d in same:
             if not isinstance(variants[d], str) and not screen.saturated[d]:
                 fastest = min(fastest, float(screen.response_lb_s[d]))
-        # A job is never beaten by itself: (1 + s)^2 R_lb(c) >= R_lb(c) (1 - MARGIN).
+        # A job is never beaten by itself: (1 + s)^2 R_lb(c) >= R_lb(c) (1 - MARGIN). Job 0,
+        # the current configuration, is never skipped (`why_skip`).
         out.update(
             c
             for c in same

@@ -30,7 +30,7 @@ from diskmodel.analyses.size_offers import (
 )
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
-from diskmodel.configuration.shared import SharedParts, SkewCurves
+from diskmodel.configuration.shared import SharedParts
 from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
@@ -85,12 +85,6 @@ class SizingContext:
     def __post_init__(self) -> None:
         if self.parts is None:  # frozen: set once, here
             object.__setattr__(self, "parts", SharedParts(self.catalog))
-
-    @property
-    def curves(self) -> SkewCurves:
-        """The skew curves its configurations share (`SharedParts.curves`)."""
-        assert self.parts is not None
-        return self.parts.curves
 
     @property
     def configuration_base(self) -> dict[str, Any]:

@@ -49,27 +49,13 @@ class TierRanks(NamedTuple):
             tuple(ranks),
             tuple([r.index for r in ranks]),
             da_pair,
-            TierCapacities.of(ranks, _capacities(ranks))
+            TierCapacities.of(ranks)
             if spreads_by_capacity_of(len(firsts), added, len(ranks), rebalanced=rebalanced)
             else None,
             tuple(firsts),
             tuple(firsts.values()),
             drive_of,
         )
-
-
-def _capacities(ranks: list[Rank]) -> list[float]:
-    """Each rank's `capacity_gb`, worked out once per drive and RAID format (the objects,
-    alive for the call)."""
-    by_kind: dict[tuple[int, int], float] = {}
-    out = []
-    for r in ranks:
-        key = (id(r.drive), id(r.raid))
-        gb = by_kind.get(key)
-        if gb is None:
-            gb = by_kind[key] = r.capacity_gb
-        out.append(gb)
-    return out
 
 
 class PoolRanks(NamedTuple):

@@ -68,14 +68,8 @@ class TierCapacities:
     total_gb: float
 
     @classmethod
-    def of(
-        cls, ranks: Sequence[Rank], capacity_gb: Sequence[float] | None = None
-    ) -> TierCapacities:
-        """`ranks` with their usable GB (each rank's `capacity_gb`, or as given in rank
-        order)."""
-        if capacity_gb is None:
-            capacity_gb = [r.capacity_gb for r in ranks]
-        caps = tuple(zip((r.index for r in ranks), capacity_gb, strict=True))
+    def of(cls, ranks: Sequence[Rank]) -> TierCapacities:
+        caps = tuple((r.index, r.capacity_gb) for r in ranks)
         return cls(caps, sum(gb for _, gb in caps))
 
     @cached_property

@@ -1,6 +1,6 @@
-"""The configurations of one sizing search share each skew curve (`SizingContext.curves`), so
-Easy Tier ranks a curve once for the whole search; each configuration still resolves and
-solves as it would alone, to the bit."""
+"""The configurations of one sizing search share each skew curve (`SharedParts.curves`, held
+by `SizingContext.parts`), so Easy Tier ranks a curve once for the whole search; each
+configuration still resolves and solves as it would alone, to the bit."""
 
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ def test_a_search_shares_its_curves_and_answers_as_each_alone() -> None:
     jobs, _ = _jobs(central, catalog, context.prices, context.shared)
     forget_placements()
     shared = [try_configuration(job, context) for job in jobs]
-    assert len(context.curves) == 1  # one workload, one level: one curve for all of them
-    curve = next(iter(context.curves.values()))[0]
+    assert context.parts is not None
+    curves = context.parts.curves  # the search's shared skew curves
+    assert len(curves) == 1  # one workload, one level: one curve for all of them
+    curve = next(iter(curves.values()))[0]
     alone = []
     for job in jobs:
         forget_placements()  # nothing kept from another configuration either
