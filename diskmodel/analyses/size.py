@@ -64,16 +64,21 @@ from diskmodel.scenario.files import scenario_catalog
 from diskmodel.units import MS
 from diskmodel.vocabulary import COMPONENT_KINDS
 
-PARALLEL_FROM = 24
-"""Configurations from which a search is spread over processes by default (below it, starting
-the processes costs more than it saves)."""
 MAX_WORKERS = 8
 
 
 def search_workers(configurations: int) -> int:
-    """The processes a search of `configurations` is spread over by default: the cores, up to
-    `MAX_WORKERS`, from `PARALLEL_FROM` configurations on; below it, one."""
-    return min(os.cpu_count() or 1, MAX_WORKERS) if configurations >= PARALLEL_FROM else 1
+    """The processes a search of `configurations` is spread over by default: one for a search
+    configuration by configuration (up to `PER_CONFIGURATION_UP_TO`), the cores, up to
+    `MAX_WORKERS`, for a space searched in batches. Configuration by configuration, each job
+    goes to a worker and back on its own, a worker solves its batch of `BATCH_PER_WORKER`
+    where one process solves up to `SOLVED_AHEAD` together, and with more in flight the bounds
+    skip less: over the two processes of a 2-core machine such a search took 1.5-1.8x the wall
+    time of one process (2026-11-28, idle: 62 against 36 ms on ds8800-size-for-growth.yaml,
+    225 against 145 ms on 240 configurations of it widened; without the bounds, level). The
+    batched search sends tasks of many configurations, and there two processes pay (`_batched`:
+    the large space in 34 s against 50-58 s)."""
+    return min(os.cpu_count() or 1, MAX_WORKERS) if configurations > PER_CONFIGURATION_UP_TO else 1
 
 
 def _service_level(scenario: Scenario) -> tuple[str, ...]:
@@ -197,10 +202,10 @@ def size_scenario(
 ) -> SizingResult:
     """Every configuration `scenario.analyses.size` offers (module docstring), the current one
     first; `advance(1)` is called after each (a progress bar). `workers`: processes to spread
-    the configurations over (default: the cores, up to `MAX_WORKERS`, from `PARALLEL_FROM`
-    configurations on, `search_workers`; 1 solves them here). `scheduler`: a Dask
-    distributed scheduler's address to run them on instead (a search that outgrows one
-    machine). `prune`: skip what the bounds prove cannot be on the front nor an answer
+    the configurations over (default `search_workers`: this process alone, configuration by
+    configuration; the cores, up to `MAX_WORKERS`, for a space searched in batches).
+    `scheduler`: a Dask distributed scheduler's address to run them on instead (a search that
+    outgrows one machine). `prune`: skip what the bounds prove cannot be on the front nor an answer
     (default: `analyses.size.prune`).
     `tally(solved, skipped, left)`: the batched search's progress (a large space).
     Garbage is collected less often while it runs (`collections_paced`)."""

@@ -34,7 +34,15 @@ def test_a_batched_search_is_spread_over_the_cores_it_will_use(
     assert work.too_much == (work.wall_s > budget.MAX_WORK_S)
 
 
-def test_a_search_per_configuration_is_not_spread() -> None:
+@pytest.mark.parametrize("cores", [1, 2, 4])
+def test_a_search_per_configuration_is_not_spread(
+    cores: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Priced as one process, and run in one by default (`search_workers`), up to the largest
+    # space searched configuration by configuration.
+    monkeypatch.setattr(size.os, "cpu_count", lambda: cores)
     work = _estimate(SMALL)
     assert (work.spread_s, work.workers) == (0.0, 1)
     assert work.wall_s == work.seconds
+    assert size.search_workers(30) == size.search_workers(size.PER_CONFIGURATION_UP_TO) == 1
+    assert size.search_workers(size.PER_CONFIGURATION_UP_TO + 1) == cores
