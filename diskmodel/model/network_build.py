@@ -104,6 +104,10 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
     every figure a network is built from (`model.layout.network_key`). The stations, flows and
     gains are `net`'s, to the bit; the configuration and the layout are `config`'s and
     `layout`; the fixed delays are worked out again where the front end differs."""
+    if config is net.config and layout is net.layout:
+        # Built for this configuration at this placement (the first of its builds to ask, as
+        # in a sizing search): it is its own already.
+        return net
     # What every open solution of a network reads, worked out once for all that share it.
     net.solved_as, net.class_shares  # noqa: B018
     # Its fields and what it worked out from them (`_WORKED_OUT`), without re-initialising.
@@ -399,7 +403,7 @@ class NetworkBuilder:
             for k, empty in enumerate(_NO_FLOWS)
         )
         W = len(config.workloads)
-        sums = self._host_sums(active) + _flow_sums(columns, W, K, self._weight_array)
+        sums = _flow_sums(columns, W, K, self._weight_array).with_host(self._host_sums(active))
         return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
 
 
@@ -469,12 +473,13 @@ def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _Worklo
 
 
 _HOST_SUMS_KEPT = 256
-_host_sums: dict[tuple[object, ...], tuple[object, _FlowSums, dict[int, _FlowSums]]] = {}
+_host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
 """The host ports' and cards' flow sums (`_kept_host_sums`) by everything they read, the host
-adapter by identity (held, so its identity is not reused), and widened to each number of
-stations asked for: builders of configurations with the same host side and the same
-workloads' classes and sizes (a calibration's evaluations, which differ in destage ratios and
-skew curves; a sizing search's back-end variants, whatever their ranks) make them once."""
+adapter by identity (held, so its identity is not reused), over the stations before the first
+rank's (each network adds them into its own sums, `_FlowSums.with_host`): builders of
+configurations with the same host side and the same workloads' classes and sizes (a
+calibration's evaluations, which differ in destage ratios and skew curves; a sizing search's
+back-end variants, whatever their ranks) make them once."""
 
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
@@ -496,11 +501,11 @@ def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSu
     and there are no Metro Mirror links: the host adapter, the host ports, the stations
     before the first rank's (the host flows' stations are among them) and the workloads'
     number, the workloads' weights, the workloads `active` and each one's class fractions
-    and sizes. Kept over those stations alone and widened to the builder's (the ranks' cells
-    0.0, as summing no flow gives them): configurations that differ in their ranks share
+    and sizes. Kept over those stations alone (`_FlowSums.with_host` adds them into a
+    network's sums over all its stations): configurations that differ in their ranks share
     them."""
     hw = builder.config.hardware
-    W, K, front = len(builder.config.workloads), len(builder._stations), builder._first_rank
+    W, front = len(builder.config.workloads), builder._first_rank
     mixes = tuple(
         tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
         for w in (builder.config.workloads[i] for i in active)
@@ -516,15 +521,10 @@ def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSu
     )
     kept = _host_sums.get(key)
     if kept is None or kept[0] is not hw.host_adapter:
-        sums = _sums_of_host_flows(builder, active, front)
         if len(_host_sums) >= _HOST_SUMS_KEPT:
             _host_sums.clear()
-        kept = _host_sums[key] = (hw.host_adapter, sums, {})
-    _, sums, by_width = kept
-    wide = by_width.get(K)
-    if wide is None:
-        wide = by_width[K] = sums.widened(K)
-    return wide
+        kept = _host_sums[key] = (hw.host_adapter, _sums_of_host_flows(builder, active, front))
+    return kept[1]
 
 
 _WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
@@ -566,53 +566,31 @@ class _FlowSums:
     visits: FloatArray
     service: FloatArray
 
-    def widened(self, K: int) -> _FlowSums:
-        """These sums over the first of K stations, the others' 0.0 (what summing no flow at
-        a station gives it)."""
-        front = self.station[0].size
-        if front == K:
-            return self
-
-        def wide(a: FloatArray) -> FloatArray:
-            out = np.zeros((*a.shape[:-1], K))
-            out[..., :front] = a
-            return out
-
-        return _FlowSums(
-            tuple(wide(a) for a in self.cells),
-            (wide(self.station[0]), wide(self.station[1]), wide(self.station[2])),
-            self.codes,
-            wide(self.visits),
-            wide(self.service),
-        )
-
-    def __add__(self, other: _FlowSums) -> _FlowSums:
-        if np.array_equal(self.codes, other.codes):
+    def with_host(self, host: _FlowSums) -> _FlowSums:
+        """These sums (a network's servers' and ranks' flows, over all its stations, made for
+        that network alone: added to in place) with the host ports' and cards' sums `host`,
+        over the first of its stations, added in. No station has flows of both parts, so every
+        cell is one part's sum plus 0.0: to the bit the sums of all the flows (no sum of
+        figures >= 0 being -0.0)."""
+        front = host.station[0].size
+        for mine, theirs in zip(
+            (*self.cells, *self.station), (*host.cells, *host.station), strict=True
+        ):
+            mine[..., :front] += theirs
+        if np.array_equal(self.codes, host.codes):
             # The same groups in both (the usual case: every class of every workload at the
-            # host ports and at the back end): added row by row, as below (0.0 + a = a, no
-            # sum of figures >= 0 being -0.0).
-            codes = self.codes
-            visits = self.visits + other.visits
-            service = self.service + other.service
-        else:
-            codes = np.union1d(self.codes, other.codes)
-            visits = np.zeros((codes.size, self.visits.shape[1]))
-            service = np.zeros_like(visits)
-            for part in (self, other):
-                rows = np.searchsorted(codes, part.codes)
-                visits[rows] += part.visits
-                service[rows] += part.service
-        return _FlowSums(
-            tuple(a + b for a, b in zip(self.cells, other.cells, strict=True)),
-            (
-                self.station[0] + other.station[0],
-                self.station[1] + other.station[1],
-                self.station[2] + other.station[2],
-            ),
-            codes,
-            visits,
-            service,
-        )
+            # host ports and at the back end).
+            self.visits[:, :front] += host.visits
+            self.service[:, :front] += host.service
+            return self
+        codes = np.union1d(host.codes, self.codes)
+        visits = np.zeros((codes.size, self.visits.shape[1]))
+        service = np.zeros_like(visits)
+        for part, width in ((host, front), (self, visits.shape[1])):
+            rows = np.searchsorted(codes, part.codes)
+            visits[rows, :width] += part.visits
+            service[rows, :width] += part.service
+        return _FlowSums(self.cells, self.station, codes, visits, service)
 
 
 def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatArray) -> _FlowSums:
@@ -630,11 +608,14 @@ def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatAr
     busy = rate * mean_s
     flow_weight = rate * weights[w]
     # The (workload, class) groups of the host-visible flows in (workload, class name) order,
-    # each flow's group found as the rank of its code among the distinct ones.
-    codes, group = np.unique(
-        w[visible] * len(IO_CLASSES) + _BY_NAME[io_class[visible]], return_inverse=True
-    )
-    group_cell = group.astype(np.int64) * K + station[visible]
+    # each flow's group found as the rank of its code among the distinct ones (what
+    # `np.unique(code, return_inverse=True)` gives, without its sort: the codes are < W x C).
+    code = w[visible] * len(IO_CLASSES) + _BY_NAME[io_class[visible]]
+    present = np.zeros(W * len(IO_CLASSES), dtype=np.bool_)
+    present[code] = True
+    codes = np.flatnonzero(present)
+    group = (np.cumsum(present) - 1)[code]
+    group_cell = group * K + station[visible]
     return _FlowSums(
         cells=(
             summed(None, rate),
@@ -650,7 +631,7 @@ def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatAr
             _per_station(station, flow_weight * mean_s, K),
             _per_station(station, flow_weight * mean_s * mean_s, K),
         ),
-        codes=codes.astype(np.int64),
+        codes=codes,
         visits=_summed(group_cell, visits[visible], codes.size, K),
         service=_summed(group_cell, (visits * mean_s)[visible], codes.size, K),
     )
