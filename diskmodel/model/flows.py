@@ -101,7 +101,9 @@ class Flows:
         """(workload, class index, station, rate, visits, mean_s, visible, destage,
         size_bytes): the flows given as lists, then those given as arrays, each in the order
         added."""
-        listed = [np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True)]
+        listed = tuple(np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True))
+        if not self._arrays:
+            return listed
         return tuple(
             np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
             for k, t in enumerate(_TYPES)
@@ -140,15 +142,22 @@ def rank_flows(
         tables.append(table)
     counts = [len(t) for t in tables]
     table = np.concatenate(tables)
-
-    def per_op(values: list[float]) -> np.ndarray:
-        return np.repeat(np.array(values, dtype=np.float64), counts)
-
-    small = per_op([shares.small[info.station] for info in pool_ranks])
-    mb = per_op([shares.mb[info.station] for info in pool_ranks])
-    n_drives = per_op([info.rank.active_drives for info in pool_ranks])
-    rank_station = per_op([info.station for info in pool_ranks])
-    da_station = per_op([da_index[info.rank.da_pair] for info in pool_ranks])
+    # Per operation, its rank's figures: shares of the small I/O and of the MB, drives, rank
+    # station and DA pair station (one row per rank, repeated once for all).
+    per_rank = np.array(
+        [
+            (
+                shares.small[info.station],
+                shares.mb[info.station],
+                info.rank.active_drives,
+                info.station,
+                da_index[info.rank.da_pair],
+            )
+            for info in pool_ranks
+        ],
+        dtype=np.float64,
+    )
+    small, mb, n_drives, rank_station, da_station = np.repeat(per_rank, counts, axis=0).T
     (io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s, pos_s, s2) = (
         table.T
     )
@@ -159,22 +168,24 @@ def rank_flows(
     stations = rank_station[keep].astype(np.int64)
     at = rank_ops[keep]
     shape.append((stations, at, at * drive_s[keep], at * pos_s[keep], at * s2[keep]))
+    n = 2 * int(np.count_nonzero(keep))
 
     def both(at_drive: np.ndarray, at_da: np.ndarray) -> np.ndarray:
-        return np.stack([at_drive[keep], at_da[keep]], axis=1).ravel()
+        """Each kept operation's figure at the drive, then at the DA pair."""
+        out = np.empty(n)
+        out[0::2], out[1::2] = at_drive[keep], at_da[keep]
+        return out
 
-    def twice(values: np.ndarray) -> np.ndarray:
-        return np.repeat(values[keep], 2)
-
-    n = 2 * int(np.count_nonzero(keep))
+    # The figures both flows of an operation share, repeated once for all.
+    twice = np.repeat(np.stack([io_class, visits, visible, destage, size])[:, keep], 2, axis=1)
     return (
         np.full(n, w, dtype=np.int64),
-        twice(io_class).astype(np.int64),
+        twice[0].astype(np.int64),
         both(rank_station, da_station).astype(np.int64),
         both(rank_ops / n_drives, rank_ops),
-        twice(visits),
+        twice[1],
         both(drive_s, da_s),
-        twice(visible > 0),
-        twice(destage > 0),
-        twice(size),
+        twice[2] > 0,
+        twice[3] > 0,
+        twice[4],
     )

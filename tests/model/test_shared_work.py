@@ -116,15 +116,17 @@ def _columns(
 def test_sums_of_flows_at_disjoint_stations_add_to_the_sums_of_all(
     data: st.DataObject, split: int, n_a: int, n_b: int
 ) -> None:
-    """Two parts of a network's flows that share no station: the sums of all the flows (in
-    order, part a first) are the parts' sums added, to the bit."""
+    """Two parts of a network's flows that share no station, a's the first `split` stations
+    (the host ports' and cards'), b's the others: the sums of all the flows (in order, part a
+    first) are b's sums over every station with a's, over its own stations, added in
+    (`_FlowSums.with_host`), to the bit."""
     W, K = 3, 8
     a = _columns(data.draw, n_a, W, list(range(split)))
     b = _columns(data.draw, n_b, W, list(range(split, K)))
     weights = np.array([1.0, 250.0, 3.5])
     both = tuple(np.concatenate([x, y]) for x, y in zip(a, b, strict=True))
     whole = _flow_sums(both, W, K, weights)
-    added = _flow_sums(a, W, K, weights) + _flow_sums(b, W, K, weights)
+    added = _flow_sums(b, W, K, weights).with_host(_flow_sums(a, W, split, weights))
     for x, y in zip((*whole.cells, *whole.station), (*added.cells, *added.station), strict=True):
         assert x.tobytes() == y.tobytes()
     assert whole.codes.tobytes() == added.codes.tobytes()
