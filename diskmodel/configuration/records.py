@@ -50,9 +50,15 @@ class Rank:
         """Usable capacity: data drives x drive capacity."""
         return self.raid.data_drives * self.drive.capacity_gb
 
-    @property
+    @cached_property
     def active_drives(self) -> int:
         return raid.active_drives(self.raid)
+
+    @cached_property
+    def label(self) -> str:
+        """How the model and the report name the rank (its station's name)."""
+        kind = f"{self.drive.name} {self.raid.name}"
+        return f"rank {self.index} ({self.pool}, {kind}, DA {self.da_pair})"
 
 
 @dataclass(frozen=True)

@@ -70,8 +70,7 @@ def _front_end_stations(config: Configuration) -> list[Station]:
 
 
 def _rank_station(rank: Rank) -> Station:
-    name = f"rank {rank.index} ({rank.pool}, {rank.drive.name} {rank.raid.name}, DA {rank.da_pair})"
-    return Station(name, "rank", 1, rank.active_drives)
+    return Station(rank.label, "rank", 1, rank.active_drives)
 
 
 def build_network(
