@@ -60,11 +60,12 @@ class Flows:
 
     Columns, not one object per flow: a run builds a network per placement, a hundred or more,
     each of some 850 flows. The host ports' and cards' flows, the same in every network of a
-    configuration, are made and summed once (`NetworkBuilder`); the servers' flows are few per
-    class and kept in lists; a pool's rank flows arrive as arrays (`rank_flows`). No two
-    kinds meet at a station, and each keeps its order, so summing them per (workload, station)
-    (`np.bincount` adds in index order) gives, to the last bit, the sums of a loop over each
-    station's flows in the order added."""
+    configuration, are made and summed once (`NetworkBuilder`); a workload's flows at the
+    servers and at its pool's ranks are made as columns of their own (`rank_flows`) and
+    summed for it alone (`network_build._workload_sums`). No two kinds meet at a station, and
+    each keeps its order, so summing them per (workload, station) (`np.bincount` adds in
+    index order) gives, to the last bit, the sums of a loop over each station's flows in the
+    order added."""
 
     def __init__(self) -> None:
         self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
@@ -121,15 +122,20 @@ def rank_flows(
     pool_ranks: Sequence[RankInfo],
     shares: WorkloadShares,
     da_index: Sequence[int],
-    shape: list[tuple[np.ndarray, ...]],
-) -> tuple[np.ndarray, ...]:
-    """Workload `w`'s flows at its pool's ranks and their DA pairs, as `Flows` columns: per
-    rank, per back-end operation (`OpCosts.op_table`) with a positive share, the flow at one
-    of the rank's drives and then the one at its DA pair. The random operations take the
-    rank's share of the small I/O, the sequential ones its share of the MB. Appends to
-    `shape` the rank stations of the drive flows with, per host I/O of the workload, their
-    operations, busy time, its positioning part (what the drive's reordering can shorten) and
-    the operations' second moments of service."""
+    before: FloatArray,
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """Workload `w`'s flows `before` (given as rows of floats: station, class index, rate,
+    visits, mean service, host-visible, destage work, size) and then its flows at its pool's
+    ranks and their DA pairs, as `Flows` columns but for the workload's: per rank, per
+    back-end operation (`OpCosts.op_table`) with a positive share, the flow at one of the
+    rank's drives, and the same operation's flow at the rank's DA pair; the drive flows first
+    (in rank and operation order), then the DA pairs' (in the same order). A flow's place
+    among those at its own station is the one it had with each DA pair flow straight after
+    its drive flow, which is all a station's sums read (`Flows`). The random operations take
+    the rank's share of the small I/O, the sequential ones its share of the MB. Also, per
+    drive flow, its rank station and, per host I/O of the workload, its operations, busy
+    time, its positioning part (what the drive's reordering can shorten) and the operations'
+    second moments of service."""
     # Ranks of a kind on one span share a table: looked up once each (34 look-ups a network
     # and workload on measured-peaks, for two tables).
     by_kind: dict[tuple[str, str, float], FloatArray] = {}
@@ -140,10 +146,8 @@ def rank_flows(
         if table is None:
             table = by_kind[kind] = costs.op_table(w, mix, info.rank, info.span)
         tables.append(table)
-    counts = [len(t) for t in tables]
     table = np.concatenate(tables)
-    # Per operation, its rank's figures: shares of the small I/O and of the MB, drives, rank
-    # station and DA pair station (one row per rank, repeated once for all).
+    # Per operation its rank's small-I/O and MB shares, active drives and two stations.
     per_rank = np.array(
         [
             (
@@ -157,35 +161,32 @@ def rank_flows(
         ],
         dtype=np.float64,
     )
-    small, mb, n_drives, rank_station, da_station = np.repeat(per_rank, counts, axis=0).T
-    (io_class, fraction, count, sequential, visible, destage, size, drive_s, da_s, pos_s, s2) = (
-        table.T
-    )
-    share = np.where(sequential > 0, mb, small)
+    per_op = np.repeat(per_rank, [len(t) for t in tables], axis=0)
+    share = np.where(table[:, 3] > 0, per_op[:, 1], per_op[:, 0])
     keep = share > 0
+    if not keep.all():
+        table, per_op, share = table[keep], per_op[keep], share[keep]
+    (io_class, fraction, count, _, visible, destage, size, drive_s, da_s, pos_s, s2) = table.T
+    _, _, n_drives, rank_station, da_station = per_op.T
     rank_ops = fraction * share * count
     visits = np.where(visible > 0, share * count, 0.0)
-    stations = rank_station[keep].astype(np.int64)
-    at = rank_ops[keep]
-    shape.append((stations, at, at * drive_s[keep], at * pos_s[keep], at * s2[keep]))
-    n = 2 * int(np.count_nonzero(keep))
-
-    def both(at_drive: np.ndarray, at_da: np.ndarray) -> np.ndarray:
-        """Each kept operation's figure at the drive, then at the DA pair."""
-        out = np.empty(n)
-        out[0::2], out[1::2] = at_drive[keep], at_da[keep]
-        return out
-
-    # The figures both flows of an operation share, repeated once for all.
-    twice = np.repeat(np.stack([io_class, visits, visible, destage, size])[:, keep], 2, axis=1)
+    st, c, rate, v, mean_s, vis, des, sz = before
     return (
-        np.full(n, w, dtype=np.int64),
-        twice[0].astype(np.int64),
-        both(rank_station, da_station).astype(np.int64),
-        both(rank_ops / n_drives, rank_ops),
-        twice[1],
-        both(drive_s, da_s),
-        twice[2] > 0,
-        twice[3] > 0,
-        twice[4],
+        (
+            np.concatenate([st, rank_station, da_station]).astype(np.int64),
+            np.concatenate([c, io_class, io_class]).astype(np.int64),
+            np.concatenate([rate, rank_ops / n_drives, rank_ops]),
+            np.concatenate([v, visits, visits]),
+            np.concatenate([mean_s, drive_s, da_s]),
+            np.concatenate([vis, visible, visible]) > 0,
+            np.concatenate([des, destage, destage]) > 0,
+            np.concatenate([sz, size, size]),
+        ),
+        (
+            rank_station.astype(np.int64),
+            rank_ops,
+            rank_ops * drive_s,
+            rank_ops * pos_s,
+            rank_ops * s2,
+        ),
     )

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,9 +52,9 @@ class Station:
     drives: int
 
 
-@dataclass(frozen=True, slots=True)
-class RankInfo:
-    """A rank in the network: the configured rank, its data span and its station index."""
+class RankInfo(NamedTuple):
+    """A rank in the network: the configured rank, its data span and its station index (a
+    named tuple: a network makes one per rank, and a sizing search some 500 a search)."""
 
     rank: Rank
     span: float

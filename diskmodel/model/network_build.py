@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -159,6 +160,16 @@ class NetworkBuilder:
         # Every rank's station follows the front end's, in rank order.
         self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
         self._first_rank = len(front)
+        # What every network of this configuration reads of its stations: each one's servers
+        # (the capacity of all but a rank's), kind and whether its time is part of the front
+        # end's fixed time.
+        self._servers_at = np.array([float(st.servers) for st in self._stations])
+        self._kind_of_station = np.array(
+            [STATION_KIND_KEYS.index(st.kind) for st in self._stations], dtype=np.int64
+        )
+        self._front = _front_stations(self._stations, self._mirror)
+        self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
+        self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         # How the workloads' work is weighted where several share a drive (its reordering
         # gain depends on how much of the mix is positioning): by their planned rates, a
         # closed workload as the busiest open one (or 1 I/O per second with none).
@@ -273,7 +284,7 @@ class NetworkBuilder:
         self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
     ) -> _WorkloadFlows:
         """Workload `w`'s flows at the servers (by the share of its data each owns) and at its
-        pool's ranks and their DA pairs (`rank_flows`), and its drive sums (`_WorkloadFlows`)."""
+        pool's ranks and their DA pairs (`rank_flows`), summed (`_WorkloadFlows`)."""
         config, costs = self.config, self.costs
         hw = config.hardware
         workload = config.workloads[w]
@@ -281,18 +292,16 @@ class NetworkBuilder:
         costs_of = hw.system.processor_costs
         shares = workload_shares(workload, pool_layout, pool_ranks, hw.system.servers)
         owned = [(s, k) for s, k in zip(shares.servers, self._servers, strict=True) if s > 0]
-        servers = Flows()
-        for io_class in IO_CLASSES:
+        # The servers' flows, one row each: station, class index, rate, visits, mean service,
+        # host-visible, destage work, size.
+        rows: list[tuple[float, ...]] = []
+        for c, io_class in enumerate(IO_CLASSES):
             p = mix.fractions[io_class]
             if p <= 0:
                 continue
             size = mix.size_bytes(io_class)
             core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
-            servers.add(
-                w, io_class, [k for _, k in owned], rate=[p * s for s, _ in owned],
-                visits=[s for s, _ in owned], mean_s=core, visible=True, destage=False,
-                size_bytes=size,
-            )  # fmt: skip
+            rows += [(k, c, p * s, s, core, True, False, size) for s, k in owned]
             if io_class in ("random_write", "sequential_write"):
                 # One destage per destaged write (random) or per destaged track (sequential).
                 per_write = mix.destage_ratio * (
@@ -301,23 +310,23 @@ class NetworkBuilder:
                     else size / cache.TRACK_BYTES
                 )
                 if per_write > 0:
-                    servers.add(
-                        w, io_class, [k for _, k in owned],
-                        rate=[p * per_write * s for s, _ in owned], visits=0.0,
-                        mean_s=processor.core_time(costs_of, "destage").mean_s,
-                        visible=False, destage=True, size_bytes=size,
-                    )  # fmt: skip
+                    at_core = processor.core_time(costs_of, "destage").mean_s
+                    rows += [
+                        (k, c, p * per_write * s, 0.0, at_core, False, True, size) for s, k in owned
+                    ]
+        servers = np.array(rows, dtype=np.float64).reshape(len(rows), 8).T
         if not pool_ranks:
-            return servers.columns()[1:], Flows().columns()[1:], []
-        parts: list[tuple[np.ndarray, ...]] = []
-        ranks = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, parts)
-        K = len(self._stations)
-        per_station = [
-            (row, _per_station(at, values, K))
-            for at, *sums in parts
-            for row, values in enumerate(sums)
-        ]
-        return servers.columns()[1:], ranks[1:], per_station
+            columns = (
+                servers[0].astype(np.int64),
+                servers[1].astype(np.int64),
+                *servers[2:5],
+                servers[5] > 0,
+                servers[6] > 0,
+                servers[7],
+            )
+            return _workload_sums(columns, None, len(self._stations))
+        columns, drive = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, servers)
+        return _workload_sums(columns, drive, len(self._stations))
 
     def _kept_workload_flows(
         self,
@@ -331,7 +340,9 @@ class NetworkBuilder:
         its shares of its pool's tiers and its pool's ranks' shares and spans (`ranks_key`,
         `_ranks_key`). A FlashCopy source's (its copies' work) is made anew."""
         workload = self.config.workloads[w]
-        inputs = self.costs.cost_inputs(w, workload.mix)
+        inputs = self._inputs.get(w)
+        if inputs is None:
+            inputs = self._inputs[w] = self.costs.cost_inputs(w, workload.mix)
         if inputs[1] is not None:
             return self._workload_flows(w, pool_layout, pool_ranks)
         held = pool_layout.placement.workload(workload.name).tiers
@@ -362,19 +373,13 @@ class NetworkBuilder:
             infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
-        K = len(self._stations)
-        # Per rank station, over its workloads weighted by their planned rates: operations,
-        # busy time, positioning time and second moments of service at queue length one.
-        drives = np.zeros((4, K))
         by_pool: dict[str, tuple[list[RankInfo], tuple[object, ...]]] = {}
         # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
         # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
-        # the same flows but for their index, and the same drive sums: made once each
-        # (`_WorkloadFlows`). The servers' flows of every workload come first, then the
-        # ranks', each in workload order, as when they were made one workload at a time.
+        # the same flows but for their index, and the same sums: made once each
+        # (`_WorkloadFlows`).
         made: dict[tuple[object, ...], _WorkloadFlows] = {}
-        at_servers: list[tuple[np.ndarray, ...]] = []
-        at_ranks: list[tuple[np.ndarray, ...]] = []
+        flows: list[_WorkloadFlows] = []
         for w in active:
             workload = config.workloads[w]
             pool_layout = layout[workload.pool]
@@ -388,26 +393,55 @@ class NetworkBuilder:
                     ranks_key = _ranks_key(pool_layout, pool_ranks)
                     by_pool[workload.pool] = pool_ranks, ranks_key
                 found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks, ranks_key)
-            servers, ranks, per_station = found
-            for part, columns in ((at_servers, servers), (at_ranks, ranks)):
-                if columns[0].size:
-                    part.append((np.full(columns[0].size, w, dtype=np.int64), *columns))
+            flows.append(found)
+        sums, drives = self._sums(active, flows)
+        return _assemble(self, sums, infos, layout, drives)
+
+    def _sums(
+        self, active: tuple[int, ...], flows: Sequence[_WorkloadFlows]
+    ) -> tuple[_FlowSums, FloatArray]:
+        """The network's `_FlowSums` and its drive sums [4, K] (per rank station, over its
+        workloads weighted by their planned rates: operations, busy time, positioning time and
+        second moments of service at queue length one), from the workloads `active`'s flows
+        (`flows`, in the same order) and the host side's sums (`_host_sums`).
+
+        Every (workload, station) cell, every (workload, class) group and every drive sum
+        reads one workload's flows alone: taken from its `_WorkloadFlows`. A station's sums
+        over the workloads' planned rates add the flows of all of them, workload by
+        workload, as when they are summed together. The host side's are added in
+        (`_FlowSums.with_host`)."""
+        W, K, C = len(self.config.workloads), len(self._stations), len(IO_CLASSES)
+        cells = np.zeros((_CELL_ROWS, W, K))
+        drives = np.zeros((4, K))
+        codes, visits, service, at, rate, mean_s = [], [], [], [], [], []
+        for w, found in zip(active, flows, strict=True):
             weight = self._weights[w]
-            for row, counts in per_station:
-                drives[row] += weight * counts
-        # The flows' columns (the servers' and then the ranks'), each joined once.
-        parts = (_NO_FLOWS, *at_servers, *at_ranks)
-        columns = tuple(
-            np.concatenate([part[k] for part in parts]).astype(empty.dtype, copy=False)
-            for k, empty in enumerate(_NO_FLOWS)
+            cells[:, w] = found.sums[:_CELL_ROWS]
+            drives += weight * found.sums[_DRIVE_ROW:]
+            codes.append(w * C + found.classes)
+            visits.append(found.sums[_VISITS_ROW + found.classes])
+            service.append(found.sums[_SERVICE_ROW + found.classes])
+            at.append(found.station)
+            rate.append(found.rate * weight)
+            mean_s.append(found.mean_s)
+        station = _joined(at, _NO_CODES)
+        flow_weight, mean = _joined(rate, _NO_RATES), _joined(mean_s, _NO_RATES)
+        first = flow_weight * mean
+        per_station: FloatArray = np.bincount(  # type: ignore[assignment]
+            np.concatenate([station, station + K, station + 2 * K]),
+            np.concatenate([flow_weight, first, first * mean]),
+            minlength=3 * K,
+        ).reshape(3, K)
+        own = _FlowSums(
+            cells,
+            per_station,
+            _joined(codes, _NO_CODES),
+            _joined(visits, np.zeros((0, K))),
+            _joined(service, np.zeros((0, K))),
         )
-        W = len(config.workloads)
-        sums = _flow_sums(columns, W, K, self._weight_array).with_host(self._host_sums(active))
-        return _assemble(config, costs, self._stations, sums, infos, layout, drives, self._mirror)
+        return own.with_host(self._host_sums(active)), drives
 
 
-_NO_FLOWS = Flows().columns()
-"""No flows, each column of its type (never written to: joined with the flows a network has)."""
 _FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
@@ -526,10 +560,79 @@ def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSu
     return kept[1]
 
 
-_WorkloadFlows = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], list[tuple[int, FloatArray]]]
-"""One workload's flows at the servers and at its pool's ranks and their DA pairs, each as
-`Flows` columns but for the workload column, and per row of the drive sums (operations,
-busy, positioning, second moments) its values per station."""
+def _joined(parts: list[np.ndarray], empty: np.ndarray) -> np.ndarray:
+    """`parts` joined (the one part itself, `empty` for none)."""
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else empty
+
+
+_CELL_ROWS = 7
+"""`_FlowSums.cells`' figures."""
+_VISITS_ROW = _CELL_ROWS
+_SERVICE_ROW = _VISITS_ROW + len(IO_CLASSES)
+_DRIVE_ROW = _SERVICE_ROW + len(IO_CLASSES)
+_SUM_ROWS = _DRIVE_ROW + 4
+"""The rows of `_WorkloadFlows.sums`: the cells' figures, the visits and the service per
+host I/O of each class (in name order), the drive sums."""
+_CELLS_AT = np.arange(_CELL_ROWS, dtype=np.int64)[:, None]
+_DRIVES_AT = np.arange(_DRIVE_ROW, _SUM_ROWS, dtype=np.int64)[:, None]
+_NO_CODES = np.zeros(0, dtype=np.int64)
+_NO_RATES = np.zeros(0, dtype=np.float64)
+
+
+class _WorkloadFlows(NamedTuple):
+    """One workload's flows at the servers and at its pool's ranks and their DA pairs, as far
+    as a network reads them: `sums` [rows, K], per station, its `_FlowSums.cells` figures,
+    each class's visits and service per host I/O (`_FlowSums.visits`, `service`; 0.0 for a
+    class with no host-visible flow), and the drive sums (operations, busy, positioning,
+    second moments per host I/O at each rank station); `classes`, the host-visible classes'
+    places in name order; and each flow's station, rate and mean service in flow order, which
+    a station's sums over the workloads' planned rates read (`NetworkBuilder._sums`)."""
+
+    sums: FloatArray
+    classes: NDArray[np.int64]
+    station: NDArray[np.int64]
+    rate: FloatArray
+    mean_s: FloatArray
+
+
+def _workload_sums(
+    columns: tuple[np.ndarray, ...], drive: tuple[np.ndarray, ...] | None, K: int
+) -> _WorkloadFlows:
+    """`_WorkloadFlows` of one workload's flows `columns` (`Flows.columns` but the workload
+    column) and its drive flows' sums' terms `drive` (`rank_flows`). Each sum adds its terms
+    in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it, which
+    changes no sum (none is -0.0: they start at 0.0 and add figures >= 0). One `np.bincount`
+    makes them all, each row's terms in flow order."""
+    station, io_class, rate, visits, mean_s, visible, destage, size = columns
+    busy = rate * mean_s
+    name = _BY_NAME[io_class]
+    terms = [
+        rate,
+        np.where(visible, rate, 0.0),
+        busy,
+        np.where(destage, busy, 0.0),
+        np.where(visible, 0.0, busy),
+        np.where(destage, rate * size, 0.0),
+        np.where(destage, busy * size, 0.0),
+        np.where(visible, visits, 0.0),
+        np.where(visible, visits * mean_s, 0.0),
+    ]
+    cells = [
+        (station + _CELLS_AT * K).ravel(),
+        (_VISITS_ROW + name) * K + station,
+        (_SERVICE_ROW + name) * K + station,
+    ]
+    if drive is not None:
+        at, *values = drive
+        terms += values
+        cells.append((at + _DRIVES_AT * K).ravel())
+    sums: FloatArray = np.bincount(  # type: ignore[assignment]
+        np.concatenate(cells), np.concatenate(terms), minlength=_SUM_ROWS * K
+    )
+    classes = np.flatnonzero(np.bincount(name[visible], minlength=len(IO_CLASSES)))
+    return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s)
 
 
 def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
@@ -545,13 +648,13 @@ def _summed(cell: NDArray[np.int64], weights: FloatArray, rows: int, K: int) -> 
 
 @dataclass(frozen=True)
 class _FlowSums:
-    """What a network reads from some of its flows, each figure added in flow order: per
-    (workload, station) [W, K] the arrivals, host-visible arrivals, work, destage work,
-    asynchronous work, destage bytes and destage byte-seconds (`Network`'s fields); per
-    station [K] the operations, first and second moments of service weighted by the
-    workloads' planned rates; and per (workload, class) group of the host-visible flows
-    (`codes`: workload x classes + the class's place in name order) [groups, K] the visits
-    and the service per host I/O of the class.
+    """What a network reads from some of its flows, each figure added in flow order: `cells`
+    [7, W, K], per (workload, station) the arrivals, host-visible arrivals, work, destage
+    work, asynchronous work, destage bytes and destage byte-seconds (`Network`'s fields);
+    `station` [3, K], per station the operations, first and second moments of service
+    weighted by the workloads' planned rates; and per (workload, class) group of the
+    host-visible flows (`codes`: workload x classes + the class's place in name order)
+    [groups, K] the visits and the service per host I/O of the class.
 
     A network's flows are summed in two parts, the host ports' and cards' (the same in every
     network of a configuration: summed once, `NetworkBuilder`) and the rest. No station has
@@ -559,8 +662,8 @@ class _FlowSums:
     adding the parts' sums (one of them 0.0 there) gives the sums of all the flows, to the bit.
     """
 
-    cells: tuple[FloatArray, ...]
-    station: tuple[FloatArray, FloatArray, FloatArray]
+    cells: FloatArray
+    station: FloatArray
     codes: NDArray[np.int64]
     visits: FloatArray
     service: FloatArray
@@ -571,11 +674,9 @@ class _FlowSums:
         over the first of its stations, added in. No station has flows of both parts, so every
         cell is one part's sum plus 0.0: to the bit the sums of all the flows (no sum of
         figures >= 0 being -0.0)."""
-        front = host.station[0].size
-        for mine, theirs in zip(
-            (*self.cells, *self.station), (*host.cells, *host.station), strict=True
-        ):
-            mine[..., :front] += theirs
+        front = host.station.shape[1]
+        self.cells[..., :front] += host.cells
+        self.station[:, :front] += host.station
         if np.array_equal(self.codes, host.codes):
             # The same groups in both (the usual case: every class of every workload at the
             # host ports and at the back end).
@@ -616,19 +717,23 @@ def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatAr
     group = (np.cumsum(present) - 1)[code]
     group_cell = group * K + station[visible]
     return _FlowSums(
-        cells=(
-            summed(None, rate),
-            summed(visible, rate),
-            summed(None, busy),
-            summed(destage, busy),
-            summed(~visible, busy),
-            summed(destage, rate * size),
-            summed(destage, busy * size),
+        cells=np.stack(
+            [
+                summed(None, rate),
+                summed(visible, rate),
+                summed(None, busy),
+                summed(destage, busy),
+                summed(~visible, busy),
+                summed(destage, rate * size),
+                summed(destage, busy * size),
+            ]
         ),
-        station=(
-            _per_station(station, flow_weight, K),
-            _per_station(station, flow_weight * mean_s, K),
-            _per_station(station, flow_weight * mean_s * mean_s, K),
+        station=np.stack(
+            [
+                _per_station(station, flow_weight, K),
+                _per_station(station, flow_weight * mean_s, K),
+                _per_station(station, flow_weight * mean_s * mean_s, K),
+            ]
         ),
         codes=codes,
         visits=_summed(group_cell, visits[visible], codes.size, K),
@@ -637,16 +742,13 @@ def _flow_sums(columns: tuple[np.ndarray, ...], W: int, K: int, weights: FloatAr
 
 
 def _assemble(
-    config: Configuration,
-    costs: OpCosts,
-    stations: Sequence[Station],
+    builder: NetworkBuilder,
     sums: _FlowSums,
     infos: list[RankInfo],
     layout: Mapping[str, PoolLayout],
     drive_sums: FloatArray,
-    mirror: MirrorState | None = None,
 ) -> Network:
-    K = len(stations)
+    config, costs = builder.config, builder.costs
     arrival, visible_arrival, work, destage_work, async_work, destage_bytes, destage_byte_s = (
         sums.cells
     )
@@ -664,16 +766,13 @@ def _assemble(
         positioning_share = np.where(
             drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
         )
-    gains: list[FloatArray | None] = [None] * K
-    capacity = np.ones(K)
-    for k, st in enumerate(stations):
-        if st.servers > 1:
-            capacity[k] = st.servers
+    gains: list[FloatArray | None] = [None] * len(builder._stations)
+    capacity = builder._servers_at.copy()
     commands = config.hardware.system.device_adapter.commands_per_hdd
     # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
     alike: dict[tuple[int, float, float], FloatArray] = {}
-    for info in infos:
-        share = float(positioning_share[info.station])
+    shares = positioning_share[builder._first_rank :].tolist()
+    for info, share in zip(infos, shares, strict=True):
         kind = (id(info.rank.drive), info.span, share)
         gain = alike.get(kind)
         if gain is None:
@@ -683,7 +782,7 @@ def _assemble(
         capacity[info.station] = float(gain[-1])
     return Network(
         config=config,
-        stations=tuple(stations),
+        stations=builder._stations,
         ranks=tuple(infos),
         layout=layout,
         arrival=arrival,
@@ -696,8 +795,8 @@ def _assemble(
         gains=tuple(gains),
         capacity=capacity,
         scv=np.maximum(scv, 0.0),
-        times=_class_times(config, stations, sums, mirror),
-        mirror=mirror,
+        times=_class_times(builder, sums),
+        mirror=builder._mirror,
     )
 
 
@@ -725,23 +824,17 @@ _BY_NAME = np.array([_CLASS_NAMES.index(c) for c in IO_CLASSES], dtype=np.int64)
 """Each class index's place among the classes in name order."""
 
 
-def _class_times(
-    config: Configuration,
-    stations: Sequence[Station],
-    sums: _FlowSums,
-    mirror: MirrorState | None = None,
-) -> ClassTimes:
+def _class_times(builder: NetworkBuilder, sums: _FlowSums) -> ClassTimes:
     """From the host-visible flows' sums per (workload, class) group. A Metro Mirror write's
     time at the links is not part of the front end's fixed time, and it waits beyond them for
     the light in the fibre and the secondary's write (`MirrorState.delay_s`)."""
     C = len(IO_CLASSES)
-    keys = [(int(code) // C, _CLASS_NAMES[int(code) % C]) for code in sums.codes]
-    visits_gk, service = sums.visits, sums.service
-    kind_idx = np.array([STATION_KIND_KEYS.index(s.kind) for s in stations], dtype=np.int64)
-    front = _front_stations(stations, mirror)
-    return ClassTimes(
-        tuple(keys), visits_gk, service, kind_idx, _delays(config, front, keys, service, mirror)
+    keys = [(code // C, _CLASS_NAMES[code % C]) for code in sums.codes.tolist()]
+    service = sums.service
+    delays = _delays(
+        builder.config, builder._front, keys, service, builder._mirror, builder._delay_terms
     )
+    return ClassTimes(tuple(keys), sums.visits, service, builder._kind_of_station, delays)
 
 
 def _front_stations(stations: Sequence[Station], mirror: MirrorState | None) -> NDArray[np.bool_]:
@@ -759,18 +852,43 @@ def _delays(
     keys: Sequence[tuple[int, IoClass]],
     service: FloatArray,
     mirror: MirrorState | None,
+    terms: dict[tuple[int, IoClass], _DelayTerms] | None = None,
 ) -> FloatArray:
     """Each host-visible (workload, class) group's fixed delay (`ClassTimes.delay_s`): the
     front end's time beyond what its `front` stations time (`service`, per group and
-    station), a Metro Mirror write's wait beyond the links, and a consistency group's hold."""
-    port_bytes_per_s = config.hardware.host_adapter.port_bandwidth_mb_s * MB
+    station), a Metro Mirror write's wait beyond the links, and a consistency group's hold.
+    What does not depend on `service` is kept in `terms` by group, if given (a builder's:
+    its configuration's, `_delay_terms`)."""
     delay = np.zeros(len(keys))
-    for g, (wl, c) in enumerate(keys):
-        size = config.workloads[wl].mix.size_bytes(c)
-        counted = float(service[g, front].sum()) - size / port_bytes_per_s
-        delay[g] = front_end_delay_s(config, c, size, max(counted, 0.0))
-        if c.endswith("write"):
-            if mirror is not None and wl in mirror.secondary_write_s:
-                delay[g] += mirror.delay_s(wl)
-            delay[g] += group_hold_s(config, wl)
+    at_front = service[:, front]
+    for g, key in enumerate(keys):
+        found = None if terms is None else terms.get(key)
+        if found is None:
+            found = _delay_terms(config, *key, mirror)
+            if terms is not None:
+                terms[key] = found
+        size, port_s, waits = found
+        counted = float(at_front[g].sum()) - port_s
+        delay[g] = front_end_delay_s(config, key[1], size, max(counted, 0.0))
+        for wait in waits:
+            delay[g] += wait
     return delay
+
+
+_DelayTerms = tuple[float, float, tuple[float, ...]]
+
+
+def _delay_terms(
+    config: Configuration, wl: int, c: IoClass, mirror: MirrorState | None
+) -> _DelayTerms:
+    """What a (workload, class) group's fixed delay (`_delays`) reads of `config` alone: the
+    class's size, its transfer over a host port and a write's waits beyond the front end, in
+    the order they are added (Metro Mirror's, a consistency group's hold)."""
+    size = config.workloads[wl].mix.size_bytes(c)
+    port_s = size / (config.hardware.host_adapter.port_bandwidth_mb_s * MB)
+    waits: list[float] = []
+    if c.endswith("write"):
+        if mirror is not None and wl in mirror.secondary_write_s:
+            waits.append(mirror.delay_s(wl))
+        waits.append(group_hold_s(config, wl))
+    return size, port_s, tuple(waits)
