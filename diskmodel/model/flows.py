@@ -21,11 +21,12 @@ from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 @dataclass(frozen=True)
 class WorkloadShares:
-    """Where one workload's work goes: per rank station its share of the small random and of
-    the sequential back-end work, and the share of its I/O each server handles."""
+    """Where one workload's work goes: per rank of its pool (in the order given) its share of
+    the small random and of the sequential back-end work, and the share of its I/O each
+    server handles."""
 
-    small: dict[int, float]
-    mb: dict[int, float]
+    small: list[float]
+    mb: list[float]
     servers: tuple[float, ...]
 
 
@@ -35,15 +36,16 @@ def workload_shares(
     """Tier shares from the placement, split within a tier by the layout's rank shares; the
     servers by the data each owns (an I/O is handled by the server owning its rank)."""
     on = {share.tier: share for share in layout.placement.workload(workload.name).tiers}
-    small: dict[int, float] = {}
-    mb: dict[int, float] = {}
+    small: list[float] = []
+    mb: list[float] = []
     owned = [0.0] * servers
     for info in pool_ranks:
-        share = on[info.rank.tier]
-        part = layout.ranks[info.rank.index]
-        small[info.station] = share.small_io_share * part.small_io_share
-        mb[info.station] = share.mb_share * part.data_share  # the MB follow the data
-        owned[info.rank.server] += share.capacity_used_gb * part.data_share
+        rank = info.rank
+        share = on[rank.tier]
+        part = layout.ranks[rank.index]
+        small.append(share.small_io_share * part.small_io_share)
+        mb.append(share.mb_share * part.data_share)  # the MB follow the data
+        owned[rank.server] += share.capacity_used_gb * part.data_share
     total = sum(owned)
     split = tuple(o / total for o in owned) if total > 0 else tuple([1.0 / servers] * servers)
     return WorkloadShares(small, mb, split)
@@ -150,14 +152,8 @@ def rank_flows(
     # Per operation its rank's small-I/O and MB shares, active drives and two stations.
     per_rank = np.array(
         [
-            (
-                shares.small[info.station],
-                shares.mb[info.station],
-                info.rank.active_drives,
-                info.station,
-                da_index[info.rank.da_pair],
-            )
-            for info in pool_ranks
+            (small, mb, info.rank.active_drives, info.station, da_index[info.rank.da_pair])
+            for info, small, mb in zip(pool_ranks, shares.small, shares.mb, strict=True)
         ],
         dtype=np.float64,
     )

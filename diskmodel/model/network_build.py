@@ -766,20 +766,26 @@ def _assemble(
         positioning_share = np.where(
             drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
         )
-    gains: list[FloatArray | None] = [None] * len(builder._stations)
+    # Every rank's drive gain and the capacity it gives (the stations before the first
+    # rank's: none, and their servers).
+    first_rank = builder._first_rank
+    gains: list[FloatArray | None] = [None] * first_rank
     capacity = builder._servers_at.copy()
+    at_ranks: list[float] = []
     commands = config.hardware.system.device_adapter.commands_per_hdd
     # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
-    alike: dict[tuple[int, float, float], FloatArray] = {}
-    shares = positioning_share[builder._first_rank :].tolist()
+    alike: dict[tuple[int, float, float], tuple[FloatArray, float]] = {}
+    shares = positioning_share[first_rank:].tolist()
     for info, share in zip(infos, shares, strict=True):
         kind = (id(info.rank.drive), info.span, share)
-        gain = alike.get(kind)
-        if gain is None:
+        found = alike.get(kind)
+        if found is None:
             depth = queue_limit(info.rank, commands)
-            gain = alike[kind] = costs.gain(info.rank, info.span, depth, share)
-        gains[info.station] = gain
-        capacity[info.station] = float(gain[-1])
+            gain = costs.gain(info.rank, info.span, depth, share)
+            found = alike[kind] = (gain, float(gain[-1]))
+        gains.append(found[0])
+        at_ranks.append(found[1])
+    capacity[first_rank:] = at_ranks
     return Network(
         config=config,
         stations=builder._stations,
@@ -859,20 +865,21 @@ def _delays(
     station), a Metro Mirror write's wait beyond the links, and a consistency group's hold.
     What does not depend on `service` is kept in `terms` by group, if given (a builder's:
     its configuration's, `_delay_terms`)."""
-    delay = np.zeros(len(keys))
-    at_front = service[:, front]
-    for g, key in enumerate(keys):
+    delays = []
+    for key, at_front in zip(keys, service[:, front], strict=True):
         found = None if terms is None else terms.get(key)
         if found is None:
             found = _delay_terms(config, *key, mirror)
             if terms is not None:
                 terms[key] = found
         size, port_s, waits = found
-        counted = float(at_front[g].sum()) - port_s
-        delay[g] = front_end_delay_s(config, key[1], size, max(counted, 0.0))
+        # np.add.reduce: a row's sum as `ndarray.sum` takes it, without its wrapper.
+        counted = float(np.add.reduce(at_front)) - port_s
+        delay = front_end_delay_s(config, key[1], size, max(counted, 0.0))
         for wait in waits:
-            delay[g] += wait
-    return delay
+            delay += wait
+        delays.append(delay)
+    return np.array(delays, dtype=np.float64)
 
 
 _DelayTerms = tuple[float, float, tuple[float, ...]]
