@@ -120,7 +120,7 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
         != net.config.hardware.system.front_end_latency_us
     ):
         times = net.times
-        front = _front_stations(net.stations, net.mirror)
+        front = _front_stations(times.kind_of_station, net.mirror)
         delays = _delays(config, front, times.keys, times.service_s, net.mirror)
         object.__setattr__(out, "times", dataclasses.replace(times, delay_s=delays))
     return out
@@ -160,14 +160,23 @@ class NetworkBuilder:
         # Every rank's station follows the front end's, in rank order.
         self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
         self._first_rank = len(front)
-        # What every network of this configuration reads of its stations: each one's servers
-        # (the capacity of all but a rank's), kind and whether its time is part of the front
-        # end's fixed time.
-        self._servers_at = np.array([float(st.servers) for st in self._stations])
-        self._kind_of_station = np.array(
-            [STATION_KIND_KEYS.index(st.kind) for st in self._stations], dtype=np.int64
+        # What every network of this configuration reads of its stations, by kind in the
+        # order `_front_end_stations` makes them: each one's servers (the capacity of all but
+        # a rank's), kind and whether its time is part of the front end's fixed time.
+        self._servers_at = np.ones(len(self._stations))
+        self._servers_at[self._servers] = float(hw.processor.ways)
+        self._kind_of_station = np.repeat(
+            _KIND_INDEX,
+            (
+                n_ports + n_cards,
+                n_servers,
+                hw.da_pairs,
+                channels,
+                len(self._links),
+                len(config.ranks),
+            ),
         )
-        self._front = _front_stations(self._stations, self._mirror)
+        self._front = _front_stations(self._kind_of_station, self._mirror)
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         # How the workloads' work is weighted where several share a drive (its reordering
@@ -843,10 +852,23 @@ def _class_times(builder: NetworkBuilder, sums: _FlowSums) -> ClassTimes:
     return ClassTimes(tuple(keys), sums.visits, service, builder._kind_of_station, delays)
 
 
-def _front_stations(stations: Sequence[Station], mirror: MirrorState | None) -> NDArray[np.bool_]:
-    """[K] the stations whose time is part of the front end's fixed time (a Metro Mirror
-    link's is not)."""
-    front = np.array([COMPONENT_KIND[s.kind].front_end for s in stations], dtype=np.bool_)
+_KIND_INDEX = np.array(
+    [
+        STATION_KIND_KEYS.index(kind)
+        for kind in ("host_adapter", "processor", "device_adapter", "channel", LINK_KIND, "rank")
+    ],
+    dtype=np.int64,
+)
+"""The kinds of a network's stations (`STATION_KIND_KEYS` indices) in the order it has them:
+host ports and cards, servers, DA pairs, FICON channels, Metro Mirror links, ranks."""
+_FRONT_END = np.array([COMPONENT_KIND[kind].front_end for kind in STATION_KIND_KEYS])
+"""Per station kind, whether a station's time is part of the front end's fixed time."""
+
+
+def _front_stations(kinds: NDArray[np.int64], mirror: MirrorState | None) -> NDArray[np.bool_]:
+    """[K] the stations (of the kinds `kinds`, `STATION_KIND_KEYS` indices) whose time is
+    part of the front end's fixed time (a Metro Mirror link's is not)."""
+    front = _FRONT_END[kinds]
     if mirror is not None:
         front[list(mirror.links)] = False
     return front
