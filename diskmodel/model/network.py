@@ -42,9 +42,9 @@ FloatArray = NDArray[np.float64]
 _NONE = np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True, slots=True)
-class Station:
-    """A queue: `servers` identical servers (cores); a rank stands for one of its `drives`."""
+class Station(NamedTuple):
+    """A queue: `servers` identical servers (cores); a rank stands for one of its `drives` (a
+    named tuple: a network builder makes one per station, some 700 a sizing search)."""
 
     name: str
     kind: str
