@@ -121,7 +121,9 @@ class OpCosts:
         # What the costs were worked out to, shared with every configuration whose costs are
         # these (`_memo_for`): a sizing search's candidates that differ in rank counts or DA
         # pairs ask for the same (workload, drive, RAID format, span) again.
-        memo = self._memo = _memo_for(self.inputs, config)
+        self._mixes = [w.mix for w in config.workloads]
+        self._workload_inputs = tuple(self._inputs_of(w, mix) for w, mix in enumerate(self._mixes))
+        memo = self._memo = _memo_for(self.inputs, self._workload_inputs, config)
         self._cache = memo.cache
         self._shapes = memo.shapes
         self._tables = memo.tables
@@ -158,7 +160,13 @@ class OpCosts:
     def cost_inputs(self, w: int, mix: IoMix) -> tuple[object, ...]:
         """Everything of workload `w` its operation costs depend on, hashable: its mix (every
         field) and, for a FlashCopy source, the copy's work and the planned rate its
-        background copy is taken per host I/O at (`_shapes_built`)."""
+        background copy is taken per host I/O at (`_shapes_built`). Worked out once for
+        each of the configuration's workloads (with its own mix)."""
+        if w < len(self._mixes) and mix is self._mixes[w]:
+            return self._workload_inputs[w]
+        return self._inputs_of(w, mix)
+
+    def _inputs_of(self, w: int, mix: IoMix) -> tuple[object, ...]:
         work = self._flashcopy.get(w)
         return (mix_key(mix), work, None if work is None else self._planned[w])
 
@@ -389,15 +397,13 @@ _memos: Kept[list[_CostMemo]] = Kept(buckets=_MEMOS_KEPT, per_bucket=4)
 with them: a few, for names that stand for different figures in different systems."""
 
 
-def _memo_for(inputs: CostInputs, config: Configuration) -> _CostMemo:
+def _memo_for(
+    inputs: CostInputs, workloads: tuple[tuple[object, ...], ...], config: Configuration
+) -> _CostMemo:
     """The memo `config`'s costs share with every configuration asked for before with the same
-    `inputs` and workloads' cost inputs whose drive and RAID format names stand for the same
-    figures: every figure in it is then `config`'s, to the bit (each a function of its key)."""
-    flashcopy = dict(inputs.flashcopy)
-    workloads = tuple(
-        (mix_key(w.mix), flashcopy.get(i), None if i not in flashcopy else inputs.planned[i])
-        for i, w in enumerate(config.workloads)
-    )
+    `inputs` and workloads' cost inputs (`workloads`, `OpCosts.cost_inputs` of each) whose
+    drive and RAID format names stand for the same figures: every figure in it is then
+    `config`'s, to the bit (each a function of its key)."""
     bucket = (inputs.servers, inputs.rank_nvs_bytes, inputs.ordered_destage, inputs.planned)
     memos = _memos.get(bucket, (inputs, workloads), list)
     for memo in memos:

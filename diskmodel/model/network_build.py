@@ -120,7 +120,7 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
         != net.config.hardware.system.front_end_latency_us
     ):
         times = net.times
-        front = _front_stations(times.kind_of_station, net.mirror)
+        front = np.flatnonzero(_front_stations(times.kind_of_station, net.mirror))
         delays = _delays(config, front, times.keys, times.service_s, net.mirror)
         object.__setattr__(out, "times", dataclasses.replace(times, delay_s=delays))
     return out
@@ -176,7 +176,7 @@ class NetworkBuilder:
                 len(config.ranks),
             ),
         )
-        self._front = _front_stations(self._kind_of_station, self._mirror)
+        self._front = np.flatnonzero(_front_stations(self._kind_of_station, self._mirror))
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         # How the workloads' work is weighted where several share a drive (its reordering
@@ -686,7 +686,7 @@ class _FlowSums:
         front = host.station.shape[1]
         self.cells[..., :front] += host.cells
         self.station[:, :front] += host.station
-        if np.array_equal(self.codes, host.codes):
+        if self.codes.tolist() == host.codes.tolist():
             # The same groups in both (the usual case: every class of every workload at the
             # host ports and at the back end).
             self.visits[:, :front] += host.visits
@@ -876,19 +876,19 @@ def _front_stations(kinds: NDArray[np.int64], mirror: MirrorState | None) -> NDA
 
 def _delays(
     config: Configuration,
-    front: NDArray[np.bool_],
+    front: NDArray[np.intp],
     keys: Sequence[tuple[int, IoClass]],
     service: FloatArray,
     mirror: MirrorState | None,
     terms: dict[tuple[int, IoClass], _DelayTerms] | None = None,
 ) -> FloatArray:
     """Each host-visible (workload, class) group's fixed delay (`ClassTimes.delay_s`): the
-    front end's time beyond what its `front` stations time (`service`, per group and
+    front end's time beyond what its `front` stations (indices) time (`service`, per group and
     station), a Metro Mirror write's wait beyond the links, and a consistency group's hold.
     What does not depend on `service` is kept in `terms` by group, if given (a builder's:
     its configuration's, `_delay_terms`)."""
     delays = []
-    for key, at_front in zip(keys, service[:, front], strict=True):
+    for key, at_front in zip(keys, service.take(front, axis=1), strict=True):
         found = None if terms is None else terms.get(key)
         if found is None:
             found = _delay_terms(config, *key, mirror)

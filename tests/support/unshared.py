@@ -20,7 +20,9 @@ def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """No store at all: every solver its own builds and layouts, its own operation costs'
     memo, drive gains and Easy Tier placers, the host sums and the workloads' flows made anew."""
 
-    def own_memo(inputs: CostInputs, config: Configuration) -> _CostMemo:
+    def own_memo(
+        inputs: CostInputs, workloads: tuple[tuple[object, ...], ...], config: Configuration
+    ) -> _CostMemo:
         memo = _CostMemo()
         memo.takes(config.ranks)
         return memo
