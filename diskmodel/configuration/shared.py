@@ -12,7 +12,7 @@ from pathlib import Path
 from diskmodel.catalog import Catalog
 from diskmodel.configuration.records import Rank, WorkloadConfig
 from diskmodel.scenario import Application, RankGroup, RankPlacement, Workload
-from diskmodel.scenario.ranks import group_placements
+from diskmodel.scenario.ranks import group_places
 from diskmodel.tiering.skew import SkewCurve
 
 SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
@@ -70,7 +70,7 @@ class SharedParts:
 
     catalog: Catalog
     curves: SkewCurves = field(default_factory=dict)
-    ranks: dict[tuple[str, RankPlacement, bool], Rank] = field(default_factory=dict)
+    ranks: dict[tuple[str, int, str, str, str, int, int, bool], Rank] = field(default_factory=dict)
     groups: dict[tuple[object, ...], tuple[Rank, ...]] = field(default_factory=dict)
     workloads: list[tuple[WorkloadsKey, tuple[WorkloadConfig, ...]]] = field(default_factory=list)
 
@@ -81,27 +81,14 @@ class SharedParts:
 
     def rank(self, system: str, placement: RankPlacement, added: bool) -> Rank:
         """The rank at `placement` installed in `system` (made once)."""
-        key = (system, placement, added)
-        rank = self.ranks.get(key)
-        if rank is None:
-            if len(self.ranks) >= self.KEPT:
-                self.ranks.clear()
-            rank = self.ranks[key] = Rank(
-                index=placement.index,
-                pool=placement.pool,
-                drive=self.catalog.installed_drive(system, placement.drive),
-                raid=self.catalog.raid_formats[placement.raid],
-                da_pair=placement.da_pair,
-                server=placement.server,
-                added=added,
-            )
-        return rank
+        p = placement
+        return self._rank(system, p.index, p.pool, p.drive, p.raid, p.da_pair, p.server, added)
 
     def group_ranks(
         self, system: str, pool: str, group: RankGroup, first: int, first_pair: int, pairs: int
     ) -> tuple[Rank, ...]:
-        """The ranks of a group dealt round-robin (`scenario.ranks.group_placements`),
-        installed in `system` (made once)."""
+        """The ranks of a group dealt round-robin (`scenario.ranks.group_places`), installed in
+        `system`, each as `rank` makes it for its placement (made once)."""
         placed_from = (first, first_pair, pairs)
         key = (system, pool, group.drive, group.raid, group.count, group.da_pair, group.added)
         key_at = (*key, *placed_from)
@@ -109,9 +96,42 @@ class SharedParts:
         if ranks is None:
             if len(self.groups) >= self.KEPT:
                 self.groups.clear()
-            placed = group_placements(pool, group, first, first_pair, pairs)
-            ranks = self.groups[key_at] = tuple(self.rank(system, r, group.added) for r in placed)
+            drive, raid, added = group.drive, group.raid, group.added
+            ranks = self.groups[key_at] = tuple(
+                self._rank(system, index, pool, drive, raid, da_pair, server, added)
+                for index, da_pair, server in group_places(group, first, first_pair, pairs)
+            )
         return ranks
+
+    def _rank(
+        self,
+        system: str,
+        index: int,
+        pool: str,
+        drive: str,
+        raid: str,
+        da_pair: int,
+        server: int,
+        added: bool,
+    ) -> Rank:
+        """The rank at (index, pool, drive, RAID format, DA pair, server) installed in
+        `system` (made once; kept by those, as plain values: a `RankPlacement` made to
+        look one up was as dear as the lookup)."""
+        key = (system, index, pool, drive, raid, da_pair, server, added)
+        rank = self.ranks.get(key)
+        if rank is None:
+            if len(self.ranks) >= self.KEPT:
+                self.ranks.clear()
+            rank = self.ranks[key] = Rank(
+                index=index,
+                pool=pool,
+                drive=self.catalog.installed_drive(system, drive),
+                raid=self.catalog.raid_formats[raid],
+                da_pair=da_pair,
+                server=server,
+                added=added,
+            )
+        return rank
 
     def resolved_workloads(
         self,

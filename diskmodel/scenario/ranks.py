@@ -44,16 +44,16 @@ def expand_ranks(scenario: Scenario) -> list[RankPlacement]:
         return _balanced(scenario)
     pairs = scenario.system.da_pairs
     return [
-        placement
+        RankPlacement(index, pool.name, group.drive, group.raid, da_pair, server)
         for pool, group, first, first_pair in round_robin_groups(scenario)
-        for placement in group_placements(pool.name, group, first, first_pair, pairs)
+        for index, da_pair, server in group_places(group, first, first_pair, pairs)
     ]
 
 
 def round_robin_groups(scenario: Scenario) -> Iterator[tuple[Pool, RankGroup, int, int]]:
     """Each rank group of a `round_robin` system in file order (`expand_ranks`), with the index
     of its first rank and the DA pair its first rank is dealt to (where the group names none):
-    what places its ranks (`group_placements`), so that a search that places one group in
+    what places its ranks (`group_places`), so that a search that places one group in
     many configurations can place it once."""
     pairs = scenario.system.da_pairs
     first = first_pair = 0
@@ -65,20 +65,15 @@ def round_robin_groups(scenario: Scenario) -> Iterator[tuple[Pool, RankGroup, in
                 first_pair = (first_pair + group.count) % pairs
 
 
-def group_placements(
-    pool: str, group: RankGroup, first: int, first_pair: int, pairs: int
-) -> list[RankPlacement]:
-    """The ranks of one group of a `round_robin` system (`round_robin_groups`): on its named
-    DA pair, or dealt round-robin from `first_pair` over `pairs`; rank i owned by server i % 2."""
+def group_places(
+    group: RankGroup, first: int, first_pair: int, pairs: int
+) -> list[tuple[int, int, int]]:
+    """Where the ranks of one group of a `round_robin` system sit (`round_robin_groups`): each
+    rank's (index, DA pair, server): on the group's named DA pair, or dealt round-robin from
+    `first_pair` over `pairs`; rank i owned by server i % 2."""
+    named = group.da_pair
     return [
-        RankPlacement(
-            index,
-            pool,
-            group.drive,
-            group.raid,
-            group.da_pair if group.da_pair is not None else (first_pair + i) % pairs,
-            index % 2,
-        )
+        (index, named if named is not None else (first_pair + i) % pairs, index % 2)
         for i, index in enumerate(range(first, first + group.count))
     ]
 

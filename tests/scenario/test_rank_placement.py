@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diskmodel.scenario import expand_ranks
-from diskmodel.scenario.ranks import group_placements, ranks_per_da_pair, round_robin_groups
+from diskmodel.scenario.ranks import group_places, ranks_per_da_pair, round_robin_groups
 
 from ..support.builders import BASE, with_data
 
@@ -97,7 +97,7 @@ def test_ranks_per_da_pair_counts_what_expand_ranks_places(
 ) -> None:
     """The hardware check counts the ranks per DA pair without placing each
     (`ranks_per_da_pair`); the resolution of a search places a round-robin group's ranks
-    all at once (`group_placements`): both as `expand_ranks` places them."""
+    all at once (`group_places`): both as `expand_ranks` places them."""
     data = _data([(drive, count) for drive, count, _ in groups], da_pairs, placement)
     for group, (_, _, pair) in zip(data["pools"][0]["ranks"], groups, strict=True):
         group["da_pair"] = None if pair is None else pair % da_pairs
@@ -107,8 +107,8 @@ def test_ranks_per_da_pair_counts_what_expand_ranks_places(
     assert counted == dict(Counter(r.da_pair for r in placed))
     if placement == "round_robin":
         dealt = [
-            r
+            (pool.name, group.drive, group.raid, *place)
             for pool, group, first, first_pair in round_robin_groups(scenario)
-            for r in group_placements(pool.name, group, first, first_pair, da_pairs)
+            for place in group_places(group, first, first_pair, da_pairs)
         ]
-        assert dealt == placed
+        assert dealt == [(r.pool, r.drive, r.raid, r.index, r.da_pair, r.server) for r in placed]
