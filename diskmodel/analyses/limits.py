@@ -59,7 +59,10 @@ class Limit:
         """The value at `point` is above the target, or has no steady state (a response
         time past saturation); a utilisation within its ceiling at a point saturated
         elsewhere is not exceeded."""
-        value = self.value(point)
+        return self.broken_by(self.value(point))
+
+    def broken_by(self, value: float | None) -> bool:
+        """A value (`value`) above the target, or none (no steady state)."""
         return value is None or value > self.target * (1 + 1e-12)
 
     def met(self, point: OperatingPoint) -> bool:
@@ -130,6 +133,50 @@ def first_broken(point: OperatingPoint, level: Sequence[Limit]) -> Limit | None:
     """The first limit (in the service level's order) not met at `point` (the sizing search,
     which has no curve to order the limits by; elsewhere `binding_names`)."""
     return next((lim for lim in level if not lim.met(point)), None)
+
+
+def first_broken_each(
+    points: Sequence[OperatingPoint], level: Sequence[Limit]
+) -> list[Limit | None]:
+    """`first_broken` at each of `points`, the same limits. Where the points share one network
+    (a sizing configuration's planned and growth points: one placement), each utilisation
+    ceiling's busiest station is read for all of them at once, as arrays: `busiest_of_kind`
+    per point and per ceiling was most of a candidate's summing up."""
+    network = points[0].network if points else None
+    if network is None or any(p.network is not network for p in points):
+        return [first_broken(p, level) for p in points]
+    utilization = np.array([p.utilization for p in points])  # [points, stations]
+    peaks: dict[str, list[float]] = {}
+    for lim in level:
+        kind = lim.component_kind or ""
+        if lim.kind == "utilization" and kind not in peaks:
+            members = network.stations_of_kind(kind)
+            # The busiest member's utilisation, as busiest_of_kind gives it (0 with none).
+            peaks[kind] = (
+                utilization[:, members].max(axis=1).tolist()
+                if len(members)
+                else [0.0] * len(points)
+            )
+    out: list[Limit | None] = []
+    for j, point in enumerate(points):
+        if point.saturated:  # no limit is met at a saturated point
+            out.append(level[0] if level else None)
+            continue
+        out.append(
+            next(
+                (
+                    lim
+                    for lim in level
+                    if lim.broken_by(
+                        peaks[lim.component_kind or ""][j]
+                        if lim.kind == "utilization"
+                        else lim.value(point)
+                    )
+                ),
+                None,
+            )
+        )
+    return out
 
 
 SATURATED = "saturated"

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
 from diskmodel.analyses.collections_paced import paced
-from diskmodel.analyses.limits import first_broken, limits
+from diskmodel.analyses.limits import Limit, first_broken_each, limits
 from diskmodel.analyses.size_offers import (
     Cost,
     KeptSections,
@@ -29,7 +29,12 @@ from diskmodel.analyses.size_offers import (
     variant_data,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.configuration import Configuration, projected_hit_ratios, resolve
+from diskmodel.configuration import (
+    Configuration,
+    ServiceLevelConfig,
+    projected_hit_ratios,
+    resolve,
+)
 from diskmodel.configuration.shared import SharedParts
 from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
 from diskmodel.prediction import Choice, SizingCandidate
@@ -199,14 +204,30 @@ def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> lis
     points: dict[int, list[OperatingPoint]] = {}
     for trial in open_trials:
         points[id(trial)] = next(solved) + (next(solved) if context.factors else [])
+    levels: list[tuple[ServiceLevelConfig, tuple[Limit, ...]]] = []
     return [
         t
         if isinstance(t, SizingCandidate)
         else _candidate(
-            t, points[id(t)] if id(t) in points else _points(t.solver, context.factors), context
+            t,
+            points[id(t)] if id(t) in points else _points(t.solver, context.factors),
+            context,
+            _limits(t.config.service_level, levels),
         )
         for t in trials
     ]
+
+
+def _limits(
+    level: ServiceLevelConfig, made: list[tuple[ServiceLevelConfig, tuple[Limit, ...]]]
+) -> tuple[Limit, ...]:
+    """`limits(level)`, taken from `made` where made there for an equal service level (the
+    configurations of a search share theirs; its labels were a tenth of a candidate's time)."""
+    for known, kept in made:
+        if known == level:
+            return kept
+    made.append((level, limits(level)))
+    return made[-1][1]
 
 
 def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
@@ -231,14 +252,17 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
 
 
 def _candidate(
-    trial: _Trial, points: Sequence[OperatingPoint], context: SizingContext
+    trial: _Trial,
+    points: Sequence[OperatingPoint],
+    context: SizingContext,
+    level: Sequence[Limit],
 ) -> SizingCandidate:
-    """A configuration's answer from its points (the planned one, then each growth period's)."""
+    """A configuration's answer from its points (the planned one, then each growth period's)
+    against the limits of its service level (`level`)."""
     config, job = trial.config, trial.job
     drives, power, price = trial.cost
-    level = limits(config.service_level)
     periods = context.periods
-    broken = [(name, first_broken(p, level)) for name, p in zip(periods, points, strict=True)]
+    broken = list(zip(periods, first_broken_each(points, level), strict=True))
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
     planned = points[0]
     r = planned.response_s

@@ -45,6 +45,7 @@ from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.configuration.zos import resolve_zos
 from diskmodel.logwrite import LogPath
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
+from diskmodel.scenario.ranks import round_robin_groups
 from diskmodel.tiering.curves import derived_mb_curve, described_skew
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
 from diskmodel.tiering.records import Preference
@@ -288,7 +289,14 @@ def _ranks(
 ) -> tuple[Rank, ...]:
     """Every rank of the scenario as installed in `system`, on its DA pair and server (the
     ranks of one drive type share one installed drive, `Catalog.installed_drive`); each
-    taken from `parts` where made before."""
+    taken from `parts` where made before (a group dealt round-robin, all its ranks at once)."""
+    if parts is not None and scenario.system.rank_placement == "round_robin":
+        pairs = scenario.system.da_pairs
+        return tuple(
+            rank
+            for pool, group, first, first_pair in round_robin_groups(scenario)
+            for rank in parts.group_ranks(system.name, pool.name, group, first, first_pair, pairs)
+        )
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
     if parts is not None:
         return tuple(

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from diskmodel.catalog import Catalog
 from diskmodel.configuration.records import Rank, WorkloadConfig
-from diskmodel.scenario import Application, RankPlacement, Workload
+from diskmodel.scenario import Application, RankGroup, RankPlacement, Workload
+from diskmodel.scenario.ranks import group_places
 from diskmodel.tiering.skew import SkewCurve
 
 SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
@@ -56,6 +57,10 @@ class SharedParts:
     - each rank as installed, by the system it is installed in (its drive's figures are that
       system's packaging, `Catalog.installed_drive`), where it sits (`RankPlacement`: its
       index, pool, drive, RAID format, DA pair and server) and whether it was added empty;
+    - each rank group's ranks where the ranks are dealt round-robin, by the system, the
+      group (pool, drive, RAID format, count, named DA pair, added) and where it starts
+      (its first rank's index and DA pair, of how many): configurations of a search share
+      most of their groups, and placing every rank again was half of a resolution;
     - the workloads as resolved, by the scenario's model workloads and application
       (the same objects: a search's configurations are validated from one scenario's
       sections, `size_offers.validated_base`), the hit ratios given (a cache size of its
@@ -65,28 +70,65 @@ class SharedParts:
 
     catalog: Catalog
     curves: SkewCurves = field(default_factory=dict)
-    ranks: dict[tuple[str, RankPlacement, bool], Rank] = field(default_factory=dict)
+    ranks: dict[tuple[str, int, str, str, str, int, int, bool], Rank] = field(default_factory=dict)
+    groups: dict[tuple[object, ...], tuple[Rank, ...]] = field(default_factory=dict)
     workloads: list[tuple[WorkloadsKey, tuple[WorkloadConfig, ...]]] = field(default_factory=list)
 
     KEPT = 4096
-    """Ranks kept at most (then all forgotten, and made again as asked)."""
+    """Ranks, and rank groups, kept at most (then all forgotten, and made again as asked)."""
     WORKLOADS_KEPT = 16
     """Resolved workload sets kept at most (one per cache size and heat-map folder)."""
 
     def rank(self, system: str, placement: RankPlacement, added: bool) -> Rank:
         """The rank at `placement` installed in `system` (made once)."""
-        key = (system, placement, added)
+        p = placement
+        return self._rank(system, p.index, p.pool, p.drive, p.raid, p.da_pair, p.server, added)
+
+    def group_ranks(
+        self, system: str, pool: str, group: RankGroup, first: int, first_pair: int, pairs: int
+    ) -> tuple[Rank, ...]:
+        """The ranks of a group dealt round-robin (`scenario.ranks.group_places`), installed in
+        `system`, each as `rank` makes it for its placement (made once)."""
+        placed_from = (first, first_pair, pairs)
+        key = (system, pool, group.drive, group.raid, group.count, group.da_pair, group.added)
+        key_at = (*key, *placed_from)
+        ranks = self.groups.get(key_at)
+        if ranks is None:
+            if len(self.groups) >= self.KEPT:
+                self.groups.clear()
+            drive, raid, added = group.drive, group.raid, group.added
+            ranks = self.groups[key_at] = tuple(
+                self._rank(system, index, pool, drive, raid, da_pair, server, added)
+                for index, da_pair, server in group_places(group, first, first_pair, pairs)
+            )
+        return ranks
+
+    def _rank(
+        self,
+        system: str,
+        index: int,
+        pool: str,
+        drive: str,
+        raid: str,
+        da_pair: int,
+        server: int,
+        added: bool,
+    ) -> Rank:
+        """The rank at (index, pool, drive, RAID format, DA pair, server) installed in
+        `system` (made once; kept by those, as plain values: a `RankPlacement` made to
+        look one up was as dear as the lookup)."""
+        key = (system, index, pool, drive, raid, da_pair, server, added)
         rank = self.ranks.get(key)
         if rank is None:
             if len(self.ranks) >= self.KEPT:
                 self.ranks.clear()
             rank = self.ranks[key] = Rank(
-                index=placement.index,
-                pool=placement.pool,
-                drive=self.catalog.installed_drive(system, placement.drive),
-                raid=self.catalog.raid_formats[placement.raid],
-                da_pair=placement.da_pair,
-                server=placement.server,
+                index=index,
+                pool=pool,
+                drive=self.catalog.installed_drive(system, drive),
+                raid=self.catalog.raid_formats[raid],
+                da_pair=da_pair,
+                server=server,
                 added=added,
             )
         return rank

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from diskmodel.catalog import Catalog
 from diskmodel.components.host import customers
 from diskmodel.scenario.limits import MAX_POPULATION
-from diskmodel.scenario.ranks import expand_ranks, pool_capacity_gb
+from diskmodel.scenario.ranks import pool_capacity_gb, ranks_per_da_pair
 from diskmodel.scenario.values import clip, either, listed
 from diskmodel.scenario.zos_rules import zos_problems
 
@@ -206,7 +206,7 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     if total > most:
         yield f"pools: {total:,} ranks in all; a {system.name} holds at most {most}"
         return
-    per_pair = Counter(r.da_pair for r in expand_ranks(scenario))
+    per_pair = ranks_per_da_pair(scenario)  # counted, not placed (a search checks thousands)
     for index, count in sorted(per_pair.items()):
         if count > system.max_ranks_per_da_pair:
             yield (

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,7 @@ from diskmodel.catalog import Catalog
 
 if TYPE_CHECKING:
     from diskmodel.scenario.schema import Scenario
-    from diskmodel.scenario.storage import Pool
+    from diskmodel.scenario.storage import Pool, RankGroup
 
 
 @dataclass(frozen=True)
@@ -42,20 +43,58 @@ def expand_ranks(scenario: Scenario) -> list[RankPlacement]:
     if scenario.system.rank_placement == "balanced":
         return _balanced(scenario)
     pairs = scenario.system.da_pairs
-    placed: list[RankPlacement] = []
-    next_pair = 0
+    return [
+        RankPlacement(index, pool.name, group.drive, group.raid, da_pair, server)
+        for pool, group, first, first_pair in round_robin_groups(scenario)
+        for index, da_pair, server in group_places(group, first, first_pair, pairs)
+    ]
+
+
+def round_robin_groups(scenario: Scenario) -> Iterator[tuple[Pool, RankGroup, int, int]]:
+    """Each rank group of a `round_robin` system in file order (`expand_ranks`), with the index
+    of its first rank and the DA pair its first rank is dealt to (where the group names none):
+    what places its ranks (`group_places`), so that a search that places one group in
+    many configurations can place it once."""
+    pairs = scenario.system.da_pairs
+    first = first_pair = 0
     for pool in scenario.pools:
         for group in pool.ranks:
-            for _ in range(group.count):
-                if group.da_pair is not None:
-                    da_pair = group.da_pair
-                else:
-                    da_pair, next_pair = next_pair, (next_pair + 1) % pairs
-                index = len(placed)
-                placed.append(
-                    RankPlacement(index, pool.name, group.drive, group.raid, da_pair, index % 2)
-                )
-    return placed
+            yield pool, group, first, first_pair
+            first += group.count
+            if group.da_pair is None:
+                first_pair = (first_pair + group.count) % pairs
+
+
+def group_places(
+    group: RankGroup, first: int, first_pair: int, pairs: int
+) -> list[tuple[int, int, int]]:
+    """Where the ranks of one group of a `round_robin` system sit (`round_robin_groups`): each
+    rank's (index, DA pair, server): on the group's named DA pair, or dealt round-robin from
+    `first_pair` over `pairs`; rank i owned by server i % 2."""
+    named = group.da_pair
+    return [
+        (index, named if named is not None else (first_pair + i) % pairs, index % 2)
+        for i, index in enumerate(range(first, first + group.count))
+    ]
+
+
+def ranks_per_da_pair(scenario: Scenario) -> dict[int, int]:
+    """The ranks `expand_ranks` places on each DA pair (a pair it places none on may be
+    absent, or 0), counted without placing each rank where the ranks are dealt round-robin:
+    a group dealt from pair p over P pairs puts count // P on each, and one more on the
+    count % P pairs from p on."""
+    if scenario.system.rank_placement == "balanced":
+        return dict(Counter(r.da_pair for r in _balanced(scenario)))
+    pairs = scenario.system.da_pairs
+    counts = dict.fromkeys(range(pairs), 0)
+    for _, group, _, first_pair in round_robin_groups(scenario):
+        if group.da_pair is not None:
+            counts[group.da_pair] = counts.get(group.da_pair, 0) + group.count
+            continue
+        each, more = divmod(group.count, pairs)
+        for k in range(pairs):
+            counts[k] += each + ((k - first_pair) % pairs < more)
+    return counts
 
 
 def _balanced(scenario: Scenario) -> list[RankPlacement]:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from diskmodel.analyses import size, size_try
+from diskmodel.analyses.limits import first_broken, first_broken_each, limits
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.size import _jobs, size_scenario
 from diskmodel.analyses.size_try import (
@@ -210,3 +211,26 @@ def test_a_long_list_is_solved_in_passes_of_at_most_solved_together(
     assert try_configurations(jobs, context) == whole
     assert len(passes) == -(-len(jobs) // 7)
     assert max(passes) <= 7
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_limits_read_together_name_what_each_point_breaks(path: Path) -> None:
+    """A candidate's limits read at all its points at once (`limits.first_broken_each`, each
+    ceiling's busiest station over the points of one network) name at every point what
+    `first_broken` names there, also past saturation (loads up to 40 x the planned)."""
+    catalog = load_catalog()
+    scenario = load_scenario(path, catalog).corner("central")
+    context = sizing_context(scenario, catalog, None)
+    _, variants = _jobs(scenario, catalog, None, context.shared, context.kept)
+    seen = set()
+    for variant in variants[:12]:
+        if isinstance(variant, str):
+            continue
+        solver = Solver(sized_configuration(variant, context))
+        level = limits(solver.config.service_level)
+        points = size_try._points(solver, (1.3, 2.0, 4.0, 10.0, 40.0))
+        each = first_broken_each(points, level)
+        assert each == [first_broken(p, level) for p in points]
+        seen.update(lim.label if lim is not None else "" for lim in each)
+    assert "" in seen  # met at some points
+    assert len(seen) >= 2  # and broken at others

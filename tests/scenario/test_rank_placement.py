@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diskmodel.scenario import expand_ranks
+from diskmodel.scenario.ranks import group_places, ranks_per_da_pair, round_robin_groups
 
 from ..support.builders import BASE, with_data
 
@@ -79,3 +80,35 @@ def test_balanced_is_as_even_as_each_count_allows(
     totals = Counter(r.da_pair for r in ranks)
     counts = [totals.get(i, 0) for i in range(da_pairs)]
     assert max(counts) - min(counts) <= len({d for d, _ in groups})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    groups=st.lists(
+        st.tuples(st.sampled_from(DRIVES), st.integers(1, 6), st.none() | st.integers(0, 3)),
+        min_size=1,
+        max_size=4,  # at most 24 ranks, what a DA pair takes
+    ),
+    da_pairs=st.integers(1, 4),
+    placement=st.sampled_from(["round_robin", "balanced"]),
+)
+def test_ranks_per_da_pair_counts_what_expand_ranks_places(
+    groups: list[tuple[str, int, int | None]], da_pairs: int, placement: str
+) -> None:
+    """The hardware check counts the ranks per DA pair without placing each
+    (`ranks_per_da_pair`); the resolution of a search places a round-robin group's ranks
+    all at once (`group_places`): both as `expand_ranks` places them."""
+    data = _data([(drive, count) for drive, count, _ in groups], da_pairs, placement)
+    for group, (_, _, pair) in zip(data["pools"][0]["ranks"], groups, strict=True):
+        group["da_pair"] = None if pair is None else pair % da_pairs
+    scenario = with_data(data)
+    placed = expand_ranks(scenario)
+    counted = {k: n for k, n in ranks_per_da_pair(scenario).items() if n}
+    assert counted == dict(Counter(r.da_pair for r in placed))
+    if placement == "round_robin":
+        dealt = [
+            (pool.name, group.drive, group.raid, *place)
+            for pool, group, first, first_pair in round_robin_groups(scenario)
+            for place in group_places(group, first, first_pair, da_pairs)
+        ]
+        assert dealt == [(r.pool, r.drive, r.raid, r.index, r.da_pair, r.server) for r in placed]
