@@ -183,7 +183,11 @@ def _sequential_times_s(
 ) -> tuple[float, float]:
     """`PoolTimes.sequential_times_s` of one workload."""
     fractions = workload.mix.fractions
-    ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential]
+    # Costed over the whole stroke only where the workload sends the rank sequential work:
+    # the operations' shapes say which without costing the drive at a span no placement may
+    # give it (`OpCosts.of` is `span_free` costed, in the same order).
+    sequential = any(op.sequential for op in costs.span_free(w, workload.mix, rank))
+    ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential] if sequential else []
     on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)
     on_da = sum(fractions[op.io_class] * op.count * op.da.mean_s for op in ops)
     return on_drive / rank.active_drives, on_da
