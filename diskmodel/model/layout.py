@@ -53,6 +53,7 @@ from diskmodel.model.pool_load import (
     pools_at,
     shortfall_of,
 )
+from diskmodel.model.pool_ranks import forget_tier_ranks
 from diskmodel.model.rank_shares import RankShare
 from diskmodel.tiering.placement import forget_placers, placer_for
 from diskmodel.tiering.ranking import forget_rankings
@@ -244,13 +245,14 @@ _stores: list[Callable[[], None]] = [
     forget_rankings,
     forget_costs,
     forget_placers,
+    forget_tier_ranks,
 ]
 """How to forget each store of work shared between configurations (`forget_placements`): the
 layouts, the drives' work at their targets (`pool_load`), Easy Tier's rankings
 (`tiering.ranking.ranked`), the operation costs and what is derived from them alone
-(`costs.forget_costs`), the placers and their placements (`tiering.placement.placer_for`), and
-those that modules above this one register (`forget_also`: the builds, flows and host sums
-of `operating` and `network_build`)."""
+(`costs.forget_costs`), the placers and their placements (`tiering.placement.placer_for`), the
+tiers' ranks as gathered (`pool_ranks.TierRanks.of`), and those that modules above this one
+register (`forget_also`: the builds, flows and host sums of `operating` and `network_build`)."""
 
 
 def forget_also(forget: Callable[[], None]) -> None:

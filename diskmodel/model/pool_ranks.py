@@ -32,6 +32,18 @@ class TierRanks(NamedTuple):
 
     @classmethod
     def of(cls, ranks: list[Rank], *, rebalanced: bool) -> TierRanks:
+        """The tier of `ranks`: the one made before for the same rank objects (`_tiers`),
+        else made and kept."""
+        key = (rebalanced, *map(id, ranks))
+        found = _tiers.get(key)
+        if found is None:
+            if len(_tiers) >= _TIERS_KEPT:
+                _tiers.clear()
+            found = _tiers[key] = cls._made(ranks, rebalanced=rebalanced)
+        return found
+
+    @classmethod
+    def _made(cls, ranks: list[Rank], *, rebalanced: bool) -> TierRanks:
         firsts: dict[tuple[str, str], Rank] = {}
         added = False
         for r in ranks:
@@ -56,6 +68,20 @@ class TierRanks(NamedTuple):
             tuple(firsts.values()),
             drive_of,
         )
+
+
+_TIERS_KEPT = 256
+_tiers: dict[tuple[object, ...], TierRanks] = {}
+"""Tiers' ranks (`TierRanks.of`) by whether their pool rebalances and the ranks' identities
+(each held by its `TierRanks`, so no identity is reused while it is kept; a rank is frozen):
+a sizing search's configurations share their ranks as installed
+(`configuration.shared.SharedParts`), and half of them repeat another's tier whole (another
+count of SSD ranks beside the same 15K ranks), which is then not gathered again."""
+
+
+def forget_tier_ranks() -> None:
+    """Forget the kept tiers (`_tiers`): `model.layout.forget_placements` calls it."""
+    _tiers.clear()
 
 
 class PoolRanks(NamedTuple):

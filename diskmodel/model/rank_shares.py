@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,46 +60,54 @@ def data_before_rebalance(ranks: Sequence[Rank], used_gb: float) -> list[float]:
     return data
 
 
-@dataclass(frozen=True)
-class TierCapacities:
-    """A tier's ranks as (index, usable GB) in rank order, and their sum: what a split by
-    capacity needs (kept per pool: a ceiling search splits its tiers at every probe)."""
+class TierCapacities(NamedTuple):
+    """A tier's ranks' indices and usable GB in rank order, their sum, each rank's share of
+    the tier's small I/O and data as an array (`fractions`: the same at every placement;
+    read-only),
+    and whether all have one capacity (one share): what a split by capacity needs (kept per
+    pool: a ceiling search splits its tiers at every probe)."""
 
-    ranks: tuple[tuple[int, float], ...]
+    indices: tuple[int, ...]
+    capacities_gb: tuple[float, ...]
     total_gb: float
+    fractions: np.ndarray
+    alike: bool
 
     @classmethod
     def of(cls, ranks: Sequence[Rank]) -> TierCapacities:
-        caps = tuple((r.index, r.capacity_gb) for r in ranks)
-        return cls(caps, sum(gb for _, gb in caps))
-
-    @cached_property
-    def fractions(self) -> np.ndarray:
-        """Each rank's share of the tier's small I/O and of its data, in rank order (`shares`
-        as an array: the same at every placement)."""
-        return np.array([gb / self.total_gb for _, gb in self.ranks])
+        # Gathered in C-level passes (`attrgetter`), the record a tuple: a sizing search
+        # splits a pool of two dozen ranks anew for every configuration it tries. numpy's
+        # division rounds as Python's.
+        caps = tuple(map(_CAPACITY, ranks))
+        total = sum(caps)
+        fractions = np.array(caps) / total if caps else np.zeros(0)
+        fractions.setflags(write=False)
+        return cls(
+            tuple(map(_INDEX, ranks)),
+            caps,
+            total,
+            fractions,
+            bool(caps) and caps.count(caps[0]) == len(caps),
+        )
 
     def shares(self, used_gb: float) -> dict[int, RankShare]:
         """Each rank's share when the tier's I/O and data follow capacity, on the tier's
         occupied fraction (one share per capacity)."""
         capacity = self.total_gb
         span = _span(used_gb, capacity)
-        alike = self._alike
-        if alike is not None:  # one share for all (a ceiling search splits at every probe)
-            share = self.ranks[0][1] / capacity
-            return dict.fromkeys(alike, RankShare(share, share, span))
+        caps = self.capacities_gb
+        if self.alike:  # one share for all (a ceiling search splits at every probe)
+            share = caps[0] / capacity
+            return dict.fromkeys(self.indices, RankShare(share, share, span))
         made: dict[float, RankShare] = {}
-        for _, gb in self.ranks:
+        for gb in caps:
             if gb not in made:
                 made[gb] = RankShare(gb / capacity, gb / capacity, span)
-        return {i: made[gb] for i, gb in self.ranks}
+        return {i: made[gb] for i, gb in zip(self.indices, caps, strict=True)}
 
-    @cached_property
-    def _alike(self) -> tuple[int, ...] | None:
-        """The ranks' indices where all have one capacity (one share), else None."""
-        if self.ranks and all(gb == self.ranks[0][1] for _, gb in self.ranks):
-            return tuple(i for i, _ in self.ranks)
-        return None
+
+_CAPACITY = attrgetter("capacity_gb")
+_INDEX = attrgetter("index")
 
 
 def _by_capacity(ranks: Sequence[Rank], used_gb: float) -> dict[int, RankShare]:

@@ -183,7 +183,11 @@ def _sequential_times_s(
 ) -> tuple[float, float]:
     """`PoolTimes.sequential_times_s` of one workload."""
     fractions = workload.mix.fractions
-    ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential]
+    # Costed over the whole stroke only where the workload sends the rank sequential work:
+    # the operations' shapes say which without costing the drive at a span no placement may
+    # give it (`OpCosts.of` is `span_free` costed, in the same order).
+    sequential = any(op.sequential for op in costs.span_free(w, workload.mix, rank))
+    ops = [op for op in costs.of(w, workload.mix, rank, 1.0) if op.sequential] if sequential else []
     on_drive = sum(fractions[op.io_class] * op.count * op.drive.mean_s for op in ops)
     on_da = sum(fractions[op.io_class] * op.count * op.da.mean_s for op in ops)
     return on_drive / rank.active_drives, on_da
@@ -205,7 +209,8 @@ class TierTimes(NamedTuple):
     short-stroked), in rank order: the ranks and their indices, and as arrays each rank's DA
     pair, the DA pair's busy seconds per back-end small I/O routed to it, and per host I/O of
     each member workload (columns) the sequential work if it all landed on the rank, per drive
-    and at the DA pair; and whether any of that sequential work is not 0."""
+    and at the DA pair (empty where none is: `sequential`); and whether any of that sequential
+    work is not 0."""
 
     ranks: tuple[Rank, ...]
     indices: tuple[int, ...]
@@ -221,13 +226,20 @@ class TierTimes(NamedTuple):
         `by_kind`: each figure made once per kind and gathered per rank (the same floats)."""
         kinds = [by_kind[drive] for drive in tier.drives]
         at = tier.drive_of
+        # In Python floats (numpy's `any` cost more than the test).
+        sequential = any(x != 0.0 for k in kinds for x in (*k[1], *k[2]))
         return cls(
             tier.ranks,
             tier.indices,
             tier.da_pair,
             np.array([k[0] for k in kinds])[at],
-            np.array([k[1] for k in kinds])[at],
-            np.array([k[2] for k in kinds])[at],
-            # In Python floats (numpy's `any` cost more than the test).
-            any(x != 0.0 for k in kinds for x in (*k[1], *k[2])),
+            np.array([k[1] for k in kinds])[at] if sequential else _NO_SEQUENTIAL,
+            np.array([k[2] for k in kinds])[at] if sequential else _NO_SEQUENTIAL,
+            sequential,
         )
+
+
+_NO_SEQUENTIAL = np.zeros((0, 0))
+_NO_SEQUENTIAL.setflags(write=False)
+"""`TierTimes`' sequential times where no rank of the tier has any (never read then: a sizing
+search times a pool's tiers anew for every configuration it tries)."""

@@ -220,6 +220,7 @@ class PoolPlacer:
         self._members = _Members.of(self._workloads) if self._parts else self._expanded
         self._ranking: Ranking | None = None
         self._placed: dict[tuple[Tier, ...], PoolPlacement] = {}
+        self._by_intervals: dict[tuple[object, ...], PoolPlacement] = {}
 
     def place(self, tiers: Sequence[Tier]) -> PoolPlacement:
         """The placement on `tiers` (`place_pool`), kept by the tiers (read-only: a placer
@@ -235,7 +236,13 @@ class PoolPlacer:
         return found
 
     def _place(self, tiers: Sequence[Tier]) -> PoolPlacement:
-        placed = _place_pool(tiers, self._expanded, easy_tier=self._easy_tier, ranking=self._ranked)
+        placed = _place_pool(
+            tiers,
+            self._expanded,
+            easy_tier=self._easy_tier,
+            ranking=self._ranked,
+            by_intervals=self._by_intervals,
+        )
         if not self._parts:
             return placed
         # The expanded workloads' rows ([tiers, (capacity GB, small-I/O share, MB share)]),
@@ -304,9 +311,14 @@ def _place_pool(
     *,
     easy_tier: bool,
     ranking: Callable[[Sequence[WorkloadDemand]], Ranking],
+    by_intervals: dict[tuple[object, ...], PoolPlacement] | None = None,
 ) -> PoolPlacement:
     """`place_pool` for workloads without media preferences; `ranking` ranks the unpinned
-    ones (`PoolPlacer` keeps the ranking of one set of workloads)."""
+    ones (`PoolPlacer` keeps the ranking of one set of workloads). With Easy Tier, the
+    placement is kept in `by_intervals` (when given) by the tiers' names and ceilings and the
+    ranking's intervals each tier holds: everything it reads of the tiers once they are cut
+    (tiers of other capacities that cut the ranking alike, a sizing search's 15K tiers of
+    12, 16 or 20 ranks beside one SSD tier, place the same data)."""
     if not tiers:
         raise ValueError("a pool needs at least one tier")
     names = [t.name for t in tiers]
@@ -353,6 +365,14 @@ def _place_pool(
         ]
         ranked = ranking(floating)
         intervals = easy_tier_intervals(ranked, free, ceilings)
+        if by_intervals is not None:
+            key = (
+                tuple((t.name, t.small_io_ceiling_iops) for t in tiers),
+                tuple(map(tuple, intervals)),
+            )
+            found = by_intervals.get(key)
+            if found is not None:
+                return found
         tier_of = [t for t in range(n) for _ in intervals[t]]
         # Every interval's ends on every workload's own curve, [intervals, workloads].
         ends = np.array(
@@ -364,6 +384,11 @@ def _place_pool(
         _io_and_mb_shares(members.floating_curves, ends, held[:, :, 1], held[:, :, 2])
         # Per tier, the sum of its intervals' values, in interval order.
         table[members.floating_at, :, :3] = _by_tier(held, tier_of, n).transpose(1, 0, 2)
+        if by_intervals is not None:
+            if len(by_intervals) >= _PLACED_KEPT:
+                by_intervals.clear()
+            placement = by_intervals[key] = _assemble(tiers, members, table, easy_tier)
+            return placement
     elif floating:
         total_free = sum(free)
         fractions = [f / total_free for f in free]
