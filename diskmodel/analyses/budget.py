@@ -149,7 +149,7 @@ apart from the point: they priced the catalog band's 73 resolutions of 64 worklo
 which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
 RESOLVE_WORKLOAD_S = 2e-4
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
-SEARCH_SOLVE_SHARE = 0.073
+SEARCH_SOLVE_SHARE = 0.066
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
@@ -166,8 +166,11 @@ both shares scaled by it, and the large space's `bench budget` row went from 3.2
 figure in its docstring); 0.11 until the open solves were batched across configurations and
 the placement work shared between them (2026-11-28 18:16, load average 1.4: the whole search
 in one process 17.7 s CPU against 26.8 s at the session's start, bea8a1d, measured in the same
-minutes: 0.66, both shares scaled by it; the row had gone to 3.12x)."""
-SEARCH_BACK_END_SHARE = 0.37
+minutes: 0.66, both shares scaled by it; the row had gone to 3.12x); 0.073 until the network
+build and the placement were cut again (2026-11-29 00:45, idle: `diskmodel size` on the large
+space, its workers included, 15.7-17.0 s CPU against 18.0-18.5 s at e9305a7, in turn: 0.9,
+both shares scaled by it; the row had gone to 3.39x in an idle hour)."""
+SEARCH_BACK_END_SHARE = 0.33
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
 as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
@@ -176,7 +179,7 @@ and a back end is placed more than once, by each process it is sent to and again
 layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
 uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
 (1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8; scaled by 0.70 with `SEARCH_SOLVE_SHARE`
-(2026-11-28 16:15), and by 0.66 with it (18:16)."""
+(2026-11-28 16:15), by 0.66 with it (18:16) and by 0.9 with it (2026-11-29 00:45)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
