@@ -152,6 +152,19 @@ ssd 32.5-32.9 against 31.9-32.3 (0 skipped): the screen's 0.5-1.0 ms is not paid
 The profile is as flat as before: the network build 26% (the rank flows 6.5%, each line of
 them 0.1-0.9%), placement 14%, the open solve and its points 11%, the trial's validation and
 resolution 9%, the limits 4%.
+
+2026-11-29, ninth session, on an AMD EPYC host (this hour's machine runs the same code 15-20%
+faster than yesterday's; the calibration's BLAS kernels differ too, docs/measured.md), after
+the network build summed per workload by one bincount, stations and rank records as named
+tuples, placements shared by tiers that cut the ranking alike, the ranks per DA pair counted
+without placing them and a configuration's limits read at all its periods at once: paired
+cold loops against e9305a7 (a `git archive` of each, 5 rounds of 40 searches, medians of the
+rounds' medians, CPU, load average 1.3): ds8800-size-for-growth 21.64 against 25.89 ms a
+search (1,386 against 1,159/s, 1.20x), ds8800-size-ssd-for-1ms 24.79 against 30.09 ms
+(1,130 against 931/s, 1.21x). `python -m bench size` (00:36, rows of 15 searches): full
+1,428/s and 1,203/s, settled 1,364/s and 1,171/s: NOT met (2,000/s; settled 2-4% under
+full: the screen costs about a configuration and skips one or none here). The large space
+through the CLI 11.7 s wall, 16.6 s CPU with its workers (met).
 """
 
 from __future__ import annotations
