@@ -52,8 +52,9 @@ def workload_shares(
 
 
 class Flows:
-    """The network's flows as columns, in the order they are added: each flow is the work of
-    one workload's I/O class (or its asynchronous back-end work) at one station.
+    """Flows as columns, in the order they are added: each flow is the work of one workload's
+    I/O class at one station (the host side's: host ports, adapter cards, FICON channels and
+    Metro Mirror links, `NetworkBuilder._host_flows`).
 
     rate: arrivals at one server of the station (a rank: one drive) per host I/O of the
     workload. visits: visits per host I/O *of the class* (host-visible flows only; a rank
@@ -71,7 +72,6 @@ class Flows:
 
     def __init__(self) -> None:
         self._lists: tuple[list[Any], ...] = tuple([] for _ in range(9))
-        self._arrays: list[tuple[np.ndarray, ...]] = []
 
     def add(
         self,
@@ -96,21 +96,10 @@ class Flows:
         for k, value in enumerate((rate, visits, mean_s, visible, destage, size_bytes), start=3):
             lists[k].extend(value if isinstance(value, list) else [value] * n)
 
-    def add_arrays(self, *columns: np.ndarray) -> None:
-        """Flows given as arrays: workload, class index, station and the columns of `add`."""
-        self._arrays.append(columns)
-
     def columns(self) -> tuple[np.ndarray, ...]:
         """(workload, class index, station, rate, visits, mean_s, visible, destage,
-        size_bytes): the flows given as lists, then those given as arrays, each in the order
-        added."""
-        listed = tuple(np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True))
-        if not self._arrays:
-            return listed
-        return tuple(
-            np.concatenate([listed[k], *(a[k] for a in self._arrays)]).astype(t, copy=False)
-            for k, t in enumerate(_TYPES)
-        )
+        size_bytes): the flows in the order added."""
+        return tuple(np.array(col, dtype=t) for col, t in zip(self._lists, _TYPES, strict=True))
 
 
 _TYPES = (np.int64, np.int64, np.int64) + (np.float64,) * 3 + (bool, bool, np.float64)
