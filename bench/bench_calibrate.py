@@ -47,6 +47,14 @@ the command's start-up and imports 0.55-0.8 s (scipy.optimize about 0.35 s above
 which the linear algebra that least_squares needs itself is 0.23 s: a narrower import would
 save at most the other 0.12 s, and scipy has none). In a slow hour (main at 6.2 s) the
 ratio puts the command near 4.8 s, under the 5 s target still.
+
+2026-11-29, on an AMD EPYC host (OpenBLAS's Zen kernels): until then the batch's unseen skew
+level ended at 4.35 here, not 1.63, the check of the OLTP skew level's interval failed and
+walked its profile: 508 evaluations, 5.7 s. With a parameter no figure sees held as written
+(`diskmodel.measured.held`): 250 evaluations (251 with the SkylakeX kernels), the same
+intervals on both; this bench at load 1.9: command 2.48 s (9.9 ms an evaluation), in-process
+2.18 s; paired with 3acadc8 (farm-bench, 7 pairs, load 2.6, other work running) 2.75 s
+against 5.70 s.
 """
 
 from __future__ import annotations

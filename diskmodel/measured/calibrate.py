@@ -46,6 +46,7 @@ from diskmodel.measured.gate import (
     long_random_workloads,
     suggestions,
 )
+from diskmodel.measured.held import held_as_written
 from diskmodel.measured.identify import INTERVALS, Parameter, parameters, threshold_rise
 from diskmodel.measured.peaks import Selection
 from diskmodel.measured.problem import (
@@ -56,7 +57,7 @@ from diskmodel.measured.problem import (
     targets,
     workload_unknowns,
 )
-from diskmodel.measured.profile import LOWER, bounded_least_squares
+from diskmodel.measured.profile import LOWER, Residuals, bounded_least_squares
 from diskmodel.measured.search import (
     look_around,
     look_evaluations,
@@ -187,19 +188,34 @@ def calibrate(
         found = bounded_least_squares(
             problem.residuals, found.x, problem.lo, problem.hi, max_steps=steps
         )
-    params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
+    # The parameters the data do not see are held as written, and the others fitted again
+    # with them held, before any interval is found (`diskmodel.measured.held`).
+    held = held_as_written(problem.residuals, found, unknowns) if converged else None
+    fitted, lo, hi = unknowns, problem.lo, problem.hi
+    residuals: Residuals = problem.residuals
+    if held is not None and budget.steps(len(held.fitted(unknowns)), after=checks) > 0:
+        fitted, residuals = held.fitted(unknowns), held.residuals(problem.residuals)
+        lo, hi = problem.lo[held.free], problem.hi[held.free]
+        steps = budget.steps(len(fitted), after=checks)
+        found = bounded_least_squares(
+            residuals, held.at[held.free], lo, hi, max_steps=steps, jacobian=found.jac[:, held.free]
+        )
+    else:
+        held = None
+    params, better = parameters(residuals, found, fitted, intervals, left, spent)
     for _ in range(RESTARTS):
-        if better is None or budget.steps(p, after=checks) < 1:
+        if better is None or budget.steps(len(fitted), after=checks) < 1:
             break
         # A profile found a lower sum of squares than the fit: the fit stopped in a local
         # minimum (or short of its least on a placement step). Fit again from there, as far
         # as the work bound allows.
-        steps = budget.steps(p, after=checks)
-        found = bounded_least_squares(
-            problem.residuals, better, problem.lo, problem.hi, max_steps=steps
-        )
+        steps = budget.steps(len(fitted), after=checks)
+        found = bounded_least_squares(residuals, better, lo, hi, max_steps=steps)
         converged = True
-        params, better = parameters(problem.residuals, found, unknowns, intervals, left, spent)
+        params, better = parameters(residuals, found, fitted, intervals, left, spent)
+    stopped = _stopped(found, steps, budget, converged)
+    if held is not None:
+        params, found = held.parameters(params, unknowns), held.result(found)
     # Where the response times are not reproduced, the catalog estimates that would lower
     # the error most are named in the gate's remedy (one evaluation each, as the bound allows).
     named_estimates = _named_estimates(problem, figures, found, candidates, threshold)
@@ -207,7 +223,6 @@ def calibrate(
     final = problem.model_values(found.x)
     resid = _residuals(central, selections, figures, final)
     errors = [r.error for r in resid if r.error is not None]
-    stopped = _stopped(found, steps, budget, converged)
     gate = judge(threshold, params, resid, stopped, long_random_workloads(problem), named_estimates)
     return Calibration(
         tuple(params),

@@ -146,7 +146,9 @@ def judge(
         finding = _parameter_finding(p, measured, misses)
         if finding is not None:
             findings.append(finding)
-    figures, fitted = len(residuals), len(params)
+    # A parameter no figure sees is held as written, not fitted (`diskmodel.measured.held`),
+    # and no number of figures would pin it: it is not counted.
+    figures, fitted = len(residuals), sum(p.reason != "unseen" for p in params)
     if figures < 2 * fitted and any(p.reason not in ("", "unseen") for p in params):
         findings.insert(
             0,

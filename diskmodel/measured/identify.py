@@ -57,6 +57,9 @@ NOT_SEEN = 1e-6
 """A Jacobian column (relative residuals per unit of the parameter) below this: the figures
 do not move with the parameter at the fit."""
 
+UNSEEN = "the data do not depend on it"
+"""Why a parameter the figures do not move with is not identified."""
+
 REASONS = ("", "unseen", "few", "wide", "bound", "flat", "minima", "cut")
 """Why a parameter is not identified (`Parameter.reason`): "" it is; "unseen" the data do not
 depend on it; "few" there are no more measured figures than parameters, so nothing is left to
@@ -109,7 +112,7 @@ def _unidentified(column: float, value: float, lo: float, hi: float, half_width:
 
 def _linear_why(reason: str, value: float, half_width: float) -> str:
     return {
-        "unseen": "the data do not depend on it",
+        "unseen": UNSEEN,
         "bound": (
             f"the fit ran to its bound ({value:.3g}): the data push it outside its physical "
             "range or do not pin it"
@@ -301,9 +304,9 @@ def parameters(
             # and the noise cannot be told from it; no interval means anything.
             seen = column[i] >= NOT_SEEN
             out.append(
-                _parameter(u, value, None, None, "few", FEW.format(n=len(fit.fun), p=len(x)))
+                parameter(u, value, None, None, "few", FEW.format(n=len(fit.fun), p=len(x)))
                 if seen
-                else _parameter(u, value, None, None, "unseen", "the data do not depend on it")
+                else parameter(u, value, None, None, "unseen", UNSEEN)
             )
             continue
         half_width = math.sqrt(max(float(cov[i, i]), 0.0) * rise / s2)
@@ -329,12 +332,12 @@ def parameters(
         except WorkBoundError:
             if linear[0]:  # the linearised interval says not identified: say why, and so
                 out.append(
-                    _parameter(
+                    parameter(
                         u, value, None, None, linear[0], f"{linear[1]}; {PROFILE_CUT}", linear[2]
                     )
                 )
             else:
-                out.append(_parameter(u, value, None, None, "cut", CUT_SHORT))
+                out.append(parameter(u, value, None, None, "cut", CUT_SHORT))
             continue
         if walked is not None:
             if walked.better is not None and (better is None or walked.better[0] < better[0]):
@@ -342,14 +345,14 @@ def parameters(
             out.append(_by_profile(unknowns, i, value, walked, (float(lo[i]), float(hi[i])), span))
             continue
         if linear[0]:
-            out.append(_parameter(u, value, None, None, *linear))
+            out.append(parameter(u, value, None, None, *linear))
         else:
             low, high = max(lo[i], value - half_width), min(hi[i], value + half_width)
-            out.append(_parameter(u, value, float(low), float(high)))
+            out.append(parameter(u, value, float(low), float(high)))
     return out, None if better is None else better[1]
 
 
-def _parameter(
+def parameter(
     u: Unknown,
     value: float,
     low: float | None,
@@ -390,11 +393,9 @@ def _by_profile(
     u = unknowns[i]
     reason, why = _unidentified_by_profile(walked, *bounds)
     if not reason:
-        return _parameter(u, value, walked.low, walked.high)
+        return parameter(u, value, walked.low, walked.high)
     partners = _trace_partners(unknowns, i, walked, span)
-    return _parameter(
-        u, value, None, None, reason, why + _partner_words(partners), _first(partners)
-    )
+    return parameter(u, value, None, None, reason, why + _partner_words(partners), _first(partners))
 
 
 def _trace_partners(

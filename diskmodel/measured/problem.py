@@ -85,10 +85,20 @@ class Unknown:
     high: float
     natural: tuple[bool, bool] = (False, False)
     estimate: Estimate | None = None
+    written: float | None = None
+    """The value the scenario as written gives it where that is not `start` (a skew not given:
+    uniform, level 1, where the fit starts at 4)."""
 
     @property
     def name(self) -> str:
         return f"{self.owner}.{self.key}"
+
+    @property
+    def as_written(self) -> float:
+        """The value the scenario as written gives it (the middle of a range, the catalog's
+        value for an estimate): where it is held when the data do not see it
+        (`diskmodel.measured.held`), as the calibrated scenario keeps it."""
+        return self.start if self.written is None else self.written
 
     @property
     def kind(self) -> str:
@@ -168,7 +178,13 @@ def workload_unknowns(
             if wl.skew is not None and isinstance(wl.skew.level, tuple):
                 level = 0.5 * (wl.skew.level[0] + wl.skew.level[1])
             level = min(max(level, SKEW_BOUNDS[0] + 1e-6), SKEW_BOUNDS[1])
-            out.append(Unknown(wl.name, SKEW, w, level, *SKEW_BOUNDS, natural=(True, False)))
+            # No skew written is uniform: the natural bound, approached as `data_at` sets it.
+            written = SKEW_BOUNDS[0] + 1e-6 if wl.skew is None else None
+            out.append(
+                Unknown(
+                    wl.name, SKEW, w, level, *SKEW_BOUNDS, natural=(True, False), written=written
+                )
+            )
         hit = wl.read_hit_ratio
         if isinstance(hit, tuple) and wl.name not in measured_hits:
             out.append(

@@ -67,34 +67,22 @@ def test_the_documented_fit_is_what_calibrate_gives(
 def test_the_documented_intervals_and_evaluations_are_what_calibrate_gives(
     documented: tuple[str, dict[str, list[str]], Calibration],
 ) -> None:
-    """The 95% intervals and the model evaluations the page states. Both follow where the
-    batch's unidentified skew level ends in its flat valley (the page prints it): there the
-    checks of the linearised intervals pass or call for profiles. Where it ends is decided by
-    the last bits of the fit's linear algebra, which follow the machine's BLAS kernels: the
-    page's run (OpenBLAS's SkylakeX kernels) ends at 1.63 in 252 evaluations; on an AMD EPYC
-    (its Zen kernels) it ends at 4.35 and takes 508, the OLTP skew level's interval a profile
-    (8.267 to 8.908), the OLTP destage ratio's 0.490 to 0.571 (measured 2026-11-29). Where it
-    ends elsewhere the difference is reported as a known gap (an unidentified parameter should
-    be held as written while the others' intervals are found: docs/measured.md)."""
+    """The 95% intervals and the model evaluations the page states, on every machine. Until
+    the batch's unseen skew level was held as written (`diskmodel.measured.held`) both
+    followed where it ended in its flat valley, which the BLAS kernels decided: 252
+    evaluations with OpenBLAS's SkylakeX kernels, 508 and other interval ends with its Zen
+    kernels on an AMD EPYC (measured 2026-11-29). Now the intervals are the same to 1e-9 on
+    both; the count may differ by one evaluation, a search fit (stopped at 1e-3) taking one
+    step more or less on the last bits (250 with Zen, 251 with SkylakeX, measured
+    2026-11-29), which is the one difference allowed."""
     text, rows, fit = documented
     (stated,) = re.findall(r"It takes ([\d,]+) model evaluations", text)
-    unseen = [p for p in fit.parameters if not p.identified]
-    for p in unseen:
-        number = re.search(r"[\d.]+", rows[p.name][1])
-        assert number is not None
-        if not _close(p.value, number.group(0)):
-            pytest.xfail(
-                f"{p.name} ended at {p.value:.3g}, not the page's {number.group(0)} (this "
-                f"machine's BLAS): {fit.evaluations} evaluations, not {stated}; intervals "
-                + "; ".join(
-                    f"{q.name} {q.low:.4g} to {q.high:.4g}"
-                    for q in fit.parameters
-                    if q.identified and q.low is not None and q.high is not None
-                )
-            )
-    assert fit.evaluations == int(stated.replace(",", ""))
+    assert abs(fit.evaluations - int(stated.replace(",", ""))) <= 1
     for p in fit.parameters:
         if not p.identified:
+            number = re.search(r"[\d.]+", rows[p.name][1])
+            assert number is not None
+            assert _close(p.value, number.group(0)), (p.name, p.value, rows[p.name][1])
             continue
         interval = rows[p.name][2]
         ends = re.match(r"([\d.]+) to ([\d.]+)", interval)

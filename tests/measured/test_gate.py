@@ -124,9 +124,19 @@ def test_too_few_figures_for_the_parameters_is_said_first() -> None:
     assert gate.findings[0].cause == "3 measured figures for 2 parameters: too few to pin them"
 
 
+def test_a_parameter_no_figure_sees_is_not_counted_among_those_fitted() -> None:
+    """It is held as written, not fitted (`diskmodel.measured.held`), and no number of figures
+    would pin it."""
+    wide = Parameter("oltp", "destage_ratio", 0.5, None, None, False, "wide", "wide")
+    unseen = Parameter("batch", "skew.level", 1.0, None, None, False, "unseen", "unseen")
+    gate = judge(0.10, [wide, IDENTIFIED, unseen], GOOD[:3], "")
+    assert gate.findings[0].cause == "3 measured figures for 2 parameters: too few to pin them"
+
+
 def test_calibrate_strict_exits_5_on_a_failed_gate_and_writes_the_file(tmp_path: Path) -> None:
-    """One interval: 3 figures for 5 parameters, which the fit passes through exactly (its
-    intervals were of width 0 before: the parameters no figure sees had no variance). The
+    """One interval: 3 figures for 4 parameters fitted (a fifth, the batch's skew level, no
+    figure sees: it is held as written), which the fit passes through exactly (its intervals
+    were of width 0 before: the parameters no figure sees had no variance). The
     file is written with the failed verdict in its record; without --strict the exit is 0."""
     base = ROOT / "scenarios" / "measured" / "ds8800-measured-base.yaml"
     week = ROOT / "scenarios" / "measured" / "ds8800-week.csv"
@@ -136,7 +146,7 @@ def test_calibrate_strict_exits_5_on_a_failed_gate_and_writes_the_file(tmp_path:
     assert strict.exit_code == ExitCode.CALIBRATION_FAILED == 5, strict.output
     assert "Quality gate FAILED" in strict.stderr
     assert "too few to pin them" in strict.stderr
-    assert "3 measured figures for 5 parameters: nothing is left to judge the noise by" in (
+    assert "3 measured figures for 4 parameters: nothing is left to judge the noise by" in (
         strict.stderr
     )
     text = out.read_text(encoding="utf-8")
