@@ -115,6 +115,24 @@ class OperatingPoint:
         return int(self.utilization.argmax())
 
 
+def _open_point(**fields: object) -> OperatingPoint:
+    """`OperatingPoint(**fields)` of an open load (no closed solution), its fields set as its
+    `__init__` sets them, without it (a frozen dataclass sets each field through
+    `object.__setattr__`: a sizing search makes some hundred points a search)."""
+    point = object.__new__(OperatingPoint)
+    point.__dict__.update(fields, closed=None, transactions=None)
+    return point
+
+
+def _mix(r: FloatArray, total: float) -> tuple[float, ...]:
+    """The rates' ratios to their `total` (> 0), rounded to 12 decimals as numpy's `round`
+    rounds them (times 1e12, to the nearest integer, ties to even, over 1e12), in Python floats
+    (the same floats; numpy's fixed cost per call was most of a load's placement look-up)."""
+    if not math.isfinite(total):
+        return tuple((r / total).round(12).tolist())
+    return tuple(round(v / total * 1e12) / 1e12 for v in r.tolist())
+
+
 class Solver:
     """Operating points of one configuration, sharing its operation costs and networks (with
     the configurations that build the same networks: `builds_for`)."""
@@ -154,8 +172,7 @@ class Solver:
         loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
-        # As Python floats (the same keys as numpy's, equal and hashed alike, made faster).
-        ratios = tuple((r / total).round(12).tolist()) if total > 0 else tuple(r.tolist())
+        ratios = _mix(r, total) if total > 0 else tuple(r.tolist())
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key], True
@@ -372,7 +389,7 @@ class Solver:
             nvs_full = destage_limited or bool(not saturated[p] and dirty_full[p])
             responses = per_class[:, p]
             out.append(
-                OperatingPoint(
+                _open_point(
                     network=net,
                     rates=r[:, p].copy(),
                     arrival=states.arrival[:, p],
