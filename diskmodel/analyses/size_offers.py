@@ -108,38 +108,46 @@ class KeptSections:
         self._kept: dict[tuple[object, ...], Any] = {}
         self._shared = shared
         self._whole = whole
+        # The sections of `whole` that are lists, besides the pools (`assembled`).
+        self._lists = (
+            []
+            if shared is None or whole is None
+            else [
+                key
+                for key in shared
+                if key not in ("pools", "system") and isinstance(getattr(whole, key, None), list)
+            ]
+        )
 
     def assembled(self, data: dict[str, Any]) -> Scenario | None:
         """The scenario `data` validates to as far as its sections go, before the checks that
         span them (`schema.scenario_problems`), made of models validated already, not validated
-        again: its system and pools (sections kept here, or `shared`'s), and every other
-        section as `whole` holds it (`shared`'s data validated, `base_scenario`). `data`: a
-        configuration's, made by `variant_data` from `shared` and this store. The same
-        scenario, field for field and with the same fields given, as its validation makes:
-        that takes a model where its section's data would go as it is, and validates the
-        rest from `shared`'s very data, as `whole`'s did. None where a section is data (it
+        again: `whole` (`shared`'s data validated, `base_scenario`) with its system and pools
+        (sections kept here, or `shared`'s) in place. `data`: a configuration's, made by
+        `variant_data` from `shared` and this store. The same scenario, field for field and
+        with the same fields given (all of them, both ways), as its validation makes: that
+        takes a model where its section's data would go as it is, and validates the rest
+        from `shared`'s very data, as `whole`'s did. None where a section is data (it
         does not validate on its own: the scenario's validation says why) or without
         `shared` and `whole`."""
         shared, whole = self._shared, self._whole
-        if shared is None or whole is None:
+        if shared is None or whole is None or len(data) != len(shared):
             return None
-        fields: dict[str, Any] = {}
+        update: dict[str, Any] = {}
         for key, value in data.items():
             if key == "pools":
                 if not all(isinstance(pool, Pool) for pool in value):
                     return None
-                fields[key] = list(value)
+                update[key] = list(value)
             elif key == "system":
                 if not isinstance(value, SystemConfig):
                     return None
-                fields[key] = value
-            elif key in shared and value is shared[key]:
-                kept = getattr(whole, key)
-                # A list of its own, as validation makes one for each configuration.
-                fields[key] = list(kept) if isinstance(kept, list) else kept
-            else:
+                update[key] = value
+            elif key not in shared or value is not shared[key]:
                 return None
-        return Scenario.model_construct(**fields)
+        # Lists of its own, as validation makes them for each configuration.
+        update.update((key, list(getattr(whole, key))) for key in self._lists)
+        return whole.model_copy(update=update)
 
     def section(self, key: tuple[object, ...], model: type[BaseModel], data: Any) -> Any:
         """`data` (a section of the search's configurations, `key` what the choice put in it)
