@@ -35,6 +35,13 @@ from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 _STEPS = 30
 
 
+class Unknown:
+    """A limit's value not read yet (`Limit.met`)."""
+
+
+UNKNOWN = Unknown()
+
+
 @dataclass(frozen=True)
 class Limit:
     """One planning limit: what it measures at an operating point and its target."""
@@ -65,8 +72,13 @@ class Limit:
         """A value (`value`) above the target, or none (no steady state)."""
         return value is None or value > self.target * (1 + 1e-12)
 
-    def met(self, point: OperatingPoint) -> bool:
-        return not point.saturated and not self.exceeded(point)
+    def met(self, point: OperatingPoint, value: float | Unknown | None = UNKNOWN) -> bool:
+        """Within the target at `point`, which is not saturated: no limit is met at a
+        saturated point, whatever its value there. `value`: the value at `point`, where
+        read already (`first_broken_each`); else read here, and only if needed."""
+        if point.saturated:
+            return False
+        return not self.broken_by(self.value(point) if isinstance(value, Unknown) else value)
 
 
 def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
@@ -140,43 +152,40 @@ def first_broken_each(
 ) -> list[Limit | None]:
     """`first_broken` at each of `points`, the same limits. Where the points share one network
     (a sizing configuration's planned and growth points: one placement), each utilisation
-    ceiling's busiest station is read for all of them at once, as arrays: `busiest_of_kind`
+    ceiling's busiest station is read for all of them at once (`_peaks`): `busiest_of_kind`
     per point and per ceiling was most of a candidate's summing up."""
     network = points[0].network if points else None
     if network is None or any(p.network is not network for p in points):
         return [first_broken(p, level) for p in points]
+    peaks = _peaks(points, [lim.component_kind or "" for lim in level if lim.kind == "utilization"])
+
+    def met(lim: Limit, j: int) -> bool:
+        point = points[j]
+        if lim.kind == "utilization":
+            return lim.met(point, peaks[lim.component_kind or ""][j])
+        return lim.met(point)
+
+    return [next((lim for lim in level if not met(lim, j)), None) for j in range(len(points))]
+
+
+def _peaks(points: Sequence[OperatingPoint], kinds: Sequence[str]) -> dict[str, list[float]]:
+    """Per component kind, the utilisation of its busiest station at each of `points` (which
+    share one network), as `busiest_of_kind` gives it (0 with none), every kind in one pass
+    over the stations: the stations of a kind are those `Network.stations_of_kind` gives,
+    read from the network's kind of each station, so that the members of every kind are
+    not listed one kind at a time for a network read once."""
+    wanted = list(dict.fromkeys(kinds))
+    if not wanted:
+        return {}
+    network = points[0].network
+    index = np.array(
+        [STATION_KIND_KEYS.index(k) if k in COMPONENT_KIND else -1 for k in wanted], dtype=np.int64
+    )
+    member = network.times.kind_of_station[None, :] == index[:, None]  # [kinds, stations]
     utilization = np.array([p.utilization for p in points])  # [points, stations]
-    peaks: dict[str, list[float]] = {}
-    for lim in level:
-        kind = lim.component_kind or ""
-        if lim.kind == "utilization" and kind not in peaks:
-            members = network.stations_of_kind(kind)
-            # The busiest member's utilisation, as busiest_of_kind gives it (0 with none).
-            peaks[kind] = (
-                utilization[:, members].max(axis=1).tolist()
-                if len(members)
-                else [0.0] * len(points)
-            )
-    out: list[Limit | None] = []
-    for j, point in enumerate(points):
-        if point.saturated:  # no limit is met at a saturated point
-            out.append(level[0] if level else None)
-            continue
-        out.append(
-            next(
-                (
-                    lim
-                    for lim in level
-                    if lim.broken_by(
-                        peaks[lim.component_kind or ""][j]
-                        if lim.kind == "utilization"
-                        else lim.value(point)
-                    )
-                ),
-                None,
-            )
-        )
-    return out
+    busiest = np.where(member[None, :, :], utilization[:, None, :], -np.inf).max(axis=2)
+    busiest = np.where(member.any(axis=1)[None, :], busiest, 0.0)  # [points, kinds]
+    return {kind: busiest[:, k].tolist() for k, kind in enumerate(wanted)}
 
 
 SATURATED = "saturated"

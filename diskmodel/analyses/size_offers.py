@@ -98,9 +98,56 @@ class KeptSections:
     KEPT = 4096
     """Sections kept at most (then forgotten, and validated again as asked)."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        shared: dict[str, Any] | None = None,
+        whole: Scenario | None = None,
+    ) -> None:
         self.catalog = catalog
         self._kept: dict[tuple[object, ...], Any] = {}
+        self._shared = shared
+        self._whole = whole
+        # The sections of `whole` that are lists, besides the pools (`assembled`).
+        self._lists = (
+            []
+            if shared is None or whole is None
+            else [
+                key
+                for key in shared
+                if key not in ("pools", "system") and isinstance(getattr(whole, key, None), list)
+            ]
+        )
+
+    def assembled(self, data: dict[str, Any]) -> Scenario | None:
+        """The scenario `data` validates to as far as its sections go, before the checks that
+        span them (`schema.scenario_problems`), made of models validated already, not validated
+        again: `whole` (`shared`'s data validated, `base_scenario`) with its system and pools
+        (sections kept here, or `shared`'s) in place. `data`: a configuration's, made by
+        `variant_data` from `shared` and this store. The same scenario, field for field and
+        with the same fields given (all of them, both ways), as its validation makes: that
+        takes a model where its section's data would go as it is, and validates the rest
+        from `shared`'s very data, as `whole`'s did. None where a section is data (it
+        does not validate on its own: the scenario's validation says why) or without
+        `shared` and `whole`."""
+        shared, whole = self._shared, self._whole
+        if shared is None or whole is None or len(data) != len(shared):
+            return None
+        update: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "pools":
+                if not all(isinstance(pool, Pool) for pool in value):
+                    return None
+                update[key] = list(value)
+            elif key == "system":
+                if not isinstance(value, SystemConfig):
+                    return None
+                update[key] = value
+            elif key not in shared or value is not shared[key]:
+                return None
+        # Lists of its own, as validation makes them for each configuration.
+        update.update((key, list(getattr(whole, key))) for key in self._lists)
+        return whole.model_copy(update=update)
 
     def section(self, key: tuple[object, ...], model: type[BaseModel], data: Any) -> Any:
         """`data` (a section of the search's configurations, `key` what the choice put in it)
@@ -117,7 +164,21 @@ class KeptSections:
         return found
 
 
-def validated_base(base: dict[str, Any], scenario: Scenario, catalog: Catalog) -> dict[str, Any]:
+def base_scenario(base: dict[str, Any], catalog: Catalog) -> Scenario | None:
+    """`base` (the scenario's data) with the analyses as `CONFIGURATION_ANALYSES`, validated:
+    what `validated_base` takes its sections from; None where it does not validate (the
+    scenario at its central inputs refused, e.g. its own ranks on another system)."""
+    try:
+        return Scenario.model_validate(
+            {**base, "analyses": CONFIGURATION_ANALYSES}, context={"catalog": catalog}
+        )
+    except ValidationError:
+        return None
+
+
+def validated_base(
+    base: dict[str, Any], scenario: Scenario, catalog: Catalog, whole: Scenario | None = None
+) -> dict[str, Any]:
     """`base` (the scenario's data) with every section no choice changes in place as the model
     it validates to: all but the system and the sized pools' rank groups (a sized pool's Easy
     Tier settings too), and the analyses as `CONFIGURATION_ANALYSES`. Each configuration's
@@ -134,13 +195,14 @@ def validated_base(base: dict[str, Any], scenario: Scenario, catalog: Catalog) -
 
     `base` itself when its data with a configuration's analyses does not validate (the
     scenario at its central inputs refused, e.g. its own ranks on another system): nothing is
-    known valid then, and every configuration is validated whole, as before."""
+    known valid then, and every configuration is validated whole, as before. `whole`: that
+    validated already (`base_scenario`)."""
     size = scenario.analyses.size
     assert size is not None
     data = {**base, "analyses": CONFIGURATION_ANALYSES}
-    try:
-        whole = Scenario.model_validate(data, context={"catalog": catalog})
-    except ValidationError:
+    if whole is None:
+        whole = base_scenario(base, catalog)
+    if whole is None:
         return base
     sized = {g.pool for g in size.ranks}
     out = {

@@ -24,6 +24,7 @@ from diskmodel.analyses.limits import Limit, first_broken_each, limits
 from diskmodel.analyses.size_offers import (
     Cost,
     KeptSections,
+    base_scenario,
     configuration_cost,
     validated_base,
     variant_data,
@@ -40,6 +41,7 @@ from diskmodel.model.operating import OperatingPoint, Solver, open_points_togeth
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import Prices
+from diskmodel.scenario.schema import refusal, scenario_problems
 from diskmodel.units import MS
 
 FloatArray = NDArray[np.float64]
@@ -109,9 +111,8 @@ def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) 
     size = scenario.analyses.size
     growth = scenario.analyses.growth
     base = scenario.model_dump(mode="python")
-    shared = None if size is None else validated_base(base, scenario, catalog)
-    if shared is base:  # nothing known valid: every configuration validated whole
-        shared = None
+    whole = None if size is None else base_scenario(base, catalog)
+    shared = None if whole is None else validated_base(base, scenario, catalog, whole)
     return SizingContext(
         scenario,
         catalog,
@@ -121,7 +122,7 @@ def sizing_context(scenario: Scenario, catalog: Catalog, base_dir: Path | None) 
         prices=size.prices if size is not None else None,
         base=base,
         shared=shared,
-        kept=None if shared is None else KeptSections(catalog),
+        kept=None if shared is None else KeptSections(catalog, shared, whole),
     )
 
 
@@ -132,12 +133,29 @@ def why_not_bounded(scenario: Scenario) -> str:
     return ""
 
 
-def validated(job: SizingJob, catalog: Catalog) -> Scenario | str:
-    """The job's scenario, or why it is not possible (the validation's messages)."""
+def validated(job: SizingJob, catalog: Catalog, kept: KeptSections | None = None) -> Scenario | str:
+    """The job's scenario, or why it is not possible (the validation's messages). `kept`: the
+    sections its data was made with (`variant_data`); where they are all models, the scenario
+    is assembled from them (`KeptSections.assembled`) and only the checks that span its
+    sections run (`scenario_problems`), which is all its validation would do: the same
+    scenario, or the same message."""
+    made = None if kept is None else kept.assembled(job.data)
+    if made is not None:
+        try:
+            problems = scenario_problems(made, catalog)
+        except (ValueError, AssertionError):  # what validation reports its own way
+            problems = None
+        if problems is not None:
+            return made if not problems else _one_line(refusal(problems))
     try:
         return Scenario.model_validate(job.data, context={"catalog": catalog})
     except ValidationError as exc:
-        return "; ".join(str(e["msg"]).replace("\n", "; ") for e in exc.errors(include_url=False))
+        return "; ".join(_one_line(str(e["msg"])) for e in exc.errors(include_url=False))
+
+
+def _one_line(message: str) -> str:
+    """A validation message on one line (a candidate's `error`)."""
+    return message.replace("\n", "; ")
 
 
 def sized_configuration(variant: Scenario, context: SizingContext) -> Configuration:
@@ -242,7 +260,7 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
         job = SizingJob(data, choice, upgrade)
     if job.refused is not None:
         return SizingCandidate(choice, error=job.refused, upgrade=upgrade)
-    variant = job.variant if job.variant is not None else validated(job, catalog)
+    variant = job.variant if job.variant is not None else validated(job, catalog, context.kept)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
     config = job.config if job.config is not None else sized_configuration(variant, context)

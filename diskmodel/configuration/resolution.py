@@ -42,8 +42,9 @@ from diskmodel.configuration.records import (
     WorkloadConfig,
 )
 from diskmodel.configuration.shared import SharedParts, SkewCurves
-from diskmodel.configuration.zos import resolve_zos
+from diskmodel.configuration.zos import FiconConfig, resolve_zos
 from diskmodel.logwrite import LogPath
+from diskmodel.prediction import Inputs
 from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
 from diskmodel.scenario.ranks import round_robin_groups
 from diskmodel.tiering.curves import derived_mb_curve, described_skew
@@ -130,7 +131,14 @@ def resolve(
         scenario = scenario.corner("central")
     given = scenario.model_workloads  # the logs' writes after the scenario's workloads
     ficon, zos = resolve_zos(scenario, catalog, given)
-    hardware = replace(_hardware(scenario, catalog), ficon=ficon)
+    inputs: Inputs | None = None  # what is shown of the configuration: listed below
+    if parts is not None and ficon is None and not shown:
+        hardware, service_level, inputs = parts.front(
+            scenario.system, scenario.service_level, lambda: _front(scenario, catalog)
+        )
+    else:
+        hardware = _hardware(scenario, catalog, ficon)
+        service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)
     system = hardware.system
     ranks = _ranks(scenario, catalog, system, parts)
     pools = tuple(
@@ -171,7 +179,6 @@ def resolve(
         parts.keep_workloads(key, workloads)
     if ficon is not None:
         workloads = tuple(replace(w, zos=z) for w, z in zip(workloads, zos, strict=True))
-    service_level = ServiceLevelConfig.of(scenario.service_level, channels=ficon is not None)
     copies = resolve_copy_services(
         scenario,
         catalog,
@@ -188,7 +195,8 @@ def resolve(
             shown=False,
         ),
     )
-    inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level, shown)
+    if inputs is None:
+        inputs = shown_inputs(scenario, hardware, ranks, pools, workloads, service_level, shown)
     if copies is not None and shown:  # as the report lists them, like the rest of `inputs`
         inputs = dataclasses.replace(
             inputs,
@@ -261,9 +269,19 @@ _SCENARIO_FRONT_END = Provenance(
 the system at every evaluation)."""
 
 
-def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
+def _front(scenario: Scenario, catalog: Catalog) -> tuple[Hardware, ServiceLevelConfig, Inputs]:
+    """What an open configuration resolved unshown (`resolve`, shown=False) takes from its
+    system and service level sections alone: its hardware, its service level and its inputs
+    (which, unshown, list only those two: `shown_inputs`)."""
+    hardware = _hardware(scenario, catalog)
+    level = ServiceLevelConfig.of(scenario.service_level)
+    return hardware, level, shown_inputs(scenario, hardware, (), (), (), level, shown=False)
+
+
+def _hardware(scenario: Scenario, catalog: Catalog, ficon: FiconConfig | None = None) -> Hardware:
     """The system as the scenario configures it, with the scenario's front-end latency (measured,
-    calibrated; a range at its middle here) in place of the catalog's where it gives one."""
+    calibrated; a range at its middle here) in place of the catalog's where it gives one, and
+    the FICON attachment `ficon` (`resolve_zos`)."""
     cfg = scenario.system
     system: StorageSystem = catalog.systems[cfg.model]
     if cfg.front_end_latency_us is not None:
@@ -281,6 +299,7 @@ def _hardware(scenario: Scenario, catalog: Catalog) -> Hardware:
         da_pairs=cfg.da_pairs,
         cache_gb=cfg.cache_gb,
         ordered_destage=cfg.destage_order == "ordered",
+        ficon=ficon,
     )
 
 

@@ -5,15 +5,26 @@ pieces of its resolution that the choice does not change are resolved once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from diskmodel.catalog import Catalog
-from diskmodel.configuration.records import Rank, WorkloadConfig
-from diskmodel.scenario import Application, RankGroup, RankPlacement, Workload
+from diskmodel.configuration.records import Hardware, Rank, ServiceLevelConfig, WorkloadConfig
+from diskmodel.prediction import Inputs
+from diskmodel.scenario import (
+    Application,
+    RankGroup,
+    RankPlacement,
+    ServiceLevel,
+    SystemConfig,
+    Workload,
+)
 from diskmodel.scenario.ranks import group_places
 from diskmodel.tiering.skew import SkewCurve
+
+Front = tuple[Hardware, ServiceLevelConfig, Inputs]
+"""A configuration's hardware, service level and inputs shown unshown (`SharedParts.front`)."""
 
 SkewCurves = dict[tuple[object, ...], tuple[SkewCurve, SkewCurve | None]]
 """Skew curves already built from a description (`resolution._skew`), by (points, level,
@@ -64,7 +75,9 @@ class SharedParts:
     - the workloads as resolved, by the scenario's model workloads and application
       (the same objects: a search's configurations are validated from one scenario's
       sections, `size_offers.validated_base`), the hit ratios given (a cache size of its
-      own projects them) and the heat maps' folder (`WorkloadsKey`).
+      own projects them) and the heat maps' folder (`WorkloadsKey`);
+    - an open configuration's hardware, service level and inputs resolved unshown, by its
+      system and service level sections (the same objects, `front`).
 
     Bounded: each store is emptied when full (`KEPT`)."""
 
@@ -73,9 +86,13 @@ class SharedParts:
     ranks: dict[tuple[str, int, str, str, str, int, int, bool], Rank] = field(default_factory=dict)
     groups: dict[tuple[object, ...], tuple[Rank, ...]] = field(default_factory=dict)
     workloads: list[tuple[WorkloadsKey, tuple[WorkloadConfig, ...]]] = field(default_factory=list)
+    fronts: dict[tuple[int, int], tuple[SystemConfig, ServiceLevel, Front]] = field(
+        default_factory=dict
+    )
 
     KEPT = 4096
-    """Ranks, and rank groups, kept at most (then all forgotten, and made again as asked)."""
+    """Ranks, rank groups, and fronts kept at most (then all forgotten, and made again as
+    asked)."""
     WORKLOADS_KEPT = 16
     """Resolved workload sets kept at most (one per cache size and heat-map folder)."""
 
@@ -132,6 +149,22 @@ class SharedParts:
                 added=added,
             )
         return rank
+
+    def front(self, system: SystemConfig, level: ServiceLevel, make: Callable[[], Front]) -> Front:
+        """What an open configuration resolved unshown takes from its `system` and service
+        `level` sections alone (`resolution._front`): `make()`'s for the first configuration
+        with these sections (the same objects: a search's configurations share their system
+        section, `size_offers.KeptSections`, and the base's service level), held beside it
+        so that neither identity is reused while kept."""
+        key = (id(system), id(level))
+        kept = self.fronts.get(key)
+        if kept is not None and kept[0] is system and kept[1] is level:
+            return kept[2]
+        made = make()
+        if len(self.fronts) >= self.KEPT:
+            self.fronts.clear()
+        self.fronts[key] = (system, level, made)
+        return made
 
     def resolved_workloads(
         self,

@@ -116,106 +116,129 @@ def _beyond_one(
 def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[StationStates]:
     """`station_states` of many networks at their loads [W, P] (each its own W and P), solved
     together: the arrivals and work of each network are its own product with its rates (the
-    same products `station_states` takes), then every station of every network is one entry
-    of flat arrays, and each kind of station (one server, several, a drive's load-dependent
-    queue with gains of one depth) is solved in one pass over all of them. Every step past
-    the products is elementwise, or a reduction along a drive's own gains, so each network's
-    states are those `station_states` gives it, to the bit (tested); what is saved is the
-    fixed cost of some thirty array operations per network (the sizing search solves many
-    small networks, `analyses.size_try.try_configurations`)."""
+    same products `station_states` takes); the networks with the same number of loads are
+    stacked, station under station ([sum of K, P]: `_Stack`), and every entry of every stack
+    is one entry of flat arrays, in which each kind of station (one server, several, a
+    drive's load-dependent queue with gains of one depth) is solved in one pass over all of
+    them. Every step past the products is elementwise, or a reduction along a drive's own
+    gains, so each network's states are those `station_states` gives it, to the bit
+    (tested); what is saved is the fixed cost of some thirty array operations per network
+    (the sizing search solves many small networks at one load and at its growth periods',
+    `analyses.size_try.try_configurations`)."""
     if len(asks) <= 1:
         return [station_states(*ask) for ask in asks]
-    flat = [_flat_loads(net, rates) for net, rates in asks]
-    lam = np.concatenate([f.lam for f in flat])
-    mean_s = _mean_service(lam, np.concatenate([f.busy for f in flat]))
-    n = lam.size
-    util = np.zeros(n)
-    wait = np.zeros(n)
+    by_width: dict[int, list[int]] = {}
+    offered = []
+    for i, (net, rates) in enumerate(asks):
+        offered.append(_offered(net, rates))  # the products `station_states` takes
+        by_width.setdefault(offered[-1][1].shape[1], []).append(i)
+    stacks = [
+        _Stack.of([asks[i][0] for i in held], [offered[i] for i in held])
+        for held in by_width.values()
+    ]
+    starts = np.cumsum([0] + [s.lam.size for s in stacks[:-1]]).tolist()
+    lam = np.concatenate([s.lam.reshape(-1) for s in stacks])
+    mean_s = _mean_service(lam, np.concatenate([s.busy.reshape(-1) for s in stacks]))
+    util = np.zeros(lam.size)
+    wait = np.zeros(lam.size)
     service = mean_s.copy()
-    starts = np.cumsum([0] + [f.lam.size for f in flat[:-1]])
-    single = np.concatenate([f.single + s for f, s in zip(flat, starts, strict=True)])
-    multi = np.concatenate([f.multi + s for f, s in zip(flat, starts, strict=True)])
+    single = np.concatenate(
+        [s.entries(s.single) + at for s, at in zip(stacks, starts, strict=True)]
+    )
+    multi = np.concatenate([s.entries(s.multi) + at for s, at in zip(stacks, starts, strict=True)])
     if single.size:
         util[single], wait[single] = mm1_state(lam[single], mean_s[single])
     if multi.size:
-        servers = np.concatenate([f.servers for f in flat])
+        servers = np.concatenate([np.repeat(s.servers, s.width) for s in stacks])
         util[multi], wait[multi] = mmc_state(lam[multi], mean_s[multi], servers)
-    depths = sorted({f.gains.shape[1] for f in flat if f.drives.size})
-    for depth in depths:
-        of = [(f, s) for f, s in zip(flat, starts, strict=True) if f.gains.shape[1] == depth]
-        drives = np.concatenate([f.drives + s for f, s in of if f.drives.size])
-        gains = np.concatenate([f.gains for f, _ in of if f.drives.size])
+    for depth in sorted({d for s in stacks for d in s.drives}):
+        deep = [(s, at) for s, at in zip(stacks, starts, strict=True) if depth in s.drives]
+        drives = np.concatenate([s.entries(s.drives[depth][0]) + at for s, at in deep])
+        gains = np.concatenate([np.repeat(s.drives[depth][1], s.width, axis=0) for s, _ in deep])
         util[drives], wait[drives], service[drives] = load_dependent_state(
             lam[drives], mean_s[drives], gains
         )
-    wait_factor = np.concatenate([f.wait_factor for f in flat])
+    wait_factor = np.concatenate([np.repeat(s.wait_factor, s.width) for s in stacks])
     wait, factor, saturated, ratio = _beyond_one(wait, service, mean_s, wait_factor)
-    out = []
-    for f, s in zip(flat, starts, strict=True):
-        cut = slice(int(s), int(s) + f.lam.size)
-        arrival, busy_k, wait_k, service_k, factor_k, ratio_k = (
-            a[cut].reshape(f.shape) for a in (lam, util, wait, service, factor, ratio)
+    out: dict[int, StationStates] = {}
+    for s, at, held in zip(stacks, starts, by_width.values(), strict=True):
+        cut = slice(at, at + s.lam.size)
+        util_s, wait_s, service_s, factor_s, ratio_s = (
+            a[cut].reshape(s.lam.shape) for a in (util, wait, service, factor, ratio)
         )
-        out.append(
-            StationStates(
-                arrival,
-                busy_k,
-                wait_k,
-                service_k,
-                factor_k,
-                saturated[cut].reshape(f.shape),
-                ratio_k,
-                f.rates,
+        saturated_s = saturated[cut].reshape(s.lam.shape)
+        for i, rows in zip(held, s.rows, strict=True):
+            out[i] = StationStates(
+                s.lam[rows],
+                util_s[rows],
+                wait_s[rows],
+                service_s[rows],
+                factor_s[rows],
+                saturated_s[rows],
+                ratio_s[rows],
+                offered[i][0],
             )
-        )
-    return out
+    return [out[i] for i in range(len(asks))]
 
 
 @dataclass(frozen=True)
-class _FlatLoads:
-    """One network's stations at P loads as flat entries (station k at load p is entry
-    k * P + p): arrivals and work, the entries of each kind of station, the servers of the
-    multi-server entries, the drive entries' gains [n, D] and every entry's wait factor."""
+class _Stack:
+    """Networks at the same number of loads (`width`), their stations stacked one network
+    under the other: each network's rows, the arrivals and offered work [rows, width], the
+    rows of each kind of station (the drives' by the depth of their gains, with the gains),
+    the multi-server rows' servers and every row's wait factor."""
 
-    shape: tuple[int, int]
-    rates: FloatArray
+    width: int
+    rows: list[slice]
     lam: FloatArray
     busy: FloatArray
     single: NDArray[np.int64]
     multi: NDArray[np.int64]
     servers: FloatArray
-    drives: NDArray[np.int64]
-    gains: FloatArray
+    drives: dict[int, tuple[NDArray[np.int64], FloatArray]]
     wait_factor: FloatArray
 
+    @classmethod
+    def of(
+        cls, nets: Sequence[Network], offered: Sequence[tuple[FloatArray, FloatArray, FloatArray]]
+    ) -> _Stack:
+        sizes = [lam.shape[0] for _, lam, _ in offered]
+        starts = np.cumsum([0, *sizes[:-1]])
+        entries = [net.open_entries for net in nets]
+        gains = [net.solved_as[3] for net in nets]
+        by_depth: dict[int, list[int]] = {}
+        for k, (g, e) in enumerate(zip(gains, entries, strict=True)):
+            if e[3].size:
+                by_depth.setdefault(g.shape[1], []).append(k)
+        return cls(
+            offered[0][1].shape[1],
+            [slice(a, a + n) for a, n in zip(starts.tolist(), sizes, strict=True)],
+            np.concatenate([lam for _, lam, _ in offered]),
+            np.concatenate([busy for _, _, busy in offered]),
+            _rows([e[0] for e in entries], starts),
+            _rows([e[1] for e in entries], starts),
+            np.concatenate([e[2] for e in entries]),
+            {
+                depth: (
+                    _rows([entries[k][3] for k in held], starts[held]),
+                    np.concatenate([gains[k] for k in held]),
+                )
+                for depth, held in by_depth.items()
+            },
+            np.concatenate([e[4] for e in entries]),
+        )
 
-def _flat_loads(net: Network, rates: ArrayLike) -> _FlatLoads:
-    r, lam, busy = _offered(net, rates)  # the products `station_states` takes
-    K, P = lam.shape
-    single, multi, servers, drives, wait_factor = net.open_entries
-    gains = net.solved_as[3]
-    if P > 1:
-        loads = np.arange(P)
+    def entries(self, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The flat entries (row * width + load) of `rows` at every load."""
+        if self.width == 1:
+            return rows
+        return (rows[:, None] * self.width + np.arange(self.width)).reshape(-1)
 
-        def entries(stations: NDArray[np.int64]) -> NDArray[np.int64]:
-            return (stations[:, None] * P + loads).reshape(-1)
 
-        single, multi, drives = entries(single), entries(multi), entries(drives)
-        servers = np.repeat(servers, P)
-        gains = np.repeat(gains, P, axis=0)
-        wait_factor = np.repeat(wait_factor, P)
-    return _FlatLoads(
-        (K, P),
-        r,
-        lam.reshape(-1),
-        busy.reshape(-1),
-        single,
-        multi,
-        servers,
-        drives,
-        gains,
-        wait_factor,
-    )
+def _rows(stations: Sequence[NDArray[np.int64]], starts: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Each network's station indices offset by its first row among the stacked stations."""
+    lengths = [len(s) for s in stations]
+    return np.concatenate(stations) + np.repeat(starts, lengths)
 
 
 def class_responses(net: Network, states: StationStates) -> FloatArray:

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
+from operator import attrgetter
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.components import cache
-from diskmodel.configuration import Configuration
+from diskmodel.configuration import Configuration, WorkloadConfig
 from diskmodel.model.application import TransactionState, transactions
 from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
@@ -43,14 +44,12 @@ from diskmodel.model.network import Network
 from diskmodel.model.network_build import NetworkBuilder, network_for, without_front_end
 from diskmodel.model.open import (
     StationStates,
-    class_rates,
     class_responses,
     station_states,
     station_states_many,
 )
 from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
-from diskmodel.tiering.skew import UNIFORM
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -95,14 +94,16 @@ class OperatingPoint:
         out once per point (the limits and the sizing read it several times)."""
         if self.closed is not None and self._all_closed:
             return self.closed.response_s
-        weights = class_rates(self.network, self.rates[:, None])[:, 0]
+        fractions, owners = self.network.class_shares
+        weights = fractions * self.rates[owners]  # `open.class_rates` at this one load
         total = float(weights.sum())
         if total <= 0:
             return 0.0
         used = weights > 0
-        if not np.isfinite(self.class_response_s[used]).all():
+        responses = self.class_response_s[used]
+        if not np.isfinite(responses).all():
             return float("inf")
-        return float(weights[used] @ self.class_response_s[used] / total)
+        return float(weights[used] @ responses / total)
 
     @property
     def _all_closed(self) -> bool:
@@ -112,6 +113,24 @@ class OperatingPoint:
     def busiest(self) -> int:
         """The station with the highest utilisation."""
         return int(self.utilization.argmax())
+
+
+def _open_point(**fields: object) -> OperatingPoint:
+    """`OperatingPoint(**fields)` of an open load (no closed solution), its fields set as its
+    `__init__` sets them, without it (a frozen dataclass sets each field through
+    `object.__setattr__`: a sizing search makes some hundred points a search)."""
+    point = object.__new__(OperatingPoint)
+    point.__dict__.update(fields, closed=None, transactions=None)
+    return point
+
+
+def _mix(r: FloatArray, total: float) -> tuple[float, ...]:
+    """The rates' ratios to their `total` (> 0), rounded to 12 decimals as numpy's `round`
+    rounds them (times 1e12, to the nearest integer, ties to even, over 1e12), in Python floats
+    (the same floats; numpy's fixed cost per call was most of a load's placement look-up)."""
+    if not math.isfinite(total):
+        return tuple((r / total).round(12).tolist())
+    return tuple(round(v / total * 1e12) / 1e12 for v in r.tolist())
 
 
 class Solver:
@@ -153,7 +172,7 @@ class Solver:
         loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
-        ratios = tuple((r / total).round(12)) if total > 0 else tuple(r)
+        ratios = _mix(r, total) if total > 0 else tuple(r.tolist())
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key], True
@@ -173,7 +192,7 @@ class Solver:
                 self._free_up_to[ratios] = free
             if free is not None and total <= free and ("free", ratios) in self._networks:
                 return self._networks[("free", ratios)], True
-        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r))
+        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r.tolist()))
         if key in self._networks:
             return self._networks[key], False
         if not self.follows_load:
@@ -370,7 +389,7 @@ class Solver:
             nvs_full = destage_limited or bool(not saturated[p] and dirty_full[p])
             responses = per_class[:, p]
             out.append(
-                OperatingPoint(
+                _open_point(
                     network=net,
                     rates=r[:, p].copy(),
                     arrival=states.arrival[:, p],
@@ -533,6 +552,12 @@ in a few workload figures; those that differ only in a skew curve or the front e
 finite differences of a fit) come back to the builds of the evaluation before them."""
 
 
+_SKEW_FIELDS = ("skew", "mb_skew", "skew_description")
+_BUILT_FROM = attrgetter(*(f.name for f in fields(WorkloadConfig) if f.name not in _SKEW_FIELDS))
+"""A workload's fields but its skew curves, as a tuple (compared with == as the workload
+would be without them, and read without making that workload: `_build_inputs`)."""
+
+
 def _build_inputs(config: Configuration) -> tuple[object, ...]:
     """Everything of `config` that its networks (`NetworkBuilder`), their operation costs
     (`OpCosts`) and their open solution (`Solver._points_of`) read (compared with ==), but
@@ -544,9 +569,7 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
     hardware: object = config.hardware
     if config.copy_services is None:
         hardware = without_front_end(config.hardware)
-    workloads = tuple(
-        replace(w, skew=UNIFORM, mb_skew=None, skew_description="") for w in config.workloads
-    )
+    workloads = tuple(map(_BUILT_FROM, config.workloads))
     return (
         hardware,
         config.ranks,

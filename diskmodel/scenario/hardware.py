@@ -149,16 +149,17 @@ def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
 def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Names unique, drives and RAID formats offered, ranks within what the DA pairs take."""
     system = catalog.systems[scenario.system.model]
-    for name, n in Counter(p.name for p in scenario.pools).items():
-        if n > 1:
-            yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
+    for name, n in _repeated(p.name for p in scenario.pools):
+        yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
     for p, pool in enumerate(scenario.pools):
-        tiers = {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
-        if (
-            pool.easy_tier.mode == "auto"
-            and pool.easy_tier.generation_on(system) == 1
-            and len(tiers) > 2
-        ):
+        # The tiers matter to Easy Tier's first generation alone (it manages two).
+        first = pool.easy_tier.mode == "auto" and pool.easy_tier.generation_on(system) == 1
+        tiers = (
+            {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
+            if first
+            else set()
+        )
+        if first and len(tiers) > 2:
             yield (
                 f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two tiers "
                 f"and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 or split "
@@ -215,6 +216,15 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             )
 
 
+def _repeated(names: Iterable[str]) -> list[tuple[str, int]]:
+    """Each name given more than once, with how often, in the order first given (a set first:
+    names are nearly always unique, and the count is only needed where they are not)."""
+    given = list(names)
+    if len(set(given)) == len(given):
+        return []
+    return [(name, n) for name, n in Counter(given).items() if n > 1]
+
+
 def closed_population(scenario: Scenario) -> int:
     """Customers of the closed solution: queue depths, users, and the application's users as
     the concurrent streams they keep in flight (`components.host.customers`)."""
@@ -256,12 +266,10 @@ def workload_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Names unique, pools that exist, closed populations within bounds, data that fits."""
     pools = {p.name: p for p in scenario.pools}
     located = scenario.located_workloads()
-    for name, n in Counter(w.name for _, w in located).items():
-        if n > 1:
-            yield (
-                f"workloads: the name '{name}' is used by {n} workloads and logs; names must be "
-                "unique"
-            )
+    for name, n in _repeated(w.name for _, w in located):
+        yield (
+            f"workloads: the name '{name}' is used by {n} workloads and logs; names must be unique"
+        )
     demand: dict[str, float] = dict.fromkeys(pools, 0.0)
     for where, workload in located:
         if workload.pool not in pools:

@@ -2,7 +2,9 @@
 changes validated once (`size_offers.validated_base`), and the sections the choice makes
 validated once per search (`size_offers.KeptSections`), validates to the same scenario as its
 data made from the plain data, and a configuration the hardware refuses is refused with the
-same message: the search validates only what it has not validated, and answers as before."""
+same message; so does one assembled from those models with only the checks across its
+sections run (`KeptSections.assembled`): the search validates only what it has not validated,
+and answers as before."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 
 from diskmodel.analyses.size_offers import (
     KeptSections,
+    base_scenario,
     current_choices,
     offered_choices,
     validated_base,
@@ -73,15 +76,20 @@ def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int
     assert shared is not base  # validated: the way this test is about
     names, options = offered_choices(central)
     kept = KeptSections(catalog)
-    valid = refused = 0
+    # Assembled from the models validated already, only the checks across sections run.
+    assembles = KeptSections(catalog, shared, base_scenario(base, catalog))
+    valid = refused = assembled = 0
     for values in itertools.islice(itertools.product(*options), 0, None, every):
         chosen = dict(zip(names, values, strict=True))
         whole = validated(SizingJob(variant_data(base, central, chosen), (), False), catalog)
-        for made in (
-            variant_data(shared, central, chosen),
-            variant_data(shared, central, chosen, kept),
+        for made, sections in (
+            (variant_data(shared, central, chosen), None),
+            (variant_data(shared, central, chosen, kept), None),
+            (variant_data(shared, central, chosen, assembles), assembles),
         ):
-            part = validated(SizingJob(made, (), False), catalog)
+            part = validated(SizingJob(made, (), False), catalog, sections)
+            if sections is not None:
+                assembled += sections.assembled(made) is not None
             if isinstance(whole, str):
                 assert part == whole
             else:
@@ -91,6 +99,8 @@ def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int
                 assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
         valid += not isinstance(whole, str)
         refused += isinstance(whole, str)
+    # Most are assembled (a section that does not validate on its own is validated whole).
+    assert assembled >= (valid + refused) // 2
     return valid, refused
 
 
