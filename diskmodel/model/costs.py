@@ -29,8 +29,8 @@ FloatArray = NDArray[np.float64]
 
 V = TypeVar("V")
 
-OP_COLUMNS = 11
-"""Columns of `OpCosts.op_table`."""
+OP_FIGURES = 11
+"""Rows of `OpCosts.op_table`: the figures of each operation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +207,11 @@ class OpCosts:
         return found
 
     def op_table(self, w: int, mix: IoMix, rank: Rank, span: float) -> FloatArray:
-        """`of` as one row per operation, for the network's flows: the class's index in
-        `IO_CLASSES`, its share of the workload's I/O, the count, whether it is sequential,
-        host-visible (a read miss) and destage work (a write) as 0 or 1, the size, the mean
-        service on a drive and through the DA pair, the drive service's positioning part and
-        its second moment. Read-only: shared between callers."""
+        """`of` as one column per operation (`OP_FIGURES` rows), for the network's flows: the
+        class's index in `IO_CLASSES`, its share of the workload's I/O, the count, whether it
+        is sequential, host-visible (a read miss) and destage work (a write) as 0 or 1, the
+        size, the mean service on a drive and through the DA pair, the drive service's
+        positioning part and its second moment. Read-only: shared between callers."""
         span = costed_span(rank.drive, span)
         w = self.kept(w, mix)
         key = (w, rank.drive.name, rank.raid.name, span)
@@ -233,7 +233,8 @@ class OpCosts:
                 )
                 for op in self.of(w, mix, rank, span)
             ]
-            found = np.array(rows, dtype=np.float64).reshape(len(rows), OP_COLUMNS)
+            table = np.array(rows, dtype=np.float64).reshape(len(rows), OP_FIGURES)
+            found = np.ascontiguousarray(table.T)
             found.setflags(write=False)
             self._tables[key] = found
         return found
