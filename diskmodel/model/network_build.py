@@ -177,6 +177,7 @@ class NetworkBuilder:
         self._cards = [
             n_ports + k // hw.host_adapter.ports_per_adapter for k in range(n_ports) for _ in (0, 1)
         ]
+        self._host_stations = n_ports + n_cards
         self._servers = [n_ports + n_cards + s for s in range(n_servers)]
         self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
         first_channel = n_ports + n_cards + n_servers + hw.da_pairs
@@ -540,11 +541,11 @@ def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _Worklo
 _HOST_SUMS_KEPT = 256
 _host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
 """The host ports' and cards' flow sums (`_kept_host_sums`) by everything they read, the host
-adapter by identity (held, so its identity is not reused), over the stations before the first
-rank's (each network adds them into its own sums, `_FlowSums.with_host`): builders of
-configurations with the same host side and the same workloads' classes and sizes (a
-calibration's evaluations, which differ in destage ratios and skew curves; a sizing search's
-back-end variants, whatever their ranks) make them once."""
+adapter by identity (held, so its identity is not reused), over those stations alone (the
+first of every network's; each network adds them into its own sums, `_FlowSums.with_host`):
+builders of configurations with the same host side and the same workloads' classes and sizes
+(a calibration's evaluations, which differ in destage ratios and skew curves; a sizing
+search's back-end variants, whatever their DA pairs and ranks) make them once."""
 
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
@@ -563,32 +564,25 @@ def _sums_of_host_flows(
 
 def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
     """`_sums_of_host_flows`, kept (`_host_sums`) by what it reads where no workload is z/OS
-    and there are no Metro Mirror links: the host adapter, the host ports, the stations
-    before the first rank's (the host flows' stations are among them) and the workloads'
-    number, the workloads' weights, the workloads `active` and each one's class fractions
-    and sizes. Kept over those stations alone (`_FlowSums.with_host` adds them into a
-    network's sums over all its stations): configurations that differ in their ranks share
-    them."""
+    and there are no Metro Mirror links: the host adapter and the host ports (the host
+    flows' stations, the ports and their cards, the first of every network's), the
+    workloads' number, the workloads' weights, the workloads `active` and each one's class
+    fractions and sizes. Kept over the ports and cards alone (`_FlowSums.with_host` adds them
+    into a network's sums over all its stations): configurations that differ in their DA
+    pairs or ranks share them."""
     hw = builder.config.hardware
-    W, front = len(builder.config.workloads), builder._first_rank
+    W = len(builder.config.workloads)
     mixes = tuple(
         tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
         for w in (builder.config.workloads[i] for i in active)
     )
-    key = (
-        id(hw.host_adapter),
-        hw.host_ports,
-        W,
-        front,
-        builder._weight_array.tobytes(),
-        active,
-        mixes,
-    )
+    key = (id(hw.host_adapter), hw.host_ports, W, builder._weight_array.tobytes(), active, mixes)
     kept = _host_sums.get(key)
     if kept is None or kept[0] is not hw.host_adapter:
         if len(_host_sums) >= _HOST_SUMS_KEPT:
             _host_sums.clear()
-        kept = _host_sums[key] = (hw.host_adapter, _sums_of_host_flows(builder, active, front))
+        host = builder._host_stations
+        kept = _host_sums[key] = (hw.host_adapter, _sums_of_host_flows(builder, active, host))
     return kept[1]
 
 
