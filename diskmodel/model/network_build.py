@@ -595,6 +595,8 @@ def _joined(parts: list[np.ndarray], empty: np.ndarray) -> np.ndarray:
 
 _CELL_ROWS = 7
 """`_FlowSums.cells`' figures."""
+_DRIVE_MOMENTS = [0, 1, 3]
+"""The drive sums' rows of a station's operations and first and second moments of service."""
 _VISITS_ROW = _CELL_ROWS
 _SERVICE_ROW = _VISITS_ROW + len(IO_CLASSES)
 _DRIVE_ROW = _SERVICE_ROW + len(IO_CLASSES)
@@ -782,26 +784,22 @@ def _assemble(
     # one), over its flows weighted by the workloads' planned rates: a port's, card's, server's
     # or DA pair's operation takes a fixed time for its kind and size, a drive's varies with
     # its seek and rotation (the operations' own second moments).
-    ops, first, second = sums.station
-    drive_ops, drive_busy, drive_positioning, drive_second = drive_sums
-    is_drive = drive_ops > 0
-    ops, first = np.where(is_drive, drive_ops, ops), np.where(is_drive, drive_busy, first)
-    second = np.where(is_drive, drive_second, second)
+    ops, first, second = np.where(drive_sums[0] > 0, drive_sums[_DRIVE_MOMENTS], sums.station)
+    # Every rank's positioning share of its drives' busy time.
+    first_rank = builder._first_rank
+    busy, positioning = drive_sums[1:3, first_rank:]
+    positive, busy_ranks = first > 0, busy > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        scv = np.where(first > 0, second * ops / np.where(first > 0, first * first, 1.0) - 1, 1.0)
-        positioning_share = np.where(
-            drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
-        )
+        scv = np.where(positive, second * ops / np.where(positive, first * first, 1.0) - 1, 1.0)
+        shares = np.where(busy_ranks, positioning / np.where(busy_ranks, busy, 1.0), 1.0).tolist()
     # Every rank's drive gain and the capacity it gives (the stations before the first
     # rank's: none, and their servers).
-    first_rank = builder._first_rank
     gains: list[FloatArray | None] = [None] * first_rank
     capacity = builder._servers_at.copy()
     at_ranks: list[float] = []
     commands = config.hardware.system.device_adapter.commands_per_hdd
     # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
     alike: dict[tuple[int, float, float], tuple[FloatArray, float]] = {}
-    shares = positioning_share[first_rank:].tolist()
     for info, share in zip(infos, shares, strict=True):
         kind = (id(info.rank.drive), info.span, share)
         found = alike.get(kind)
