@@ -15,7 +15,6 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from diskmodel.catalog.systems import ProcessorCosts
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Hardware, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
@@ -50,10 +49,9 @@ _CORE_FIGURES = ("read_hit_us", "read_miss_us", "write_us", "sequential_read_us"
 """The processor's figures a server's work reads (`processor.core_time`)."""
 
 
-def _server_work(
-    mix: IoMix, costs_of: ProcessorCosts
-) -> list[tuple[int, float, float, bool, float]]:
+def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float, bool, float]]:
     """`NetworkBuilder._server_work`, made."""
+    costs_of = hardware.system.processor_costs
     work: list[tuple[int, float, float, bool, float]] = []
     for c, io_class in enumerate(IO_CLASSES):
         p = mix.fractions[io_class]
@@ -359,7 +357,7 @@ class NetworkBuilder:
             self.costs.kept(w, mix),
             *(getattr(costs_of, f) for f in _CORE_FIGURES),
         )
-        return self.costs.shared(key, lambda: _server_work(mix, costs_of))
+        return self.costs.shared(key, lambda: _server_work(mix, self.config.hardware))
 
     def _kept_workload_flows(
         self,
