@@ -230,10 +230,10 @@ def _advance(advance_rev: float) -> float:
     return round(advance_rev % 1.0, 2)
 
 
-def _interp_log(x: float, nodes: tuple[float, ...], values: list[float]) -> float:
-    lx = math.log(x)
-    logs = [math.log(n) for n in nodes]
-    return float(np.interp(lx, logs, values))
+_LOG_DEPTHS = tuple(math.log(n) for n in range(1, MAX_TABULATED_DEPTH + 1))
+_LOG_DEPTH_NODES = tuple(math.log(float(n)) for n in DEPTH_NODES)
+"""log n of every queue length up to the deepest tabulated, and of the tabulated ones: what
+`relative_positioning` interpolates in."""
 
 
 def relative_positioning(
@@ -252,5 +252,8 @@ def relative_positioning(
         w = math.log(span / lo_node) / math.log(hi_node / lo_node)
         low = _table(curve, rotation_ms, advance, lo_node, depths)
         table = [(1 - w) * a + w * b for a, b in zip(low, table, strict=True)]
-    nodes = tuple(float(d) for d in DEPTH_NODES[: len(table)])
-    return [_interp_log(n, nodes, table) for n in range(1, depths + 1)]
+    # Interpolated in log n between the depth nodes, every queue length at once.
+    relative: list[float] = np.interp(
+        _LOG_DEPTHS[:depths], _LOG_DEPTH_NODES[: len(table)], table
+    ).tolist()
+    return relative

@@ -29,8 +29,8 @@ FloatArray = NDArray[np.float64]
 
 V = TypeVar("V")
 
-OP_COLUMNS = 11
-"""Columns of `OpCosts.op_table`."""
+OP_FIGURES = 11
+"""Rows of `OpCosts.op_table`: the figures of each operation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +207,11 @@ class OpCosts:
         return found
 
     def op_table(self, w: int, mix: IoMix, rank: Rank, span: float) -> FloatArray:
-        """`of` as one row per operation, for the network's flows: the class's index in
-        `IO_CLASSES`, its share of the workload's I/O, the count, whether it is sequential,
-        host-visible (a read miss) and destage work (a write) as 0 or 1, the size, the mean
-        service on a drive and through the DA pair, the drive service's positioning part and
-        its second moment. Read-only: shared between callers."""
+        """`of` as one column per operation (`OP_FIGURES` rows), for the network's flows: the
+        class's index in `IO_CLASSES`, its share of the workload's I/O, the count, whether it
+        is sequential, host-visible (a read miss) and destage work (a write) as 0 or 1, the
+        size, the mean service on a drive and through the DA pair, the drive service's
+        positioning part and its second moment. Read-only: shared between callers."""
         span = costed_span(rank.drive, span)
         w = self.kept(w, mix)
         key = (w, rank.drive.name, rank.raid.name, span)
@@ -233,7 +233,8 @@ class OpCosts:
                 )
                 for op in self.of(w, mix, rank, span)
             ]
-            found = np.array(rows, dtype=np.float64).reshape(len(rows), OP_COLUMNS)
+            table = np.array(rows, dtype=np.float64).reshape(len(rows), OP_FIGURES)
+            found = np.ascontiguousarray(table.T)
             found.setflags(write=False)
             self._tables[key] = found
         return found
@@ -255,9 +256,29 @@ class OpCosts:
         key = (w, rank.drive.name, rank.raid.name)
         found = self._shapes.get(key)
         if found is None:
-            found = tuple(self._shapes_built(mix, rank, w))
-            self._shapes[key] = found
+            # Built once for every NVS per rank (`_CostMemo.unsorted`); only an ordered
+            # destage's sort set reads it.
+            unsorted = self._memo.nvs_free.unsorted
+            built = unsorted.get(key)
+            if built is None:
+                built = unsorted[key] = self._shapes_built(mix, rank, w)
+            shapes, destaged = built
+            found = self._shapes[key] = self._sorted(shapes, destaged, rank)
         return found
+
+    def _sorted(
+        self, shapes: tuple[OpShape, ...], destaged: tuple[int, ...], rank: Rank
+    ) -> tuple[OpShape, ...]:
+        """`shapes` with the ordered destages among them (their places `destaged`) given the
+        destages they sort over in the rank's share of NVS (`pending_destages`)."""
+        if not destaged:
+            return shapes
+        out = list(shapes)
+        for i in destaged:
+            out[i] = dataclasses.replace(
+                out[i], pending=self.pending_destages(rank, out[i].size_bytes)
+            )
+        return tuple(out)
 
     def flashcopy_small_io_per_host_io(self, w: int, mix: IoMix) -> float:
         """FlashCopy's random track copies per host I/O of workload `w` (a read on the source
@@ -268,7 +289,11 @@ class OpCosts:
         f = mix.fractions
         return 2.0 * (f["random_write"] + f["sequential_write"]) * work.source_reads_per_write
 
-    def _shapes_built(self, mix: IoMix, rank: Rank, w: int) -> list[OpShape]:
+    def _shapes_built(
+        self, mix: IoMix, rank: Rank, w: int
+    ) -> tuple[tuple[OpShape, ...], tuple[int, ...]]:
+        """`span_free`'s shapes with no ordered destage's sort set (`pending` None for all:
+        the only figure that reads the rank's NVS), and the places of the ordered destages."""
         ops: list[tuple[IoClass, raid.DriveOps, float]] = []
         for io_class in IO_CLASSES:
             if mix.fractions[io_class] <= 0:
@@ -296,6 +321,7 @@ class OpCosts:
         # rank: many concurrent streams on one rank interleave and would break each other.
         total = sum(rate for _, _, rate in ops)
         out = []
+        ordered: list[int] = []
         for i, (io_class, op, rate) in enumerate(ops):
             sequential = op.pattern != "random"
             own = ops[:copies] if i < copies else ops[copies:]
@@ -311,12 +337,14 @@ class OpCosts:
                     op.write,
                     sequential,
                     device_adapter.da_op_service(self._da, op.size_bytes),
-                    self.pending_destages(rank, op.size_bytes) if destaged else None,
+                    None,
                     same_kind / total if total > 0 and (destaged or sequential) else 0.0,
                     op.drive_bytes,
                 )
             )
-        return out
+            if destaged:
+                ordered.append(i)
+        return tuple(out), tuple(ordered)
 
     def _at_span(self, op: OpShape, rank: Rank, span: float) -> OpCost:
         d = rank.drive
@@ -352,6 +380,16 @@ class _CostMemo:
     derived: dict[tuple[object, ...], object] = field(default_factory=dict)
     # Busy seconds per host I/O at a station of a rank kind (`OpCosts.busy`).
     busy: dict[tuple[object, ...], tuple[float, ...]] = field(default_factory=dict)
+    # `span_free`'s shapes before an ordered destage's sort set, and the ordered destages'
+    # places, by (kept index, drive, RAID format), in the memo `nvs_free` (`_memo_for`):
+    # shared by the memos of configurations that differ only in a rank's NVS.
+    unsorted: dict[tuple[int, str, str], tuple[tuple[OpShape, ...], tuple[int, ...]]] = field(
+        default_factory=dict
+    )
+    nvs_free: _CostMemo = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.nvs_free = self
 
     def takes(self, ranks: tuple[Rank, ...]) -> bool:
         """Whether every drive and RAID format name of `ranks` stands for the figures it
@@ -359,7 +397,9 @@ class _CostMemo:
         drives, raids = self.drives, self.raids
         new_drives: dict[str, Drive] = {}
         new_raids: dict[str, RaidFormat] = {}
-        for r in ranks:
+        # Each rank kind as installed once (a configuration's ranks of a kind share their
+        # drive and RAID format records).
+        for r in {(id(r.drive), id(r.raid)): r for r in ranks}.values():
             d = drives.get(r.drive.name)
             if d is None:
                 new_drives.setdefault(r.drive.name, r.drive)
@@ -409,6 +449,25 @@ def _memo_for(
     for memo in memos:
         if memo.takes(config.ranks):
             memo.trim()
+            return memo
+    memo = _CostMemo()
+    memo.takes(config.ranks)
+    memo.nvs_free = _nvs_free_memo(inputs, workloads, config)
+    memos.append(memo)
+    del memos[:-_MEMO_VARIANTS_KEPT]
+    return memo
+
+
+def _nvs_free_memo(
+    inputs: CostInputs, workloads: tuple[tuple[object, ...], ...], config: Configuration
+) -> _CostMemo:
+    """The memo whose `unsorted` shapes `config`'s memo reads: shared, as `_memo_for` shares
+    memos, by the configurations with the same `inputs` but for the rank's NVS (kept in
+    `_memos` too, under a bucket of their own)."""
+    bucket = ("any NVS", inputs.servers, inputs.ordered_destage, inputs.planned)
+    memos = _memos.get(bucket, (inputs._replace(rank_nvs_bytes=0.0), workloads), list)
+    for memo in memos:
+        if memo.takes(config.ranks):
             return memo
     memo = _CostMemo()
     memo.takes(config.ranks)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from diskmodel.configuration import WorkloadConfig
 from diskmodel.model.costs import OpCosts
@@ -114,19 +115,19 @@ def rank_flows(
     shares: WorkloadShares,
     da_index: Sequence[int],
     before: FloatArray,
-) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """Workload `w`'s flows `before` (given as rows of floats: station, class index, rate,
-    visits, mean service, host-visible, destage work, size) and then its flows at its pool's
-    ranks and their DA pairs, as `Flows` columns but for the workload's: per rank, per
+) -> tuple[FloatArray, tuple[NDArray[np.int64], FloatArray]]:
+    """Workload `w`'s flows `before` and then its flows at its pool's ranks and their DA
+    pairs, as rows of one array [8, flows] (`FLOW_FIGURES`: station, class index, rate,
+    visits, mean service, host-visible and destage work as 0 or 1, size): per rank, per
     back-end operation (`OpCosts.op_table`) with a positive share, the flow at one of the
     rank's drives, and the same operation's flow at the rank's DA pair; the drive flows first
     (in rank and operation order), then the DA pairs' (in the same order). A flow's place
     among those at its own station is the one it had with each DA pair flow straight after
     its drive flow, which is all a station's sums read (`Flows`). The random operations take
     the rank's share of the small I/O, the sequential ones its share of the MB. Also, per
-    drive flow, its rank station and, per host I/O of the workload, its operations, busy
-    time, its positioning part (what the drive's reordering can shorten) and the operations'
-    second moments of service."""
+    drive flow, its rank station and [4, drive flows] per host I/O of the workload its
+    operations, busy time, its positioning part (what the drive's reordering can shorten)
+    and the operations' second moments of service."""
     # Ranks of a kind on one span share a table: looked up once each (34 look-ups a network
     # and workload on measured-peaks, for two tables).
     by_kind: dict[tuple[str, str, float], FloatArray] = {}
@@ -137,41 +138,39 @@ def rank_flows(
         if table is None:
             table = by_kind[kind] = costs.op_table(w, mix, info.rank, info.span)
         tables.append(table)
-    table = np.concatenate(tables)
     # Per operation its rank's small-I/O and MB shares, active drives and two stations.
     per_rank = np.array(
         [
-            (small, mb, info.rank.active_drives, info.station, da_index[info.rank.da_pair])
-            for info, small, mb in zip(pool_ranks, shares.small, shares.mb, strict=True)
+            shares.small,
+            shares.mb,
+            [info.rank.active_drives for info in pool_ranks],
+            [info.station for info in pool_ranks],
+            [da_index[info.rank.da_pair] for info in pool_ranks],
         ],
         dtype=np.float64,
     )
-    per_op = np.repeat(per_rank, [len(t) for t in tables], axis=0)
-    share = np.where(table[:, 3] > 0, per_op[:, 1], per_op[:, 0])
+    per_op = np.repeat(per_rank, [t.shape[1] for t in tables], axis=1)
+    table = np.concatenate(tables, axis=1)
+    share = np.where(table[3] > 0, per_op[1], per_op[0])
     keep = share > 0
     if not keep.all():
-        table, per_op, share = table[keep], per_op[keep], share[keep]
-    (io_class, fraction, count, _, visible, destage, size, drive_s, da_s, pos_s, s2) = table.T
-    _, _, n_drives, rank_station, da_station = per_op.T
+        table, per_op, share = table[:, keep], per_op[:, keep], share[keep]
+    io_class, fraction, count, _, visible, destage, size, drive_s, da_s = table[:9]
     rank_ops = fraction * share * count
-    visits = np.where(visible > 0, share * count, 0.0)
-    st, c, rate, v, mean_s, vis, des, sz = before
-    return (
-        (
-            np.concatenate([st, rank_station, da_station]).astype(np.int64),
-            np.concatenate([c, io_class, io_class]).astype(np.int64),
-            np.concatenate([rate, rank_ops / n_drives, rank_ops]),
-            np.concatenate([v, visits, visits]),
-            np.concatenate([mean_s, drive_s, da_s]),
-            np.concatenate([vis, visible, visible]) > 0,
-            np.concatenate([des, destage, destage]) > 0,
-            np.concatenate([sz, size, size]),
-        ),
-        (
-            rank_station.astype(np.int64),
-            rank_ops,
-            rank_ops * drive_s,
-            rank_ops * pos_s,
-            rank_ops * s2,
-        ),
+    # A flow the host does not wait for has no visits (`visible` is 0 or 1).
+    visits = share * count * visible
+    drive_flows = (per_op[3], io_class, rank_ops / per_op[2], visits, drive_s, visible, destage)
+    da_flows = (per_op[4], io_class, rank_ops, visits, da_s, visible, destage)
+    flows = np.concatenate(
+        [before, np.array([*drive_flows, size]), np.array([*da_flows, size])], axis=1
     )
+    drive_terms = np.concatenate([rank_ops[None], rank_ops * table[_DRIVE_FIGURES]])
+    return flows, (per_op[3].astype(np.int64), drive_terms)
+
+
+FLOW_FIGURES = 8
+"""The rows of `rank_flows`' flows: station, class index, rate, visits, mean service,
+host-visible, destage work, size."""
+_DRIVE_FIGURES = [7, 9, 10]
+"""`OpCosts.op_table`'s rows of a drive operation's mean service, its positioning part and its
+second moment."""

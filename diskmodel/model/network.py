@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 FloatArray = NDArray[np.float64]
 _NONE = np.zeros(0, dtype=np.int64)
+_RANK = STATION_KIND_KEYS.index("rank")
 
 
 class Station(NamedTuple):
@@ -140,26 +141,30 @@ class Network:
         shorter one held at its last value (the station holds alpha(D) beyond its own D, so
         both are exact: an SSD's 32 entries constant from its 8 channels on take 8 columns,
         not 32). Ranks of a kind on one span share one gain array, cut once."""
-        kinds = [s.kind for s in self.stations]
-        servers = [s.servers for s in self.stations]
-        single = [k for k, kind in enumerate(kinds) if kind != "rank" and servers[k] == 1]
-        multi = [k for k, kind in enumerate(kinds) if kind != "rank" and servers[k] > 1]
-        drives = [k for k, kind in enumerate(kinds) if kind == "rank"]
-        cut: dict[int, FloatArray] = {}
-        gains = []
+        is_rank = self.times.kind_of_station == _RANK
+        one = self.servers == 1
+        single = np.flatnonzero(~is_rank & one).tolist()
+        multi = np.flatnonzero(~is_rank & ~one).tolist()
+        drives = np.flatnonzero(is_rank).tolist()
+        # Each distinct gain cut and padded once; a rank's row is its gain's.
+        distinct: dict[int, int] = {}
+        cut: list[FloatArray] = []
+        rows = []
         for k in drives:
             g = self.gains[k]
             assert g is not None
-            if id(g) not in cut:
+            row = distinct.get(id(g))
+            if row is None:
+                row = distinct[id(g)] = len(cut)
                 changing = np.flatnonzero(g != g[-1])
-                cut[id(g)] = g[: int(changing[-1]) + 2] if changing.size else g[:1]
-            gains.append(cut[id(g)])
-        depth = max((len(g) for g in gains), default=1)
-        padded = np.empty((len(drives), depth))
-        for i, g in enumerate(gains):
+                cut.append(g[: int(changing[-1]) + 2] if changing.size else g[:1])
+            rows.append(row)
+        depth = max((len(g) for g in cut), default=1)
+        padded = np.empty((len(cut), depth))
+        for i, g in enumerate(cut):
             padded[i, : len(g)] = g
             padded[i, len(g) :] = g[-1]
-        return single, multi, drives, padded
+        return single, multi, drives, padded[rows] if cut else np.empty((0, depth))
 
     @cached_property
     def open_entries(
@@ -194,7 +199,9 @@ class Network:
         """Per station kind (in `STATION_KIND_KEYS` order), its stations
         (`times.kind_of_station`)."""
         kinds = self.times.kind_of_station
-        return [np.flatnonzero(kinds == i).astype(np.int64) for i in range(len(STATION_KIND_KEYS))]
+        members = np.argsort(kinds, kind="stable")
+        ends = np.cumsum(np.bincount(kinds, minlength=len(STATION_KIND_KEYS))).tolist()
+        return [members[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
 
     @cached_property
     def tier_stations(self) -> dict[tuple[str, str], tuple[NDArray[np.int64], FloatArray]]:
@@ -257,21 +264,22 @@ class Network:
         """[K, S] the share of each station's dirty data held by each server's NVS
         (`dirty_bytes_by_server`): fixed per network (its ranks, servers and DA pairs)."""
         servers = self.config.hardware.system.servers
-        owner = np.full((len(self.stations), servers), 0.0)
-        station = np.array([info.station for info in self.ranks], dtype=np.int64)
+        da_pairs = self.config.hardware.da_pairs
+        owner = np.zeros((len(self.stations), servers))
+        station = [info.station for info in self.ranks]
         server = np.array([info.rank.server % servers for info in self.ranks], dtype=np.int64)
         pair = np.array([info.rank.da_pair for info in self.ranks], dtype=np.int64)
         owner[station, server] = 1.0
-        processors = [k for k, st in enumerate(self.stations) if st.kind == "processor"]
-        for s, k in enumerate(processors):
-            owner[k, s % servers] = 1.0  # the server's own destage work
-        # A DA pair's share by the ranks of each server it serves (whole counts: exact).
-        counts = np.zeros((self.config.hardware.da_pairs, servers))
-        np.add.at(counts, (pair, server), 1.0)
-        da_index = {s.name: k for k, s in enumerate(self.stations) if s.kind == "device_adapter"}
-        for d in range(self.config.hardware.da_pairs):
-            total = counts[d].sum()
-            owner[da_index[f"DA pair {d}"]] = counts[d] / total if total > 0 else 1.0 / servers
+        processors = self.stations_of_kind("processor")
+        owner[processors, np.arange(len(processors)) % servers] = 1.0  # their own destages
+        # A DA pair's share by the ranks of each server it serves (whole counts: exact); the
+        # DA pairs' stations are in DA pair order.
+        counts = np.bincount(pair * servers + server, minlength=da_pairs * servers)
+        counts = counts.reshape(da_pairs, servers).astype(np.float64)
+        total = counts.sum(axis=1, keepdims=True)
+        owner[self.stations_of_kind("device_adapter")] = np.where(
+            total > 0, counts / np.where(total > 0, total, 1.0), 1.0 / servers
+        )
         return owner
 
     @cached_property

@@ -27,14 +27,14 @@ from diskmodel.model.copy_links import (
     mirror_state,
 )
 from diskmodel.model.costs import OpCosts, queue_limit
-from diskmodel.model.flows import Flows, rank_flows, workload_shares
+from diskmodel.model.flows import FLOW_FIGURES, Flows, rank_flows, workload_shares
 from diskmodel.model.kept import Kept
 from diskmodel.model.layout import PoolLayout, forget_also
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
-from diskmodel.workload import IO_CLASSES, IoClass
+from diskmodel.workload import IO_CLASSES, IoClass, IoMix
 
 PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "read_hit": "read_hit",
@@ -43,6 +43,35 @@ PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
     "random_write": "write",
     "sequential_write": "write",
 }
+
+
+_CORE_FIGURES = ("read_hit_us", "read_miss_us", "write_us", "sequential_read_us", "destage_us")
+"""The processor's figures a server's work reads (`processor.core_time`)."""
+
+
+def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float, bool, float]]:
+    """`NetworkBuilder._server_work`, made."""
+    costs_of = hardware.system.processor_costs
+    work: list[tuple[int, float, float, bool, float]] = []
+    for c, io_class in enumerate(IO_CLASSES):
+        p = mix.fractions[io_class]
+        if p <= 0:
+            continue
+        size = mix.size_bytes(io_class)
+        work.append(
+            (c, p, processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s, True, size)
+        )
+        if io_class in ("random_write", "sequential_write"):
+            # One destage per destaged write (random) or per destaged track (sequential).
+            per_write = mix.destage_ratio * (
+                mix.backend_op(io_class)[1]
+                if io_class == "random_write"
+                else size / cache.TRACK_BYTES
+            )
+            if per_write > 0:
+                at_core = processor.core_time(costs_of, "destage").mean_s
+                work.append((c, p * per_write, at_core, False, size))
+    return work
 
 
 def _front_end_stations(config: Configuration) -> list[Station]:
@@ -146,6 +175,7 @@ class NetworkBuilder:
         self._cards = [
             n_ports + k // hw.host_adapter.ports_per_adapter for k in range(n_ports) for _ in (0, 1)
         ]
+        self._host_stations = n_ports + n_cards
         self._servers = [n_ports + n_cards + s for s in range(n_servers)]
         self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
         first_channel = n_ports + n_cards + n_servers + hw.da_pairs
@@ -298,44 +328,36 @@ class NetworkBuilder:
         hw = config.hardware
         workload = config.workloads[w]
         mix = workload.mix
-        costs_of = hw.system.processor_costs
         shares = workload_shares(workload, pool_layout, pool_ranks, hw.system.servers)
         owned = [(s, k) for s, k in zip(shares.servers, self._servers, strict=True) if s > 0]
         # The servers' flows, one row each: station, class index, rate, visits, mean service,
-        # host-visible, destage work, size.
-        rows: list[tuple[float, ...]] = []
-        for c, io_class in enumerate(IO_CLASSES):
-            p = mix.fractions[io_class]
-            if p <= 0:
-                continue
-            size = mix.size_bytes(io_class)
-            core = processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s
-            rows += [(k, c, p * s, s, core, True, False, size) for s, k in owned]
-            if io_class in ("random_write", "sequential_write"):
-                # One destage per destaged write (random) or per destaged track (sequential).
-                per_write = mix.destage_ratio * (
-                    mix.backend_op(io_class)[1]
-                    if io_class == "random_write"
-                    else size / cache.TRACK_BYTES
-                )
-                if per_write > 0:
-                    at_core = processor.core_time(costs_of, "destage").mean_s
-                    rows += [
-                        (k, c, p * per_write * s, 0.0, at_core, False, True, size) for s, k in owned
-                    ]
-        servers = np.array(rows, dtype=np.float64).reshape(len(rows), 8).T
+        # host-visible, destage work, size (a server's host-visible flow is no destage work,
+        # its destage flow not host-visible).
+        rows = [
+            (k, c, p * s, s if visible else 0.0, core, visible, not visible, size)
+            for c, p, core, visible, size in self._server_work(w, mix)
+            for s, k in owned
+        ]
+        servers = np.array(rows, dtype=np.float64).reshape(len(rows), FLOW_FIGURES).T
+        K = len(self._stations)
         if not pool_ranks:
-            columns = (
-                servers[0].astype(np.int64),
-                servers[1].astype(np.int64),
-                *servers[2:5],
-                servers[5] > 0,
-                servers[6] > 0,
-                servers[7],
-            )
-            return _workload_sums(columns, None, len(self._stations))
-        columns, drive = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, servers)
-        return _workload_sums(columns, drive, len(self._stations))
+            return _workload_sums(servers, None, K)
+        flows, drive = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, servers)
+        return _workload_sums(flows, drive, K)
+
+    def _server_work(self, w: int, mix: IoMix) -> list[tuple[int, float, float, bool, float]]:
+        """Workload `w`'s work at a server per host I/O, before the share of its I/O the server
+        handles: per flow (class index, rate, mean core time, host-visible, size), in the order
+        its flows are made, each class's host-visible work and then its destages. It reads the
+        mix and the processor's costs alone: kept with the operation costs
+        (`OpCosts.shared`) for every configuration that shares them."""
+        costs_of = self.config.hardware.system.processor_costs
+        key = (
+            "server work",
+            self.costs.kept(w, mix),
+            *(getattr(costs_of, f) for f in _CORE_FIGURES),
+        )
+        return self.costs.shared(key, lambda: _server_work(mix, self.config.hardware))
 
     def _kept_workload_flows(
         self,
@@ -517,11 +539,11 @@ def _back_end_flows(builder: NetworkBuilder) -> dict[tuple[object, ...], _Worklo
 _HOST_SUMS_KEPT = 256
 _host_sums: dict[tuple[object, ...], tuple[object, _FlowSums]] = {}
 """The host ports' and cards' flow sums (`_kept_host_sums`) by everything they read, the host
-adapter by identity (held, so its identity is not reused), over the stations before the first
-rank's (each network adds them into its own sums, `_FlowSums.with_host`): builders of
-configurations with the same host side and the same workloads' classes and sizes (a
-calibration's evaluations, which differ in destage ratios and skew curves; a sizing search's
-back-end variants, whatever their ranks) make them once."""
+adapter by identity (held, so its identity is not reused), over those stations alone (the
+first of every network's; each network adds them into its own sums, `_FlowSums.with_host`):
+builders of configurations with the same host side and the same workloads' classes and sizes
+(a calibration's evaluations, which differ in destage ratios and skew curves; a sizing
+search's back-end variants, whatever their DA pairs and ranks) make them once."""
 
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
@@ -540,32 +562,25 @@ def _sums_of_host_flows(
 
 def _kept_host_sums(builder: NetworkBuilder, active: tuple[int, ...]) -> _FlowSums:
     """`_sums_of_host_flows`, kept (`_host_sums`) by what it reads where no workload is z/OS
-    and there are no Metro Mirror links: the host adapter, the host ports, the stations
-    before the first rank's (the host flows' stations are among them) and the workloads'
-    number, the workloads' weights, the workloads `active` and each one's class fractions
-    and sizes. Kept over those stations alone (`_FlowSums.with_host` adds them into a
-    network's sums over all its stations): configurations that differ in their ranks share
-    them."""
+    and there are no Metro Mirror links: the host adapter and the host ports (the host
+    flows' stations, the ports and their cards, the first of every network's), the
+    workloads' number, the workloads' weights, the workloads `active` and each one's class
+    fractions and sizes. Kept over the ports and cards alone (`_FlowSums.with_host` adds them
+    into a network's sums over all its stations): configurations that differ in their DA
+    pairs or ranks share them."""
     hw = builder.config.hardware
-    W, front = len(builder.config.workloads), builder._first_rank
+    W = len(builder.config.workloads)
     mixes = tuple(
         tuple((w.mix.fractions[c], w.mix.size_bytes(c)) for c in IO_CLASSES)
         for w in (builder.config.workloads[i] for i in active)
     )
-    key = (
-        id(hw.host_adapter),
-        hw.host_ports,
-        W,
-        front,
-        builder._weight_array.tobytes(),
-        active,
-        mixes,
-    )
+    key = (id(hw.host_adapter), hw.host_ports, W, builder._weight_array.tobytes(), active, mixes)
     kept = _host_sums.get(key)
     if kept is None or kept[0] is not hw.host_adapter:
         if len(_host_sums) >= _HOST_SUMS_KEPT:
             _host_sums.clear()
-        kept = _host_sums[key] = (hw.host_adapter, _sums_of_host_flows(builder, active, front))
+        host = builder._host_stations
+        kept = _host_sums[key] = (hw.host_adapter, _sums_of_host_flows(builder, active, host))
     return kept[1]
 
 
@@ -578,13 +593,17 @@ def _joined(parts: list[np.ndarray], empty: np.ndarray) -> np.ndarray:
 
 _CELL_ROWS = 7
 """`_FlowSums.cells`' figures."""
+_DRIVE_MOMENTS = [0, 1, 3]
+"""The drive sums' rows of a station's operations and first and second moments of service."""
 _VISITS_ROW = _CELL_ROWS
 _SERVICE_ROW = _VISITS_ROW + len(IO_CLASSES)
 _DRIVE_ROW = _SERVICE_ROW + len(IO_CLASSES)
 _SUM_ROWS = _DRIVE_ROW + 4
 """The rows of `_WorkloadFlows.sums`: the cells' figures, the visits and the service per
 host I/O of each class (in name order), the drive sums."""
-_CELLS_AT = np.arange(_CELL_ROWS, dtype=np.int64)[:, None]
+_MASKED_AT = np.array([1, 3, 4, 5, 6], dtype=np.int64)[:, None]
+"""The cells' rows of the figures a flow adds to only if host-visible, destage work or not
+host-visible (`_workload_sums`)."""
 _DRIVES_AT = np.arange(_DRIVE_ROW, _SUM_ROWS, dtype=np.int64)[:, None]
 _NO_CODES = np.zeros(0, dtype=np.int64)
 _NO_RATES = np.zeros(0, dtype=np.float64)
@@ -607,40 +626,38 @@ class _WorkloadFlows(NamedTuple):
 
 
 def _workload_sums(
-    columns: tuple[np.ndarray, ...], drive: tuple[np.ndarray, ...] | None, K: int
+    flows: FloatArray, drive: tuple[NDArray[np.int64], FloatArray] | None, K: int
 ) -> _WorkloadFlows:
-    """`_WorkloadFlows` of one workload's flows `columns` (`Flows.columns` but the workload
-    column) and its drive flows' sums' terms `drive` (`rank_flows`). Each sum adds its terms
-    in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it, which
-    changes no sum (none is -0.0: they start at 0.0 and add figures >= 0). One `np.bincount`
-    makes them all, each row's terms in flow order."""
-    station, io_class, rate, visits, mean_s, visible, destage, size = columns
+    """`_WorkloadFlows` of one workload's flows `flows` (rows as `rank_flows` gives them) and
+    its drive flows' rank stations and sums' terms `drive` (`rank_flows`). Each sum adds its
+    terms in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it,
+    which changes no sum (none is -0.0: they start at 0.0 and add figures >= 0): its term is
+    its figure times 0.0 (`visible` and `destage` are 0 or 1, every figure finite and >= 0).
+    One `np.bincount` makes them all, each row's terms in flow order."""
+    station = flows[0].astype(np.int64)
+    name = _BY_NAME[flows[1].astype(np.int64)]
+    rate, visits, mean_s, visible, destage, size = flows[2:]
     busy = rate * mean_s
-    name = _BY_NAME[io_class]
-    terms = [
-        rate,
-        np.where(visible, rate, 0.0),
-        busy,
-        np.where(destage, busy, 0.0),
-        np.where(visible, 0.0, busy),
-        np.where(destage, rate * size, 0.0),
-        np.where(destage, busy * size, 0.0),
-        np.where(visible, visits, 0.0),
-        np.where(visible, visits * mean_s, 0.0),
-    ]
+    # The sums' rows (`_FlowSums.cells`, then the visits and service of the flow's class),
+    # the two every flow adds to first.
+    masked = np.array([rate, busy, busy, rate * size, busy * size, visits, visits * mean_s])
+    masked *= np.array([visible, destage, 1.0 - visible, destage, destage, visible, visible])
+    terms = [rate, busy, masked.ravel()]
     cells = [
-        (station + _CELLS_AT * K).ravel(),
+        station,
+        station + 2 * K,
+        (station + _MASKED_AT * K).ravel(),
         (_VISITS_ROW + name) * K + station,
         (_SERVICE_ROW + name) * K + station,
     ]
     if drive is not None:
-        at, *values = drive
-        terms += values
+        at, values = drive
+        terms.append(values.ravel())
         cells.append((at + _DRIVES_AT * K).ravel())
     sums: FloatArray = np.bincount(  # type: ignore[assignment]
         np.concatenate(cells), np.concatenate(terms), minlength=_SUM_ROWS * K
     )
-    classes = np.flatnonzero(np.bincount(name[visible], minlength=len(IO_CLASSES)))
+    classes = np.flatnonzero(np.bincount(name[visible > 0], minlength=len(IO_CLASSES)))
     return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s)
 
 
@@ -765,26 +782,22 @@ def _assemble(
     # one), over its flows weighted by the workloads' planned rates: a port's, card's, server's
     # or DA pair's operation takes a fixed time for its kind and size, a drive's varies with
     # its seek and rotation (the operations' own second moments).
-    ops, first, second = sums.station
-    drive_ops, drive_busy, drive_positioning, drive_second = drive_sums
-    is_drive = drive_ops > 0
-    ops, first = np.where(is_drive, drive_ops, ops), np.where(is_drive, drive_busy, first)
-    second = np.where(is_drive, drive_second, second)
+    ops, first, second = np.where(drive_sums[0] > 0, drive_sums[_DRIVE_MOMENTS], sums.station)
+    # Every rank's positioning share of its drives' busy time.
+    first_rank = builder._first_rank
+    busy, positioning = drive_sums[1:3, first_rank:]
+    positive, busy_ranks = first > 0, busy > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        scv = np.where(first > 0, second * ops / np.where(first > 0, first * first, 1.0) - 1, 1.0)
-        positioning_share = np.where(
-            drive_busy > 0, drive_positioning / np.where(drive_busy > 0, drive_busy, 1.0), 1.0
-        )
+        scv = np.where(positive, second * ops / np.where(positive, first * first, 1.0) - 1, 1.0)
+        shares = np.where(busy_ranks, positioning / np.where(busy_ranks, busy, 1.0), 1.0).tolist()
     # Every rank's drive gain and the capacity it gives (the stations before the first
     # rank's: none, and their servers).
-    first_rank = builder._first_rank
     gains: list[FloatArray | None] = [None] * first_rank
     capacity = builder._servers_at.copy()
     at_ranks: list[float] = []
     commands = config.hardware.system.device_adapter.commands_per_hdd
     # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
     alike: dict[tuple[int, float, float], tuple[FloatArray, float]] = {}
-    shares = positioning_share[first_rank:].tolist()
     for info, share in zip(infos, shares, strict=True):
         kind = (id(info.rank.drive), info.span, share)
         found = alike.get(kind)

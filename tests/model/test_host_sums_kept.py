@@ -1,7 +1,8 @@
-"""The host ports' and cards' sums are kept over the stations before the first rank's (each
-network adds them into its own sums, `_FlowSums.with_host`): configurations that differ only
-in their ranks (a sizing search's back ends) make them once, and they are, to the bit, the
-ones each builder sums on its own over all its stations, whose other cells are 0.0."""
+"""The host ports' and cards' sums are kept over those stations alone, the first of every
+network's (each network adds them into its own sums, `_FlowSums.with_host`): configurations
+that differ only in their DA pairs and ranks (a sizing search's back ends) make them once, and
+they are, to the bit, the ones each builder sums on its own over all its stations, whose
+other cells are 0.0."""
 
 from __future__ import annotations
 
@@ -46,14 +47,13 @@ def test_configurations_with_other_ranks_share_the_host_sums_to_the_bit() -> Non
         kept = _kept_host_sums(builder, active)
         own = _sums_of_host_flows(builder, active)
         widths.add(len(builder._stations))
-        front = builder._first_rank
+        front = builder._host_stations
         assert _bits(kept.codes) == _bits(own.codes)
         for name in ("cells", "station", "visits", "service"):
             mine, whole = _parts(getattr(kept, name)), _parts(getattr(own, name))
             for a, b in zip(mine, whole, strict=True):
                 assert _bits(a) == _bits(np.ascontiguousarray(b[..., :front])), name
                 assert not b[..., front:].any(), name  # the ranks': no host flow there
-    # Ranks 12-24 and 2 or 4 DA pairs: many widths, one host side per DA pair count (the
-    # DA pairs come before the first rank) made once.
+    # Ranks 12-24 and 2 or 4 DA pairs: many widths, one host side made once.
     assert len(widths) > 5
-    assert len(network_build._host_sums) == 2
+    assert len(network_build._host_sums) == 1

@@ -181,7 +181,7 @@ def test_host_sums_are_shared_by_what_they_read_and_are_each_builders_own() -> N
         made = _flow_sums(
             builder._host_flows(active).columns(),
             len(config.workloads),
-            builder._first_rank,  # kept over the stations before the first rank's
+            builder._host_stations,  # kept over the host ports and cards alone
             builder._weight_array,
         )
         return tuple(_bits(getattr(made, f.name)) for f in fields(made))

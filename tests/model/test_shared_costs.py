@@ -136,6 +136,38 @@ def test_costs_are_shared_where_their_inputs_agree() -> None:
     assert OpCosts(resolve(with_data(data)))._memo is not one._memo
 
 
+def test_another_nvs_per_rank_shares_the_shapes_and_sorts_its_own_destages() -> None:
+    """A candidate with more ranks per server (less NVS per rank: a memo of its own) shares
+    the other's operation shapes before the ordered destages' sort sets (`_CostMemo.nvs_free`)
+    and gets, to the bit, the shapes it gets alone: its own ordered destages' sort sets."""
+    forget_placements()
+    one = OpCosts(_config((1, 6, 2, 2)))
+    config = _config((1, 8, 2, 3))
+    other = OpCosts(config)
+    assert other._memo is not one._memo
+    assert other._memo.nvs_free is one._memo.nvs_free
+    assert other.inputs.ordered_destage
+    mixes = [w.mix for w in config.workloads]
+    for costs in (one, other):
+        for w, mix in enumerate(mixes):
+            for rank in config.ranks:
+                costs.span_free(w, mix, rank)
+    shared = [[other.span_free(w, mix, r) for r in config.ranks] for w, mix in enumerate(mixes)]
+    forget_placements()
+    alone = OpCosts(config)
+    assert alone._memo.nvs_free is not one._memo.nvs_free  # alone: nothing shared
+    own = [[alone.span_free(w, mix, r) for r in config.ranks] for w, mix in enumerate(mixes)]
+    assert _bits([[[dataclasses.astuple(op) for op in ops] for ops in row] for row in shared]) == (
+        _bits([[[dataclasses.astuple(op) for op in ops] for ops in row] for row in own])
+    )
+    sorted_sets = {op.pending for row in own for ops in row for op in ops} - {None}
+    assert sorted_sets  # the ordered destages' sort sets are there, and differ from one's
+    assert not sorted_sets & {
+        op.pending for w, mix in enumerate(mixes) for r in config.ranks
+        for op in one.span_free(w, mix, r)
+    }  # fmt: skip
+
+
 def test_a_memo_takes_no_name_that_stands_for_other_figures() -> None:
     """A drive of the same name with other figures (another system's packaging, a user's
     catalog) is not taken by a memo that holds the name, nor is its RAID format."""
