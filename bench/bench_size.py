@@ -165,6 +165,20 @@ search (1,386 against 1,159/s, 1.20x), ds8800-size-ssd-for-1ms 24.79 against 30.
 1,428/s and 1,203/s, settled 1,364/s and 1,171/s: NOT met (2,000/s; settled 2-4% under
 full: the screen costs about a configuration and skips one or none here). The large space
 through the CLI 11.7 s wall, 16.6 s CPU with its workers (met).
+
+2026-11-29, tenth session, after three helpers' work (a workload's server work kept with the
+operation costs, the host sums shared across DA-pair counts, one set of operation shapes for
+every NVS per rank; networks solved at the same number of loads stacked into one solve, load
+keys as Python floats; configurations assembled from validated sections, their hardware and
+service level resolved once per search, the limits' busiest stations read in one pass, and a
+job held back only where an earlier batch could beat it): paired cold loops against 3acadc8
+as above (02:44, load average 2.5-3.3): ds8800-size-for-growth 19.43 against 21.63 ms a search
+(1,544 against 1,387/s, 1.11x), ds8800-size-ssd-for-1ms 21.12 against 23.07 ms (1,326
+against 1,214/s, 1.09x). `python -m bench size` (02:45, load 2.3): full 1,617/s and 1,370/s:
+NOT met (2,000/s); settled 1,622/s on growth (29 solved, 1 skipped: met, >= full) and
+1,326/s on ssd (0 skipped: NOT met, 3% under full). The large space through the CLI 11.7 s
+wall, 16.5 s CPU with its workers (met); paired with 3acadc8 (`farm-bench -n 4 --vs`) 13.6
+against 14.4 s CPU (0.944).
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ evaluation at 3.06 times its cost."""
 CLOSED_STATIC = 0.08
 """Share of the closed cost left when no placement follows the load (measured: 0.10 s a point
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
-CLOSED_SETTLED = 0.6
+CLOSED_SETTLED = 0.44
 """Share of the closed cost left when the point is known to settle on its first placement
 (`analyses.closed_rounds`: its throughput bound under the free rate): one closed solution
 and a second placement, where `CLOSED_STATION_S` and `CLOSED_CUSTOMER_S` price the 5-15
@@ -110,7 +110,11 @@ the price), 25-60 ms at its 500 (0.15-0.37), 0.10 s at 894 (0.39) and 0.27 s at 
 of the price of the 2,000 its sweep is priced at: a 16-CPU host station costs the closed
 solution more than the worst case's stations, whose per-station price this is a share of);
 0.88 s for all 27 against 5.3 s priced at the worst case (0.17). Set at 1.2 times the
-costliest point's share.)"""
+costliest point's share (0.6 then). Measured again 2026-11-29 02:50 (load average 1.3, three
+runs, `Solver.closed_point` timed in-process after the sizing and solve work of that day):
+10-25 ms a point at 500 customers (0.07-0.15), 41-43 ms at 894 (0.16), 159-160 ms at 1,575
+(0.362-0.365); 0.42 s for all 27 against 3.56 s priced. Set at 1.2 times 0.365: 0.44; the
+application's row of `bench budget` had reached 3.31x.)"""
 LIMIT_POINTS = 40
 """Operating points of the saturation search and the service-level limits, per configuration."""
 STARTUP_S = 1.5
@@ -149,7 +153,7 @@ apart from the point: they priced the catalog band's 73 resolutions of 64 worklo
 which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
 RESOLVE_WORKLOAD_S = 2e-4
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
-SEARCH_SOLVE_SHARE = 0.066
+SEARCH_SOLVE_SHARE = 0.062
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
@@ -169,8 +173,12 @@ in one process 17.7 s CPU against 26.8 s at the session's start, bea8a1d, measur
 minutes: 0.66, both shares scaled by it; the row had gone to 3.12x); 0.073 until the network
 build and the placement were cut again (2026-11-29 00:45, idle: `diskmodel size` on the large
 space, its workers included, 15.7-17.0 s CPU against 18.0-18.5 s at e9305a7, in turn: 0.9,
-both shares scaled by it; the row had gone to 3.39x in an idle hour)."""
-SEARCH_BACK_END_SHARE = 0.33
+both shares scaled by it; the row had gone to 3.39x in an idle hour); 0.066 until the
+network build, the open solves and the search's own work were cut again (2026-11-29 02:50,
+load average 1.3-1.7: `diskmodel size` on the large space, its workers included, 13.6 s CPU
+against 14.4 s at 3acadc8, `farm-bench -n 4 --vs`: 0.944, both shares scaled by it; the row
+had gone to 3.07x)."""
+SEARCH_BACK_END_SHARE = 0.31
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
 as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
@@ -179,7 +187,8 @@ and a back end is placed more than once, by each process it is sent to and again
 layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
 uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
 (1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8; scaled by 0.70 with `SEARCH_SOLVE_SHARE`
-(2026-11-28 16:15), by 0.66 with it (18:16) and by 0.9 with it (2026-11-29 00:45)."""
+(2026-11-28 16:15), by 0.66 with it (18:16), by 0.9 with it (2026-11-29 00:45) and by 0.944
+with it (02:50)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
