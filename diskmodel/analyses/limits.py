@@ -35,11 +35,11 @@ from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 _STEPS = 30
 
 
-class Unknown:
+class _Unread:
     """A limit's value not read yet (`Limit.met`)."""
 
 
-UNKNOWN = Unknown()
+_UNREAD = _Unread()
 
 
 @dataclass(frozen=True)
@@ -72,13 +72,13 @@ class Limit:
         """A value (`value`) above the target, or none (no steady state)."""
         return value is None or value > self.target * (1 + 1e-12)
 
-    def met(self, point: OperatingPoint, value: float | Unknown | None = UNKNOWN) -> bool:
+    def met(self, point: OperatingPoint, value: float | _Unread | None = _UNREAD) -> bool:
         """Within the target at `point`, which is not saturated: no limit is met at a
         saturated point, whatever its value there. `value`: the value at `point`, where
         read already (`first_broken_each`); else read here, and only if needed."""
         if point.saturated:
             return False
-        return not self.broken_by(self.value(point) if isinstance(value, Unknown) else value)
+        return not self.broken_by(self.value(point) if isinstance(value, _Unread) else value)
 
 
 def limits(level: ServiceLevelConfig) -> tuple[Limit, ...]:
