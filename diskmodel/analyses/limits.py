@@ -39,7 +39,8 @@ class _Unread:
     """A limit's value not read yet (`Limit.met`)."""
 
 
-_UNREAD = _Unread()
+UNREAD = _Unread()
+"""The marker `Limit.met` takes for a value it reads itself (no state: a sentinel)."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Limit:
         """A value (`value`) above the target, or none (no steady state)."""
         return value is None or value > self.target * (1 + 1e-12)
 
-    def met(self, point: OperatingPoint, value: float | _Unread | None = _UNREAD) -> bool:
+    def met(self, point: OperatingPoint, value: float | _Unread | None = UNREAD) -> bool:
         """Within the target at `point`, which is not saturated: no limit is met at a
         saturated point, whatever its value there. `value`: the value at `point`, where
         read already (`first_broken_each`); else read here, and only if needed."""
