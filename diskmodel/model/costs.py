@@ -443,37 +443,34 @@ def _memo_for(
     """The memo `config`'s costs share with every configuration asked for before with the same
     `inputs` and workloads' cost inputs (`workloads`, `OpCosts.cost_inputs` of each) whose
     drive and RAID format names stand for the same figures: every figure in it is then
-    `config`'s, to the bit (each a function of its key)."""
+    `config`'s, to the bit (each a function of its key). A new one reads its shapes before an
+    ordered destage's sort set from the memo of every NVS per rank (`_CostMemo.nvs_free`):
+    shared in the same way by the configurations with the same `inputs` but for the rank's
+    NVS (kept in `_memos` too, under a bucket of their own)."""
     bucket = (inputs.servers, inputs.rank_nvs_bytes, inputs.ordered_destage, inputs.planned)
-    memos = _memos.get(bucket, (inputs, workloads), list)
-    for memo in memos:
-        if memo.takes(config.ranks):
-            memo.trim()
-            return memo
-    memo = _CostMemo()
-    memo.takes(config.ranks)
-    memo.nvs_free = _nvs_free_memo(inputs, workloads, config)
-    memos.append(memo)
-    del memos[:-_MEMO_VARIANTS_KEPT]
+    memo, made = _kept_memo(bucket, (inputs, workloads), config)
+    if not made:
+        memo.trim()
+        return memo
+    any_nvs = ("any NVS", inputs.servers, inputs.ordered_destage, inputs.planned)
+    memo.nvs_free, _ = _kept_memo(any_nvs, (inputs._replace(rank_nvs_bytes=0.0), workloads), config)
     return memo
 
 
-def _nvs_free_memo(
-    inputs: CostInputs, workloads: tuple[tuple[object, ...], ...], config: Configuration
-) -> _CostMemo:
-    """The memo whose `unsorted` shapes `config`'s memo reads: shared, as `_memo_for` shares
-    memos, by the configurations with the same `inputs` but for the rank's NVS (kept in
-    `_memos` too, under a bucket of their own)."""
-    bucket = ("any NVS", inputs.servers, inputs.ordered_destage, inputs.planned)
-    memos = _memos.get(bucket, (inputs._replace(rank_nvs_bytes=0.0), workloads), list)
+def _kept_memo(
+    bucket: tuple[object, ...], key: tuple[object, ...], config: Configuration
+) -> tuple[_CostMemo, bool]:
+    """The memo kept under `bucket` and `key` (`_memos`) whose drive and RAID format names
+    stand for `config`'s figures, and False; or a new one, kept there, and True."""
+    memos = _memos.get(bucket, key, list)
     for memo in memos:
         if memo.takes(config.ranks):
-            return memo
+            return memo, False
     memo = _CostMemo()
     memo.takes(config.ranks)
     memos.append(memo)
     del memos[:-_MEMO_VARIANTS_KEPT]
-    return memo
+    return memo, True
 
 
 _MEMO_VARIANTS_KEPT = 4
