@@ -14,10 +14,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.catalog import Catalog
-from diskmodel.components import cache, host_adapter, processor
+from diskmodel.components import host_adapter, processor
 from diskmodel.configuration import Configuration, Rank
 from diskmodel.model.costs import OpCosts, drive_gain, queue_limit
-from diskmodel.model.network_build import PROCESSOR_WORK, front_end_delay_s
+from diskmodel.model.network_build import PROCESSOR_WORK, destages_per_write, front_end_delay_s
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.workload import IO_CLASSES
 
@@ -138,11 +138,7 @@ def profile(config: Configuration, catalog: Catalog, kinds: Sequence[RankKind]) 
             server_s[w] += p * core
             front_s[w] += p * (core + delay)
             if io_class in ("random_write", "sequential_write"):
-                per_write = mix.destage_ratio * (
-                    mix.backend_op(io_class)[1]
-                    if io_class == "random_write"
-                    else size / cache.TRACK_BYTES
-                )
+                per_write = destages_per_write(mix, io_class)
                 server_s[w] += p * per_write * processor.core_time(costs_of, "destage").mean_s
         miss_fraction[w] = mix.fractions["read_miss"]
         for k, kind in enumerate(kinds):

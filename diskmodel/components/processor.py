@@ -17,14 +17,18 @@ from diskmodel.units import US
 
 ProcessorWork = Literal["read_hit", "read_miss", "write", "sequential_read", "destage"]
 
+CORE_FIGURES: dict[ProcessorWork, str] = {
+    "read_hit": "read_hit_us",
+    "read_miss": "read_miss_us",
+    "write": "write_us",
+    "sequential_read": "sequential_read_us",
+    "destage": "destage_us",
+}
+"""The catalog's `processor_costs` figure each kind of work takes its core time from: all
+`core_time` reads (a memo of what it gives may key on these figures)."""
+
 
 def core_time(costs: ProcessorCosts, work: ProcessorWork) -> ServiceMoments:
     """Core time of one unit of `work` (treated as fixed; M/M/c then assumes exponential)."""
-    us = {
-        "read_hit": costs.read_hit_us,
-        "read_miss": costs.read_miss_us,
-        "write": costs.write_us,
-        "sequential_read": costs.sequential_read_us,
-        "destage": costs.destage_us,
-    }[work]
+    us: float = getattr(costs, CORE_FIGURES[work])
     return ServiceMoments.deterministic(us * US)

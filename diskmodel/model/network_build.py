@@ -45,8 +45,14 @@ PROCESSOR_WORK: dict[IoClass, processor.ProcessorWork] = {
 }
 
 
-_CORE_FIGURES = ("read_hit_us", "read_miss_us", "write_us", "sequential_read_us", "destage_us")
-"""The processor's figures a server's work reads (`processor.core_time`)."""
+def destages_per_write(mix: IoMix, io_class: IoClass) -> float:
+    """The destages a server's core handles per write of `io_class` (a random or a sequential
+    write): one per destaged write (random) or per destaged track (sequential)."""
+    return mix.destage_ratio * (
+        mix.backend_op(io_class)[1]
+        if io_class == "random_write"
+        else mix.size_bytes(io_class) / cache.TRACK_BYTES
+    )
 
 
 def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float, bool, float]]:
@@ -62,12 +68,7 @@ def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float
             (c, p, processor.core_time(costs_of, PROCESSOR_WORK[io_class]).mean_s, True, size)
         )
         if io_class in ("random_write", "sequential_write"):
-            # One destage per destaged write (random) or per destaged track (sequential).
-            per_write = mix.destage_ratio * (
-                mix.backend_op(io_class)[1]
-                if io_class == "random_write"
-                else size / cache.TRACK_BYTES
-            )
+            per_write = destages_per_write(mix, io_class)
             if per_write > 0:
                 at_core = processor.core_time(costs_of, "destage").mean_s
                 work.append((c, p * per_write, at_core, False, size))
@@ -355,7 +356,7 @@ class NetworkBuilder:
         key = (
             "server work",
             self.costs.kept(w, mix),
-            *(getattr(costs_of, f) for f in _CORE_FIGURES),
+            *(getattr(costs_of, f) for f in processor.CORE_FIGURES.values()),
         )
         return self.costs.shared(key, lambda: _server_work(mix, self.config.hardware))
 
