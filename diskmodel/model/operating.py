@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from operator import attrgetter
 
@@ -115,12 +115,16 @@ class OperatingPoint:
         return int(self.utilization.argmax())
 
 
-def _open_point(**fields: object) -> OperatingPoint:
-    """`OperatingPoint(**fields)` of an open load (no closed solution), its fields set as its
-    `__init__` sets them, without it (a frozen dataclass sets each field through
-    `object.__setattr__`: a sizing search makes some hundred points a search)."""
+_DEFAULTS = {f.name: f.default for f in fields(OperatingPoint) if f.default is not MISSING}
+"""`OperatingPoint`'s fields that have defaults (no closed solution, no transactions)."""
+
+
+def _open_point(**given: object) -> OperatingPoint:
+    """`OperatingPoint(**given)` of an open load (its defaulted fields at their defaults), its
+    fields set as its `__init__` sets them, without it (a frozen dataclass sets each field
+    through `object.__setattr__`: a sizing search makes some hundred points a search)."""
     point = object.__new__(OperatingPoint)
-    point.__dict__.update(fields, closed=None, transactions=None)
+    point.__dict__.update(_DEFAULTS, **given)
     return point
 
 
