@@ -191,17 +191,17 @@ def calibrate(
     # The parameters the data do not see are held as written, and the others fitted again
     # with them held, before any interval is found (`diskmodel.measured.held`).
     held = held_as_written(problem.residuals, found, unknowns) if converged else None
+    if held is not None and budget.steps(int(held.free.sum()), after=checks) < 1:
+        held = None  # no step left to fit the others with them held
     fitted, lo, hi = unknowns, problem.lo, problem.hi
     residuals: Residuals = problem.residuals
-    if held is not None and budget.steps(len(held.fitted(unknowns)), after=checks) > 0:
+    if held is not None:
         fitted, residuals = held.fitted(unknowns), held.residuals(problem.residuals)
         lo, hi = problem.lo[held.free], problem.hi[held.free]
         steps = budget.steps(len(fitted), after=checks)
         found = bounded_least_squares(
             residuals, held.at[held.free], lo, hi, max_steps=steps, jacobian=found.jac[:, held.free]
         )
-    else:
-        held = None
     params, better = parameters(residuals, found, fitted, intervals, left, spent)
     for _ in range(RESTARTS):
         if better is None or budget.steps(len(fitted), after=checks) < 1:
