@@ -153,23 +153,19 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
     for p, pool in enumerate(scenario.pools):
         # The tiers matter to Easy Tier's first generation alone (it manages two).
-        first = pool.easy_tier.mode == "auto" and pool.easy_tier.generation_on(system) == 1
-        tiers = (
-            {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
-            if first
-            else set()
-        )
-        if first and len(tiers) > 2:
-            yield (
-                f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two tiers "
-                f"and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 or split "
-                "the pool"
-                + (
-                    ""
-                    if pool.easy_tier.generation
-                    else f" (the {system.name} shipped with the first)"
+        if pool.easy_tier.mode == "auto" and pool.easy_tier.generation_on(system) == 1:
+            tiers = {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
+            if len(tiers) > 2:
+                yield (
+                    f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two "
+                    f"tiers and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 "
+                    "or split the pool"
+                    + (
+                        ""
+                        if pool.easy_tier.generation
+                        else f" (the {system.name} shipped with the first)"
+                    )
                 )
-            )
         if all(group.added for group in pool.ranks):
             yield (
                 f"pools[{p}].ranks: every rank group is marked 'added'; at least one must hold "
