@@ -59,12 +59,16 @@ must stay under a minute on 2 cores)."""
 # 1.3-2 times the cost measured under load, so that the estimate stays above the work when
 # the machine is busier and within 3 times it when it is idle.
 
-SOLVE_S = 3e-3
+SOLVE_S = 2e-3
 """One operating point of one configuration: its network built and solved, placed for the
-load where Easy Tier's placement follows it (measured, per point the estimate counts, run
-less its start-up: 2.5 ms for one workload in a three-tier Easy Tier pool behind 128 ports,
-and for 8 such pools of one workload each; less with Easy Tier off, where one network serves
-every load)."""
+load where Easy Tier's placement follows it. Measured 2026-11-29 03:40 (load average 1.0,
+`/work/tools/unit_costs.py`, the worst-case bench's pool, the layouts forgotten before each:
+the costliest a point can be): the planned point on a fresh solver 1.1 ms with Easy Tier off,
+1.7 ms for one workload in a three-tier pool (0.3 of it priced by `PLACEMENT_S`), 3.7 ms for 8
+and 20.6 ms for 64 (1.5 ms and `PLACEMENT_S` per tier and workload, to within 5%); a point at
+a load of its own on a solver that has placed before, 0.4 ms, 1.5, 2.6 and 5.9 ms; a curve's
+points that share a placement about 0.1-0.9 ms. 3 ms until then (2.5 ms measured on
+2026-11-28), when the shipped scenarios' rows had reached 2.9-3.1x their cost."""
 PLACEMENT_S = 1e-4
 """Per operating point, per tier and per workload sharing a pool whose Easy Tier placement
 follows the load: the placement's ceiling searches and the network's flows grow with the
@@ -85,7 +89,7 @@ CLOSED_CUSTOMER_S = 8.5e-6
 (the exact solution's cost grows with both; measured: 0.93 s a point at 2,048 customers
 behind 160 stations, Easy Tier placing, about 6e-6 s per station and customer over the sweep's
 populations; 1e-5 until the shared work between workloads)."""
-CLOSED_EXACT_CUSTOMERS = 3072
+CLOSED_EXACT_CUSTOMERS = 2048
 """Customers past which a closed solution costs no more: the exact method is held to a time
 budget and the saddle point solves the populations above it at a cost that does not grow with
 them (`queueing.closed_network`: exact up to the affordable population, 1,024-1,088 on the
@@ -95,7 +99,13 @@ Easy Tier placing: 0.99 s at 619 customers (12 rounds), 2.63 s at 1,805 (13), th
 from 5,270 to 131,072 (13 rounds each); 64 closed workloads' 4,096 customers 1.93 s (9). Set
 where the price, 4.37 s a point behind 160 stations, is 1.5 times the costliest of them. It
 was 4,096 (5.76 s a point, 2 to 3 times them), which put 64 closed workloads' calibration
-evaluation at 3.06 times its cost."""
+evaluation at 3.06 times its cost. Counted again 2026-11-29 03:41 (load average 1.4,
+`/work/tools/closed_costs.py`, one planned point, the layouts forgotten): with Easy Tier
+placing 1.80 s at 4,096 customers in one workload, 1.93 s at 100,000, 1.76 s for 8 workloads
+of 512, 1.45 s for 64 of 64 (0.12-0.77 s at 64-1,024); with it off 0.15-0.17 s from 4,096 on.
+By the same rule (the price 1.5 times the costliest, 1.93 s) 1,991 customers: 2,048, 2.98 s a
+point behind 160 stations. At 3,072, 64 closed workloads' calibration evaluation had reached
+3.03-3.15x its cost."""
 CLOSED_STATIC = 0.08
 """Share of the closed cost left when no placement follows the load (measured: 0.10 s a point
 at 100,000 customers with Easy Tier off, against 1.3 s with it on)."""
@@ -121,6 +131,14 @@ STARTUP_S = 1.5
 """Importing, reading the catalog and the scenario, the tables built once per run (the
 drives' command-queueing simulation) and writing the report: 1.0-1.2 s of CPU for a
 one-workload scenario with Easy Tier off on a shared machine (`bench budget`)."""
+STARTUP_WORKLOAD_S = 2e-2
+"""Per workload of the scenario, beyond `STARTUP_S`: its part of the file read and checked,
+of the report's tables and charts, and of the points' flows when no placement follows the
+load (measured 2026-11-29 03:43, load average 2.6, `/work/tools/startup_slope.py`: the whole
+`diskmodel run`, Easy Tier off, open, 2 curve points, 1.02 s for one workload, 1.15 s for 8,
+1.45-1.62 s for 32 and 1.90-1.92 s for 64, the file as JSON or as block YAML: 14 ms a
+workload). Without it 64 open workloads with Easy Tier off were estimated at 1.70 s for
+2.11 s of work, below it."""
 SATURATION_POINTS = 12
 """Placements of one saturation search, at most (measured: up to 9 over the shipped
 scenarios' configurations; 7-10 for the worst-case bench's three-tier pool of 1-64
@@ -140,9 +158,13 @@ BAND_SCREEN_POINTS = 3
 response at the planned rates (a point) and whether the placements for the maximum -/+ the
 threshold carry it (two saturation probes, `Solver.carries`; `analyses.catalog_band`), on a
 configuration resolved again."""
-RESOLVE_S = 3e-3
+RESOLVE_S = 1e-3
 """One configuration resolved again (a sizing candidate, a calibration's evaluation, the
-catalog band's screens) with a fresh solver. Measured 2026-11-28 12:38 on the worst-case
+catalog band's screens) with a fresh solver. Measured 2026-11-29 03:40 (load average 1.0,
+`/work/tools/unit_costs.py`): 0.35 ms for one workload, 0.47 ms for 8, 1.3 ms for 64 (about
+15 us a workload); set at 1e-3 and `RESOLVE_WORKLOAD_S` 4e-5, 2.5-3 times those, as the
+catalog band's screens were priced at 3-4 times their cost (`bench budget`'s shipped rows at
+2.9-3.1x). Before, 3 ms and 2e-4 a workload: 2026-11-28 12:38 on the worst-case
 bench's pool, the layouts forgotten each time: the resolution and the solver 0.9 ms for one
 workload, 1.0 ms for 8, 2.5 ms for 64, the planned point on it 3.0, 4.0 and 18.4 ms (about
 `_point_s`); `bench budget`'s calibration rows, under load, 4.6 ms for the two together with
@@ -151,9 +173,9 @@ so that the resolution and `_point_s` together stay above those rows (1.4-1.5 ti
 4 ms and 0.6 ms per workload until the resolution and the solver's start were measured
 apart from the point: they priced the catalog band's 73 resolutions of 64 workloads at 3.1 s,
 which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
-RESOLVE_WORKLOAD_S = 2e-4
+RESOLVE_WORKLOAD_S = 4e-5
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
-SEARCH_SOLVE_SHARE = 0.062
+SEARCH_SOLVE_SHARE = 0.1008
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
@@ -177,8 +199,10 @@ both shares scaled by it; the row had gone to 3.39x in an idle hour); 0.066 unti
 network build, the open solves and the search's own work were cut again (2026-11-29 02:50,
 load average 1.3-1.7: `diskmodel size` on the large space, its workers included, 13.6 s CPU
 against 14.4 s at 3acadc8, `farm-bench -n 4 --vs`: 0.944, both shares scaled by it; the row
-had gone to 3.07x)."""
-SEARCH_BACK_END_SHARE = 0.31
+had gone to 3.07x); 0.062 until `SOLVE_S` and `RESOLVE_S` were measured again (2026-11-29
+03:45), which made `_sizing_s` of the large space 9.84 ms rather than 16.0: both shares
+scaled by 16.0 / 9.84 = 1.626, so that the search's price did not move with them."""
+SEARCH_BACK_END_SHARE = 0.504
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
 as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
@@ -188,7 +212,7 @@ layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes t
 uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
 (1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8; scaled by 0.70 with `SEARCH_SOLVE_SHARE`
 (2026-11-28 16:15), by 0.66 with it (18:16), by 0.9 with it (2026-11-29 00:45) and by 0.944
-with it (02:50)."""
+with it (02:50); rebased by 1.626 with it (2026-11-29 03:45)."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
@@ -234,8 +258,12 @@ def _probe_s(scenario: Scenario, catalog: Catalog) -> float:
 
 
 def _saturation_s(scenario: Scenario, catalog: Catalog) -> float:
-    """One saturation search, at most `SATURATION_POINTS` probes."""
-    return SATURATION_POINTS * _probe_s(scenario, catalog)
+    """One saturation search: at most `SATURATION_POINTS` probes where a placement follows the
+    load; else one, as the network's scale gives the maximum at once
+    (`model.saturation.station_load`)."""
+    placing, follows = _placing(scenario, catalog)
+    probes = SATURATION_POINTS if follows else 1
+    return probes * (SOLVE_S + PROBE_PLACEMENT_S * placing)
 
 
 def _placing(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
@@ -253,6 +281,12 @@ def _placing(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
         sharing = sum(1 for w in scenario.model_workloads if w.pool == pool.name)
         placing += len(tiers) * sharing
     return placing, follows
+
+
+def startup_s(scenario: Scenario) -> float:
+    """Seconds before and after the model's own work: `STARTUP_S` and `STARTUP_WORKLOAD_S`
+    per workload."""
+    return STARTUP_S + STARTUP_WORKLOAD_S * len(scenario.workloads)
 
 
 def _resolve_s(scenario: Scenario) -> float:
@@ -456,7 +490,7 @@ def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
     configurations = [s for _, s in scenario.alternatives(catalog)]
-    seconds = STARTUP_S + sum(
+    seconds = startup_s(scenario) + sum(
         _configuration_s(s, catalog, points, factors, own=True) for s in configurations
     )
     if analyses.catalog_band:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from diskmodel.analyses.budget import MAX_WORK_S, STARTUP_S, planned_point_s
+from diskmodel.analyses.budget import MAX_WORK_S, planned_point_s, startup_s
 from diskmodel.catalog import Catalog
 from diskmodel.errors import InputError
 from diskmodel.scenario import Scenario
@@ -85,7 +85,8 @@ def calibration_budget(
     `MAX_WORK_S` (module docstring)."""
     evaluation_s = intervals * planned_point_s(scenario, catalog)
     least = start + FIT_STEPS * (parameters + 1) + checks + 1
-    seconds = STARTUP_S + least * evaluation_s
+    started = startup_s(scenario)
+    seconds = started + least * evaluation_s
     if seconds > MAX_WORK_S:
         workloads = len(scenario.workloads)
         raise InputError(
@@ -98,4 +99,4 @@ def calibration_budget(
             "workloads, or a pool at a time), the ranges given to fit, or the workloads "
             "sharing an Easy Tier pool"
         )
-    return Evaluations(limit=max(int((MAX_WORK_S - STARTUP_S) / evaluation_s), least))
+    return Evaluations(limit=max(int((MAX_WORK_S - started) / evaluation_s), least))

@@ -106,7 +106,7 @@ def test_the_estimate_is_never_below_the_counted_work(
         + counts["resolved"] * budget._resolve_s(s)
     )
     assert counts["open_points"] > 0
-    assert estimated >= budget.STARTUP_S + priced, counts
+    assert estimated >= budget.startup_s(s) + priced, counts
 
 
 def test_the_band_counts_every_estimate_the_configuration_uses() -> None:

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 import diskmodel.measured.calibrate as calibrate_module
 import diskmodel.measured.problem as problem_module
-from diskmodel.analyses.budget import MAX_WORK_S, STARTUP_S, planned_point_s
+from diskmodel.analyses.budget import MAX_WORK_S, planned_point_s, startup_s
 from diskmodel.catalog import load_catalog
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode, InputError
@@ -132,13 +132,13 @@ def test_the_estimate_is_the_least_a_calibration_needs_at_the_cost_of_run() -> N
         each = 2 * planned_point_s(scenario, catalog)
         least = start + FIT_STEPS * (p + 1) + 2 * p + 1
         args = {"intervals": 2, "parameters": p, "figures": 2 * workloads, "start": start}
-        if STARTUP_S + least * each > MAX_WORK_S:
+        if startup_s(scenario) + least * each > MAX_WORK_S:
             with pytest.raises(InputError, match="needs at least about"):
                 calibration_budget(scenario, catalog, checks=2 * p, **args)
         else:
             allowed = calibration_budget(scenario, catalog, checks=2 * p, **args)
             assert allowed.limit >= least
-            assert STARTUP_S + allowed.limit * each <= MAX_WORK_S + each
+            assert startup_s(scenario) + allowed.limit * each <= MAX_WORK_S + each
 
 
 def _example(front_end: bool) -> Scenario:
@@ -263,13 +263,13 @@ def test_any_calibration_shape_is_refused_up_front_or_bounded(
     sizes = {"intervals": intervals, "parameters": p, "figures": intervals * workloads}
     each = intervals * planned_point_s(scenario, catalog)
     least = start + FIT_STEPS * (p + 1) + checks + 1
-    if STARTUP_S + least * each > MAX_WORK_S:
+    if startup_s(scenario) + least * each > MAX_WORK_S:
         with pytest.raises(InputError, match=r"Lower the intervals chosen \(--peak\)"):
             calibration_budget(scenario, catalog, start=start, checks=checks, **sizes)
         return
     allowed = calibration_budget(scenario, catalog, start=start, checks=checks, **sizes)
     assert allowed.limit >= least
-    assert STARTUP_S + allowed.limit * each <= MAX_WORK_S + each
+    assert startup_s(scenario) + allowed.limit * each <= MAX_WORK_S + each
     assert allowed.steps(p, after=checks) >= FIT_STEPS
     # The bound is the same one `run` uses.
     assert budget_module.MAX_WORK_S == MAX_WORK_S
