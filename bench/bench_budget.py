@@ -19,14 +19,14 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 
 Measured 2026-11-29 03:47-03:50 UTC (eleventh session; load average 3.1-5.2, three helpers
 at work), after every term was measured again on its own (the tools are named in each
-constant's docstring: in-process, the layouts forgotten, or whole commands) and the estimate
+constant's docstring; `python -m bench budget_terms` measures them again) and the estimate
 mended where it priced work that is not done, or missed work that is:
 
 - `SOLVE_S` 3 to 2 ms: a point from nothing costs 1.1-1.7 ms (and `PLACEMENT_S` per tier and
   workload), one at a load of its own on a solver that placed before 0.4-1.5 ms.
 - `RESOLVE_S` 3 to 1 ms and `RESOLVE_WORKLOAD_S` 0.2 to 0.04 ms: a resolution costs 0.35 ms
   and 15 us a workload. The catalog band's screens, each a resolution, a point and two probes,
-  were priced at 3-4 times their cost (`/work/tools/band_parts.py`: 0.9-3.9 ms a screen for
+  were priced at 3-4 times their cost (`bench budget_terms`: 0.9-3.9 ms a screen for
   one or two workloads, 13.6 ms for 64).
 - A saturation search where no placement follows the load is one probe (the network's scale
   gives the maximum at once), not `SATURATION_POINTS`: the 15K pool's band was priced at

@@ -62,7 +62,7 @@ must stay under a minute on 2 cores)."""
 SOLVE_S = 2e-3
 """One operating point of one configuration: its network built and solved, placed for the
 load where Easy Tier's placement follows it. Measured 2026-11-29 03:40 (load average 1.0,
-`/work/tools/unit_costs.py`, the worst-case bench's pool, the layouts forgotten before each:
+`python -m bench budget_terms`, the worst-case bench's pool, the layouts forgotten before each:
 the costliest a point can be): the planned point on a fresh solver 1.1 ms with Easy Tier off,
 1.7 ms for one workload in a three-tier pool (0.3 of it priced by `PLACEMENT_S`), 3.7 ms for 8
 and 20.6 ms for 64 (1.5 ms and `PLACEMENT_S` per tier and workload, to within 5%); a point at
@@ -100,7 +100,7 @@ from 5,270 to 131,072 (13 rounds each); 64 closed workloads' 4,096 customers 1.9
 where the price, 4.37 s a point behind 160 stations, is 1.5 times the costliest of them. It
 was 4,096 (5.76 s a point, 2 to 3 times them), which put 64 closed workloads' calibration
 evaluation at 3.06 times its cost. Counted again 2026-11-29 03:41 (load average 1.4,
-`/work/tools/closed_costs.py`, one planned point, the layouts forgotten): with Easy Tier
+`python -m bench budget_terms`, one planned point, the layouts forgotten): with Easy Tier
 placing 1.80 s at 4,096 customers in one workload, 1.93 s at 100,000, 1.76 s for 8 workloads
 of 512, 1.45 s for 64 of 64 (0.12-0.77 s at 64-1,024); with it off 0.15-0.17 s from 4,096 on.
 By the same rule (the price 1.5 times the costliest, 1.93 s) 1,991 customers: 2,048, 2.98 s a
@@ -134,7 +134,7 @@ one-workload scenario with Easy Tier off on a shared machine (`bench budget`).""
 STARTUP_WORKLOAD_S = 2e-2
 """Per workload of the scenario, beyond `STARTUP_S`: its part of the file read and checked,
 of the report's tables and charts, and of the points' flows when no placement follows the
-load (measured 2026-11-29 03:43, load average 2.6, `/work/tools/startup_slope.py`: the whole
+load (measured 2026-11-29 03:43, load average 2.6, `python -m bench budget_terms`: the whole
 `diskmodel run`, Easy Tier off, open, 2 curve points, 1.02 s for one workload, 1.15 s for 8,
 1.45-1.62 s for 32 and 1.90-1.92 s for 64, the file as JSON or as block YAML: 14 ms a
 workload). Without it 64 open workloads with Easy Tier off were estimated at 1.70 s for
@@ -161,7 +161,7 @@ configuration resolved again."""
 RESOLVE_S = 1e-3
 """One configuration resolved again (a sizing candidate, a calibration's evaluation, the
 catalog band's screens) with a fresh solver. Measured 2026-11-29 03:40 (load average 1.0,
-`/work/tools/unit_costs.py`): 0.35 ms for one workload, 0.47 ms for 8, 1.3 ms for 64 (about
+`python -m bench budget_terms`): 0.35 ms for one workload, 0.47 ms for 8, 1.3 ms for 64 (about
 15 us a workload); set at 1e-3 and `RESOLVE_WORKLOAD_S` 4e-5, 2.5-3 times those, as the
 catalog band's screens were priced at 3-4 times their cost (`bench budget`'s shipped rows at
 2.9-3.1x). Before, 3 ms and 2e-4 a workload: 2026-11-28 12:38 on the worst-case
