@@ -233,6 +233,8 @@ class WorkEstimate:
     spread_s: float = 0.0
     """The part of `seconds` a sizing search spreads over `workers` processes."""
     workers: int = 1
+    band_s: float = 0.0
+    """The part of `seconds` the band over the catalog's estimates takes (on by default)."""
 
     @property
     def wall_s(self) -> float:
@@ -493,8 +495,8 @@ def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -
     seconds = startup_s(scenario) + sum(
         _configuration_s(s, catalog, points, factors, own=True) for s in configurations
     )
-    if analyses.catalog_band:
-        seconds += _catalog_band_s(scenario, catalog)
+    band_s = _catalog_band_s(scenario, catalog) if analyses.catalog_band else 0.0
+    seconds += band_s
     if scenario.ranges:
         seconds += len(configurations) * _band_s(scenario, catalog, points)
     sweep = analyses.tier_sweep
@@ -520,6 +522,7 @@ def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -
         population=closed_population(scenario),
         spread_s=spread_s,
         workers=workers,
+        band_s=band_s,
     )
 
 
@@ -544,6 +547,11 @@ def work_problems(
         asked.append(f"a closed population of {work.population:,}")
     if analyses.size is not None:
         asked.append(f"{analyses.size.candidates:,} sizing configurations")
+    if work.band_s:
+        asked.append(
+            f"the band over the catalog's {catalog_estimates(scenario, catalog)} estimates, "
+            f"about {work.band_s:,.0f} s of it"
+        )
     over = f"{work.workers} cluster workers" if cluster is not None else f"{work.workers} processes"
     spread = f", {work.wall_s:,.0f} s over {over}" if work.workers > 1 else ""
     yield (
@@ -552,4 +560,5 @@ def work_problems(
         "analyses.curve.points, the number of compare alternatives, growth factors or "
         "tier_sweep counts, the sizing choices, the closed population, or the workloads "
         "sharing an Easy Tier pool"
+        + (", or set analyses.catalog_band: false" if work.band_s else "")
     )
