@@ -113,12 +113,15 @@ def rank_flows(
     mix: IoMix,
     pool_ranks: Sequence[RankInfo],
     shares: WorkloadShares,
-    da_index: Sequence[int],
+    first: int,
     before: FloatArray,
 ) -> tuple[FloatArray, tuple[NDArray[np.int64], FloatArray]]:
     """Workload `w`'s flows `before` and then its flows at its pool's ranks and their DA
     pairs, as rows of one array [8, flows] (`FLOW_FIGURES`: station, class index, rate,
-    visits, mean service, host-visible and destage work as 0 or 1, size): per rank, per
+    visits, mean service, host-visible and destage work as 0 or 1, size), the stations
+    numbered within the pool: the ranks from `first` on in the order given, then each rank's
+    flows at its DA pair, whichever that is, as a station of its own (the caller's numbers
+    stand for the network's stations, `network_build._PoolFlows`): per rank, per
     back-end operation (`OpCosts.op_table`) with a positive share, the flow at one of the
     rank's drives, and the same operation's flow at the rank's DA pair; the drive flows first
     (in rank and operation order), then the DA pairs' (in the same order). A flow's place
@@ -139,13 +142,14 @@ def rank_flows(
             table = by_kind[kind] = costs.op_table(w, mix, info.rank, info.span)
         tables.append(table)
     # Per operation its rank's small-I/O and MB shares, active drives and two stations.
+    n = len(pool_ranks)
     per_rank = np.array(
         [
             shares.small,
             shares.mb,
             [info.rank.active_drives for info in pool_ranks],
-            [info.station for info in pool_ranks],
-            [da_index[info.rank.da_pair] for info in pool_ranks],
+            list(range(first, first + n)),
+            list(range(first + n, first + 2 * n)),
         ],
         dtype=np.float64,
     )

@@ -210,6 +210,7 @@ class NetworkBuilder:
         self._front = np.flatnonzero(_front_stations(self._kind_of_station, self._mirror))
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
+        self._pools: dict[str, tuple[object, ...]] = {}  # each pool's ranks (`_installed`)
         # How the workloads' work is weighted where several share a drive (its reordering
         # gain depends on how much of the mix is positioning): by their planned rates, a
         # closed workload as the busiest open one (or 1 I/O per second with none).
@@ -324,13 +325,72 @@ class NetworkBuilder:
         self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
     ) -> _WorkloadFlows:
         """Workload `w`'s flows at the servers (by the share of its data each owns) and at its
-        pool's ranks and their DA pairs (`rank_flows`), summed (`_WorkloadFlows`)."""
+        pool's ranks and their DA pairs (`rank_flows`), summed (`_WorkloadFlows`): its pool's
+        flows (`_pool_flows`) at this network's stations."""
+        made = self._pool_flows(w, pool_layout, pool_ranks)
+        # The stations the pool's numbers stand for (`_PoolFlows`): the servers', the ranks',
+        # and each rank's DA pair's.
+        at = np.array(
+            [
+                *self._servers,
+                *[info.station for info in pool_ranks],
+                *[self._da_pairs[info.rank.da_pair] for info in pool_ranks],
+            ],
+            dtype=np.int64,
+        )
+        drive = None if made.drive is None else (at[made.drive[0]], made.drive[1])
+        return _workload_sums(at[made.station], made.figures, drive, len(self._stations))
+
+    def _pool_flows(
+        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+    ) -> _PoolFlows:
+        """`_pool_flows_made`, kept with the operation costs (`OpCosts.shared`) for every
+        configuration that shares them, by everything else it reads: the workload's costs
+        (its mix), the processor's costs, the workload's shares of its pool's tiers, each of
+        the pool's ranks as installed but for its DA pair (its index, drive, RAID format and
+        server) and the ranks' shares and spans. Configurations that differ only in their DA
+        pairs (a sizing search's DA pair counts) make them once. A FlashCopy source's (its
+        copies' work) is made anew."""
+        workload = self.config.workloads[w]
+        if self._cost_inputs(w)[1] is not None:
+            return self._pool_flows_made(w, pool_layout, pool_ranks)
+        costs_of = self.config.hardware.system.processor_costs
+        key = (
+            "pool flows",
+            self.costs.kept(w, workload.mix),
+            *(getattr(costs_of, f) for f in processor.CORE_FIGURES.values()),
+            tuple(
+                (s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share)
+                for s in pool_layout.placement.workload(workload.name).tiers
+            ),
+            self._installed(workload.pool, pool_ranks),
+            pool_layout.shares_key[1],
+        )
+        return self.costs.shared(key, lambda: self._pool_flows_made(w, pool_layout, pool_ranks))
+
+    def _installed(self, pool: str, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
+        """What the flows of a pool whose ranks are `pool_ranks` read of them as installed but
+        their DA pairs (`_pool_flows`): each one's index, drive, RAID format and server (a
+        name stands for its figures where the costs are shared), worked out once per pool."""
+        found = self._pools.get(pool)
+        if found is None:
+            found = self._pools[pool] = tuple(
+                (r.index, r.drive.name, r.raid.name, r.server) for r in (i.rank for i in pool_ranks)
+            )
+        return found
+
+    def _pool_flows_made(
+        self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
+    ) -> _PoolFlows:
+        """Workload `w`'s flows at the servers (by the share of its data each owns) and at its
+        pool's ranks and their DA pairs (`rank_flows`), stations numbered within the pool
+        (`_PoolFlows`)."""
         config, costs = self.config, self.costs
-        hw = config.hardware
         workload = config.workloads[w]
         mix = workload.mix
-        shares = workload_shares(workload, pool_layout, pool_ranks, hw.system.servers)
-        owned = [(s, k) for s, k in zip(shares.servers, self._servers, strict=True) if s > 0]
+        servers = config.hardware.system.servers
+        shares = workload_shares(workload, pool_layout, pool_ranks, servers)
+        owned = [(s, k) for k, s in enumerate(shares.servers) if s > 0]
         # The servers' flows, one row each: station, class index, rate, visits, mean service,
         # host-visible, destage work, size (a server's host-visible flow is no destage work,
         # its destage flow not host-visible).
@@ -339,12 +399,14 @@ class NetworkBuilder:
             for c, p, core, visible, size in self._server_work(w, mix)
             for s, k in owned
         ]
-        servers = np.array(rows, dtype=np.float64).reshape(len(rows), FLOW_FIGURES).T
-        K = len(self._stations)
-        if not pool_ranks:
-            return _workload_sums(servers, None, K)
-        flows, drive = rank_flows(costs, w, mix, pool_ranks, shares, self._da_pairs, servers)
-        return _workload_sums(flows, drive, K)
+        flows = np.array(rows, dtype=np.float64).reshape(len(rows), FLOW_FIGURES).T
+        drive = None
+        if pool_ranks:
+            flows, drive = rank_flows(costs, w, mix, pool_ranks, shares, servers, flows)
+        station = flows[0].astype(np.int64)
+        for part in (station, flows, *(drive or ())):
+            part.setflags(write=False)
+        return _PoolFlows(station, flows[1:], drive)
 
     def _server_work(self, w: int, mix: IoMix) -> list[tuple[int, float, float, bool, float]]:
         """Workload `w`'s work at a server per host I/O, before the share of its I/O the server
@@ -360,28 +422,33 @@ class NetworkBuilder:
         )
         return self.costs.shared(key, lambda: _server_work(mix, self.config.hardware))
 
+    def _cost_inputs(self, w: int) -> tuple[object, ...]:
+        """Workload `w`'s `OpCosts.cost_inputs`, worked out once."""
+        inputs = self._inputs.get(w)
+        if inputs is None:
+            inputs = self._inputs[w] = self.costs.cost_inputs(w, self.config.workloads[w].mix)
+        return inputs
+
     def _kept_workload_flows(
         self,
         w: int,
         pool_layout: PoolLayout,
         pool_ranks: Sequence[RankInfo],
-        ranks_key: tuple[object, ...],
     ) -> _WorkloadFlows:
         """`_workload_flows`, kept for the builders of configurations with this one's back end
         (`_back_end_flows`) by everything else it reads: the workload's cost inputs (its mix),
-        its shares of its pool's tiers and its pool's ranks' shares and spans (`ranks_key`,
-        `_ranks_key`). A FlashCopy source's (its copies' work) is made anew."""
+        its shares of its pool's tiers and its pool's ranks' shares and spans (each rank's by
+        its index, `PoolLayout.shares_key`). A FlashCopy source's (its copies' work) is made
+        anew."""
         workload = self.config.workloads[w]
-        inputs = self._inputs.get(w)
-        if inputs is None:
-            inputs = self._inputs[w] = self.costs.cost_inputs(w, workload.mix)
+        inputs = self._cost_inputs(w)
         if inputs[1] is not None:
             return self._workload_flows(w, pool_layout, pool_ranks)
         held = pool_layout.placement.workload(workload.name).tiers
         key = (
             inputs,
             tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held),
-            ranks_key,
+            pool_layout.shares_key[1],
         )
         found = self._flows.get(key)
         if found is None:
@@ -405,7 +472,7 @@ class NetworkBuilder:
             infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
-        by_pool: dict[str, tuple[list[RankInfo], tuple[object, ...]]] = {}
+        by_pool: dict[str, list[RankInfo]] = {}
         # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
         # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
         # the same flows but for their index, and the same sums: made once each
@@ -419,12 +486,11 @@ class NetworkBuilder:
             key = (costs.kept(w, workload.mix), workload.pool, id(held))
             found = made.get(key)
             if found is None:
-                pool_ranks, ranks_key = by_pool.get(workload.pool, ([], ()))
-                if not ranks_key:
+                pool_ranks = by_pool.get(workload.pool)
+                if pool_ranks is None:
                     pool_ranks = [i for i in infos if i.rank.pool == workload.pool]
-                    ranks_key = _ranks_key(pool_layout, pool_ranks)
-                    by_pool[workload.pool] = pool_ranks, ranks_key
-                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks, ranks_key)
+                    by_pool[workload.pool] = pool_ranks
+                found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks)
             flows.append(found)
         sums, drives = self._sums(active, flows)
         return _assemble(self, sums, infos, layout, drives)
@@ -483,19 +549,6 @@ _back_ends: Kept[dict[tuple[object, ...], _WorkloadFlows]] = Kept(
 """Per back end (`_back_end_flows`), the workloads' flows its builders made: the back ends of
 the last `_BACK_ENDS_KEPT` buckets asked for (the last `_SAME_BUCKET_KEPT` of each), at most
 `_FLOWS_KEPT` flows each."""
-
-
-def _ranks_key(pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]) -> tuple[object, ...]:
-    """What a workload's flows read of its pool's ranks (`_kept_workload_flows`): each one's
-    index and its shares and span; never empty."""
-    return (
-        len(pool_ranks),
-        *(
-            (info.rank.index, share.small_io_share, share.data_share, share.span_fraction)
-            for info in pool_ranks
-            for share in (pool_layout.ranks[info.rank.index],)
-        ),
-    )
 
 
 def without_front_end(hardware: Hardware) -> tuple[object, ...]:
@@ -610,6 +663,20 @@ _NO_CODES = np.zeros(0, dtype=np.int64)
 _NO_RATES = np.zeros(0, dtype=np.float64)
 
 
+class _PoolFlows(NamedTuple):
+    """One workload's flows at the servers and at its pool's ranks and their DA pairs
+    (`NetworkBuilder._pool_flows_made`) with their stations numbered within the pool, the
+    same in every configuration whose pool differs only in its DA pairs: the servers 0 to
+    S - 1, then the pool's ranks in rank order, then each rank's DA pair (a rank's flows there,
+    whichever DA pair it is on); `station` per flow, `figures` the flows' other rows
+    (`rank_flows`' but the first) and `drive` the drive flows' ranks and sums' terms, None
+    with no ranks. Read-only: shared between builders."""
+
+    station: NDArray[np.int64]
+    figures: FloatArray
+    drive: tuple[NDArray[np.int64], FloatArray] | None
+
+
 class _WorkloadFlows(NamedTuple):
     """One workload's flows at the servers and at its pool's ranks and their DA pairs, as far
     as a network reads them: `sums` [rows, K], per station, its `_FlowSums.cells` figures,
@@ -627,17 +694,20 @@ class _WorkloadFlows(NamedTuple):
 
 
 def _workload_sums(
-    flows: FloatArray, drive: tuple[NDArray[np.int64], FloatArray] | None, K: int
+    station: NDArray[np.int64],
+    flows: FloatArray,
+    drive: tuple[NDArray[np.int64], FloatArray] | None,
+    K: int,
 ) -> _WorkloadFlows:
-    """`_WorkloadFlows` of one workload's flows `flows` (rows as `rank_flows` gives them) and
-    its drive flows' rank stations and sums' terms `drive` (`rank_flows`). Each sum adds its
+    """`_WorkloadFlows` of one workload's flows at the stations `station` with the figures
+    `flows` (the rows `rank_flows` gives but the first, the stations) and its drive flows'
+    rank stations and sums' terms `drive` (`rank_flows`). Each sum adds its
     terms in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it,
     which changes no sum (none is -0.0: they start at 0.0 and add figures >= 0): its term is
     its figure times 0.0 (`visible` and `destage` are 0 or 1, every figure finite and >= 0).
     One `np.bincount` makes them all, each row's terms in flow order."""
-    station = flows[0].astype(np.int64)
-    name = _BY_NAME[flows[1].astype(np.int64)]
-    rate, visits, mean_s, visible, destage, size = flows[2:]
+    name = _BY_NAME[flows[0].astype(np.int64)]
+    rate, visits, mean_s, visible, destage, size = flows[1:]
     busy = rate * mean_s
     # The sums' rows (`_FlowSums.cells`, then the visits and service of the flow's class),
     # the two every flow adds to first.

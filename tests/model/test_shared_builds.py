@@ -283,3 +283,41 @@ def test_a_host_adapter_variant_shares_the_workload_flows_and_builds_as_alone(
     shared = [_network_bits(theirs.build(placed)) for placed in placements]
     share_nothing(monkeypatch)
     assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]
+
+
+def test_a_da_pair_variant_shares_the_pool_flows_and_builds_as_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A workload's flows at the servers and at its pool's ranks read of the DA pairs only
+    which one each rank is on, and are made with their stations numbered within the pool
+    (`_PoolFlows`): a builder with one more DA pair (its ranks on other DA pairs, at other
+    stations) makes none of its own at the placements the other built, and each network it
+    builds from them is, to the bit, the one it builds with nothing shared."""
+    forget_placements()
+    base = _config(_two_tier())
+    other = _config(_two_tier(**{"system.da_pairs": 3}))
+    assert [r.da_pair for r in other.ranks] != [r.da_pair for r in base.ranks]
+    placements = [layout(base, r) for r in _loads(base)]
+    ours, theirs = NetworkBuilder(base), NetworkBuilder(other)
+    nets = [ours.build(placed) for placed in placements]
+    made: list[int] = []
+    made_by = NetworkBuilder._pool_flows_made
+
+    def counted(self: NetworkBuilder, *args: Any) -> Any:
+        made.append(1)
+        return made_by(self, *args)
+
+    monkeypatch.setattr(NetworkBuilder, "_pool_flows_made", counted)
+    built = [theirs.build(placed) for placed in placements]
+    assert not made
+    for net, own in zip(nets, built, strict=True):
+        # The ranks' work is the other's, at stations one further on; every DA pair carries
+        # its own ranks' work.
+        assert _bits(own.work[:, own.stations_of_kind("rank")]) == _bits(
+            net.work[:, net.stations_of_kind("rank")]
+        )
+        assert (own.work[:, own.stations_of_kind("device_adapter")].sum(axis=0) > 0).all()
+    shared = [_network_bits(net) for net in built]
+    share_nothing(monkeypatch)
+    assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]
+    assert made

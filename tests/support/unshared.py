@@ -44,9 +44,7 @@ def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         NetworkBuilder,
         "_kept_workload_flows",
-        lambda self, w, pool_layout, pool_ranks, ranks_key: self._workload_flows(
-            w, pool_layout, pool_ranks
-        ),
+        lambda self, w, pool_layout, pool_ranks: self._workload_flows(w, pool_layout, pool_ranks),
     )
     monkeypatch.setattr(
         NetworkBuilder,
