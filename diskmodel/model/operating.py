@@ -59,6 +59,10 @@ _CACHE_SIZE = 512
 # Loads within this (relative) of the rate at which a ceiling starts to bind are placed by the
 # search itself, so rounding never decides which side of it a load is on.
 _FREE_MARGIN = 1e-6
+# All the dirty data under this (relative) margin below a server's or a rank's NVS limit leave
+# every part of them under it: the sums' rounding (some 1e-14 of a sum of a hundred terms >= 0)
+# cannot carry a part over (`Solver._nvs_full`).
+_NVS_MARGIN = 1e-9
 
 
 @dataclass(frozen=True)
@@ -372,16 +376,7 @@ class Solver:
         """The operating points of `net` at the loads r [W, P] from its stations' states."""
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
-        # NVS fills per server: each holds the writes to the ranks it owns (cache.nvs_full);
-        # and per rank: one rank's writes may fill no more than the per-rank limit.
-        dirty, by_rank = net.dirty_bytes_by_server_and_rank(r, states.wait_s, states.speed_factor)
-        hw = self.config.hardware
-        nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
-        dirty_full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))  # [P]
-        limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
-        dirty_full |= (
-            np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
-        )
+        dirty_full = self._nvs_full(net, r, states)
         utilization = np.where(states.saturated, 1.0, states.utilization)
         wait = np.where(states.saturated, np.inf, states.wait_s)
         out = []
@@ -409,6 +404,27 @@ class Solver:
                 )
             )
         return out
+
+    def _nvs_full(self, net: Network, r: FloatArray, states: StationStates) -> BoolArray:
+        """Per load of r [W, P], whether the dirty data fill NVS: NVS fills per server (each
+        holds the writes to the ranks it owns: `cache.nvs_full`) and per rank (one rank's
+        writes may fill no more than the per-rank limit). Each server's and each rank's dirty
+        data are a part of all of it (`Network.dirty_bytes`: a share of a station's is at most
+        all of it), so where all of it is under both limits, by a margin far beyond the
+        rounding of its sums, none is full, and the split by server and rank is not worked
+        out (the table of which server holds each station's writes was a fifth of a sizing
+        search's open solution; at the shipped searches' loads all the dirty data are under
+        1% of the per-rank limit)."""
+        hw = self.config.hardware
+        nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
+        limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
+        total = net.dirty_bytes(r, states.wait_s, states.speed_factor)  # [P]
+        if (total < min(nvs_server, limit) * (1 - _NVS_MARGIN)).all():
+            return np.zeros(r.shape[1], dtype=np.bool_)
+        dirty, by_rank = net.dirty_bytes_by_server_and_rank(r, states.wait_s, states.speed_factor)
+        full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))
+        full |= np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
+        return full
 
     def closed_point(self, population: int, open_scale: float = 1.0) -> OperatingPoint:
         """The closed workloads at a total `population` (their populations in proportion; for

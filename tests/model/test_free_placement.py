@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bench.bench_model import bench_scenario
 from diskmodel.api import load_scenario
@@ -114,3 +115,30 @@ def test_loads_whose_placements_agree_share_a_network_and_keep_their_answers() -
         alone = fresh.open_point(r)
         assert alone.response_s == point.response_s
         assert np.array_equal(alone.utilization, point.utilization)
+
+
+@pytest.mark.parametrize("scale", [0.5, 0.999, 1.0, 1.001, 2.0, 1e3])
+def test_nvs_is_judged_full_as_the_split_by_server_and_rank_judges_it(
+    monkeypatch: pytest.MonkeyPatch, scale: float
+) -> None:
+    """`Solver._nvs_full` skips the split of the dirty data by server and rank only where all
+    of them are under both limits: with the limits set about the largest server's and rank's
+    share, at every load its answer is the split's."""
+    from diskmodel.components import cache
+    from diskmodel.model.open import station_states
+
+    config = _config()
+    solver = Solver(config)
+    rates = solver.planned_rates()[:, None] * np.array([[0.5, 1.0, 2.0]])
+    net = solver.network(rates[:, 1])
+    states = station_states(net, rates)
+    by_server, by_rank = net.dirty_bytes_by_server_and_rank(
+        rates, states.wait_s, states.speed_factor
+    )
+    server_nvs = float(by_server.max()) * scale
+    rank_limit = float(by_rank.max()) * scale
+    monkeypatch.setattr(cache, "nvs_bytes_per_server", lambda system, gb: server_nvs)
+    monkeypatch.setattr(cache, "rank_nvs_limit_bytes", lambda system, gb: rank_limit)
+    want = (by_server >= server_nvs).any(axis=0) | (by_rank >= rank_limit).any(axis=0)
+    assert want.any() == (scale <= 1.0)
+    assert np.array_equal(solver._nvs_full(net, rates, states), want)
