@@ -283,11 +283,7 @@ def _candidate(
     broken = list(zip(periods, first_broken_each(points, level), strict=True))
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
     planned = points[0]
-    r = planned.response_s
-    by_period = tuple(
-        p.response_s / MS if math.isfinite(p.response_s) and not p.saturated else None
-        for p in points
-    )
+    by_period = tuple(_response_ms(p) for p in points)
     busiest = planned.busiest
     return SizingCandidate(
         job.choice,
@@ -295,7 +291,7 @@ def _candidate(
         drives=drives,
         power_w=power,
         price=price,
-        response_time_ms=r / MS if math.isfinite(r) and not planned.saturated else None,
+        response_time_ms=by_period[0],
         busiest=planned.network.stations[busiest].name,
         busiest_utilization=float(min(planned.utilization[busiest], 1.0)),
         meets=first is None,
@@ -305,6 +301,15 @@ def _candidate(
         response_by_period_ms=by_period,
         uneven=uneven_placement(config),
     )
+
+
+def _response_ms(point: OperatingPoint) -> float | None:
+    """The mean response at `point` in ms; None where it is saturated or has no steady state
+    (its response is not read there)."""
+    if point.saturated:
+        return None
+    r = point.response_s
+    return r / MS if math.isfinite(r) else None
 
 
 def uneven_placement(config: Configuration) -> str:
