@@ -140,10 +140,11 @@ def _screen_model(
     index = {kind: k for k, kind in enumerate(kinds)}
     keys: dict[tuple[float, float], int] = {}
     profiles: list[size_profile.Profile] = []
-    n = len(variants)
-    profile = np.zeros(n, dtype=np.int64)
-    ports, pairs = np.ones(n), np.ones(n)
-    ranks = np.zeros((n, len(kinds)))
+    # Each configuration's row as Python numbers, made into arrays once.
+    profile: list[int] = []
+    ports: list[float] = []
+    pairs: list[float] = []
+    ranks: list[list[float]] = []
     workloads: list[tuple[str, float, Any]] = []
     resolved: dict[int, Configuration] = {}
     for i, v in enumerate(variants):
@@ -157,14 +158,23 @@ def _screen_model(
                     (w.pool, w.capacity_gb, None if w.preference is not None else w.skew)
                     for w in config.workloads
                 ]
-        profile[i] = keys[key]
-        ports[i], pairs[i] = v.system.host_ports, v.system.da_pairs
+        profile.append(keys[key])
+        ports.append(v.system.host_ports)
+        pairs.append(v.system.da_pairs)
+        row = [0.0] * len(kinds)
         for pool in v.pools:
             for g in pool.ranks:
-                ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
+                row[index[(pool.name, g.drive, g.raid)]] += g.count
+        ranks.append(row)
+    space = bounds.Space(
+        np.array(profile, dtype=np.int64),
+        np.array(ports, dtype=np.float64),
+        np.array(pairs, dtype=np.float64),
+        np.array(ranks, dtype=np.float64).reshape(len(variants), len(kinds)),
+    )
     screen = bounds.screen(
         profiles,
-        bounds.Space(profile, ports, pairs, ranks),
+        space,
         figures,
         workloads,
         screen_limits(scenario, context.periods),
@@ -379,10 +389,20 @@ def _search(
     solved: list[tuple[int, float | None, bool]] = []
     batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
 
+    # What the bounds say of a job against the jobs solved so far (by how many: `solved`
+    # only grows), kept: a job is asked about when it is looked ahead at and again at its turn.
+    judged: dict[int, tuple[int, tuple[str, str] | None]] = {}
+
     def why_skip(i: int) -> tuple[str, str] | None:
         if screen is None or i == 0 or isinstance(variants[i], str):
             return None
-        return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
+        known = judged.get(i)
+        if known is None or known[0] != len(solved):
+            known = judged[i] = (
+                len(solved),
+                bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE),
+            )
+        return known[1]
 
     ahead: dict[int, SizingCandidate] = {}
     held = _maybe_beaten(screen, order, variants, batch_size) if screen is not None else set()
