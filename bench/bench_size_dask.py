@@ -59,6 +59,29 @@ give at most what two give, less that CPU: the pool is the better runner here, t
 the one for cores of its own. The bounds over 10^6: 512,000-812,000/s (met); the 384
 survivors 1.03-1.28x on the cluster (met); the 2,160-configuration search byte-identical
 (met), 0.62-1.12x.
+
+2026-11-29, what row 2's cluster time is made of (the first 384 survivors, 86 back ends, 8
+tasks of 48; measured inside the tasks, this process timed apart; load 1-2.6): a round trip of
+8 empty tasks 17 ms; each task 12-25 ms of CPU, but 30-100 ms of wall, since four worker
+processes and this one (the client and the LocalCluster's scheduler, 18-37 ms of CPU a run)
+share two cores; the tasks' CPU in all 140-155 ms against one process's 93-113 ms for the
+same solves (1.4x: the same solves on two workers took 100-115 ms, 1.0x, so the extra is
+four processes on two cores, not the work). The batch had been cut into tasks of
+consecutive configurations in the cost order, which put each back end's configurations in
+up to every task (17-48 back ends a task), each worker placing them again: the search now
+keeps each back end's configurations in one task (`size_batch.back_end`, 10-11 a task;
+the tasks' CPU 127-140 ms against 143-165 ms, one process 128 ms). So on an idle 2-core
+machine the cluster can at best do ~150 ms of worker CPU and ~30 ms of its own over two
+cores, ~90 ms against one process's ~105 ms (at most ~1.15x), and any other load on the two
+cores takes more from the five processes than from one. This row is the search's own way
+of sending a batch (the real search sends batches of 1,000, `size_batch.batch_size`, as
+these tasks; it keeps no small batch in-process), so it is not made smaller or larger here.
+`python -m bench size_dask` at 03:59-04:06 UTC (load 2.1-7.3, three other sessions at
+work): row 2 1,754/s against 2,174/s (0.81x, medians of 5 cold runs; runs 145-336 ms
+against 118-525 ms): NOT met. Apart from the bench: 1.13-1.39x at 03:40 (load ~1, single
+runs that found the warm-up's work kept), 0.55-0.87x cold at 03:42-03:43 (load 1.3-2.6). Not
+met on 2 cores shared with other work; a cluster with cores of its own is what it is for. The whole 10^6 search the same way: 0.66x one process, the pool 1.84x; the JSON
+identical three ways.
 """
 
 from __future__ import annotations
