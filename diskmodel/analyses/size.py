@@ -140,11 +140,10 @@ def _screen_model(
     index = {kind: k for k, kind in enumerate(kinds)}
     keys: dict[tuple[float, float], int] = {}
     profiles: list[size_profile.Profile] = []
-    # Each configuration's row as Python numbers, made into arrays once.
-    profile: list[int] = []
-    ports: list[float] = []
-    pairs: list[float] = []
-    ranks: list[list[float]] = []
+    n = len(variants)
+    profile = np.zeros(n, dtype=np.int64)
+    ports, pairs = np.ones(n), np.ones(n)
+    ranks = np.zeros((n, len(kinds)))
     workloads: list[tuple[str, float, Any]] = []
     resolved: dict[int, Configuration] = {}
     for i, v in enumerate(variants):
@@ -158,23 +157,14 @@ def _screen_model(
                     (w.pool, w.capacity_gb, None if w.preference is not None else w.skew)
                     for w in config.workloads
                 ]
-        profile.append(keys[key])
-        ports.append(v.system.host_ports)
-        pairs.append(v.system.da_pairs)
-        row = [0.0] * len(kinds)
+        profile[i] = keys[key]
+        ports[i], pairs[i] = v.system.host_ports, v.system.da_pairs
         for pool in v.pools:
             for g in pool.ranks:
-                row[index[(pool.name, g.drive, g.raid)]] += g.count
-        ranks.append(row)
-    space = bounds.Space(
-        np.array(profile, dtype=np.int64),
-        np.array(ports, dtype=np.float64),
-        np.array(pairs, dtype=np.float64),
-        np.array(ranks, dtype=np.float64).reshape(len(variants), len(kinds)),
-    )
+                ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
     screen = bounds.screen(
         profiles,
-        space,
+        bounds.Space(profile, ports, pairs, ranks),
         figures,
         workloads,
         screen_limits(scenario, context.periods),
@@ -389,20 +379,10 @@ def _search(
     solved: list[tuple[int, float | None, bool]] = []
     batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
 
-    # What the bounds say of a job against the jobs solved so far (by how many: `solved`
-    # only grows), kept: a job is asked about when it is looked ahead at and again at its turn.
-    judged: dict[int, tuple[int, tuple[str, str] | None]] = {}
-
     def why_skip(i: int) -> tuple[str, str] | None:
         if screen is None or i == 0 or isinstance(variants[i], str):
             return None
-        known = judged.get(i)
-        if known is None or known[0] != len(solved):
-            known = judged[i] = (
-                len(solved),
-                bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE),
-            )
-        return known[1]
+        return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
 
     ahead: dict[int, SizingCandidate] = {}
     held = _maybe_beaten(screen, order, variants, batch_size) if screen is not None else set()

@@ -157,47 +157,25 @@ def _present_min(values: FloatArray, present: BoolArray) -> FloatArray:
 
 
 def _skewed_min(
-    values: FloatArray,
-    capacity_gb: FloatArray,
-    skew: SkewCurve | None,
-    workload_gb: float,
-    fills: dict[bytes, tuple[FloatArray, BoolArray]] | None = None,
+    values: FloatArray, capacity_gb: FloatArray, skew: SkewCurve | None, workload_gb: float
 ) -> FloatArray:
     """The least mean of `values` [K] (a cost per unit of small I/O on each kind) over every
     split of a workload's small I/O that the skew allows, per candidate with `capacity_gb`
     [N, K] of each kind: the kinds filled cheapest first, the first k holding at most
-    F(their capacity / the workload's). A kind a candidate lacks has no capacity. `fills`:
-    the fills (`_skew_fill`) of this workload and capacity made so far, by the order of the
-    kinds (its misses and its small drive work usually rank the kinds alike)."""
+    F(their capacity / the workload's). A kind a candidate lacks has no capacity."""
+    order = np.argsort(values, kind="stable")
+    held = np.cumsum(capacity_gb[:, order], axis=1)
+    has = capacity_gb[:, order] > 0
     if skew is None:
         # No skew bound: everything may sit on the cheapest kind present.
         return _present_min(values, capacity_gb > 0)
-    order = np.argsort(values, kind="stable")
-    key = order.tobytes()
-    fill = None if fills is None else fills.get(key)
-    if fill is None:
-        fill = _skew_fill(capacity_gb[:, order], skew, workload_gb)
-        if fills is not None:
-            fills[key] = fill
-    part, has = fill
-    costs = np.where(has, values[order][None, :], 0.0)
-    return np.asarray((part * costs).sum(axis=1), dtype=np.float64)
-
-
-def _skew_fill(
-    capacity_gb: FloatArray, skew: SkewCurve, workload_gb: float
-) -> tuple[FloatArray, BoolArray]:
-    """For kinds filled in the order of `capacity_gb`'s columns [N, K], the most of a
-    workload's small I/O each can hold (F of the capacity up to it, less F of the capacity
-    before it; the last kind present takes the rest), and which kinds are present."""
-    held = np.cumsum(capacity_gb, axis=1)
     share = np.minimum(1.0, skew.share(np.minimum(held / workload_gb, 1.0)))
     # The slowest kind present takes the rest (the pool holds the workload: validated).
     last = held >= held[:, -1:] * (1 - 1e-15)
     share = np.where(last, 1.0, share)
-    part = share.copy()  # np.diff(share, axis=1, prepend=0.0), without its concatenation
-    part[:, 1:] -= share[:, :-1]
-    return part, capacity_gb > 0
+    part = np.diff(share, axis=1, prepend=0.0)
+    costs = np.where(has, values[order][None, :], 0.0)
+    return np.asarray((part * costs).sum(axis=1), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -251,9 +229,8 @@ def _planned_work(
             in_pool = np.array([k.pool == pool for k in kinds])
             pool_cap = np.where(in_pool[None, :], cap, 0.0)
             pool_has = has & in_pool[None, :]
-            fills: dict[bytes, tuple[FloatArray, BoolArray]] = {}
             miss = _skewed_min(
-                np.where(in_pool, prof.miss_s[w], np.inf), pool_cap, skew, workload_gb, fills
+                np.where(in_pool, prof.miss_s[w], np.inf), pool_cap, skew, workload_gb
             )
             x_now[rows] += rate
             port[rows] += rate * prof.port_s[w]
@@ -264,11 +241,7 @@ def _planned_work(
             )
             drives[rows] += rate * (
                 _skewed_min(
-                    np.where(in_pool, prof.drive_small_s[w], np.inf),
-                    pool_cap,
-                    skew,
-                    workload_gb,
-                    fills,
+                    np.where(in_pool, prof.drive_small_s[w], np.inf), pool_cap, skew, workload_gb
                 )
                 + _present_min(prof.drive_seq_s[w], pool_has)
             )
