@@ -80,7 +80,8 @@ these tasks; it keeps no small batch in-process), so it is not made smaller or l
 work): row 2 1,754/s against 2,174/s (0.81x, medians of 5 cold runs; runs 145-336 ms
 against 118-525 ms): NOT met. Apart from the bench: 1.13-1.39x at 03:40 (load ~1, single
 runs that found the warm-up's work kept), 0.55-0.87x cold at 03:42-03:43 (load 1.3-2.6). Not
-met on 2 cores shared with other work; a cluster with cores of its own is what it is for. The whole 10^6 search the same way: 0.66x one process, the pool 1.84x; the JSON
+met on 2 cores shared with other work; a cluster with cores of its own is what it is for.
+The whole 10^6 search in the same run: 0.66x one process, the pool 1.84x; the JSON
 identical three ways.
 """
 
