@@ -16,8 +16,11 @@ cluster of four worker processes pay on this machine, and is its answer byte-ide
 1. **The bounds over the same 10^6**: always in the search's own process (numpy over the
    whole space; shipping it would cost more than it takes). Target: >= 100,000/s.
 2. **Full evaluations of the configurations that survive them**: the first 384 the search
-   would solve (cheapest first, not saturated), in one process and on the cluster, each
-   batch split into two tasks per worker. Target: the cluster faster than one process.
+   would solve (cheapest first, not saturated), in one process and on the cluster, sent as
+   the search sends a batch (two tasks per worker, each back end's configurations in one
+   task, `SizingRunner.run`); the median of `ROUNDS` cold runs in turn, the work kept
+   between configurations forgotten in this process and on the workers before each. Target:
+   the cluster faster than one process.
 3. **A whole search** of 2,160 configurations (the growth scenario, past the 512 where the
    batched search starts): the JSON in one process and on the cluster, byte for byte.
 
@@ -56,12 +59,37 @@ give at most what two give, less that CPU: the pool is the better runner here, t
 the one for cores of its own. The bounds over 10^6: 512,000-812,000/s (met); the 384
 survivors 1.03-1.28x on the cluster (met); the 2,160-configuration search byte-identical
 (met), 0.62-1.12x.
+
+2026-11-29, what row 2's cluster time is made of (the first 384 survivors, 86 back ends, 8
+tasks of 48; measured inside the tasks, this process timed apart; load 1-2.6): a round trip of
+8 empty tasks 17 ms; each task 12-25 ms of CPU, but 30-100 ms of wall, since four worker
+processes and this one (the client and the LocalCluster's scheduler, 18-37 ms of CPU a run)
+share two cores; the tasks' CPU in all 140-155 ms against one process's 93-113 ms for the
+same solves (1.4x: the same solves on two workers took 100-115 ms, 1.0x, so the extra is
+four processes on two cores, not the work). The batch had been cut into tasks of
+consecutive configurations in the cost order, which put each back end's configurations in
+up to every task (17-48 back ends a task), each worker placing them again: the search now
+keeps each back end's configurations in one task (`size_batch.back_end`, 10-11 a task;
+the tasks' CPU 127-140 ms against 143-165 ms, one process 128 ms). So on an idle 2-core
+machine the cluster can at best do ~150 ms of worker CPU and ~30 ms of its own over two
+cores, ~90 ms against one process's ~105 ms (at most ~1.15x), and any other load on the two
+cores takes more from the five processes than from one. This row is the search's own way
+of sending a batch (the real search sends batches of 1,000, `size_batch.batch_size`, as
+these tasks; it keeps no small batch in-process), so it is not made smaller or larger here.
+`python -m bench size_dask` at 03:59-04:06 UTC (load 2.1-7.3, three other sessions at
+work): row 2 1,754/s against 2,174/s (0.81x, medians of 5 cold runs; runs 145-336 ms
+against 118-525 ms): NOT met. Apart from the bench: 1.13-1.39x at 03:40 (load ~1, single
+runs that found the warm-up's work kept), 0.55-0.87x cold at 03:42-03:43 (load 1.3-2.6). Not
+met on 2 cores shared with other work; a cluster with cores of its own is what it is for.
+The whole 10^6 search in the same run: 0.66x one process, the pool 1.84x; the JSON
+identical three ways.
 """
 
 from __future__ import annotations
 
 import hashlib
 import resource
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +101,7 @@ from diskmodel.analyses.size import SizingResult, size_scenario
 from diskmodel.analyses.size_space import OfferedSpace, space_cost
 from diskmodel.analyses.size_try import SizingContext, SizingJob, SizingRunner
 from diskmodel.catalog import load_catalog
+from diskmodel.model.layout import forget_placements
 from diskmodel.report.json_result import sizing_json
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.loading import load_scenario
@@ -139,6 +168,23 @@ def _context(scenario: Scenario) -> SizingContext:
     )
 
 
+ROUNDS = 5
+"""Cold runs of row 2, one process and the cluster in turn (the median of each): one run is
+about 0.1 s, which a shared machine's load moves by more than the difference judged."""
+
+
+def _forget_everywhere(address: str) -> None:
+    """The work kept between configurations forgotten in this process and on every worker of
+    the cluster at `address` (`model.layout.forget_placements`), so that each run of row 2
+    solves its configurations for the first time, as the search's first batch does, and not
+    the last run's again; the tables a process builds once are kept, warm on both sides."""
+    import distributed
+
+    forget_placements()
+    with distributed.Client(address, timeout=cluster.DASK_CONNECT_TIMEOUT_S) as client:
+        client.run(forget_placements)
+
+
 def rows(address: str) -> list[Row]:
     scenario = _million().corner("central")
     context = _context(scenario)
@@ -160,31 +206,37 @@ def rows(address: str) -> list[Row]:
     order = np.lexsort((np.arange(n), cost.power, cost.key))
     take = order[~screen.saturated[order]][:SAMPLE]
     jobs = [SizingJob({}, space.choice(int(i)), False, offered=True) for i in take]
-    with SizingRunner(context, 1, None) as one:
-        list(one.run(jobs[:8]))  # warm-up: tables built once per process
-        start = time.perf_counter()
-        here = list(one.run(jobs))
-        here_s = time.perf_counter() - start
-    with SizingRunner(context, 1, address) as runner:
+    here_times, there_times = [], []
+    with SizingRunner(context, 1, None) as one, SizingRunner(context, 1, address) as runner:
         tasks = runner.slots * size_batch.TASKS_PER_WORKER
-        list(runner.run(jobs[: 4 * tasks], tasks))  # warm-up, as in one process
-        start = time.perf_counter()
-        there = list(runner.run(jobs, tasks))
-        there_s = time.perf_counter() - start
+        list(one.run(jobs[:8]))  # warm-up: tables built once per process
+        list(runner.run(jobs[: 4 * tasks], tasks, together=size_batch.back_end))  # and there
+        for _ in range(ROUNDS):
+            _forget_everywhere(address)
+            start = time.perf_counter()
+            here = list(one.run(jobs))
+            here_times.append(time.perf_counter() - start)
+            _forget_everywhere(address)
+            start = time.perf_counter()
+            there = list(runner.run(jobs, tasks, together=size_batch.back_end))
+            there_times.append(time.perf_counter() - start)
+    here_s, there_s = statistics.median(here_times), statistics.median(there_times)
     out += [
         Row(
             f"{SAMPLE} survivors solved, one process",
             here_s,
             "(the reference)",
             None,
-            f"{SAMPLE / here_s:,.0f} solved/s",
+            f"{SAMPLE / here_s:,.0f} solved/s (median of {ROUNDS} cold runs)",
         ),
         Row(
             f"{SAMPLE} survivors, {WORKERS} Dask workers, {tasks} tasks",
             there_s,
             "faster than one process",
             there_s < here_s,
-            f"{SAMPLE / there_s:,.0f} solved/s ({here_s / there_s:.2f}x); "
+            f"{SAMPLE / there_s:,.0f} solved/s ({here_s / there_s:.2f}x; runs "
+            f"{', '.join(f'{t * 1e3:.0f}' for t in there_times)} ms against "
+            f"{', '.join(f'{t * 1e3:.0f}' for t in here_times)}); "
             f"results {'identical' if here == there else 'DIFFERENT'}",
         ),
     ]

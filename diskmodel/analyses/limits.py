@@ -57,10 +57,10 @@ class Limit:
         it has no steady state."""
         if self.kind == "response_time":
             r = point.response_s
-            return r / MS if np.isfinite(r) else None
+            return r / MS if math.isfinite(r) else None
         if self.kind == "read_response_time":
             r = read_response_s(point)
-            return r / MS if np.isfinite(r) else None
+            return r / MS if math.isfinite(r) else None
         return busiest_of_kind(point, self.component_kind or "")[1]
 
     def exceeded(self, point: OperatingPoint) -> bool:
@@ -159,14 +159,24 @@ def first_broken_each(
     if network is None or any(p.network is not network for p in points):
         return [first_broken(p, level) for p in points]
     peaks = _peaks(points, [lim.component_kind or "" for lim in level if lim.kind == "utilization"])
-
-    def met(lim: Limit, j: int) -> bool:
-        point = points[j]
-        if lim.kind == "utilization":
-            return lim.met(point, peaks[lim.component_kind or ""][j])
-        return lim.met(point)
-
-    return [next((lim for lim in level if not met(lim, j)), None) for j in range(len(points))]
+    # Per limit, its values at every point where read from the peaks (None: read per point),
+    # and what `Limit.broken_by` compares them with: the limits in one loop, not a call each.
+    read = [
+        (lim, peaks[lim.component_kind or ""] if lim.kind == "utilization" else None)
+        for lim in level
+    ]
+    out: list[Limit | None] = []
+    for j, point in enumerate(points):
+        if point.saturated:  # no limit is met at a saturated point (`Limit.met`)
+            out.append(level[0] if level else None)
+            continue
+        broken = None
+        for lim, values in read:
+            if lim.broken_by(lim.value(point) if values is None else values[j]):
+                broken = lim
+                break
+        out.append(broken)
+    return out
 
 
 def _peaks(points: Sequence[OperatingPoint], kinds: Sequence[str]) -> dict[str, list[float]]:

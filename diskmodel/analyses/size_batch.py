@@ -53,7 +53,7 @@ from diskmodel.analyses.size_try import (
     why_not_bounded,
 )
 from diskmodel.catalog import Catalog
-from diskmodel.prediction import SizingCandidate, SizingPruned
+from diskmodel.prediction import Choice, SizingCandidate, SizingPruned
 from diskmodel.scenario import Scenario, apply_settings
 from diskmodel.units import MS
 from diskmodel.vocabulary import COMPONENT_KINDS
@@ -297,7 +297,8 @@ def batched_search(
     while queue.size:
         take = queue[:batch]
         jobs = [SizingJob({}, space.choice(int(i)), bool(upgrade[i]), offered=True) for i in take]
-        for i, candidate in zip(take.tolist(), runner.run(jobs, chunks), strict=True):
+        solving = runner.run(jobs, chunks, together=back_end)
+        for i, candidate in zip(take.tolist(), solving, strict=True):
             results[i] = candidate
             r = candidate.response_time_ms
             solved.add(int(levels[i]), None if r is None else r * MS, candidate.meets, upgrade[i])
@@ -369,6 +370,13 @@ reads the pools, ranks, workloads, DA pairs and what the operation costs come fr
 system model and the cache, through the hit ratios, are in them; the host ports and the
 processor option are not): configurations that differ only in these share a back end, whose
 layouts the search's process makes for the first of them and reads for the others."""
+
+
+def back_end(job: SizingJob) -> Choice:
+    """A job's choices but the front end's (`FRONT_END_CHOICES`): jobs equal in it share their
+    Easy Tier layouts in a process, so a batch spread over processes keeps them in one task
+    (`SizingRunner.run`)."""
+    return tuple((name, value) for name, value in job.choice if name not in FRONT_END_CHOICES)
 
 
 @dataclass(frozen=True)

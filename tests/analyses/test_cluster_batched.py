@@ -3,7 +3,8 @@
 JSON is the same bytes, in one process, over the process pool and on a cluster. The batches
 are a function of the space alone, so the bounds see the same solved set after each whatever
 runs them; this checks it end to end through the cluster's own path (the context scattered
-once, the batch sent as tasks of consecutive configurations, the results gathered in order).
+once, the batch sent as tasks that keep each back end's configurations together, the results
+gathered in the batch's order).
 Speed is measured in bench/bench_size_dask.py, not here."""
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import pytest
 
 from diskmodel.analyses import cluster
 from diskmodel.analyses.size import size_scenario
-from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO
+from diskmodel.analyses.size_batch import PER_CONFIGURATION_UP_TO, back_end
 from diskmodel.analyses.size_space import OfferedSpace
+from diskmodel.analyses.size_try import SizingJob, _parts
 from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.report.json_result import sizing_json
@@ -96,3 +98,21 @@ def test_the_workers_profiler_is_paused_for_the_search_and_started_again() -> No
         with cluster.dask_client(local.scheduler_address, {"search": 1}) as (client, _):
             assert client.run(_profiling) == {w: [False, False] for w in before}
         assert watcher.run(_profiling) == before
+
+
+@pytest.mark.parametrize("chunks", [1, 3, 8, 1000])
+def test_a_batch_is_split_into_tasks_that_keep_each_back_end_in_one(chunks: int) -> None:
+    space = OfferedSpace(_space().corner("central"))
+    jobs = [SizingJob({}, space.choice(i), False, offered=True) for i in range(0, len(space), 3)]
+    parts = _parts(jobs, chunks, back_end)
+    assert sorted(k for part in parts for k in part) == list(range(len(jobs)))  # each once
+    assert all(part == sorted(part) for part in parts)  # in the batch's order
+    keys = {back_end(job) for job in jobs}
+    assert len(parts) == min(chunks, len(keys))
+    held = {back_end(jobs[k]): n for n, part in enumerate(parts) for k in part}
+    assert all(held[back_end(jobs[k])] == n for n, part in enumerate(parts) for k in part)
+    sizes = [len(part) for part in parts]  # balanced within the largest back end's count
+    biggest = max(sum(back_end(job) == key for job in jobs) for key in keys)
+    assert max(sizes) - min(sizes) <= biggest
+    consecutive = _parts(jobs, chunks, None)
+    assert [k for part in consecutive for k in part] == list(range(len(jobs)))
