@@ -609,10 +609,12 @@ class NetworkBuilder:
             if not ranks:
                 continue
             made = self._pool_flows(w, layout[workload.pool], ranks)
-            at = made.station - (S + len(ranks))
-            keep = at >= 0
-            rank = at_rank[at[keep]]
-            name, rate, visits, mean_s, visible, destage, size = made.figures[:, keep]
+            # The DA pairs' flows, the last, one for each drive flow (`rank_flows`).
+            n = 0 if made.drive is None else made.drive[0].size
+            if not n:
+                continue
+            rank = at_rank[made.station[-n:] - (S + len(ranks))]
+            name, rate, visits, mean_s, visible, destage, size = made.figures[:, -n:]
             busy = rate * mean_s
             cell = (
                 rate,
@@ -690,6 +692,8 @@ _AS_INSTALLED_BUT_DA = attrgetter(
     *(f.name for f in dataclasses.fields(Rank) if f.name != "da_pair")
 )
 """A rank's fields but its DA pair, as a tuple (`_da_pair_variants`)."""
+_BUT_DA_PAIRS = attrgetter(*(f.name for f in dataclasses.fields(Hardware) if f.name != "da_pairs"))
+"""The hardware's fields but its DA pair count, as a tuple (`_da_pair_variants`)."""
 _FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
@@ -722,7 +726,7 @@ def _da_pair_variants(builder: NetworkBuilder) -> dict[tuple[object, ...], _Sibl
     if hw.ficon is not None or config.copy_services is not None:
         return None
     back = (
-        tuple(getattr(hw, f.name) for f in dataclasses.fields(hw) if f.name != "da_pairs"),
+        _BUT_DA_PAIRS(hw),
         tuple(map(_AS_INSTALLED_BUT_DA, config.ranks)),
         config.pools,
         config.workloads,
