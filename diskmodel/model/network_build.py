@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +30,7 @@ from diskmodel.model.copy_links import (
 from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import FLOW_FIGURES, Flows, rank_flows, workload_shares
 from diskmodel.model.kept import Kept
-from diskmodel.model.layout import PoolLayout, forget_also
+from diskmodel.model.layout import PoolLayout, forget_also, network_key
 from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
@@ -178,7 +179,8 @@ class NetworkBuilder:
         ]
         self._host_stations = n_ports + n_cards
         self._servers = [n_ports + n_cards + s for s in range(n_servers)]
-        self._da_pairs = [n_ports + n_cards + n_servers + d for d in range(hw.da_pairs)]
+        self._first_da = n_ports + n_cards + n_servers
+        self._da_pairs = [self._first_da + d for d in range(hw.da_pairs)]
         first_channel = n_ports + n_cards + n_servers + hw.da_pairs
         channels = 0 if hw.ficon is None else hw.ficon.channels
         self._channels = [first_channel + j for j in range(channels)]
@@ -219,6 +221,8 @@ class NetworkBuilder:
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
         self._flows = _back_end_flows(self)
+        self._variants = _da_pair_variants(self)
+        self._rank_da: NDArray[np.int64] | None = None  # each rank's DA pair (`_from_sibling`)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
@@ -458,7 +462,9 @@ class NetworkBuilder:
         return found
 
     def build(self, layout: Mapping[str, PoolLayout]) -> Network:
-        """The network with the data placed as `layout` says."""
+        """The network with the data placed as `layout` says: made from the network a DA pair
+        variant's builder built at a placement of the same `network_key`, if there is one
+        (`_variants`, `_from_sibling`), else built and kept for the variants."""
         config, costs = self.config, self.costs
         infos: list[RankInfo] = []
         for i, rank in enumerate(config.ranks):
@@ -472,6 +478,12 @@ class NetworkBuilder:
             infos.append(RankInfo(rank, span, self._first_rank + i))
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
+        placed_key: tuple[object, ...] = ()
+        if self._variants is not None:
+            placed_key = network_key(layout)
+            sibling = self._variants.get(placed_key)
+            if sibling is not None:
+                return self._from_sibling(sibling, layout, infos, active)
         by_pool: dict[str, list[RankInfo]] = {}
         # Workloads of the same cost inputs (`OpCosts.kept`) holding the same shares of one
         # pool (one tuple of tier shares: `tiering.placement` makes one per distinct row) make
@@ -493,7 +505,143 @@ class NetworkBuilder:
                 found = made[key] = self._kept_workload_flows(w, pool_layout, pool_ranks)
             flows.append(found)
         sums, drives = self._sums(active, flows)
-        return _assemble(self, sums, infos, layout, drives)
+        net = _assemble(self, sums, infos, layout, drives)
+        if self._variants is not None:
+            if len(self._variants) >= _VARIANTS_KEPT:
+                self._variants.clear()
+            self._variants[placed_key] = _Sibling(net, sums.cells)
+        return net
+
+    def _from_sibling(
+        self,
+        sibling: _Sibling,
+        layout: Mapping[str, PoolLayout],
+        infos: list[RankInfo],
+        active: tuple[int, ...],
+    ) -> Network:
+        """The network `build(layout)` gives, made from `sibling`'s, built at a placement of
+        the same `network_key` for a configuration that differs from this one only in its DA
+        pairs (`_da_pair_variants`). Every figure of a station but a DA pair's reads the flows
+        of the servers and ranks alone, which no DA pair changes (`_pool_flows`): taken from
+        the sibling's columns, the ranks' and those after them moved by the difference in DA
+        pairs; the gains, capacities and fixed delays (no DA pair is part of the front end)
+        likewise. The DA pairs' columns are summed from the terms of the flows at them
+        (`_DaTerms`), each sum's in the order a build adds them: to the bit a built
+        network's."""
+        net = sibling.net
+        first, D = self._first_da, len(self._da_pairs)
+        rest = first + net.config.hardware.da_pairs
+
+        def moved(own: FloatArray, at_da: FloatArray) -> FloatArray:
+            return np.concatenate([own[..., :first], at_da, own[..., rest:]], axis=-1)
+
+        terms = sibling.terms
+        if terms is None:
+            terms = sibling.terms = self._da_terms(net, layout, infos, active)
+        if self._rank_da is None:
+            self._rank_da = np.array([r.da_pair for r in self.config.ranks], dtype=np.int64)
+        da = self._rank_da
+        W, G = len(self.config.workloads), len(net.times.keys)
+        cells = _summed(terms.cell_at * D + da[terms.cell_rank], terms.cell, 7 * W, D)
+        ops, mean, second = _summed(
+            terms.station_at * D + da[terms.station_rank], terms.station, 3, D
+        )
+        group_at = terms.group_at * D + da[terms.group_rank]
+        positive = mean > 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scv = np.where(positive, second * ops / np.where(positive, mean * mean, 1.0) - 1, 1.0)
+        arrival, visible, work, destage_work, async_work, destage_bytes, destage_byte_s = moved(
+            sibling.cells, cells.reshape(7, W, D)
+        )
+        times = net.times
+        return Network(
+            config=self.config,
+            stations=self._stations,
+            ranks=tuple(infos),
+            layout=layout,
+            arrival=arrival,
+            visible_arrival=visible,
+            work=work,
+            destage_work=destage_work,
+            async_work=async_work,
+            destage_bytes=destage_bytes,
+            destage_byte_seconds=destage_byte_s,
+            gains=(*net.gains[:first], *(None,) * D, *net.gains[rest:]),
+            capacity=moved(net.capacity, self._servers_at[first : first + D]),
+            scv=moved(net.scv, np.maximum(scv, 0.0)),
+            times=ClassTimes(
+                times.keys,
+                moved(times.visits, _summed(group_at, terms.visits, G, D)),
+                moved(times.service_s, _summed(group_at, terms.service, G, D)),
+                self._kind_of_station,
+                times.delay_s,
+            ),
+            mirror=None,
+        )
+
+    def _da_terms(
+        self,
+        net: Network,
+        layout: Mapping[str, PoolLayout],
+        infos: list[RankInfo],
+        active: tuple[int, ...],
+    ) -> _DaTerms:
+        """The terms of the sums at the DA pairs of `net` and its DA pair variants (`_DaTerms`),
+        from each active workload's pool flows at its ranks' DA pairs (`_pool_flows`), in flow
+        order and workload by workload, as `_workload_sums` and `_sums` add them; a term a
+        build adds as its figure times 0.0 is left out, which changes no sum."""
+        config = self.config
+        W, C = len(config.workloads), len(IO_CLASSES)
+        S = config.hardware.system.servers
+        group = np.full(W * C, -1, dtype=np.int64)
+        keys = net.times.keys
+        group[[w * C + _CLASS_NAMES.index(c) for w, c in keys]] = np.arange(len(keys))
+        by_pool: dict[str, tuple[list[RankInfo], NDArray[np.int64]]] = {}
+        parts: list[list[np.ndarray]] = [[] for _ in range(10)]
+        for w in active:
+            workload = config.workloads[w]
+            pool = by_pool.get(workload.pool)
+            if pool is None:
+                ranks = [i for i in infos if i.rank.pool == workload.pool]
+                at_rank = np.array([i.station for i in ranks], dtype=np.int64) - self._first_rank
+                pool = by_pool[workload.pool] = (ranks, at_rank)
+            ranks, at_rank = pool
+            if not ranks:
+                continue
+            made = self._pool_flows(w, layout[workload.pool], ranks)
+            # The DA pairs' flows, the last, one for each drive flow (`rank_flows`).
+            n = 0 if made.drive is None else made.drive[0].size
+            if not n:
+                continue
+            rank = at_rank[made.station[-n:] - (S + len(ranks))]
+            name, rate, visits, mean_s, visible, destage, size = made.figures[:, -n:]
+            busy = rate * mean_s
+            cell = (
+                rate,
+                rate * visible,
+                busy,
+                busy * destage,
+                busy * (1.0 - visible),
+                rate * size * destage,
+                busy * size * destage,
+            )
+            parts[0].append(np.repeat(np.arange(7) * W + w, rank.size))
+            parts[1].append(np.tile(rank, 7))
+            parts[2].append(np.concatenate(cell))
+            flow_weight = rate * self._weights[w]
+            weighted = flow_weight * mean_s
+            parts[3].append(np.repeat(np.arange(3), rank.size))
+            parts[4].append(np.tile(rank, 3))
+            parts[5].append(np.concatenate([flow_weight, weighted, weighted * mean_s]))
+            code = group[w * C + _BY_NAME[name.astype(np.int64)]]
+            shown = code >= 0
+            parts[6].append(code[shown])
+            parts[7].append(rank[shown])
+            parts[8].append((visits * visible)[shown])
+            parts[9].append((visits * mean_s * visible)[shown])
+        empty = (_NO_CODES, _NO_CODES, _NO_RATES) * 3 + (_NO_RATES,)
+        joined = [_joined(part, none) for part, none in zip(parts, empty, strict=True)]
+        return _DaTerms(*joined)
 
     def _sums(
         self, active: tuple[int, ...], flows: Sequence[_WorkloadFlows]
@@ -540,6 +688,12 @@ class NetworkBuilder:
         return own.with_host(self._host_sums(active)), drives
 
 
+_AS_INSTALLED_BUT_DA = attrgetter(
+    *(f.name for f in dataclasses.fields(Rank) if f.name != "da_pair")
+)
+"""A rank's fields but its DA pair, as a tuple (`_da_pair_variants`)."""
+_BUT_DA_PAIRS = attrgetter(*(f.name for f in dataclasses.fields(Hardware) if f.name != "da_pairs"))
+"""The hardware's fields but its DA pair count, as a tuple (`_da_pair_variants`)."""
 _FLOWS_KEPT = 256
 _BACK_ENDS_KEPT = 32
 _SAME_BUCKET_KEPT = 4
@@ -549,6 +703,40 @@ _back_ends: Kept[dict[tuple[object, ...], _WorkloadFlows]] = Kept(
 """Per back end (`_back_end_flows`), the workloads' flows its builders made: the back ends of
 the last `_BACK_ENDS_KEPT` buckets asked for (the last `_SAME_BUCKET_KEPT` of each), at most
 `_FLOWS_KEPT` flows each."""
+
+
+_VARIANTS_KEPT = 16
+_variants: Kept[dict[tuple[object, ...], _Sibling]] = Kept(
+    buckets=_BACK_ENDS_KEPT, per_bucket=_SAME_BUCKET_KEPT
+)
+"""Per configuration but its DA pairs (`_da_pair_variants`), the networks its builders built
+(`_Sibling`), by the placement's `network_key`: the last `_BACK_ENDS_KEPT` buckets asked for
+(the last `_SAME_BUCKET_KEPT` of each), at most `_VARIANTS_KEPT` networks each."""
+
+
+def _da_pair_variants(builder: NetworkBuilder) -> dict[tuple[object, ...], _Sibling] | None:
+    """The networks built by the builders of configurations that differ from `builder`'s at
+    most in their DA pairs (the hardware's count and each rank's pair), compared with ==, by
+    the placement's `network_key`: a sizing search's DA pair variants of one rank set build
+    one and make the others from it (`NetworkBuilder._from_sibling`). None with FICON
+    channels or copy services (their stations follow the DA pairs' and their flows are not
+    the pools'), which build every network."""
+    config = builder.config
+    hw = config.hardware
+    if hw.ficon is not None or config.copy_services is not None:
+        return None
+    back = (
+        _BUT_DA_PAIRS(hw),
+        tuple(map(_AS_INSTALLED_BUT_DA, config.ranks)),
+        config.pools,
+        config.workloads,
+        config.service_level,
+        config.logs,
+        config.application,
+        builder.costs.inputs,
+    )
+    bucket = ("DA pair variants", hw.host_ports, hw.cache_gb, len(config.ranks))
+    return _variants.get(bucket, back, dict)
 
 
 def without_front_end(hardware: Hardware) -> tuple[object, ...]:
@@ -602,6 +790,7 @@ search's back-end variants, whatever their DA pairs and ranks) make them once.""
 
 forget_also(_host_sums.clear)  # `layout.forget_placements` forgets them too
 forget_also(_back_ends.clear)
+forget_also(_variants.clear)
 
 
 def _sums_of_host_flows(
@@ -661,6 +850,40 @@ host-visible (`_workload_sums`)."""
 _DRIVES_AT = np.arange(_DRIVE_ROW, _SUM_ROWS, dtype=np.int64)[:, None]
 _NO_CODES = np.zeros(0, dtype=np.int64)
 _NO_RATES = np.zeros(0, dtype=np.float64)
+
+
+class _DaTerms(NamedTuple):
+    """The terms of a network's sums at its DA pairs, the same for each of its DA pair
+    variants but for the DA pair each rank is on (`NetworkBuilder._da_terms`), in the order a
+    build adds them: per term of the cells its row x W + workload, its rank (position in the
+    configuration's ranks) and value; of the stations' sums over the planned rates its row,
+    rank and value; of the host-visible groups' visits and service its group (the network's
+    `times.keys`), rank, and the visits' and service's values."""
+
+    cell_at: NDArray[np.int64]
+    cell_rank: NDArray[np.int64]
+    cell: FloatArray
+    station_at: NDArray[np.int64]
+    station_rank: NDArray[np.int64]
+    station: FloatArray
+    group_at: NDArray[np.int64]
+    group_rank: NDArray[np.int64]
+    visits: FloatArray
+    service: FloatArray
+
+
+class _Sibling:
+    """A network built for its DA pair variants to be made from (`_variants`,
+    `NetworkBuilder._from_sibling`): the network, its cells [7, W, K] (`_FlowSums.cells`, the
+    arrays its per-workload figures are views of) and the terms of its sums at the DA pairs,
+    worked out by the first variant made from it (`_DaTerms`)."""
+
+    __slots__ = ("cells", "net", "terms")
+
+    def __init__(self, net: Network, cells: FloatArray) -> None:
+        self.net = net
+        self.cells = cells
+        self.terms: _DaTerms | None = None
 
 
 class _PoolFlows(NamedTuple):

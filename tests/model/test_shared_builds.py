@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from diskmodel.configuration import Configuration, resolve
+from diskmodel.model import network_build
 from diskmodel.model.costs import OpCosts, drive_work_at
 from diskmodel.model.layout import forget_placements, layout
 from diskmodel.model.network import Network, RankInfo
@@ -285,6 +286,42 @@ def test_a_host_adapter_variant_shares_the_workload_flows_and_builds_as_alone(
     assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]
 
 
+@pytest.mark.parametrize("da_pairs", [1, 3])
+def test_a_da_pair_variant_makes_its_networks_from_the_others_as_built_alone(
+    da_pairs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A builder of a configuration that differs only in its DA pairs (fewer or more, its
+    ranks on other DA pairs, at other stations) sums no flows at the placements the other
+    built: it takes the other's networks' columns and sums its DA pairs' alone; each is, to
+    the bit, the network it builds with nothing shared. Another rank set builds its own."""
+    forget_placements()
+    base = _config(_two_tier())
+    other = _config(_two_tier(**{"system.da_pairs": da_pairs}))
+    placements = [layout(base, r) for r in _loads(base)]
+    ours, theirs = NetworkBuilder(base), NetworkBuilder(other)
+    assert theirs._variants is ours._variants is not None
+    more = _config(_two_tier(**{"system.da_pairs": da_pairs, "pools.0.ranks.0.count": 2}))
+    assert NetworkBuilder(more)._variants is not ours._variants
+    for placed in placements:
+        ours.build(placed)
+    summed: list[int] = []
+    sums_of = NetworkBuilder._sums
+
+    def counted(self: NetworkBuilder, *args: Any) -> Any:
+        summed.append(1)
+        return sums_of(self, *args)
+
+    monkeypatch.setattr(NetworkBuilder, "_sums", counted)
+    built = [theirs.build(placed) for placed in placements]
+    assert not summed
+    for net in built:
+        assert (net.work[:, net.stations_of_kind("device_adapter")].sum(axis=0) > 0).all()
+    shared = [_network_bits(net) for net in built]
+    share_nothing(monkeypatch)
+    assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]
+    assert summed
+
+
 def test_a_da_pair_variant_shares_the_pool_flows_and_builds_as_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -308,6 +345,9 @@ def test_a_da_pair_variant_shares_the_pool_flows_and_builds_as_alone(
         return made_by(self, *args)
 
     monkeypatch.setattr(NetworkBuilder, "_pool_flows_made", counted)
+    # Each network built, not made from the other's (`_from_sibling`, tested above).
+    monkeypatch.setattr(network_build, "_da_pair_variants", lambda builder: None)
+    theirs = NetworkBuilder(other)
     built = [theirs.build(placed) for placed in placements]
     assert not made
     for net, own in zip(nets, built, strict=True):

@@ -8,7 +8,7 @@ import pytest
 from diskmodel.configuration import Configuration
 from diskmodel.model import costs as costs_module
 from diskmodel.model import layout as layout_module
-from diskmodel.model import operating
+from diskmodel.model import network_build, operating
 from diskmodel.model.costs import CostInputs, OpCosts, _CostMemo
 from diskmodel.model.layout import Placements
 from diskmodel.model.network_build import NetworkBuilder, _sums_of_host_flows
@@ -18,7 +18,8 @@ from diskmodel.tiering.placement import PoolPlacer
 
 def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """No store at all: every solver its own builds and layouts, its own operation costs'
-    memo, drive gains and Easy Tier placers, the host sums and the workloads' flows made anew."""
+    memo, drive gains and Easy Tier placers, the host sums and the workloads' flows made anew,
+    every network built (none made from a DA pair variant's)."""
 
     def own_memo(
         inputs: CostInputs, workloads: tuple[tuple[object, ...], ...], config: Configuration
@@ -51,3 +52,4 @@ def share_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
         "_host_sums",
         lambda self, active: _sums_of_host_flows(self, active),
     )
+    monkeypatch.setattr(network_build, "_da_pair_variants", lambda builder: None)
