@@ -17,13 +17,15 @@ closed populations (up to 100,000 customers, the issue's refused case), the cata
 (on by default) and sizing. The machine is shared: CPU seconds of a second run vary by
 10-30%, more under load, which is why the estimate aims at about twice the work.
 
-Measured 2026-11-29 03:47-03:50 UTC (eleventh session; load average 3.1-5.2, three helpers
-at work), after every term was measured again on its own (the tools are named in each
+Measured 2026-11-29 05:09-05:11 UTC (eleventh session; load average 1.4-2.4, one helper at
+work), after every term was measured again on its own (the tools are named in each
 constant's docstring; `python -m bench budget_terms` measures them again) and the estimate
 mended where it priced work that is not done, or missed work that is:
 
-- `SOLVE_S` 3 to 2 ms: a point from nothing costs 1.1-1.7 ms (and `PLACEMENT_S` per tier and
-  workload), one at a load of its own on a solver that placed before 0.4-1.5 ms.
+- `SOLVE_S` 3 to 2.5 ms: a point from nothing costs 1.1-1.7 ms idle (and `PLACEMENT_S` per tier
+  and workload), 2.0 ms at load average 3; one at a load of its own on a solver that placed
+  before 0.4-1.5 ms. At 2 ms a one-workload calibration evaluation fell under its work in a
+  busy hour.
 - `RESOLVE_S` 3 to 1 ms and `RESOLVE_WORKLOAD_S` 0.2 to 0.04 ms: a resolution costs 0.35 ms
   and 15 us a workload. The catalog band's screens, each a resolution, a point and two probes,
   were priced at 3-4 times their cost (`bench budget_terms`: 0.9-3.9 ms a screen for
@@ -36,49 +38,55 @@ mended where it priced work that is not done, or missed work that is:
   at 1.70 s for 2.11 s of work, below it; 64 closed workloads with Easy Tier off (1.20x, the
   lowest row) had room only because `STARTUP_S` is priced over its measure.
 - `CLOSED_EXACT_CUSTOMERS` 3,072 to 2,048, by its own rule on today's closed points.
-- The batched search's two shares rebased onto the cheaper `_sizing_s` (16.0 to 9.84 ms a
-  configuration of the large space: times 1.626), so that its price did not move with them.
+- The batched search's two shares measured directly (`bench budget_terms`: each batch's CPU
+  fitted to its configurations and its new back ends), 0.047 and 0.29 of the new `_sizing_s`,
+  where they had been scaled by the search's speed-ups since 2026-11-28 and had drifted to
+  3.03x in a quiet hour.
+- The calibration rows are timed after a full collection (`gc.collect`): the estimates of
+  every case above leave this process a heap whose due collection (35 ms) landed in the five
+  evaluations of the one-workload row, 3 ms each, and read 0.33-0.46x.
 
 "ratio" is this run's; "quiet" the same estimates against the CPU seconds of a run at
 03:34-03:36 (load average 1.0-2.0, before the helpers started; an in-process calibration row
 is not shown there); "before" that run's own ratio, with the estimates before. All 30 rows
-met, 1.29-2.63x (before: 4 of 29 not met, 1.20-3.15x):
+met, 1.22-2.60x, 1.42-2.90x against the quiet run (before: 4 of 29 not met, 1.20-3.15x):
 
     case                                               est. s  CPU s ratio quiet before
-    open, Easy Tier off, 1 workload                      1.72   1.03  1.67  1.58   1.65
-    open, Easy Tier, 1 workload                          1.75   1.23  1.42  1.38   1.44
-    open, Easy Tier, 1 workload, catalog band            2.74   1.78  1.54  1.51   1.89
-    open, Easy Tier, 1 workload, 2,000 points            6.21   3.30  1.88  1.97   2.62
-    open, Easy Tier, 8 workloads                         2.10   1.59  1.33  1.39   1.35
-    open, Easy Tier off, 64 workloads                    2.98   2.15  1.39     -      -
-    open, Easy Tier, 64 workloads                        4.92   2.71  1.82  2.06   1.57
-    open, Easy Tier, 64 workloads, catalog band          8.96   3.95  2.27  2.37   2.41
-    open, 64 workloads in 8 Easy Tier pools              4.92   2.84  1.73  1.79   1.36
-    open, 8 pools, 200 points, 8 alternatives           11.20   5.19  2.16  2.22   2.61
-    open, 8 alternatives x 8 growth factors              3.78   2.73  1.38  1.46   1.83
-    closed, Easy Tier off, 64 customers                  1.99   1.41  1.41  1.51   1.57
-    closed, Easy Tier, 64 customers                      5.10   2.54  2.01  2.09   2.12
-    closed, Easy Tier, 2,048 customers                  17.72  10.71  1.65  1.71   1.86
-    closed, Easy Tier off, 100,000 customers             3.62   2.44  1.49  1.55   1.88
-    closed, Easy Tier, 100,000 customers                25.52  16.55  1.54  1.65   2.22
-    closed, Easy Tier, 100,000 customers, catalog band  89.57  52.87  1.69  1.82   2.62
-    closed, 64 workloads x 64 customers, Easy Tier off   4.40   3.42  1.29  1.44   1.20
-    closed, 64 workloads x 64 customers, Easy Tier      22.62  11.61  1.95  2.14   2.56
-    shipped: ds8800-15k-pool                             2.47   1.41  1.75  2.02   2.87
-    shipped: ds8800-oltp-application                     4.77   1.94  2.46  2.77   3.10
-    shipped: ds8800-measured-peaks                       4.48   2.22  2.02  2.37   3.08
-    sizing: ds8800-size-for-growth                       2.87   1.53  1.88  2.09   2.66
-    sizing: 106,496 configurations (batched search)     38.65  14.67  2.63  3.03   3.07
-    calibration: 1 workload(s), open                     0.00   0.00  1.30     -   2.28
-    calibration: 1 workload(s), closed, 64 each          0.28   0.12  2.36     -   2.45
-    calibration: 8 workload(s), open                     0.01   0.01  1.60     -   2.70
-    calibration: 8 workload(s), closed, 64 each          0.90   0.45  1.98     -   2.06
-    calibration: 64 workload(s), open                    0.04   0.02  1.77     -   2.43
-    calibration: 64 workload(s), closed, 64 each         3.02   1.39  2.17     -   3.15
+    open, Easy Tier off, 1 workload                      1.77   0.98  1.80  1.62   1.65
+    open, Easy Tier, 1 workload                          1.80   1.28  1.41  1.42   1.44
+    open, Easy Tier, 1 workload, catalog band            3.00   1.80  1.67  1.66   1.89
+    open, Easy Tier, 1 workload, 2,000 points            7.23   3.20  2.26  2.30   2.62
+    open, Easy Tier, 8 workloads                         2.15   1.49  1.45  1.42   1.35
+    open, Easy Tier off, 64 workloads                    3.03   1.92  1.58     -      -
+    open, Easy Tier, 64 workloads                        4.97   2.33  2.13  2.08   1.57
+    open, Easy Tier, 64 workloads, catalog band          9.23   3.55  2.60  2.44   2.41
+    open, 64 workloads in 8 Easy Tier pools              4.97   2.57  1.94  1.81   1.36
+    open, 8 pools, 200 points, 8 alternatives           12.29   4.96  2.48  2.43   2.61
+    open, 8 alternatives x 8 growth factors              4.27   2.59  1.65  1.65   1.83
+    closed, Easy Tier off, 64 customers                  2.04   1.35  1.51  1.55   1.57
+    closed, Easy Tier, 64 customers                      5.15   2.40  2.14  2.11   2.12
+    closed, Easy Tier, 2,048 customers                  17.77  10.36  1.72  1.72   1.86
+    closed, Easy Tier off, 100,000 customers             3.67   2.44  1.50  1.57   1.88
+    closed, Easy Tier, 100,000 customers                25.57  16.20  1.58  1.65   2.22
+    closed, Easy Tier, 100,000 customers, catalog band  89.83  51.39  1.75  1.83   2.62
+    closed, 64 workloads x 64 customers, Easy Tier off   4.45   3.27  1.36  1.45   1.20
+    closed, 64 workloads x 64 customers, Easy Tier      22.67  11.15  2.03  2.14   2.56
+    shipped: ds8800-15k-pool                             2.69   1.40  1.93  2.20   2.87
+    shipped: ds8800-oltp-application                     4.99   2.03  2.46  2.90   3.10
+    shipped: ds8800-measured-peaks                       5.10   2.15  2.37  2.70   3.08
+    sizing: ds8800-size-for-growth                       3.16   1.51  2.09  2.31   2.66
+    sizing: 106,496 configurations (batched search)     25.03  14.22  1.76  1.96   3.07
+    calibration: 1 workload(s), open                     0.00   0.00  1.22     -   2.28
+    calibration: 1 workload(s), closed, 64 each          0.28   0.12  2.34     -   2.45
+    calibration: 8 workload(s), open                     0.01   0.01  1.61     -   2.70
+    calibration: 8 workload(s), closed, 64 each          0.90   0.46  1.97     -   2.06
+    calibration: 64 workload(s), open                    0.04   0.03  1.71     -   2.43
+    calibration: 64 workload(s), closed, 64 each         3.02   1.42  2.13     -   3.15
 
-The batched search is the row nearest the top in a quiet hour (3.03x): its shares follow the
-search's speed and are measured again whenever the search gets faster (`budget.
-SEARCH_SOLVE_SHARE`). The earlier tables follow, as they were measured.
+Nearest the edges: the application in a quiet hour (2.90x: its closed points, priced by
+`CLOSED_SETTLED`), and the one-workload calibration evaluation (1.22x here, 1.10-1.5x in
+separate runs at load average 2-4: the thinnest, a point from nothing at `SOLVE_S`). The
+earlier tables follow, as they were measured.
 
 Measured 2026-11-28 17:41-17:46 UTC (a busy hour, other helpers at work: load average
 3.9-4.6, CPU seconds 5-15% over a quick hour's), this branch: a closed point priced by the
@@ -244,6 +252,7 @@ what the search solves, against 2.2 times on the large space.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import sys
@@ -414,6 +423,11 @@ def evaluation_rows() -> Iterator[tuple[str, float, float]]:
             data = scenario(workloads=workloads, queue_depth=queue_depth, analyses=_NO_BAND)
             s = Scenario.model_validate(data, context={"catalog": catalog})
             Solver(resolve(s, catalog)).planned_point()
+            # The rows above leave this process a heap that a calibration would not have (the
+            # estimates of every case): collected here, so that a full collection it is due
+            # does not land in the few evaluations timed (one of 35 ms made a one-workload
+            # evaluation of 3 ms read 9-11 ms, and the row 0.33-0.46x).
+            gc.collect()
             start = time.process_time()
             for _ in range(EVALUATIONS):
                 # A calibration's evaluations change the workloads, so none finds its layouts

@@ -22,6 +22,11 @@ times it under load, as the constants' docstrings say) rather than from the rows
    slope is what `STARTUP_WORKLOAD_S` prices, the intercept `STARTUP_S`.
 4. **The catalog band's parts** in a whole prediction: its screens and its solved
    beginnings, counted and timed, against `_catalog_band_s`.
+5. **The batched sizing search's shares**: scenarios/sizing/ds8800-size-large-space.yaml
+   searched in this process, each batch's CPU fitted by least squares to its configurations
+   and its back ends new to the process (`SEARCH_SOLVE_SHARE`, `SEARCH_BACK_END_SHARE`, as
+   shares of `_sizing_s`; the latter before its 1.46 placements a back end over two
+   processes).
 
 Measured 2026-11-29 03:40-03:45 UTC (load average 1.0-2.6), before the constants were set
 from it:
@@ -54,6 +59,10 @@ over. Closed points 0.02-0.17 s with Easy Tier off (priced 0.02-0.24), 0.13-1.98
 placing (0.28-2.98); start-up 1.02, 1.15, 1.42 and 1.84 s for 1, 8, 32 and 64 workloads
 (priced 1.52, 1.66, 2.14, 2.78); the band 44 screens of 3.4 ms and 10 beginnings of 38 ms for
 one workload (0.53 s; priced 0.98 s), 47 of 17.5 ms and 6 of 94 ms for 64 (1.39 s; 4.04 s).
+The batched search (05:00-05:05, load average 2.0-2.6, two runs, after the day's sizing
+speed-ups): 95 batches, 9,968 configurations, 1,288 back ends, 8.0-8.2 s; 0.52-0.55 ms a
+configuration (share 0.053-0.056) and 2.0-2.35 ms a back end (0.205-0.239, times 1.46:
+0.30-0.35), where the shares priced 0.1008 and 0.504 (scaled, not measured, since 2026-11-28).
 """
 
 from __future__ import annotations
@@ -65,10 +74,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench.bench_budget import _NO_BAND, measure
+from bench.bench_report import ROOT
 from bench.bench_worst_case import scenario
-from diskmodel.analyses import budget
+from diskmodel.analyses import budget, size_batch, size_try
 from diskmodel.analyses import catalog_band as band
+from diskmodel.analyses.size import size_scenario
 from diskmodel.api import load_scenario, predict
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.configuration import resolve
@@ -220,6 +233,47 @@ def _band_rows(catalog: Catalog, tmp: Path, timed: dict[str, list[float]]) -> No
         )
 
 
+def search_shares(catalog: Catalog) -> None:
+    path = ROOT / "scenarios" / "sizing" / "ds8800-size-large-space.yaml"
+    s = load_scenario(path, catalog)
+    seen: set[object] = set()
+    batches: list[tuple[int, int, float]] = []
+    inside = [0]
+    solve = size_try.try_configurations
+
+    def timed(jobs: Any, context: Any) -> Any:
+        if inside[0]:  # a batch's own parts, timed with it
+            return solve(jobs, context)
+        new = {size_batch.back_end(job) for job in jobs} - seen
+        seen.update(new)
+        inside[0] += 1
+        start = time.process_time()
+        try:
+            return solve(jobs, context)
+        finally:
+            batches.append((len(jobs), len(new), time.process_time() - start))
+            inside[0] -= 1
+
+    size_try.try_configurations = timed
+    try:
+        forget_placements()
+        size_scenario(s, workers=1)
+    finally:
+        size_try.try_configurations = solve
+    n, b, t = (np.array(column, dtype=np.float64) for column in zip(*batches, strict=True))
+    (each, back_end), *_ = np.linalg.lstsq(np.c_[n, b], t, rcond=None)
+    growth = s.analyses.growth
+    per = budget._sizing_s(s, catalog, tuple(growth.multipliers) if growth else ())
+    print(
+        f"\nbatched search: {len(batches)} batches, {int(n.sum()):,} configurations, "
+        f"{int(b.sum()):,} back ends, {t.sum():.2f} s; {each * 1e3:.3f} ms a configuration "
+        f"(share {each / per:.4f}, priced {budget.SEARCH_SOLVE_SHARE}), {back_end * 1e3:.3f} ms "
+        f"a back end (share {back_end / per:.4f}, x1.46 {1.46 * back_end / per:.4f}, priced "
+        f"{budget.SEARCH_BACK_END_SHARE})",
+        flush=True,
+    )
+
+
 def main() -> None:
     catalog = load_catalog()
     limit, budget.MAX_WORK_S = budget.MAX_WORK_S, float("inf")
@@ -229,6 +283,7 @@ def main() -> None:
             closed_points(catalog)
             startup(Path(name))
             band_parts(catalog, Path(name))
+            search_shares(catalog)
     finally:
         budget.MAX_WORK_S = limit
 

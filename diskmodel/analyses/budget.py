@@ -59,7 +59,7 @@ must stay under a minute on 2 cores)."""
 # 1.3-2 times the cost measured under load, so that the estimate stays above the work when
 # the machine is busier and within 3 times it when it is idle.
 
-SOLVE_S = 2e-3
+SOLVE_S = 2.5e-3
 """One operating point of one configuration: its network built and solved, placed for the
 load where Easy Tier's placement follows it. Measured 2026-11-29 03:40 (load average 1.0,
 `python -m bench budget_terms`, the worst-case bench's pool, the layouts forgotten before each:
@@ -67,8 +67,13 @@ the costliest a point can be): the planned point on a fresh solver 1.1 ms with E
 1.7 ms for one workload in a three-tier pool (0.3 of it priced by `PLACEMENT_S`), 3.7 ms for 8
 and 20.6 ms for 64 (1.5 ms and `PLACEMENT_S` per tier and workload, to within 5%); a point at
 a load of its own on a solver that has placed before, 0.4 ms, 1.5, 2.6 and 5.9 ms; a curve's
-points that share a placement about 0.1-0.9 ms. 3 ms until then (2.5 ms measured on
-2026-11-28), when the shipped scenarios' rows had reached 2.9-3.1x their cost."""
+points that share a placement about 0.1-0.9 ms. Under load the point from nothing costs more:
+1.98 ms for one workload at load average 3 (05:06), and a calibration evaluation of one
+workload, its resolution and such a point, 3.0-3.75 ms at load average 4 against 2.76 ms at 3
+(`bench budget`'s evaluation rows). Set at 2.5 ms, 1.25-2.3 times the point from nothing for
+one workload, so that the evaluation (priced 4.1 ms) stays above it: at 2 ms it fell under
+it (0.97x) in a busy hour. 3 ms until then (2.5 ms measured on 2026-11-28), when the shipped
+scenarios' rows had reached 2.9-3.1x their cost."""
 PLACEMENT_S = 1e-4
 """Per operating point, per tier and per workload sharing a pool whose Easy Tier placement
 follows the load: the placement's ceiling searches and the network's flows grow with the
@@ -175,44 +180,29 @@ apart from the point: they priced the catalog band's 73 resolutions of 64 worklo
 which took 0.1 s (`bench budget`'s 64-workload band case at 3.4 times its cost)."""
 RESOLVE_WORKLOAD_S = 4e-5
 """Per workload of a configuration resolved again (see `RESOLVE_S`)."""
-SEARCH_SOLVE_SHARE = 0.1008
+SEARCH_SOLVE_SHARE = 0.047
 """A configuration solved by the batched sizing search (a space beyond 512 configurations)
 whose back end's Easy Tier layouts its process has made already (`model.layout.placements_for`,
 `size_batch.FRONT_END_CHOICES`), as a share of `_sizing_s` (a configuration resolved and solved
 on a fresh solver): validated, resolved and solved at the planned load and each growth
-factor, the drives' tables and operation costs kept across configurations (measured on
-scenarios/sizing/ds8800-size-large-space.yaml, 2026-11-28 12:26, load average 2.6-3.3:
-2.4-2.6 ms for 772-1,303 such configurations of 120-200 back ends solved in one process,
-against `_sizing_s`'s 16.0 ms: 0.15-0.16; the configurations with no SSD, whose pool has one
-tier and places nothing, among them). 0.3 until the back ends were counted, for every
-configuration, first of its back end or not; 0.16 until the sizing search's own work and the
-model's placements and open solves were cut (2026-11-28 16:15, load average 0.4-0.7: the
-whole search in one process 25.0 s CPU, against 35.6 s when the shares were measured, 0.70:
-both shares scaled by it, and the large space's `bench budget` row went from 3.29x to the
-figure in its docstring); 0.11 until the open solves were batched across configurations and
-the placement work shared between them (2026-11-28 18:16, load average 1.4: the whole search
-in one process 17.7 s CPU against 26.8 s at the session's start, bea8a1d, measured in the same
-minutes: 0.66, both shares scaled by it; the row had gone to 3.12x); 0.073 until the network
-build and the placement were cut again (2026-11-29 00:45, idle: `diskmodel size` on the large
-space, its workers included, 15.7-17.0 s CPU against 18.0-18.5 s at e9305a7, in turn: 0.9,
-both shares scaled by it; the row had gone to 3.39x in an idle hour); 0.066 until the
-network build, the open solves and the search's own work were cut again (2026-11-29 02:50,
-load average 1.3-1.7: `diskmodel size` on the large space, its workers included, 13.6 s CPU
-against 14.4 s at 3acadc8, `farm-bench -n 4 --vs`: 0.944, both shares scaled by it; the row
-had gone to 3.07x); 0.062 until `SOLVE_S` and `RESOLVE_S` were measured again (2026-11-29
-03:45), which made `_sizing_s` of the large space 9.84 ms rather than 16.0: both shares
-scaled by 16.0 / 9.84 = 1.626, so that the search's price did not move with them."""
-SEARCH_BACK_END_SHARE = 0.504
+factor, the drives' tables and operation costs kept across configurations. Measured directly
+2026-11-29 05:00 (load average 2.0-2.6; `diskmodel size`'s search of
+scenarios/sizing/ds8800-size-large-space.yaml in one process, 9.47 s CPU, each of its 95
+batches' CPU fitted by least squares to its configurations and its back ends new to the
+process: 0.52-0.55 ms a configuration and 2.0-2.35 ms more a back end, against `_sizing_s`'s
+11.84 ms: 0.044-0.046 and 0.17-0.20; set at 0.047). Until then the shares were scaled by
+the whole search's measured speed-up after each change to it (from 0.3 and 0.8 on 2026-11-28
+to 0.062 and 0.31), which let them drift from the cost: the large space's `bench budget` row
+reached 3.03x in a quiet hour."""
+SEARCH_BACK_END_SHARE = 0.29
 """Per back end among the configurations a batched sizing search may solve: its Easy Tier
 layouts made by the first configuration of it a process solves, beyond `SEARCH_SOLVE_SHARE`,
-as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: the first configuration of a
-back end 11.1-11.4 ms against 2.4-2.6 ms for the others (8.7 ms more, 0.54 of `_sizing_s`);
-and a back end is placed more than once, by each process it is sent to and again when the
-layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two processes the search
-uses by default, 1,878 placements for the 1,288 back ends of the 9,968 configurations solved
-(1.46 each, 2026-11-28 12:27): 0.54 x 1.46 = 0.8; scaled by 0.70 with `SEARCH_SOLVE_SHARE`
-(2026-11-28 16:15), by 0.66 with it (18:16), by 0.9 with it (2026-11-29 00:45) and by 0.944
-with it (02:50); rebased by 1.626 with it (2026-11-29 03:45)."""
+as a share of `_sizing_s`. Measured as `SEARCH_SOLVE_SHARE`: 2.35 ms a back end new to the
+process (0.17-0.20); and a back end is placed more than once, by each process it is sent to and
+again when the layouts kept (`layout._BACK_ENDS_KEPT`) have let it go: over the two
+processes the search uses by default, 1,878 placements for the 1,288 back ends of the 9,968
+configurations solved (1.46 each, 2026-11-28 12:27; a batch now keeps each back end's
+configurations in one task, `size_batch.back_end`): 0.20 x 1.46 = 0.29."""
 SCREEN_S = 3e-6
 """Per configuration of a batched sizing search's space: its bounds in numpy, its cost and
 its place in the order (measured: 0.11-0.13 s for 106,496 configurations, 1.2 us each)."""
