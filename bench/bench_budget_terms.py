@@ -61,8 +61,9 @@ placing (0.28-2.98); start-up 1.02, 1.15, 1.42 and 1.84 s for 1, 8, 32 and 64 wo
 one workload (0.53 s; priced 0.98 s), 47 of 17.5 ms and 6 of 94 ms for 64 (1.39 s; 4.04 s).
 The batched search (05:00-05:05, load average 2.0-2.6, two runs, after the day's sizing
 speed-ups): 95 batches, 9,968 configurations, 1,288 back ends, 8.0-8.2 s; 0.52-0.55 ms a
-configuration (share 0.053-0.056) and 2.0-2.35 ms a back end (0.205-0.239, times 1.46:
-0.30-0.35), where the shares priced 0.1008 and 0.504 (scaled, not measured, since 2026-11-28).
+configuration and 2.0-2.35 ms a back end: as shares of `_sizing_s` (11.84 ms once `SOLVE_S`
+was set at 2.5 ms) 0.044-0.046 and 0.17-0.20 (times 1.46: 0.25-0.29), where the shares priced
+were 0.062 and 0.31 of a 16.0 ms `_sizing_s` (scaled, not measured, since 2026-11-28).
 """
 
 from __future__ import annotations
