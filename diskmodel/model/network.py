@@ -85,6 +85,36 @@ class ClassTimes:
         return out
 
 
+def cut_gain(gain: FloatArray) -> FloatArray:
+    """A drive's alpha(1..D) cut where it stops changing (`Network.solved_as`)."""
+    changing = np.flatnonzero(gain != gain[-1])
+    return gain[: int(changing[-1]) + 2] if changing.size else gain[:1]
+
+
+def stacked_gains(cut: Sequence[FloatArray], rows: Sequence[int]) -> FloatArray:
+    """The ranks' gains stacked [R, Dmax] (`Network.solved_as`): rank r's row is the cut
+    gain `cut[rows[r]]`, padded with its last value."""
+    depth = max((len(g) for g in cut), default=1)
+    padded = np.empty((len(cut), depth))
+    for i, g in enumerate(cut):
+        padded[i, : len(g)] = g
+        padded[i, len(g) :] = g[-1]
+    return padded[rows] if cut else np.empty((0, depth))
+
+
+def index_arrays(
+    single: list[int], multi: list[int], drives: list[int], servers: FloatArray
+) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]]:
+    """`Network.solved_as`'s stations as arrays (`Network.open_entries`): the single-server,
+    the multi-server ones and their servers, and the drives."""
+    return (
+        np.asarray(single, dtype=np.int64),
+        np.asarray(multi, dtype=np.int64),
+        servers[multi],
+        np.asarray(drives, dtype=np.int64),
+    )
+
+
 @dataclass(frozen=True)
 class Network:
     """Stations, flows and per-workload loads of one configuration at one placement."""
@@ -121,8 +151,9 @@ class Network:
         Poisson arrivals), applied as well to a drive with command queueing (approximate)."""
         return (1.0 + self.scv) / 2.0
 
-    @property
+    @cached_property
     def servers(self) -> FloatArray:
+        """[K] each station's servers (`Station.servers`)."""
         return np.array([s.servers for s in self.stations], dtype=np.float64)
 
     @cached_property
@@ -156,15 +187,9 @@ class Network:
             row = distinct.get(id(g))
             if row is None:
                 row = distinct[id(g)] = len(cut)
-                changing = np.flatnonzero(g != g[-1])
-                cut.append(g[: int(changing[-1]) + 2] if changing.size else g[:1])
+                cut.append(cut_gain(g))
             rows.append(row)
-        depth = max((len(g) for g in cut), default=1)
-        padded = np.empty((len(cut), depth))
-        for i, g in enumerate(cut):
-            padded[i, : len(g)] = g
-            padded[i, len(g) :] = g[-1]
-        return single, multi, drives, padded[rows] if cut else np.empty((0, depth))
+        return single, multi, drives, stacked_gains(cut, rows)
 
     @cached_property
     def open_entries(
@@ -174,13 +199,24 @@ class Network:
         (`model.open.station_states_many`): the single-server, multi-server and drive
         stations' indices, the multi-server ones' servers and every station's wait factor."""
         single, multi, drives, _ = self.solved_as
-        return (
-            np.asarray(single, dtype=np.int64),
-            np.asarray(multi, dtype=np.int64),
-            self.servers[multi],
-            np.asarray(drives, dtype=np.int64),
-            self.wait_factor,
-        )
+        return (*index_arrays(single, multi, drives, self.servers), self.wait_factor)
+
+    def given_open_form(
+        self,
+        servers: FloatArray,
+        indices: tuple[list[int], list[int], list[int]],
+        arrays: tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]],
+        gains: FloatArray,
+    ) -> None:
+        """Takes `servers`, `solved_as` and `open_entries` from the network's builder, which
+        holds the stations' servers and kinds once per configuration (`servers`; `indices`
+        and `arrays` as `solved_as` and `index_arrays` make them from those) and the ranks'
+        distinct gains (`gains`, as `stacked_gains` makes them): every network is solved, and
+        these are what the open solution reads first, to the bit what they work out."""
+        worked_out = self.__dict__
+        worked_out["servers"] = servers
+        worked_out["solved_as"] = (*indices, gains)
+        worked_out["open_entries"] = (*arrays, self.wait_factor)
 
     @cached_property
     def visited(self) -> FloatArray:

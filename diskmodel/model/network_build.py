@@ -31,7 +31,16 @@ from diskmodel.model.costs import OpCosts, queue_limit
 from diskmodel.model.flows import FLOW_FIGURES, Flows, rank_flows, workload_shares
 from diskmodel.model.kept import Kept
 from diskmodel.model.layout import PoolLayout, forget_also, network_key
-from diskmodel.model.network import ClassTimes, FloatArray, Network, RankInfo, Station
+from diskmodel.model.network import (
+    ClassTimes,
+    FloatArray,
+    Network,
+    RankInfo,
+    Station,
+    cut_gain,
+    index_arrays,
+    stacked_gains,
+)
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
@@ -113,6 +122,7 @@ def build_network(
 
 
 _WORKED_OUT = (
+    "servers",
     "class_shares",
     "solved_as",
     "_kind_members",
@@ -210,6 +220,7 @@ class NetworkBuilder:
             ),
         )
         self._front = np.flatnonzero(_front_stations(self._kind_of_station, self._mirror))
+        self._open_form = _open_form(self._servers_at, self._first_rank)
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         self._pools: dict[str, tuple[object, ...]] = {}  # each pool's ranks (`_installed`)
@@ -554,7 +565,7 @@ class NetworkBuilder:
             sibling.cells, cells.reshape(7, W, D)
         )
         times = net.times
-        return Network(
+        out = Network(
             config=self.config,
             stations=self._stations,
             ranks=tuple(infos),
@@ -578,6 +589,9 @@ class NetworkBuilder:
             ),
             mirror=None,
         )
+        # The ranks' gains are the sibling's, in rank order: so are their stacked rows.
+        out.given_open_form(self._servers_at, *self._open_form, net.solved_as[3])
+        return out
 
     def _da_terms(
         self,
@@ -1090,19 +1104,24 @@ def _assemble(
     capacity = builder._servers_at.copy()
     at_ranks: list[float] = []
     commands = config.hardware.system.device_adapter.commands_per_hdd
-    # Ranks of one drive on one span with the same mix of work share a gain: looked up once.
-    alike: dict[tuple[int, float, float], tuple[FloatArray, float]] = {}
+    # Ranks of one drive on one span with the same mix of work share a gain: looked up once,
+    # and cut once for the open solution (`Network.solved_as`), a rank's row its gain's.
+    alike: dict[tuple[int, float, float], tuple[FloatArray, float, int]] = {}
+    cut: list[FloatArray] = []
+    rows: list[int] = []
     for info, share in zip(infos, shares, strict=True):
         kind = (id(info.rank.drive), info.span, share)
         found = alike.get(kind)
         if found is None:
             depth = queue_limit(info.rank, commands)
             gain = costs.gain(info.rank, info.span, depth, share)
-            found = alike[kind] = (gain, float(gain[-1]))
+            found = alike[kind] = (gain, float(gain[-1]), len(cut))
+            cut.append(cut_gain(gain))
         gains.append(found[0])
         at_ranks.append(found[1])
+        rows.append(found[2])
     capacity[first_rank:] = at_ranks
-    return Network(
+    net = Network(
         config=config,
         stations=builder._stations,
         ranks=tuple(infos),
@@ -1120,6 +1139,25 @@ def _assemble(
         times=_class_times(builder, sums),
         mirror=builder._mirror,
     )
+    net.given_open_form(builder._servers_at, *builder._open_form, stacked_gains(cut, rows))
+    return net
+
+
+def _open_form(
+    servers: FloatArray, first_rank: int
+) -> tuple[
+    tuple[list[int], list[int], list[int]],
+    tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]],
+]:
+    """How the open solution treats a configuration's stations (`Network.solved_as`), from
+    their servers (`servers`, as `Station.servers`) and the first rank's index (the ranks
+    follow every other station): the single-server ones, the multi-server ones and the
+    ranks, as lists and as arrays (`index_arrays`)."""
+    before = servers[:first_rank].tolist()
+    single = [k for k, c in enumerate(before) if c == 1]
+    multi = [k for k, c in enumerate(before) if c != 1]
+    drives = list(range(first_rank, len(servers)))
+    return (single, multi, drives), index_arrays(single, multi, drives, servers)
 
 
 def front_end_delay_s(

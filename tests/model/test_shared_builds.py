@@ -361,3 +361,30 @@ def test_a_da_pair_variant_shares_the_pool_flows_and_builds_as_alone(
     share_nothing(monkeypatch)
     assert shared == [_network_bits(NetworkBuilder(other).build(p)) for p in placements]
     assert made
+
+
+def _worked_out_alone(net: Network) -> tuple[object, ...]:
+    """What `net` works out itself of the figures its builder hands it
+    (`Network.given_open_form`): from its fields alone, on a copy that holds none of them."""
+    alone = object.__new__(Network)
+    alone.__dict__.update({f.name: getattr(net, f.name) for f in fields(net)})
+    return _bits((alone.servers, alone.solved_as, alone.open_entries))
+
+
+@pytest.mark.parametrize("changes", [{}, {"system.processor_ways": 2}, {"system.da_pairs": 3}])
+def test_the_open_form_a_builder_hands_a_network_is_the_one_it_works_out(
+    changes: dict[str, Any],
+) -> None:
+    """The stations' servers, how the open solution treats them and the ranks' stacked gains
+    (`Network.solved_as`, `open_entries`), made by the builder once per configuration and as
+    it looks the gains up, are to the bit what the network works out itself: for a network
+    built and for one a DA pair variant makes from it (`_from_sibling`)."""
+    forget_placements()
+    base = _config(_two_tier())
+    other = _config(_two_tier(**changes))
+    ours, theirs = NetworkBuilder(base), NetworkBuilder(other)
+    for r in _loads(base):
+        placed = layout(base, r)
+        for net in (ours.build(placed), theirs.build(placed)):
+            given = _bits((net.servers, net.solved_as, net.open_entries))
+            assert given == _worked_out_alone(net)
