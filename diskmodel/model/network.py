@@ -102,6 +102,19 @@ def stacked_gains(cut: Sequence[FloatArray], rows: Sequence[int]) -> FloatArray:
     return padded[rows] if cut else np.empty((0, depth))
 
 
+def station_classes(
+    servers: FloatArray, kind_of_station: NDArray[np.int64]
+) -> tuple[list[int], list[int], list[int]]:
+    """How the open solution treats stations of these servers (`Station.servers`) and kinds
+    (`ClassTimes.kind_of_station`): the single-server ones (M/M/1), the multi-server ones
+    (M/M/c) and the ranks (load-dependent), by index (`Network.solved_as`)."""
+    is_rank = kind_of_station == _RANK
+    one = servers == 1
+    single = np.flatnonzero(~is_rank & one).tolist()
+    multi = np.flatnonzero(~is_rank & ~one).tolist()
+    return single, multi, np.flatnonzero(is_rank).tolist()
+
+
 def index_arrays(
     single: list[int], multi: list[int], drives: list[int], servers: FloatArray
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]]:
@@ -172,11 +185,7 @@ class Network:
         shorter one held at its last value (the station holds alpha(D) beyond its own D, so
         both are exact: an SSD's 32 entries constant from its 8 channels on take 8 columns,
         not 32). Ranks of a kind on one span share one gain array, cut once."""
-        is_rank = self.times.kind_of_station == _RANK
-        one = self.servers == 1
-        single = np.flatnonzero(~is_rank & one).tolist()
-        multi = np.flatnonzero(~is_rank & ~one).tolist()
-        drives = np.flatnonzero(is_rank).tolist()
+        single, multi, drives = station_classes(self.servers, self.times.kind_of_station)
         # Each distinct gain cut and padded once; a rank's row is its gain's.
         distinct: dict[int, int] = {}
         cut: list[FloatArray] = []

@@ -40,6 +40,7 @@ from diskmodel.model.network import (
     cut_gain,
     index_arrays,
     stacked_gains,
+    station_classes,
 )
 from diskmodel.model.rank_shares import EMPTY_FRACTION
 from diskmodel.units import KIB, MB, US
@@ -220,7 +221,7 @@ class NetworkBuilder:
             ),
         )
         self._front = np.flatnonzero(_front_stations(self._kind_of_station, self._mirror))
-        self._open_form = _open_form(self._servers_at, self._first_rank)
+        self._open_form = _open_form(self._servers_at, self._kind_of_station)
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         self._pools: dict[str, tuple[object, ...]] = {}  # each pool's ranks (`_installed`)
@@ -374,10 +375,7 @@ class NetworkBuilder:
             "pool flows",
             self.costs.kept(w, workload.mix),
             *(getattr(costs_of, f) for f in processor.CORE_FIGURES.values()),
-            tuple(
-                (s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share)
-                for s in pool_layout.placement.workload(workload.name).tiers
-            ),
+            _tier_shares(pool_layout, workload.name),
             self._installed(workload.pool, pool_ranks),
             pool_layout.shares_key[1],
         )
@@ -459,12 +457,7 @@ class NetworkBuilder:
         inputs = self._cost_inputs(w)
         if inputs[1] is not None:
             return self._workload_flows(w, pool_layout, pool_ranks)
-        held = pool_layout.placement.workload(workload.name).tiers
-        key = (
-            inputs,
-            tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held),
-            pool_layout.shares_key[1],
-        )
+        key = (inputs, _tier_shares(pool_layout, workload.name), pool_layout.shares_key[1])
         found = self._flows.get(key)
         if found is None:
             if len(self._flows) >= _FLOWS_KEPT:
@@ -700,6 +693,13 @@ class NetworkBuilder:
             _joined(service, np.zeros((0, K))),
         )
         return own.with_host(self._host_sums(active)), drives
+
+
+def _tier_shares(pool_layout: PoolLayout, workload: str) -> tuple[object, ...]:
+    """What a workload's flows read of its placement (`_kept_workload_flows`, `_pool_flows`):
+    each tier's capacity used and shares of its small I/O and MB."""
+    held = pool_layout.placement.workload(workload).tiers
+    return tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held)
 
 
 _AS_INSTALLED_BUT_DA = attrgetter(
@@ -1144,19 +1144,14 @@ def _assemble(
 
 
 def _open_form(
-    servers: FloatArray, first_rank: int
+    servers: FloatArray, kind_of_station: NDArray[np.int64]
 ) -> tuple[
     tuple[list[int], list[int], list[int]],
     tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]],
 ]:
-    """How the open solution treats a configuration's stations (`Network.solved_as`), from
-    their servers (`servers`, as `Station.servers`) and the first rank's index (the ranks
-    follow every other station): the single-server ones, the multi-server ones and the
-    ranks, as lists and as arrays (`index_arrays`)."""
-    before = servers[:first_rank].tolist()
-    single = [k for k, c in enumerate(before) if c == 1]
-    multi = [k for k, c in enumerate(before) if c != 1]
-    drives = list(range(first_rank, len(servers)))
+    """How the open solution treats a configuration's stations (`station_classes`, as
+    `Network.solved_as` works them out), as lists and as arrays (`index_arrays`)."""
+    single, multi, drives = station_classes(servers, kind_of_station)
     return (single, multi, drives), index_arrays(single, multi, drives, servers)
 
 
