@@ -253,9 +253,8 @@ def _saturation_s(scenario: Scenario, catalog: Catalog) -> float:
     """One saturation search: at most `SATURATION_POINTS` probes where a placement follows the
     load; else one, as the network's scale gives the maximum at once
     (`model.saturation.station_load`)."""
-    placing, follows = _placing(scenario, catalog)
-    probes = SATURATION_POINTS if follows else 1
-    return probes * (SOLVE_S + PROBE_PLACEMENT_S * placing)
+    _, follows = _placing(scenario, catalog)
+    return (SATURATION_POINTS if follows else 1) * _probe_s(scenario, catalog)
 
 
 def _placing(scenario: Scenario, catalog: Catalog) -> tuple[float, bool]:
