@@ -24,7 +24,6 @@ from diskmodel.model.copy_links import (
     group_hold_s,
     link_service,
     link_station_names,
-    metro_links,
     mirror_state,
 )
 from diskmodel.model.costs import OpCosts, queue_limit
@@ -86,29 +85,171 @@ def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float
     return work
 
 
-def _front_end_stations(config: Configuration) -> list[Station]:
-    """Host ports, host adapter cards, the two servers, the DA pairs and any replication
-    links, in that order."""
+@dataclass(frozen=True)
+class _StationLayout:
+    """What a network builder reads of its configuration's stations but its ranks' own (each
+    rank's station, `_rank_station`): the stations of the front end (`_front_end_stations`)
+    and their indices by kind, and over them and `ranks_ahead` ranks after them each
+    station's servers (`Station.servers`), kind (`STATION_KIND_KEYS` index) and how the open
+    solution treats it (`_open_form`). A configuration of R ranks takes the first R of them
+    (`NetworkBuilder.__init__`): one record serves every rank count of a sizing search's
+    configurations on one front end. Shared by the builders (`_station_layouts`): tuples, and
+    arrays made read-only."""
+
+    front: tuple[Station, ...]
+    cards: tuple[int, ...]  # each host port's two flows' card (`NetworkBuilder._host_flows`)
+    host_stations: int  # the host ports and cards
+    servers: tuple[int, ...]
+    first_da: int
+    da_pairs: tuple[int, ...]
+    channels: tuple[int, ...]  # FICON channels
+    links: tuple[int, ...]  # Metro Mirror links
+    ranks_ahead: int
+    servers_at: FloatArray
+    kinds: NDArray[np.int64]
+    # `_front_stations`' indices without and with Metro Mirror (whose links are not part of
+    # the front end): no rank is part of it, so they are the same for every rank count.
+    front_end: NDArray[np.intp]
+    front_end_mirrored: NDArray[np.intp]
+    # `_open_form`'s single- and multi-server stations (none a rank: the same for every rank
+    # count) and the ranks', as lists and arrays.
+    single: list[int]
+    multi: list[int]
+    drives: list[int]
+    arrays: tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]]
+
+    @property
+    def first_rank(self) -> int:
+        return len(self.front)
+
+    def open_form(
+        self, ranks: int
+    ) -> tuple[
+        tuple[list[int], list[int], list[int]],
+        tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, NDArray[np.int64]],
+    ]:
+        """`_open_form` of the stations with `ranks` ranks after the front end's."""
+        single, multi, servers_of_multi, drives = self.arrays
+        return (
+            (self.single, self.multi, self.drives[:ranks]),
+            (single, multi, servers_of_multi, drives[:ranks]),
+        )
+
+
+_RANKS_AHEAD = 256
+"""The ranks a station layout is made for at least (`_StationLayout.ranks_ahead`): more than a
+DS8800 holds (1,536 drives in ranks of 8), so one record serves every configuration."""
+_LAYOUTS_KEPT = 64
+_station_layouts: dict[tuple[object, ...], _StationLayout] = {}
+"""The station layouts (`_StationLayout`) by every figure they are made from
+(`_station_layout`): a sizing search's configurations differ in their drives and ranks far
+more often than in their front end, so its builders make each front end's stations once."""
+
+forget_also(_station_layouts.clear)  # `layout.forget_placements` forgets them too
+
+
+def _station_layout(config: Configuration) -> _StationLayout:
+    """`config`'s station layout, made once for each front end (`_station_layouts`) with room
+    for its ranks."""
     hw = config.hardware
-    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(hw.host_ports)]
-    cards = host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports)
+    ficon = hw.ficon
+    key = (
+        hw.host_ports,
+        host_adapter.cards_for_ports(hw.host_adapter, hw.host_ports),
+        hw.host_adapter.ports_per_adapter,
+        hw.processor.ways,
+        hw.system.servers,
+        hw.da_pairs,
+        None if ficon is None else (ficon.channel.name, ficon.channels),
+        tuple(link_station_names(config)),
+    )
+    found = _station_layouts.get(key)
+    ranks = len(config.ranks)
+    if found is None or found.ranks_ahead < ranks:
+        if len(_station_layouts) >= _LAYOUTS_KEPT:
+            _station_layouts.clear()
+        found = _station_layouts[key] = _made_layout(*key, max(ranks, _RANKS_AHEAD))
+    return found
+
+
+def _made_layout(
+    host_ports: int,
+    cards: int,
+    ports_per_card: int,
+    ways: int,
+    servers: int,
+    da_pairs: int,
+    channels: tuple[str, int] | None,
+    links: tuple[str, ...],
+    ranks_ahead: int,
+) -> _StationLayout:
+    """The station layout of these figures (`_station_layout`), with room for `ranks_ahead`
+    ranks."""
+    front = _front_end_stations(host_ports, cards, ways, servers, da_pairs, channels, links)
+    n_channels = 0 if channels is None else channels[1]
+    first_server = host_ports + cards
+    first_channel = first_server + servers + da_pairs
+    first_rank = len(front)
+    servers_at = np.ones(first_rank + ranks_ahead)
+    server_stations = list(range(first_server, first_server + servers))
+    servers_at[server_stations] = float(ways)
+    kinds = np.repeat(
+        _KIND_INDEX,
+        (first_server, servers, da_pairs, n_channels, len(links), ranks_ahead),
+    )
+    link_stations = tuple(range(first_channel + n_channels, first_rank))
+    front_end = _FRONT_END[kinds]
+    mirrored = front_end.copy()
+    mirrored[list(link_stations)] = False
+    (single, multi, drives), arrays = _open_form(servers_at, kinds)
+    for part in (servers_at, kinds, *arrays):
+        part.setflags(write=False)
+    return _StationLayout(
+        front=front,
+        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
+        # each port's I/O there is two flows, its command and its link transfer.
+        cards=tuple(host_ports + k // ports_per_card for k in range(host_ports) for _ in (0, 1)),
+        host_stations=first_server,
+        servers=tuple(server_stations),
+        first_da=first_server + servers,
+        da_pairs=tuple(range(first_server + servers, first_channel)),
+        channels=tuple(range(first_channel, first_channel + n_channels)),
+        links=link_stations,
+        ranks_ahead=ranks_ahead,
+        servers_at=servers_at,
+        kinds=kinds,
+        front_end=np.flatnonzero(front_end),
+        front_end_mirrored=np.flatnonzero(mirrored),
+        single=single,
+        multi=multi,
+        drives=drives,
+        arrays=arrays,
+    )
+
+
+def _front_end_stations(
+    host_ports: int,
+    cards: int,
+    ways: int,
+    servers: int,
+    da_pairs: int,
+    channels: tuple[str, int] | None,
+    links: tuple[str, ...],
+) -> tuple[Station, ...]:
+    """Host ports, host adapter cards, the servers (of `ways` cores), the DA pairs, any FICON
+    channels (their name and count) and any replication links (their names), in that order."""
+    stations = [Station(f"host port {i}", "host_adapter", 1, 1) for i in range(host_ports)]
     stations += [Station(f"host adapter card {c}", "host_adapter", 1, 1) for c in range(cards)]
-    stations += [
-        Station(f"server {s} ({hw.processor.ways}-way)", "processor", hw.processor.ways, 1)
-        for s in range(hw.system.servers)
-    ]
-    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(hw.da_pairs)]
-    if hw.ficon is not None:
+    stations += [Station(f"server {s} ({ways}-way)", "processor", ways, 1) for s in range(servers)]
+    stations += [Station(f"DA pair {i}", "device_adapter", 1, 1) for i in range(da_pairs)]
+    if channels is not None:
         # The host's FICON channels (z/OS): after the system's own stations, so theirs keep
         # the places they have in every configuration.
-        name = hw.ficon.channel.name
-        stations += [
-            Station(f"FICON channel {j} ({name})", "channel", 1, 1)
-            for j in range(hw.ficon.channels)
-        ]
+        name, count = channels
+        stations += [Station(f"FICON channel {j} ({name})", "channel", 1, 1) for j in range(count)]
     # Metro Mirror's replication links, host adapter ports of their own (model.copy_links).
-    stations += [Station(name, LINK_KIND, 1, 1) for name in link_station_names(config)]
-    return stations
+    stations += [Station(name, LINK_KIND, 1, 1) for name in links]
+    return tuple(stations)
 
 
 def _rank_station(rank: Rank) -> Station:
@@ -179,49 +320,30 @@ class NetworkBuilder:
         self.config = config
         self.costs = costs or OpCosts(config)
         self._host: dict[tuple[int, ...], _FlowSums] = {}
-        hw = config.hardware
-        front = _front_end_stations(config)
-        n_ports, n_servers = hw.host_ports, hw.system.servers
-        n_cards = host_adapter.cards_for_ports(hw.host_adapter, n_ports)
-        # Ports fill cards in order (ports 0-3 on card 0, ...): a card carries its ports' I/O;
-        # each port's I/O there is two flows, its command and its link transfer.
-        self._cards = [
-            n_ports + k // hw.host_adapter.ports_per_adapter for k in range(n_ports) for _ in (0, 1)
-        ]
-        self._host_stations = n_ports + n_cards
-        self._servers = [n_ports + n_cards + s for s in range(n_servers)]
-        self._first_da = n_ports + n_cards + n_servers
-        self._da_pairs = [self._first_da + d for d in range(hw.da_pairs)]
-        first_channel = n_ports + n_cards + n_servers + hw.da_pairs
-        channels = 0 if hw.ficon is None else hw.ficon.channels
-        self._channels = [first_channel + j for j in range(channels)]
-        first_link = first_channel + channels
-        self._links = tuple(first_link + i for i in range(metro_links(config)))
+        # The stations but the ranks', by kind in the order `_front_end_stations` makes them,
+        # with what every network of this configuration reads of them (`_StationLayout`).
+        stations = _station_layout(config)
+        ranks = len(config.ranks)
+        self._cards = stations.cards
+        self._host_stations = stations.host_stations
+        self._servers = stations.servers
+        self._da_pairs = stations.da_pairs
+        self._first_da = stations.first_da
+        self._channels = stations.channels
+        self._links = stations.links
         # Metro Mirror's fixed times, the secondary solved once (model.copy_links).
         self._mirror = mirror_state(
             config, self._links, lambda c, placed, co: NetworkBuilder(c, co).build(placed)
         )
         # Every rank's station follows the front end's, in rank order.
-        self._stations = (*front, *(_rank_station(rank) for rank in config.ranks))
-        self._first_rank = len(front)
-        # What every network of this configuration reads of its stations, by kind in the
-        # order `_front_end_stations` makes them: each one's servers (the capacity of all but
-        # a rank's), kind and whether its time is part of the front end's fixed time.
-        self._servers_at = np.ones(len(self._stations))
-        self._servers_at[self._servers] = float(hw.processor.ways)
-        self._kind_of_station = np.repeat(
-            _KIND_INDEX,
-            (
-                n_ports + n_cards,
-                n_servers,
-                hw.da_pairs,
-                channels,
-                len(self._links),
-                len(config.ranks),
-            ),
-        )
-        self._front = np.flatnonzero(_front_stations(self._kind_of_station, self._mirror))
-        self._open_form = _open_form(self._servers_at, self._kind_of_station)
+        self._stations = (*stations.front, *(_rank_station(rank) for rank in config.ranks))
+        self._first_rank = stations.first_rank
+        # Each station's servers (the capacity of all but a rank's), kind and whether its time
+        # is part of the front end's fixed time.
+        self._servers_at = stations.servers_at[: self._first_rank + ranks]
+        self._kind_of_station = stations.kinds[: self._first_rank + ranks]
+        self._front = stations.front_end if self._mirror is None else stations.front_end_mirrored
+        self._open_form = stations.open_form(ranks)
         self._delay_terms: dict[tuple[int, IoClass], _DelayTerms] = {}
         self._inputs: dict[int, tuple[object, ...]] = {}  # each workload's cost inputs
         self._pools: dict[str, tuple[object, ...]] = {}  # each pool's ranks (`_installed`)
