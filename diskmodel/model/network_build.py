@@ -477,7 +477,7 @@ class NetworkBuilder:
             dtype=np.int64,
         )
         drive = None if made.drive is None else (at[made.drive[0]], made.drive[1])
-        return _workload_sums(at[made.station], made.figures, drive, len(self._stations))
+        return _workload_sums(at[made.station], made.figures, drive, len(self._stations), made)
 
     def _pool_flows(
         self, w: int, pool_layout: PoolLayout, pool_ranks: Sequence[RankInfo]
@@ -635,7 +635,7 @@ class NetworkBuilder:
         if self._variants is not None:
             if len(self._variants) >= _VARIANTS_KEPT:
                 self._variants.clear()
-            self._variants[placed_key] = _Sibling(net, sums.cells)
+            self._variants[placed_key] = _Sibling(net, sums.cells, flows)
         return net
 
     def _from_sibling(
@@ -663,7 +663,7 @@ class NetworkBuilder:
 
         terms = sibling.terms
         if terms is None:
-            terms = sibling.terms = self._da_terms(net, layout, infos, active)
+            terms = sibling.terms = self._da_terms(net, infos, active, sibling.flows)
         if self._rank_da is None:
             self._rank_da = np.array([r.da_pair for r in self.config.ranks], dtype=np.int64)
         da = self._rank_da
@@ -711,13 +711,14 @@ class NetworkBuilder:
     def _da_terms(
         self,
         net: Network,
-        layout: Mapping[str, PoolLayout],
         infos: list[RankInfo],
         active: tuple[int, ...],
+        flows: Sequence[_WorkloadFlows],
     ) -> _DaTerms:
         """The terms of the sums at the DA pairs of `net` and its DA pair variants (`_DaTerms`),
-        from each active workload's pool flows at its ranks' DA pairs (`_pool_flows`), in flow
-        order and workload by workload, as `_workload_sums` and `_sums` add them; a term a
+        from each active workload's pool flows at its ranks' DA pairs (`_PoolFlows`, kept with
+        the flows `net` was built from, `flows`: the same for every variant, `_pool_flows`), in
+        flow order and workload by workload, as `_workload_sums` and `_sums` add them; a term a
         build adds as its figure times 0.0 is left out, which changes no sum."""
         config = self.config
         W, C = len(config.workloads), len(IO_CLASSES)
@@ -727,7 +728,7 @@ class NetworkBuilder:
         group[[w * C + _CLASS_NAMES.index(c) for w, c in keys]] = np.arange(len(keys))
         by_pool: dict[str, tuple[list[RankInfo], NDArray[np.int64]]] = {}
         parts: list[list[np.ndarray]] = [[] for _ in range(10)]
-        for w in active:
+        for w, found in zip(active, flows, strict=True):
             workload = config.workloads[w]
             pool = by_pool.get(workload.pool)
             if pool is None:
@@ -737,7 +738,7 @@ class NetworkBuilder:
             ranks, at_rank = pool
             if not ranks:
                 continue
-            made = self._pool_flows(w, layout[workload.pool], ranks)
+            made = found.made
             # The DA pairs' flows, the last, one for each drive flow (`rank_flows`).
             n = 0 if made.drive is None else made.drive[0].size
             if not n:
@@ -755,12 +756,12 @@ class NetworkBuilder:
                 busy * size * destage,
             )
             parts[0].append(np.repeat(np.arange(7) * W + w, rank.size))
-            parts[1].append(np.tile(rank, 7))
+            parts[1].append(np.concatenate((rank,) * 7))
             parts[2].append(np.concatenate(cell))
             flow_weight = rate * self._weights[w]
             weighted = flow_weight * mean_s
             parts[3].append(np.repeat(np.arange(3), rank.size))
-            parts[4].append(np.tile(rank, 3))
+            parts[4].append(np.concatenate((rank,) * 3))
             parts[5].append(np.concatenate([flow_weight, weighted, weighted * mean_s]))
             code = group[w * C + _BY_NAME[name.astype(np.int64)]]
             shown = code >= 0
@@ -1011,14 +1012,16 @@ class _DaTerms(NamedTuple):
 class _Sibling:
     """A network built for its DA pair variants to be made from (`_variants`,
     `NetworkBuilder._from_sibling`): the network, its cells [7, W, K] (`_FlowSums.cells`, the
-    arrays its per-workload figures are views of) and the terms of its sums at the DA pairs,
-    worked out by the first variant made from it (`_DaTerms`)."""
+    arrays its per-workload figures are views of), the active workloads' flows it was built
+    from and the terms of its sums at the DA pairs, worked out by the first variant made from
+    it (`_DaTerms`)."""
 
-    __slots__ = ("cells", "net", "terms")
+    __slots__ = ("cells", "flows", "net", "terms")
 
-    def __init__(self, net: Network, cells: FloatArray) -> None:
+    def __init__(self, net: Network, cells: FloatArray, flows: list[_WorkloadFlows]) -> None:
         self.net = net
         self.cells = cells
+        self.flows = flows  # each active workload's, in order (`_da_terms`)
         self.terms: _DaTerms | None = None
 
 
@@ -1043,13 +1046,16 @@ class _WorkloadFlows(NamedTuple):
     class with no host-visible flow), and the drive sums (operations, busy, positioning,
     second moments per host I/O at each rank station); `classes`, the host-visible classes'
     places in name order; and each flow's station, rate and mean service in flow order, which
-    a station's sums over the workloads' planned rates read (`NetworkBuilder._sums`)."""
+    a station's sums over the workloads' planned rates read (`NetworkBuilder._sums`); and the
+    pool flows they are of (`made`, the DA pairs' flows of which a DA pair variant sums anew:
+    `NetworkBuilder._da_terms`)."""
 
     sums: FloatArray
     classes: NDArray[np.int64]
     station: NDArray[np.int64]
     rate: FloatArray
     mean_s: FloatArray
+    made: _PoolFlows
 
 
 def _workload_sums(
@@ -1057,10 +1063,12 @@ def _workload_sums(
     flows: FloatArray,
     drive: tuple[NDArray[np.int64], FloatArray] | None,
     K: int,
+    made: _PoolFlows,
 ) -> _WorkloadFlows:
     """`_WorkloadFlows` of one workload's flows at the stations `station` with the figures
     `flows` (the rows `rank_flows` gives but the first, the stations) and its drive flows'
-    rank stations and sums' terms `drive` (`rank_flows`). Each sum adds its
+    rank stations and sums' terms `drive` (`rank_flows`): its pool flows `made` at a
+    network's stations. Each sum adds its
     terms in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it,
     which changes no sum (none is -0.0: they start at 0.0 and add figures >= 0): its term is
     its figure times 0.0 (`visible` and `destage` are 0 or 1, every figure finite and >= 0).
@@ -1088,7 +1096,7 @@ def _workload_sums(
         np.concatenate(cells), np.concatenate(terms), minlength=_SUM_ROWS * K
     )
     classes = np.flatnonzero(np.bincount(name[visible > 0], minlength=len(IO_CLASSES)))
-    return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s)
+    return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s, made)
 
 
 def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
