@@ -138,7 +138,8 @@ class _StationLayout:
 
 _RANKS_AHEAD = 256
 """The ranks a station layout is made for at least (`_StationLayout.ranks_ahead`): more than a
-DS8800 holds (1,536 drives in ranks of 8), so one record serves every configuration."""
+DS8800 holds (1,536 drives in ranks of 8: 192), so one record serves every configuration on its
+front end; one with more ranks makes it again with room for its own (`_station_layout`)."""
 _LAYOUTS_KEPT = 64
 _station_layouts: dict[tuple[object, ...], _StationLayout] = {}
 """The station layouts (`_StationLayout`) by every figure they are made from
@@ -1068,11 +1069,11 @@ def _workload_sums(
     """`_WorkloadFlows` of one workload's flows at the stations `station` with the figures
     `flows` (the rows `rank_flows` gives but the first, the stations) and its drive flows'
     rank stations and sums' terms `drive` (`rank_flows`): its pool flows `made` at a
-    network's stations. Each sum adds its
-    terms in flow order, as `_flow_sums` does; a flow that is not part of one adds 0.0 to it,
-    which changes no sum (none is -0.0: they start at 0.0 and add figures >= 0): its term is
-    its figure times 0.0 (`visible` and `destage` are 0 or 1, every figure finite and >= 0).
-    One `np.bincount` makes them all, each row's terms in flow order."""
+    network's stations. Each sum adds its terms in flow order, as `_flow_sums` does; a flow
+    that is not part of one adds 0.0 to it, which changes no sum (none is -0.0: they start at
+    0.0 and add figures >= 0): its term is its figure times 0.0 (`visible` and `destage` are 0
+    or 1, every figure finite and >= 0). One `np.bincount` makes them all, each row's terms in
+    flow order."""
     name = _BY_NAME[flows[0].astype(np.int64)]
     rate, visits, mean_s, visible, destage, size = flows[1:]
     busy = rate * mean_s
