@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
+from itertools import chain
 from pathlib import Path
 
 from diskmodel.catalog import Catalog, Provenance, StorageSystem, load_catalog
@@ -45,7 +47,7 @@ from diskmodel.configuration.shared import SharedParts, SkewCurves
 from diskmodel.configuration.zos import FiconConfig, resolve_zos
 from diskmodel.logwrite import LogPath
 from diskmodel.prediction import Inputs
-from diskmodel.scenario import Application, Log, Scenario, Workload, expand_ranks
+from diskmodel.scenario import Application, Log, Pool, Scenario, Workload, expand_ranks
 from diskmodel.scenario.ranks import round_robin_groups
 from diskmodel.tiering.curves import derived_mb_curve, described_skew
 from diskmodel.tiering.heatmap import MAX_HEATMAP_EXTENTS, HeatMapError, read_heatmap
@@ -142,14 +144,9 @@ def resolve(
     system = hardware.system
     ranks = _ranks(scenario, catalog, system, parts)
     pools = tuple(
-        _pool(
-            p.name,
-            p.easy_tier.mode,
-            p.easy_tier.utilization_target,
-            ranks,
-            p.host_tiering,
-            p.easy_tier.generation_on(system),
-        )
+        _pool(p, system, catalog)
+        if parts is None
+        else parts.pool(p, system, partial(_pool, p, system, catalog))
         for p in scenario.pools
     )
     heat = {} if _heat is None else _heat
@@ -312,9 +309,10 @@ def _ranks(
     if parts is not None and scenario.system.rank_placement == "round_robin":
         pairs = scenario.system.da_pairs
         return tuple(
-            rank
-            for pool, group, first, first_pair in round_robin_groups(scenario)
-            for rank in parts.group_ranks(system.name, pool.name, group, first, first_pair, pairs)
+            chain.from_iterable(
+                parts.group_ranks(system.name, pool.name, group, first, first_pair, pairs)
+                for pool, group, first, first_pair in round_robin_groups(scenario)
+            )
         )
     added = [g.added for pool in scenario.pools for g in pool.ranks for _ in range(g.count)]
     if parts is not None:
@@ -409,27 +407,30 @@ def projected_hit_ratios(
     return out
 
 
-def _pool(
-    name: str,
-    mode: str,
-    target: float,
-    ranks: Sequence[Rank],
-    host_tiering: bool = False,
-    generation: int = 2,
-) -> PoolConfig:
-    held: dict[str, float] = {}  # each tier's capacity, summed in rank order from 0
-    for r in ranks:
-        if r.pool == name:
-            held[r.tier] = held.get(r.tier, 0) + r.capacity_gb
+def _pool(pool: Pool, system: StorageSystem, catalog: Catalog) -> PoolConfig:
+    """The pool as configured: its Easy Tier and the capacity of each of its tiers, that of
+    its ranks (as `_ranks` installs them in `system`) summed rank by rank in rank order from
+    0, as `Rank.capacity_gb` gives each; worked out group by group, a group's ranks being
+    alike and the pool's ranks its groups' in order (`expand_ranks`)."""
+    held: dict[str, float] = {}
+    for group in pool.ranks:
+        if group.count == 0:  # no rank: its tier is not the pool's
+            continue
+        drive = catalog.installed_drive(system.name, group.drive)
+        capacity = catalog.raid_formats[group.raid].data_drives * drive.capacity_gb
+        total = held.get(drive.tier, 0)
+        for _ in range(group.count):
+            total += capacity
+        held[drive.tier] = total
     tiers = tuple(t for t in TIERS if t in held)
     return PoolConfig(
-        name=name,
-        easy_tier=mode == "auto",
-        utilization_target=target,
+        name=pool.name,
+        easy_tier=pool.easy_tier.mode == "auto",
+        utilization_target=pool.easy_tier.utilization_target,
         tiers=tiers,
         tier_capacity_gb=tuple(held[t] for t in tiers),
-        host_tiering=host_tiering,
-        easy_tier_generation=generation,
+        host_tiering=pool.host_tiering,
+        easy_tier_generation=pool.easy_tier.generation_on(system),
     )
 
 

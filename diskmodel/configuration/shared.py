@@ -9,11 +9,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmodel.catalog import Catalog
-from diskmodel.configuration.records import Hardware, Rank, ServiceLevelConfig, WorkloadConfig
+from diskmodel.catalog import Catalog, StorageSystem
+from diskmodel.configuration.records import (
+    Hardware,
+    PoolConfig,
+    Rank,
+    ServiceLevelConfig,
+    WorkloadConfig,
+)
 from diskmodel.prediction import Inputs
 from diskmodel.scenario import (
     Application,
+    Pool,
     RankGroup,
     RankPlacement,
     ServiceLevel,
@@ -72,6 +79,9 @@ class SharedParts:
       group (pool, drive, RAID format, count, named DA pair, added) and where it starts
       (its first rank's index and DA pair, of how many): configurations of a search share
       most of their groups, and placing every rank again was half of a resolution;
+    - each pool as configured, by its section (the same object: a search's configurations
+      with the same rank choice share it, `size_offers.KeptSections`) and the system's name
+      and Easy Tier generation (all else its resolution reads is the catalog's), `pool`;
     - the workloads as resolved, by the scenario's model workloads and application
       (the same objects: a search's configurations are validated from one scenario's
       sections, `size_offers.validated_base`), the hit ratios given (a cache size of its
@@ -89,10 +99,11 @@ class SharedParts:
     fronts: dict[tuple[int, int], tuple[SystemConfig, ServiceLevel, Front]] = field(
         default_factory=dict
     )
+    pools: dict[tuple[int, str, int], tuple[Pool, PoolConfig]] = field(default_factory=dict)
 
     KEPT = 4096
-    """Ranks, rank groups, and fronts kept at most (then all forgotten, and made again as
-    asked)."""
+    """Ranks, rank groups, pools and fronts kept at most (each store then all forgotten, and
+    made again as asked)."""
     WORKLOADS_KEPT = 16
     """Resolved workload sets kept at most (one per cache size and heat-map folder)."""
 
@@ -149,6 +160,20 @@ class SharedParts:
                 added=added,
             )
         return rank
+
+    def pool(self, pool: Pool, system: StorageSystem, make: Callable[[], PoolConfig]) -> PoolConfig:
+        """The pool as configured from its section `pool` in `system` (`resolution._pool`):
+        `make()`'s for the first configuration with this section, held beside it so that its
+        identity is not reused while kept."""
+        key = (id(pool), system.name, system.easy_tier_generation)
+        kept = self.pools.get(key)
+        if kept is not None and kept[0] is pool:
+            return kept[1]
+        made = make()
+        if len(self.pools) >= self.KEPT:
+            self.pools.clear()
+        self.pools[key] = (pool, made)
+        return made
 
     def front(self, system: SystemConfig, level: ServiceLevel, make: Callable[[], Front]) -> Front:
         """What an open configuration resolved unshown takes from its `system` and service

@@ -10,7 +10,7 @@ share) of that configuration.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
@@ -83,6 +83,76 @@ class CostInputs(NamedTuple):
     planned: tuple[float | None, ...]
 
 
+def _inputs_of(
+    flashcopy: Mapping[int, object], planned: Sequence[float | None], w: int, mix: IoMix
+) -> tuple[object, ...]:
+    """`OpCosts.cost_inputs` of workload `w` with `mix`, given the configuration's FlashCopy
+    work per source workload and planned rates."""
+    work = flashcopy.get(w)
+    return (mix_key(mix), work, None if work is None else planned[w])
+
+
+class _CostFront:
+    """What `OpCosts` reads of a configuration besides its ranks (its hardware, workloads and
+    copy services), worked out once for the configurations that hold the same ones
+    (`_front_of`): the DA, the servers, ordered destage, FlashCopy's work per source workload
+    and the planned rates, the workloads' mixes and cost inputs, and `CostInputs` by the
+    ranks of the larger server (the rest of what a rank's NVS is worked out from)."""
+
+    def __init__(self, config: Configuration) -> None:
+        hw = config.hardware
+        self.system = hw.system
+        self.cache_gb = hw.cache_gb
+        self.da = hw.system.device_adapter
+        self.servers = hw.system.servers
+        self.ordered = hw.ordered_destage
+        copies = config.copy_services
+        self.flashcopy = {} if copies is None else {f.workload: f.work for f in copies.flashcopies}
+        self.planned = [w.iops for w in config.workloads]
+        self.mixes = [w.mix for w in config.workloads]
+        self.workload_inputs = tuple(
+            _inputs_of(self.flashcopy, self.planned, w, mix) for w, mix in enumerate(self.mixes)
+        )
+        self._flashcopy_key = tuple(sorted(self.flashcopy.items(), key=lambda item: item[0]))
+        self._inputs: dict[int, CostInputs] = {}
+
+    def inputs_at(self, ranks_of_server: int) -> CostInputs:
+        """`CostInputs` where the larger server owns `ranks_of_server` ranks (made once)."""
+        found = self._inputs.get(ranks_of_server)
+        if found is None:
+            found = self._inputs[ranks_of_server] = CostInputs(
+                self.da,
+                self.servers,
+                cache.rank_nvs_bytes(self.system, self.cache_gb, ranks_of_server),
+                self.ordered,
+                self._flashcopy_key,
+                tuple(self.planned),
+            )
+        return found
+
+
+_FRONTS_KEPT = 64
+_fronts: dict[tuple[int, int, int], tuple[object, object, object, _CostFront]] = {}
+"""`_CostFront`s by the hardware, workloads and copy services they were worked out from (held,
+by identity: a sizing search's configurations share them, `configuration.shared.SharedParts`),
+the last `_FRONTS_KEPT` (then all forgotten)."""
+
+
+def _front_of(config: Configuration) -> _CostFront:
+    """The `_CostFront` of `config`'s hardware, workloads and copy services (made once for
+    the same objects)."""
+    hw, workloads, copies = config.hardware, config.workloads, config.copy_services
+    key = (id(hw), id(workloads), id(copies))
+    kept = _fronts.get(key)
+    if kept is not None and kept[0] is hw and kept[1] is workloads and kept[2] is copies:
+        return kept[3]
+    front = _CostFront(config)
+    if len(_fronts) >= _FRONTS_KEPT:
+        _fronts.clear()
+    _fronts[key] = (hw, workloads, copies, front)
+    return front
+
+
 class OpCosts:
     """Per-rank operation costs and drive gains of one configuration, memoised: the network
     and the placement's tier ceilings ask for the same (mix, rank, span) many times (one call
@@ -93,36 +163,27 @@ class OpCosts:
     so the keys name drives."""
 
     def __init__(self, config: Configuration) -> None:
-        hw = config.hardware
-        self._da = hw.system.device_adapter
+        front = _front_of(config)
+        self._da = front.da
         # The sort set of a rank's ordered destages is its share of its server's NVS, at most
         # the per-rank limit (`cache.rank_nvs_bytes`): the server's NVS split evenly over the
         # ranks of the larger server (identical ranks then sort over the same set whichever
         # server owns them; the servers own half the ranks each, give or take one).
-        servers = hw.system.servers
-        per_server = [0] * servers
+        per_server = [0] * front.servers
         for r in config.ranks:
-            per_server[r.server % servers] += 1
-        self._rank_nvs_bytes = cache.rank_nvs_bytes(hw.system, hw.cache_gb, max(per_server))
-        self._ordered = hw.ordered_destage
+            per_server[r.server % front.servers] += 1
+        self.inputs = front.inputs_at(max(per_server))
+        self._rank_nvs_bytes = self.inputs.rank_nvs_bytes
+        self._ordered = front.ordered
         # FlashCopy's work per source workload, and the planned rates its background copy is
         # taken per host I/O at (model.flashcopy_ops).
-        copies = config.copy_services
-        self._flashcopy = {} if copies is None else {f.workload: f.work for f in copies.flashcopies}
-        self._planned = [w.iops for w in config.workloads]
-        self.inputs = CostInputs(
-            self._da,
-            servers,
-            self._rank_nvs_bytes,
-            self._ordered,
-            tuple(sorted(self._flashcopy.items(), key=lambda item: item[0])),
-            tuple(self._planned),
-        )
+        self._flashcopy = front.flashcopy
+        self._planned = front.planned
+        self._mixes = front.mixes
+        self._workload_inputs = front.workload_inputs
         # What the costs were worked out to, shared with every configuration whose costs are
         # these (`_memo_for`): a sizing search's candidates that differ in rank counts or DA
         # pairs ask for the same (workload, drive, RAID format, span) again.
-        self._mixes = [w.mix for w in config.workloads]
-        self._workload_inputs = tuple(self._inputs_of(w, mix) for w, mix in enumerate(self._mixes))
         memo = self._memo = _memo_for(self.inputs, self._workload_inputs, config)
         self._cache = memo.cache
         self._shapes = memo.shapes
@@ -164,11 +225,7 @@ class OpCosts:
         each of the configuration's workloads (with its own mix)."""
         if w < len(self._mixes) and mix is self._mixes[w]:
             return self._workload_inputs[w]
-        return self._inputs_of(w, mix)
-
-    def _inputs_of(self, w: int, mix: IoMix) -> tuple[object, ...]:
-        work = self._flashcopy.get(w)
-        return (mix_key(mix), work, None if work is None else self._planned[w])
+        return _inputs_of(self._flashcopy, self._planned, w, mix)
 
     def gain(
         self, rank: Rank, span: float, depth: int, positioning_share: float | None = None
@@ -477,10 +534,11 @@ _MEMO_VARIANTS_KEPT = 4
 
 
 def forget_costs() -> None:
-    """Forget the memos shared between configurations and the drives' gains
-    (`layout.forget_placements` calls it)."""
+    """Forget the memos shared between configurations, the drives' gains and the
+    configurations' fronts (`layout.forget_placements` calls it)."""
     _memos.clear()
     _drive_gains.clear()
+    _fronts.clear()
 
 
 _GAINS_KEPT = 4096
