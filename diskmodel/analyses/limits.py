@@ -22,14 +22,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from diskmodel.configuration import ServiceLevelConfig
 from diskmodel.model.bracket import highest_passing
+from diskmodel.model.network import Network
 from diskmodel.model.open import class_rates
-from diskmodel.model.operating import OperatingPoint
+from diskmodel.model.operating import OpenLoads, OperatingPoint
 from diskmodel.prediction import LimitResult, ServiceLevelResult
 from diskmodel.units import MS
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
+
+FloatArray = NDArray[np.float64]
 
 # Steps of the search between two curve points (it stops at 1e-4 of the load first).
 _STEPS = 30
@@ -158,45 +162,111 @@ def first_broken_each(
     network = points[0].network if points else None
     if network is None or any(p.network is not network for p in points):
         return [first_broken(p, level) for p in points]
-    peaks = _peaks(points, [lim.component_kind or "" for lim in level if lim.kind == "utilization"])
-    # Per limit, its values at every point where read from the peaks (None: read per point),
-    # and what `Limit.broken_by` compares them with: the limits in one loop, not a call each.
-    read = [
-        (lim, peaks[lim.component_kind or ""] if lim.kind == "utilization" else None)
-        for lim in level
-    ]
+    utilization = np.array([p.utilization for p in points])  # [points, stations]
+    peaks = _peaks(network, utilization, level)
+    read = [(lim, _peak(peaks, lim)) for lim in level]
+    return _first_broken_read(
+        level, [p.saturated for p in points], read, lambda lim, j: lim.value(points[j])
+    )
+
+
+def first_broken_over(
+    many: Sequence[OpenLoads], level: Sequence[Limit], responses_s: Sequence[float]
+) -> list[Limit | None]:
+    """`first_broken` at every load of `many` (each one network's loads as arrays), in order,
+    read over all of them at once: each utilisation ceiling's busiest station
+    (`_peaks_over`) and the mean responses, given (`responses_s`: `operating.open_responses`);
+    a read response time at a load's own point."""
+    peaks = _peaks_over(many, level)
+    responses = [r / MS if math.isfinite(r) else None for r in responses_s]
+    read = [(lim, responses if lim.kind == "response_time" else _peak(peaks, lim)) for lim in level]
+    at = [(loads, p) for loads in many for p in range(loads.width)]
+    saturated = np.concatenate([loads.saturated for loads in many]).tolist() if many else []
+
+    def value_at(limit: Limit, j: int) -> float | None:
+        loads, p = at[j]
+        return limit.value(loads.point(p))
+
+    return _first_broken_read(level, saturated, read, value_at)
+
+
+def _first_broken_read(
+    level: Sequence[Limit],
+    saturated: Sequence[bool],
+    read: Sequence[tuple[Limit, Sequence[float | None] | None]],
+    value_at: Callable[[Limit, int], float | None],
+) -> list[Limit | None]:
+    """The first limit broken at each of several points (`first_broken`), whether each is
+    saturated given, and per limit its values at every point where read already (`read`;
+    None: `value_at` reads it per point): what `Limit.broken_by` compares, the limits in one
+    loop, not a call each."""
     out: list[Limit | None] = []
-    for j, point in enumerate(points):
-        if point.saturated:  # no limit is met at a saturated point (`Limit.met`)
+    for j, at_saturation in enumerate(saturated):
+        if at_saturation:  # no limit is met at a saturated point (`Limit.met`)
             out.append(level[0] if level else None)
             continue
         broken = None
         for lim, values in read:
-            if lim.broken_by(lim.value(point) if values is None else values[j]):
+            if lim.broken_by(value_at(lim, j) if values is None else values[j]):
                 broken = lim
                 break
         out.append(broken)
     return out
 
 
-def _peaks(points: Sequence[OperatingPoint], kinds: Sequence[str]) -> dict[str, list[float]]:
-    """Per component kind, the utilisation of its busiest station at each of `points` (which
-    share one network), as `busiest_of_kind` gives it (0 with none), every kind in one pass
-    over the stations: the stations of a kind are those `Network.stations_of_kind` gives,
-    read from the network's kind of each station, so that the members of every kind are
-    not listed one kind at a time for a network read once."""
+def _peak(peaks: dict[str, list[float]], limit: Limit) -> list[float] | None:
+    """A utilisation ceiling's values from `_peaks` (None for another limit)."""
+    return peaks[limit.component_kind or ""] if limit.kind == "utilization" else None
+
+
+def _wanted(level: Sequence[Limit]) -> tuple[list[str], NDArray[np.int64]]:
+    """The component kinds `level` has a utilisation ceiling for, each once, and each one's
+    index among the networks' station kinds (-1: none of its stations)."""
+    kinds = [lim.component_kind or "" for lim in level if lim.kind == "utilization"]
     wanted = list(dict.fromkeys(kinds))
-    if not wanted:
-        return {}
-    network = points[0].network
     index = np.array(
         [STATION_KIND_KEYS.index(k) if k in COMPONENT_KIND else -1 for k in wanted], dtype=np.int64
     )
+    return wanted, index
+
+
+def _peaks(
+    network: Network, utilization: FloatArray, level: Sequence[Limit]
+) -> dict[str, list[float]]:
+    """Per component kind `level` has a utilisation ceiling for, the utilisation of its
+    busiest station of `network` at each of several points (utilization [points, stations]),
+    as `busiest_of_kind` gives it (0 with none), every kind in one pass over the stations:
+    the stations of a kind are those `Network.stations_of_kind` gives, read from the
+    network's kind of each station, so that the members of every kind are not listed one
+    kind at a time for a network read once."""
+    wanted, index = _wanted(level)
+    if not wanted:
+        return {}
     member = network.times.kind_of_station[None, :] == index[:, None]  # [kinds, stations]
-    utilization = np.array([p.utilization for p in points])  # [points, stations]
     busiest = np.where(member[None, :, :], utilization[:, None, :], -np.inf).max(axis=2)
     busiest = np.where(member.any(axis=1)[None, :], busiest, 0.0)  # [points, kinds]
     return {kind: busiest[:, k].tolist() for k, kind in enumerate(wanted)}
+
+
+def _peaks_over(many: Sequence[OpenLoads], level: Sequence[Limit]) -> dict[str, list[float]]:
+    """`_peaks` at every load of `many` (each one network's loads), in order, all at once:
+    every load's stations one after another, each kind's busiest per load its members'
+    maximum (the maximum of the same values, whatever their order)."""
+    wanted, index = _wanted(level)
+    if not wanted or not many:
+        return {kind: [] for kind in wanted}
+    kinds = []
+    for loads in many:
+        kinds += [loads.network.times.kind_of_station] * loads.width
+    kind = np.concatenate(kinds)
+    load = np.repeat(np.arange(len(kinds)), [len(k) for k in kinds])
+    utilization = np.concatenate([loads.utilization.T for loads in many], axis=None)
+    busiest = np.full((len(wanted), len(kinds)), -np.inf)
+    for k, at in enumerate(index.tolist()):
+        member = kind == at
+        np.maximum.at(busiest[k], load[member], utilization[member])
+    busiest = np.where(busiest == -np.inf, 0.0, busiest)  # no station of the kind: 0
+    return {kind: busiest[k].tolist() for k, kind in enumerate(wanted)}
 
 
 SATURATED = "saturated"

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from diskmodel.analyses import cluster
 from diskmodel.analyses.collections_paced import paced
-from diskmodel.analyses.limits import Limit, first_broken_each, limits
+from diskmodel.analyses.limits import Limit, first_broken_each, first_broken_over, limits
 from diskmodel.analyses.size_offers import (
     Cost,
     KeptSections,
@@ -37,7 +37,13 @@ from diskmodel.configuration import (
     resolve,
 )
 from diskmodel.configuration.shared import SharedParts
-from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
+from diskmodel.model.operating import (
+    LoadGroups,
+    OperatingPoint,
+    Solver,
+    open_loads_together,
+    open_responses,
+)
 from diskmodel.prediction import Choice, SizingCandidate
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import Prices
@@ -202,8 +208,9 @@ def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> lis
     """Configurations against the service level in every period, each as `try_configuration`
     tries it alone, to the bit: each validated, resolved and placed at its loads on its own,
     then the open networks of all of them solved together, as arrays
-    (`model.operating.open_points_together`), `SOLVED_TOGETHER` at a time; a configuration
-    with closed workloads is solved on its own."""
+    (`model.operating.open_loads_together`), `SOLVED_TOGETHER` at a time, and each one's
+    limits read over its loads as arrays (`_read_loads`); a configuration with closed
+    workloads is solved on its own, point by point."""
     if len(jobs) > SOLVED_TOGETHER:
         return [
             candidate
@@ -218,19 +225,32 @@ def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> lis
         asks.append((trial.solver, planned))
         if context.factors:
             asks.append((trial.solver, planned * list(context.factors)))
-    solved = iter(open_points_together(asks))
-    points: dict[int, list[OperatingPoint]] = {}
+    solved = iter(open_loads_together(asks))
+    loads: dict[int, LoadGroups] = {}
     for trial in open_trials:
-        points[id(trial)] = next(solved) + (next(solved) if context.factors else [])
+        now = next(solved)  # one load: one network, the period "now"
+        growth = next(solved) if context.factors else []
+        loads[id(trial)] = now + [([1 + p for p in columns], g) for columns, g in growth]
     levels: list[tuple[ServiceLevelConfig, tuple[Limit, ...]]] = []
+    alike: dict[int, tuple[tuple[Limit, ...], list[_Trial]]] = {}  # by service level
+    for trial in open_trials:
+        level = _limits(trial.config.service_level, levels)
+        alike.setdefault(id(level), (level, []))[1].append(trial)
+    reads: dict[int, _Read] = {}
+    for level, group in alike.values():
+        read = _read_loads([loads[id(t)] for t in group], level, len(context.periods))
+        reads.update(zip(map(id, group), read, strict=True))
     return [
         t
         if isinstance(t, SizingCandidate)
         else _candidate(
             t,
-            points[id(t)] if id(t) in points else _points(t.solver, context.factors),
+            reads[id(t)]
+            if id(t) in reads
+            else _read_points(
+                _points(t.solver, context.factors), _limits(t.config.service_level, levels)
+            ),
             context,
-            _limits(t.config.service_level, levels),
         )
         for t in trials
     ]
@@ -269,47 +289,94 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
     return _Trial(job, config, cost, Solver(config))
 
 
-def _candidate(
-    trial: _Trial,
-    points: Sequence[OperatingPoint],
-    context: SizingContext,
-    level: Sequence[Limit],
-) -> SizingCandidate:
-    """A configuration's answer from its points (the planned one, then each growth period's)
-    against the limits of its service level (`level`)."""
+@dataclass(frozen=True)
+class _Read:
+    """What a configuration's candidate reports of its loads, per period (now, then each
+    growth period): the first limit broken (None: all met) and the mean response in ms; and
+    the busiest station at the planned load with its utilisation (at most 1)."""
+
+    broken: list[Limit | None]
+    response_ms: tuple[float | None, ...]
+    busiest: str
+    busiest_utilization: float
+
+
+def _read_points(points: Sequence[OperatingPoint], level: Sequence[Limit]) -> _Read:
+    """`_Read` from the operating point of each period (a configuration with closed
+    workloads)."""
+    planned = points[0]
+    busiest = planned.busiest
+    return _Read(
+        first_broken_each(points, level),
+        tuple(_response_ms(p.saturated, p.response_s) for p in points),
+        planned.network.stations[busiest].name,
+        float(min(planned.utilization[busiest], 1.0)),
+    )
+
+
+def _read_loads(solved: Sequence[LoadGroups], level: Sequence[Limit], periods: int) -> list[_Read]:
+    """`_Read` of each of several configurations of one service level (`level`) from its
+    open loads as solved (`open_loads_together`: per network, the periods solved on it and
+    their points as arrays, the planned load's first, on a network of its own), every load
+    of all of them read at once (`operating.open_responses`, `limits.first_broken_over`),
+    with no operating point made."""
+    many = [loads for groups in solved for _, loads in groups]
+    responses = open_responses(many)
+    broken = iter(first_broken_over(many, level, responses))
+    saturated = iter(np.concatenate([loads.saturated for loads in many]).tolist())
+    response = iter(responses)
+    out = []
+    for groups in solved:
+        first: list[Limit | None] = [None] * periods
+        by_period: list[float | None] = [None] * periods
+        for columns, _ in groups:
+            for p in columns:
+                first[p] = next(broken)
+                by_period[p] = _response_ms(next(saturated), next(response))
+        planned = groups[0][1]
+        busiest = int(planned.utilization[:, 0].argmax())
+        out.append(
+            _Read(
+                first,
+                tuple(by_period),
+                planned.network.stations[busiest].name,
+                float(min(planned.utilization[busiest, 0], 1.0)),
+            )
+        )
+    return out
+
+
+def _candidate(trial: _Trial, read: _Read, context: SizingContext) -> SizingCandidate:
+    """A configuration's answer from what its loads read (`_Read`: the planned one, then each
+    growth period's) against the limits of its service level."""
     config, job = trial.config, trial.job
     drives, power, price = trial.cost
-    periods = context.periods
-    broken = list(zip(periods, first_broken_each(points, level), strict=True))
+    broken = zip(context.periods, read.broken, strict=True)
     first = next(((name, lim) for name, lim in broken if lim is not None), None)
-    planned = points[0]
-    by_period = tuple(_response_ms(p) for p in points)
-    busiest = planned.busiest
     return SizingCandidate(
         job.choice,
         error=None,
         drives=drives,
         power_w=power,
         price=price,
-        response_time_ms=by_period[0],
-        busiest=planned.network.stations[busiest].name,
-        busiest_utilization=float(min(planned.utilization[busiest], 1.0)),
+        response_time_ms=read.response_ms[0],
+        busiest=read.busiest,
+        busiest_utilization=read.busiest_utilization,
         meets=first is None,
         broken_in=None if first is None else first[0],
         binding=None if first is None else first[1].label,
         upgrade=job.upgrade,
-        response_by_period_ms=by_period,
+        response_by_period_ms=read.response_ms,
         uneven=uneven_placement(config),
     )
 
 
-def _response_ms(point: OperatingPoint) -> float | None:
-    """The mean response at `point` in ms; None where it is saturated or has no steady state
-    (its response is not read there)."""
-    if point.saturated:
+def _response_ms(saturated: bool, response_s: float) -> float | None:
+    """A mean response (`response_s`) in ms; None where its point is saturated or it has no
+    steady state (it is not read there)."""
+    if saturated:
         return None
-    r = point.response_s
-    return r / MS if math.isfinite(r) else None
+    return response_s / MS if math.isfinite(response_s) else None
 
 
 def uneven_placement(config: Configuration) -> str:

@@ -126,10 +126,101 @@ _DEFAULTS = {f.name: f.default for f in fields(OperatingPoint) if f.default is n
 def _open_point(**given: object) -> OperatingPoint:
     """`OperatingPoint(**given)` of an open load (its defaulted fields at their defaults), its
     fields set as its `__init__` sets them, without it (a frozen dataclass sets each field
-    through `object.__setattr__`: a sizing search makes some hundred points a search)."""
+    through `object.__setattr__`: a curve or a growth table makes a point per load)."""
     point = object.__new__(OperatingPoint)
     point.__dict__.update(_DEFAULTS, **given)
     return point
+
+
+@dataclass(frozen=True)
+class OpenLoads:
+    """One network's open operating points at loads r [W, P], as arrays over the loads: each
+    field `OperatingPoint`'s with a column per load ([K, P] per station, [G, P] per class, [P]
+    whether saturated and whether NVS is full). The sizing search reads its configurations'
+    loads in this form (`analyses.size_try`), an object per load was most of its summing up;
+    `point(p)` is the p-th load's `OperatingPoint`, to the bit, made only where asked."""
+
+    network: Network
+    rates: FloatArray
+    arrival: FloatArray
+    utilization: FloatArray
+    wait_s: FloatArray
+    service_s: FloatArray
+    speed_factor: FloatArray
+    station_saturated: BoolArray
+    class_response_s: FloatArray
+    saturated: BoolArray
+    nvs_full: BoolArray
+    wait_ratio: FloatArray
+
+    def point(self, p: int) -> OperatingPoint:
+        """The operating point of the p-th load."""
+        return _open_point(
+            network=self.network,
+            rates=self.rates[:, p].copy(),
+            arrival=self.arrival[:, p],
+            utilization=self.utilization[:, p],
+            wait_s=self.wait_s[:, p],
+            service_s=self.service_s[:, p],
+            speed_factor=self.speed_factor[:, p],
+            station_saturated=self.station_saturated[:, p],
+            class_response_s=self.class_response_s[:, p],
+            saturated=bool(self.saturated[p]),
+            nvs_full=bool(self.nvs_full[p]),
+            wait_ratio=self.wait_ratio[:, p],
+        )
+
+    def points(self) -> list[OperatingPoint]:
+        """The operating point of each load, in order."""
+        return [self.point(p) for p in range(self.rates.shape[1])]
+
+    @property
+    def width(self) -> int:
+        """How many loads."""
+        return int(self.rates.shape[1])
+
+
+def open_responses(many: Sequence[OpenLoads]) -> list[float]:
+    """`OperatingPoint.response_s` of every load of `many` (each one network's loads), in
+    order, to the bit, worked out for all of them at once: each load's classes' weights a
+    row, summed as a point sums its own (a row's sum is the sum of that row alone), and the
+    weighted responses of the loads whose classes are all used and known a dot product each
+    in one stacked product (each is the dot product a point takes); any other load's as its
+    point works it out."""
+    if not many:
+        return []
+    rates, fractions, owners, responses = [], [], [], []
+    for loads in many:
+        share, owner = loads.network.class_shares
+        rates.append(loads.rates.T)
+        fractions += [share] * loads.width
+        owners += [owner] * loads.width
+        responses.append(loads.class_response_s.T)
+    if len({len(f) for f in fractions}) > 1:  # networks of different classes: each alone
+        return [r for loads in many for r in open_responses_each(loads)]
+    weights = np.take_along_axis(np.concatenate(rates), np.array(owners), axis=1) * np.array(
+        fractions
+    )  # [loads, classes]
+    per_class = np.concatenate(responses)
+    totals = weights.sum(axis=1)
+    used = weights > 0
+    unknown = (used & ~np.isfinite(per_class)).any(axis=1)
+    live = ~(totals <= 0)  # none: 0
+    whole = used.all(axis=1) & ~unknown & live
+    out = np.zeros(len(totals))
+    out[unknown & live] = np.inf
+    if whole.any():
+        dots = np.matmul(weights[whole][:, None, :], per_class[whole][:, :, None])[:, 0, 0]
+        out[whole] = dots / totals[whole]
+    for j in np.flatnonzero(~whole & ~unknown & live):  # some classes unused
+        row = used[j]
+        out[j] = weights[j][row] @ per_class[j][row] / totals[j]
+    return out.tolist()
+
+
+def open_responses_each(loads: OpenLoads) -> list[float]:
+    """`OperatingPoint.response_s` of each load of `loads`, point by point."""
+    return [point.response_s for point in loads.points()]
 
 
 def _mix(r: FloatArray, total: float) -> tuple[float, ...]:
@@ -336,10 +427,10 @@ class Solver:
     def _solve_open(self, net: Network, r: FloatArray) -> list[OperatingPoint]:
         """The operating points of `net` at the loads r [W, P] (`_OpenSolve`)."""
         task = self._open_solve(net, r)
-        if task.points is None:
+        if task.loads is None:
             task.solved(station_states(net, task.rates))
-        assert task.points is not None
-        return task.points
+        assert task.loads is not None
+        return task.loads.points()
 
     def _open_solve(self, net: Network, r: FloatArray) -> _OpenSolve:
         """The solve of `net` at the loads r [W, P], its points found already where they can
@@ -356,54 +447,47 @@ class Solver:
         key = (held[1], np.ascontiguousarray(r).tobytes())
         found = self._builds.points.get(key)
         if found is not None and found[0] != latency and self.config.hardware.ficon is None:
-            _, point, states = found
+            _, loads, states = found
             per_class = class_responses(net, states)
-            responses = per_class[:, 0]
-            unknown = _writes_unknown(net, responses) if point.nvs_full else responses
+            if loads.nvs_full[0]:
+                per_class = np.where(_writes(net)[:, None], np.inf, per_class)
             return _OpenSolve(
-                self, net, r, points=[replace(point, network=net, class_response_s=unknown)]
+                self, net, r, loads=replace(loads, network=net, class_response_s=per_class)
             )
         if found is None or found[0] != latency:
             return _OpenSolve(self, net, r, kept=(key, latency))
-        point = found[1]
+        loads = found[1]
         return _OpenSolve(
-            self, net, r, points=[point if point.network is net else replace(point, network=net)]
+            self, net, r, loads=loads if loads.network is net else replace(loads, network=net)
         )
 
-    def _points_of(
-        self, net: Network, r: FloatArray, states: StationStates
-    ) -> list[OperatingPoint]:
-        """The operating points of `net` at the loads r [W, P] from its stations' states."""
+    def _loads_of(self, net: Network, r: FloatArray, states: StationStates) -> OpenLoads:
+        """The operating points of `net` at the loads r [W, P] from its stations' states, as
+        arrays over the loads (`OpenLoads`)."""
         per_class = class_responses(net, states)
         saturated = np.asarray(states.saturated.any(axis=0), dtype=np.bool_)
-        dirty_full = self._nvs_full(net, r, states)
-        utilization = np.where(states.saturated, 1.0, states.utilization)
-        wait = np.where(states.saturated, np.inf, states.wait_s)
-        out = []
-        for p in range(r.shape[1]):
-            station_saturated = states.saturated[:, p]
-            destage_limited = bool(saturated[p]) and any(
-                net.destage_share(int(k), r[:, p]) > 0 for k in np.flatnonzero(station_saturated)
+        nvs_full = self._nvs_full(net, r, states) & ~saturated
+        for p in np.flatnonzero(saturated):  # saturated by destages: NVS is full
+            nvs_full[p] = any(
+                net.destage_share(int(k), r[:, p]) > 0
+                for k in np.flatnonzero(states.saturated[:, p])
             )
-            nvs_full = destage_limited or bool(not saturated[p] and dirty_full[p])
-            responses = per_class[:, p]
-            out.append(
-                _open_point(
-                    network=net,
-                    rates=r[:, p].copy(),
-                    arrival=states.arrival[:, p],
-                    utilization=utilization[:, p],
-                    wait_s=wait[:, p],
-                    service_s=states.service_s[:, p],
-                    speed_factor=states.speed_factor[:, p],
-                    station_saturated=station_saturated,
-                    class_response_s=_writes_unknown(net, responses) if nvs_full else responses,
-                    saturated=bool(saturated[p]),
-                    nvs_full=nvs_full,
-                    wait_ratio=states.wait_ratio[:, p],
-                )
-            )
-        return out
+        if nvs_full.any():
+            per_class = np.where(_writes(net)[:, None] & nvs_full[None, :], np.inf, per_class)
+        return OpenLoads(
+            network=net,
+            rates=r,
+            arrival=states.arrival,
+            utilization=np.where(states.saturated, 1.0, states.utilization),
+            wait_s=np.where(states.saturated, np.inf, states.wait_s),
+            service_s=states.service_s,
+            speed_factor=states.speed_factor,
+            station_saturated=states.saturated,
+            class_response_s=per_class,
+            saturated=saturated,
+            nvs_full=nvs_full,
+            wait_ratio=states.wait_ratio,
+        )
 
     def _nvs_full(self, net: Network, r: FloatArray, states: StationStates) -> BoolArray:
         """Per load of r [W, P], whether the dirty data fill NVS: NVS fills per server (each
@@ -491,49 +575,65 @@ class _OpenSolve:
     solver: Solver
     net: Network
     rates: FloatArray
-    points: list[OperatingPoint] | None = None
+    loads: OpenLoads | None = None
     kept: tuple[tuple[object, ...], float] | None = None
 
     def solved(self, states: StationStates) -> None:
         """The points made from the stations' states at these loads (and kept, where the
         single load's point is kept)."""
-        self.points = self.solver._points_of(self.net, self.rates, states)
+        self.loads = self.solver._loads_of(self.net, self.rates, states)
         if self.kept is not None:
             key, latency = self.kept
             points = self.solver._builds.points
             if len(points) >= _POINTS_KEPT:
                 points.clear()
-            points[key] = (latency, self.points[0], states)
+            points[key] = (latency, self.loads, states)
 
 
-def open_points_together(asks: Sequence[tuple[Solver, ArrayLike]]) -> list[list[OperatingPoint]]:
+LoadGroups = list[tuple[list[int], OpenLoads]]
+"""One ask's loads as solved (`open_loads_together`): per network, the ask's loads (columns)
+solved on it and their points as arrays."""
+
+
+def open_loads_together(asks: Sequence[tuple[Solver, ArrayLike]]) -> list[LoadGroups]:
     """`Solver.open_points` of several solvers (or several calls of one), each at its loads
     [W, P]: every load placed first, in the order asked (placement reads no solution, so each
     load gets the network it gets asked alone), then every network whose points are not known
     solved in one pass (`model.open.station_states_many`, to the bit what `station_states`
-    gives each): the points `open_points` gives each ask, in the same order."""
+    gives each): per ask, in the same order, its loads grouped by the network solved for
+    them, each group's points as arrays (`OpenLoads`)."""
     tasks: list[list[tuple[list[int], _OpenSolve]]] = []
-    widths = []
     for solver, rates in asks:
         r = np.asarray(rates, dtype=np.float64)
-        widths.append(r.shape[1])
         tasks.append(
             [
                 (columns, solver._open_solve(net, r[:, columns]))
                 for net, columns in solver._open_groups(r)
             ]
         )
-    pending = [task for groups in tasks for _, task in groups if task.points is None]
+    pending = [task for groups in tasks for _, task in groups if task.loads is None]
     for task, states in zip(
         pending, station_states_many([(t.net, t.rates) for t in pending]), strict=True
     ):
         task.solved(states)
     out = []
-    for width, groups in zip(widths, tasks, strict=True):
-        points: list[OperatingPoint | None] = [None] * width
+    for groups in tasks:
+        solved: LoadGroups = []
         for columns, task in groups:
-            assert task.points is not None
-            for p, point in zip(columns, task.points, strict=True):
+            assert task.loads is not None
+            solved.append((columns, task.loads))
+        out.append(solved)
+    return out
+
+
+def open_points_together(asks: Sequence[tuple[Solver, ArrayLike]]) -> list[list[OperatingPoint]]:
+    """`open_loads_together`, each ask's points in the order of its loads, as
+    `Solver.open_points` gives them."""
+    out = []
+    for groups in open_loads_together(asks):
+        points: list[OperatingPoint | None] = [None] * sum(len(c) for c, _ in groups)
+        for columns, loads in groups:
+            for p, point in zip(columns, loads.points(), strict=True):
                 points[p] = point
         out.append([p for p in points if p is not None])
     return out
@@ -547,13 +647,13 @@ class Builds:
     """What configurations that build the same networks share (`builds_for`): the operation
     costs and the network builder of the first of them, the networks built, by the placement's
     `network_key`, the open operating point of a single load solved on them (by that key and
-    the rates' bytes: the front-end latency it was solved for, the point and its stations'
-    states), and the pools timed at loads for placement (`pool_load.PoolsTimed`)."""
+    the rates' bytes: the front-end latency it was solved for, the point as `OpenLoads` and
+    its stations' states), and the pools timed at loads for placement (`pool_load.PoolsTimed`)."""
 
     costs: OpCosts
     builder: NetworkBuilder
     networks: dict[tuple[object, ...], Network] = field(default_factory=dict)
-    points: dict[tuple[object, ...], tuple[float, OperatingPoint, StationStates]] = field(
+    points: dict[tuple[object, ...], tuple[float, OpenLoads, StationStates]] = field(
         default_factory=dict
     )
     pools: PoolsTimed = field(default_factory=dict)
@@ -626,7 +726,12 @@ def builds_for(config: Configuration) -> Builds:
 forget_also(_builds.clear)  # `layout.forget_placements` forgets the builds too
 
 
+def _writes(net: Network) -> BoolArray:
+    """Which host-visible classes are writes: when NVS is full, they wait for destages, not
+    for cache, and their time is not known."""
+    return np.array([c.endswith("write") for _, c in net.times.keys], dtype=bool)
+
+
 def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:
-    """When NVS is full, writes wait for destages, not for cache: their time is not known."""
-    writes = np.array([c.endswith("write") for _, c in net.times.keys], dtype=bool)
-    return np.where(writes, np.inf, per_class)
+    """`per_class` with the writes' time unknown (inf), as when NVS is full (`_writes`)."""
+    return np.where(_writes(net), np.inf, per_class)

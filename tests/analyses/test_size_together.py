@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 
 from diskmodel.analyses import size, size_try
-from diskmodel.analyses.limits import first_broken, first_broken_each, limits
+from diskmodel.analyses.limits import (
+    Limit,
+    first_broken,
+    first_broken_each,
+    first_broken_over,
+    limits,
+)
 from diskmodel.analyses.predict import predict_configuration
 from diskmodel.analyses.size import _jobs, size_scenario
 from diskmodel.analyses.size_try import (
@@ -28,7 +34,13 @@ from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.model.layout import forget_placements
 from diskmodel.model.open import station_states, station_states_many
-from diskmodel.model.operating import OperatingPoint, Solver, open_points_together
+from diskmodel.model.operating import (
+    OperatingPoint,
+    Solver,
+    open_loads_together,
+    open_points_together,
+    open_responses,
+)
 from diskmodel.scenario import Scenario
 
 from ..conftest import ROOT
@@ -199,14 +211,14 @@ def test_a_long_list_is_solved_in_passes_of_at_most_solved_together(
     forget_placements()
     whole = try_configurations(jobs, context)
     passes: list[int] = []
-    solve = size_try.open_points_together
+    solve = size_try.open_loads_together
 
     def counted(asks: Any) -> Any:
         passes.append(len({id(solver) for solver, _ in asks}))
         return solve(asks)
 
     monkeypatch.setattr(size_try, "SOLVED_TOGETHER", 7)
-    monkeypatch.setattr(size_try, "open_points_together", counted)
+    monkeypatch.setattr(size_try, "open_loads_together", counted)
     forget_placements()
     assert try_configurations(jobs, context) == whole
     assert len(passes) == -(-len(jobs) // 7)
@@ -234,3 +246,34 @@ def test_limits_read_together_name_what_each_point_breaks(path: Path) -> None:
         seen.update(lim.label if lim is not None else "" for lim in each)
     assert "" in seen  # met at some points
     assert len(seen) >= 2  # and broken at others
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_loads_read_as_arrays_are_read_as_their_points(path: Path) -> None:
+    """Every configuration's loads read over all of them at once (`operating.open_responses`,
+    `limits.first_broken_over`) give each load's point's mean response to the bit and name
+    the limit `first_broken` names there, past saturation too (up to 40 x the planned load),
+    a read response time (read at the load's own point) with them."""
+    context, _, variants = _search(path)
+    configs = [sized_configuration(v, context) for v in variants if not isinstance(v, str)]
+    asks = []
+    forget_placements()
+    for config in configs:
+        solver = Solver(config)
+        planned = solver.planned_rates()[:, None]
+        asks += [(solver, planned), (solver, planned * [*context.factors, 1.8, 40.0])]
+    many = [loads for groups in open_loads_together(asks) for _, loads in groups]
+    points = [point for loads in many for point in loads.points()]
+    responses = open_responses(many)
+    assert [r.hex() for r in responses] == [p.response_s.hex() for p in points]
+    level = (*limits(configs[0].service_level), Limit("read_response_time", "reads", 0.5))
+    ceilings_first = tuple(sorted(level[:-1], key=lambda lim: lim.kind != "utilization"))
+    named = set()
+    for lim in (level, level[::-1], ceilings_first):
+        broken = first_broken_over(many, lim, responses)
+        assert broken == [first_broken(p, lim) for p in points]
+        named.update(b.label if b is not None else "" for b in broken)
+    assert any(p.saturated for p in points)
+    assert "" in named  # met at some loads
+    assert "reads" in named
+    assert any("utilisation" in n for n in named)
