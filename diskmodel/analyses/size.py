@@ -120,19 +120,19 @@ def _screen(
         if not isinstance(v, str):
             by_model.setdefault(v.system.model, []).append((i, v))
     resolved: dict[int, Configuration] = {}
-    parts: list[tuple[list[int], _ScreenInputs]] = []
+    parts: list[tuple[list[int], _ScreenInputs, bounds.PlannedResponse]] = []
     for model, members in sorted(by_model.items()):
         rows = [i for i, _ in members]
         inputs, configs = _screen_model(model, context, [v for _, v in members])
         resolved.update((rows[k], config) for k, config in configs.items())
-        parts.append((rows, inputs))
+        parts.append((rows, inputs, bounds.planned_response(*inputs)))
 
     def whole() -> bounds.Screen:
         return _whole_screen(n, parts, screen_limits(scenario, context.periods))
 
     response = np.full(n, np.inf)
-    for rows, inputs in parts:
-        part = bounds.unsaturated_responses(*inputs)
+    for rows, inputs, planned in parts:
+        part = bounds.unsaturated_responses(*inputs, planned)
         if part is None:
             return bounds.Bounded.of(whole()), resolved
         response[rows] = part
@@ -140,17 +140,19 @@ def _screen(
 
 
 def _whole_screen(
-    n: int, parts: Sequence[tuple[Sequence[int], _ScreenInputs]], limits: bounds.Limits
+    n: int,
+    parts: Sequence[tuple[Sequence[int], _ScreenInputs, bounds.PlannedResponse]],
+    limits: bounds.Limits,
 ) -> bounds.Screen:
     """`size_bounds.screen` of every system model's configurations (`parts`: their indices
-    among `n` and the screen's inputs), as one."""
+    among `n`, the screen's inputs and their planned response), as one."""
     response = np.full(n, np.inf)
     saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     why, why_value = np.full(n, -1, dtype=np.int64), np.zeros(n)
     texts: tuple[str, ...] = ()
     utilization = np.zeros((len(COMPONENT_KINDS), n))
-    for rows, inputs in parts:
-        part = bounds.screen(*inputs, limits)
+    for rows, inputs, planned in parts:
+        part = bounds.screen(*inputs, limits, planned=planned)
         response[rows] = part.response_lb_s
         saturated[rows] = part.saturated
         fails[rows] = part.fails

@@ -244,15 +244,25 @@ def _in_pool(kinds: Sequence[RankKind], pool: str) -> BoolArray:
     return np.array([k.pool == pool for k in kinds])
 
 
-def _planned_response(
+@dataclass(frozen=True)
+class PlannedResponse:
+    """Per candidate [N], what its response bound takes of its work at the planned load
+    (`_PlannedWork`): the host I/O rate, the ports' busy seconds per second and the
+    no-queueing part of the response summed over the I/O."""
+
+    x_now: FloatArray
+    port: FloatArray
+    visible: FloatArray
+
+
+def planned_response(
     profiles: Sequence[Profile],
     space: Space,
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per candidate [N], what its response bound takes of its work at the planned load
-    (`_PlannedWork`): the host I/O rate, the ports' busy seconds per second and the
-    no-queueing part of the response summed over the I/O."""
+) -> PlannedResponse:
+    """Every candidate's `PlannedResponse`, from its profile and its rank counts: made once
+    for `unsaturated_responses` and `screen` both."""
     N = len(space.profile)
     capacity_gb = space.ranks * np.array([k.capacity_gb for k in kinds])[None, :]
     x_now, port, visible = np.zeros(N), np.zeros(N), np.zeros(N)
@@ -273,7 +283,7 @@ def _planned_response(
             x_now[rows] += rate
             port[rows] += rate * prof.port_s[w]
             visible[rows] += rate * (prof.front_s[w] + prof.miss_fraction[w] * miss)
-    return x_now, port, visible
+    return PlannedResponse(x_now, port, visible)
 
 
 def _planned_work(
@@ -281,10 +291,14 @@ def _planned_work(
     space: Space,
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    planned: PlannedResponse | None = None,
 ) -> _PlannedWork:
-    """Every candidate's work at the planned load, from its profile and its rank counts."""
+    """Every candidate's work at the planned load, from its profile and its rank counts
+    (`planned`: its response part, where made already)."""
     N = len(space.profile)
-    x_now, port, visible = _planned_response(profiles, space, kinds, workloads)
+    if planned is None:
+        planned = planned_response(profiles, space, kinds, workloads)
+    x_now, port, visible = planned.x_now, planned.port, planned.visible
     capacity_gb = space.ranks * np.array([k.capacity_gb for k in kinds])[None, :]
     present = space.ranks > 0
     server = np.zeros(N)
@@ -337,6 +351,7 @@ def unsaturated_responses(
     space: Space,
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    planned: PlannedResponse,
 ) -> FloatArray | None:
     """Every candidate's response bound at the planned load (`screen`'s `response_lb_s`), where
     a few figures per profile prove that `screen` saturates none of them there; None where
@@ -358,7 +373,7 @@ def unsaturated_responses(
     to results no smaller, and a weighted mean rounds within a few units in the last place
     of its largest term: a group figure below 1 proves each candidate's below 1 + MARGIN.
     tests/analyses/test_sizing_pruning.py checks it, and the responses, against `screen`."""
-    x_now, port, visible = _planned_response(profiles, space, kinds, workloads)
+    x_now, port, visible = planned.x_now, planned.port, planned.visible
     u_port = port / space.host_ports  # validated: at least one port, and one DA pair
     if not kinds or (u_port >= 1).any():
         return None
@@ -400,15 +415,17 @@ def screen(
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
     limits: Limits,
     drive_busy: bool = False,
+    planned: PlannedResponse | None = None,
 ) -> Screen:
     """The bounds of every candidate of `space` (module docstring), vectorised over them.
     `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound).
     `drive_busy`: bound the busiest drive's utilisation also by `busy_at_least` of the mean
     offered work per drive (the batched search's; the per-configuration search keeps the
-    bounds its results were published with)."""
+    bounds its results were published with). `planned`: the candidates' `planned_response`,
+    where made already."""
     N = len(space.profile)
     drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
-    work = _planned_work(profiles, space, kinds, workloads)
+    work = _planned_work(profiles, space, kinds, workloads, planned)
     x_now, port, server, da, drives = work.x_now, work.port, work.server, work.da, work.drives
     visible, cores = work.visible, work.cores
     # Utilisation at the planned load (scaled by each growth factor below).
