@@ -96,44 +96,78 @@ that the bounds do not skip yet (`_search`; their open networks are solved in on
 `size_try.try_configurations`)."""
 
 
+_ScreenInputs = tuple[
+    list[size_profile.Profile],
+    bounds.Space,
+    tuple[size_profile.RankKind, ...],
+    list[tuple[str, float, Any]],
+]
+"""What `size_bounds.screen` takes of one system model's configurations but the limits."""
+
+
 def _screen(
     scenario: Scenario, context: SizingContext, variants: Sequence[Scenario | str]
-) -> tuple[bounds.Screen, dict[int, Configuration]]:
+) -> tuple[bounds.Bounded, dict[int, Configuration]]:
     """The bounds of every valid configuration (an invalid one gets no bound: inf, nothing
     proved), and the configurations resolved for them (by index: one per processor option and
     cache size, `_screen_model`). Each system model's configurations are bounded with that
-    model's figures: the same drive is packaged, and so performs, differently in each."""
+    model's figures: the same drive is packaged, and so performs, differently in each. Where
+    the bounds saturate none at the planned load (`size_bounds.unsaturated_responses`), only
+    the response bounds are made before solving, the rest where the search asks for it."""
     n = len(variants)
-    response = np.full(n, np.inf)
-    saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
-    why, why_value = np.full(n, -1, dtype=np.int64), np.zeros(n)
-    texts: tuple[str, ...] = ()
-    utilization = np.zeros((len(COMPONENT_KINDS), n))
     by_model: dict[str, list[tuple[int, Scenario]]] = {}
     for i, v in enumerate(variants):
         if not isinstance(v, str):
             by_model.setdefault(v.system.model, []).append((i, v))
     resolved: dict[int, Configuration] = {}
+    parts: list[tuple[list[int], _ScreenInputs, bounds.PlannedResponse]] = []
     for model, members in sorted(by_model.items()):
         rows = [i for i, _ in members]
-        part, configs = _screen_model(model, scenario, context, [v for _, v in members])
+        inputs, configs = _screen_model(model, context, [v for _, v in members])
         resolved.update((rows[k], config) for k, config in configs.items())
+        parts.append((rows, inputs, bounds.planned_response(*inputs)))
+
+    def whole() -> bounds.Screen:
+        return _whole_screen(n, parts, screen_limits(scenario, context.periods))
+
+    response = np.full(n, np.inf)
+    for rows, inputs, planned in parts:
+        part = bounds.unsaturated_responses(*inputs, planned)
+        if part is None:
+            return bounds.Bounded.of(whole()), resolved
+        response[rows] = part
+    return bounds.Bounded(response, np.zeros(n, dtype=bool), whole), resolved
+
+
+def _whole_screen(
+    n: int,
+    parts: Sequence[tuple[Sequence[int], _ScreenInputs, bounds.PlannedResponse]],
+    limits: bounds.Limits,
+) -> bounds.Screen:
+    """`size_bounds.screen` of every system model's configurations (`parts`: their indices
+    among `n`, the screen's inputs and their planned response), as one."""
+    response = np.full(n, np.inf)
+    saturated, fails = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    why, why_value = np.full(n, -1, dtype=np.int64), np.zeros(n)
+    texts: tuple[str, ...] = ()
+    utilization = np.zeros((len(COMPONENT_KINDS), n))
+    for rows, inputs, planned in parts:
+        part = bounds.screen(*inputs, limits, planned=planned)
         response[rows] = part.response_lb_s
         saturated[rows] = part.saturated
         fails[rows] = part.fails
         utilization[:, rows] = part.utilization_lb
         why[rows], why_value[rows] = part.why, part.why_value
         texts = part.texts  # the same limits, so the same texts, for every model
-    screen = bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
-    return screen, resolved
+    return bounds.Screen(response, saturated, fails, why, why_value, texts, utilization)
 
 
 def _screen_model(
-    system: str, scenario: Scenario, context: SizingContext, variants: Sequence[Scenario]
-) -> tuple[bounds.Screen, dict[int, Configuration]]:
-    """The bounds of configurations of one system model, and the configurations resolved for
-    their profiles (by index in `variants`: the first of each processor option and cache
-    size, as the search resolves it, `sized_configuration`)."""
+    system: str, context: SizingContext, variants: Sequence[Scenario]
+) -> tuple[_ScreenInputs, dict[int, Configuration]]:
+    """What the bounds take of configurations of one system model (`_ScreenInputs`), and the
+    configurations resolved for their profiles (by index in `variants`: the first of each
+    processor option and cache size, as the search resolves it, `sized_configuration`)."""
     catalog = context.catalog
     kinds = sorted({(p.name, g.drive, g.raid) for v in variants for p in v.pools for g in p.ranks})
     figures = size_profile.rank_kinds(catalog, system, kinds)
@@ -162,14 +196,8 @@ def _screen_model(
         for pool in v.pools:
             for g in pool.ranks:
                 ranks[i, index[(pool.name, g.drive, g.raid)]] += g.count
-    screen = bounds.screen(
-        profiles,
-        bounds.Space(profile, ports, pairs, ranks),
-        figures,
-        workloads,
-        screen_limits(scenario, context.periods),
-    )
-    return screen, resolved
+    space = bounds.Space(profile, ports, pairs, ranks)
+    return (profiles, space, figures, workloads), resolved
 
 
 def _method(total: int, pruned: Sequence[SizingPruned], prune: bool, why_not: str) -> str:
@@ -354,7 +382,7 @@ def _search(
     context: SizingContext,
     jobs: Sequence[SizingJob],
     variants: Sequence[Scenario | str],
-    screen: bounds.Screen | None,
+    screen: bounds.Bounded | None,
     workers: int,
     scheduler: str | None,
     advance: Callable[[int], None] | None,
@@ -422,7 +450,7 @@ def _search(
 
 
 def _maybe_beaten(
-    screen: bounds.Screen,
+    screen: bounds.Bounded,
     order: Sequence[int],
     variants: Sequence[Scenario | str],
     batch_size: int,

@@ -78,8 +78,9 @@ formula; a rule "more is never slower" would need a proof the model does not giv
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -135,6 +136,49 @@ class Screen:
         return tuple(self.reason_of(i) for i in range(len(self.why)))
 
 
+class Bounded:
+    """A per-configuration search's bounds, in the order it asks for them: every
+    configuration's response bound and whether it is saturated (`Screen.response_lb_s`,
+    `Screen.saturated`), known before anything is solved (rule A, `_maybe_beaten` and rule
+    B's first test, `skippable`), and the rest of the `Screen` (which limits the bounds prove
+    broken, and why), made by `whole` the first time it is asked for: where rule B finds a
+    configuration beaten, or never in a search that skips nothing (`unsaturated_responses`)."""
+
+    def __init__(
+        self, response_lb_s: FloatArray, saturated: BoolArray, whole: Callable[[], Screen]
+    ) -> None:
+        self.response_lb_s = response_lb_s
+        self.saturated = saturated
+        self._whole = whole
+
+    @classmethod
+    def of(cls, screen: Screen) -> Bounded:
+        return cls(screen.response_lb_s, screen.saturated, lambda: screen)
+
+    @cached_property
+    def whole(self) -> Screen:
+        made = self._whole()
+        # The same bounds, however they were found (tests/analyses/test_sizing_pruning.py).
+        assert np.array_equal(made.response_lb_s, self.response_lb_s)
+        assert np.array_equal(made.saturated, self.saturated)
+        return made
+
+    @property
+    def fails(self) -> BoolArray:
+        return self.whole.fails
+
+    @property
+    def utilization_lb(self) -> FloatArray:
+        return self.whole.utilization_lb
+
+    def reason_of(self, i: int) -> str:
+        return self.whole.reason_of(i)
+
+    @property
+    def reason(self) -> tuple[str, ...]:
+        return self.whole.reason
+
+
 @dataclass(frozen=True)
 class Limits:
     """The service level as the bounds test it: the response target (s) and the utilisation
@@ -183,8 +227,9 @@ class _PlannedWork:
     """Per candidate [N], what its workloads offer at the planned load: the host I/O rate, the
     busy seconds per second at the ports, the processors, the DA pairs and the drives (the
     last two at least: `_skewed_min`, `_present_min`), the no-queueing part of the response
-    summed over the I/O (rate x (front end + miss)), the ports' service summed likewise, and
-    the processor cores."""
+    summed over the I/O (rate x (front end + miss)), and the processor cores. (The ports'
+    busy seconds are also their service summed over the I/O, which the response bound
+    takes.)"""
 
     x_now: FloatArray
     port: FloatArray
@@ -192,8 +237,53 @@ class _PlannedWork:
     da: FloatArray
     drives: FloatArray
     visible: FloatArray
-    port_rate_s: FloatArray
     cores: FloatArray
+
+
+def _in_pool(kinds: Sequence[RankKind], pool: str) -> BoolArray:
+    return np.array([k.pool == pool for k in kinds])
+
+
+@dataclass(frozen=True)
+class PlannedResponse:
+    """Per candidate [N], what its response bound takes of its work at the planned load
+    (`_PlannedWork`): the host I/O rate, the ports' busy seconds per second and the
+    no-queueing part of the response summed over the I/O."""
+
+    x_now: FloatArray
+    port: FloatArray
+    visible: FloatArray
+
+
+def planned_response(
+    profiles: Sequence[Profile],
+    space: Space,
+    kinds: Sequence[RankKind],
+    workloads: Sequence[tuple[str, float, SkewCurve | None]],
+) -> PlannedResponse:
+    """Every candidate's `PlannedResponse`, from its profile and its rank counts: made once
+    for `unsaturated_responses` and `screen` both."""
+    N = len(space.profile)
+    capacity_gb = space.ranks * np.array([k.capacity_gb for k in kinds])[None, :]
+    x_now, port, visible = np.zeros(N), np.zeros(N), np.zeros(N)
+    for p_index, prof in enumerate(profiles):
+        rows = np.flatnonzero(space.profile == p_index)
+        if rows.size == 0:
+            continue
+        cap = capacity_gb[rows]
+        for w, (pool, workload_gb, skew) in enumerate(workloads):
+            rate = prof.rates[w]
+            if rate <= 0:
+                continue
+            in_pool = _in_pool(kinds, pool)
+            pool_cap = np.where(in_pool[None, :], cap, 0.0)
+            miss = _skewed_min(
+                np.where(in_pool, prof.miss_s[w], np.inf), pool_cap, skew, workload_gb
+            )
+            x_now[rows] += rate
+            port[rows] += rate * prof.port_s[w]
+            visible[rows] += rate * (prof.front_s[w] + prof.miss_fraction[w] * miss)
+    return PlannedResponse(x_now, port, visible)
 
 
 def _planned_work(
@@ -201,19 +291,19 @@ def _planned_work(
     space: Space,
     kinds: Sequence[RankKind],
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    planned: PlannedResponse | None = None,
 ) -> _PlannedWork:
-    """Every candidate's work at the planned load, from its profile and its rank counts."""
+    """Every candidate's work at the planned load, from its profile and its rank counts
+    (`planned`: its response part, where made already)."""
     N = len(space.profile)
-    kind_capacity = np.array([k.capacity_gb for k in kinds])
-    capacity_gb = space.ranks * kind_capacity[None, :]
+    if planned is None:
+        planned = planned_response(profiles, space, kinds, workloads)
+    x_now, port, visible = planned.x_now, planned.port, planned.visible
+    capacity_gb = space.ranks * np.array([k.capacity_gb for k in kinds])[None, :]
     present = space.ranks > 0
-    x_now = np.zeros(N)
-    port = np.zeros(N)
     server = np.zeros(N)
     da = np.zeros(N)
     drives = np.zeros(N)
-    visible = np.zeros(N)  # rate x (front + miss) per candidate, the no-queueing part
-    port_rate_s = np.zeros(N)  # rate x port service
     cores = np.zeros(N)
     for p_index, prof in enumerate(profiles):
         rows = np.flatnonzero(space.profile == p_index)
@@ -226,14 +316,9 @@ def _planned_work(
             rate = prof.rates[w]
             if rate <= 0:
                 continue
-            in_pool = np.array([k.pool == pool for k in kinds])
+            in_pool = _in_pool(kinds, pool)
             pool_cap = np.where(in_pool[None, :], cap, 0.0)
             pool_has = has & in_pool[None, :]
-            miss = _skewed_min(
-                np.where(in_pool, prof.miss_s[w], np.inf), pool_cap, skew, workload_gb
-            )
-            x_now[rows] += rate
-            port[rows] += rate * prof.port_s[w]
             server[rows] += rate * prof.server_s[w]
             da[rows] += rate * (
                 _present_min(prof.da_small_s[w], pool_has)
@@ -245,9 +330,82 @@ def _planned_work(
                 )
                 + _present_min(prof.drive_seq_s[w], pool_has)
             )
-            visible[rows] += rate * (prof.front_s[w] + prof.miss_fraction[w] * miss)
-            port_rate_s[rows] += rate * prof.port_s[w]
-    return _PlannedWork(x_now, port, server, da, drives, visible, port_rate_s, cores)
+    return _PlannedWork(x_now, port, server, da, drives, visible, cores)
+
+
+def _response_lb(
+    u_port: FloatArray, port: FloatArray, visible: FloatArray, x_now: FloatArray
+) -> FloatArray:
+    """The no-queueing response bound (module docstring) of candidates whose ports are
+    `u_port` busy ([N], or [P, N] over periods), from their planned work (`_PlannedWork`): at
+    the ports S (1 + u / (2 (1 - u))), the service and at least half the M/M/1 wait; inf
+    where the ports saturate. The caller silences numpy's warnings where it must."""
+    ports = np.where(
+        u_port < 1, port * (1 + 0.5 * u_port / np.where(u_port < 1, 1 - u_port, 1.0)), np.inf
+    )
+    return np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0)
+
+
+def unsaturated_responses(
+    profiles: Sequence[Profile],
+    space: Space,
+    kinds: Sequence[RankKind],
+    workloads: Sequence[tuple[str, float, SkewCurve | None]],
+    planned: PlannedResponse,
+) -> FloatArray | None:
+    """Every candidate's response bound at the planned load (`screen`'s `response_lb_s`), where
+    a few figures per profile prove that `screen` saturates none of them there; None where
+    they do not (then `screen` says which it saturates). This is all a search that skips
+    nothing asks of the bounds before it solves (`Bounded`), at a fraction of `screen`.
+
+    The proof bounds each profile's candidates as one group. `screen` saturates a candidate
+    where one of its four utilisations at the planned load reaches 1 + MARGIN. Per profile:
+    the ports' utilisation is computed per candidate, as `screen` computes it; the
+    processors' is one figure (the load and the cores are the profile's); the DA pairs' is
+    sum_w rate_w (min over the kinds present of the small work + the same of the
+    sequential) / pairs, at most sum_w rate_w (the most over the pool's kinds + the most) /
+    the fewest pairs among the candidates; the drives' is sum_w rate_w (the skewed least
+    small work + the least sequential) / capacity, at most the same with the most over the
+    pool's kinds / the least capacity among the candidates, because the skewed least work
+    (`_skewed_min`) is a mean of the kinds' work weighted by the share increments, which are
+    at least 0 (a skew curve F never falls: the hottest fraction c of the capacity is within
+    the hottest fraction c' > c) and sum to 1. Larger operands in the same operations round
+    to results no smaller, and a weighted mean rounds within a few units in the last place
+    of its largest term: a group figure below 1 proves each candidate's below 1 + MARGIN.
+    tests/analyses/test_sizing_pruning.py checks it, and the responses, against `screen`."""
+    x_now, port, visible = planned.x_now, planned.port, planned.visible
+    u_port = port / space.host_ports  # validated: at least one port, and one DA pair
+    if not kinds or (u_port >= 1).any():
+        return None
+    capacity = (
+        space.ranks * np.array([k.active_drives * k.drive_capacity for k in kinds])[None, :]
+    ).sum(axis=1)
+    in_pool = np.array([[k.pool == pool for k in kinds] for pool, _, _ in workloads])
+    for p_index, prof in enumerate(profiles):
+        rows = np.flatnonzero(space.profile == p_index)
+        if rows.size == 0:
+            continue
+        # The most over each workload's pool's kinds [4, W] (0 where the pool has none).
+        work = np.stack([prof.da_small_s, prof.da_seq_s, prof.drive_small_s, prof.drive_seq_s])
+        da_small, da_seq, drive_small, drive_seq = np.maximum(
+            np.where(in_pool[None, :, :], work, -np.inf).max(axis=2), 0.0
+        ).tolist()
+        server = da = drives = 0.0
+        for w, rate in enumerate(prof.rates.tolist()):
+            if rate <= 0:
+                continue
+            server += rate * float(prof.server_s[w])
+            da += rate * (da_small[w] + da_seq[w])
+            drives += rate * (drive_small[w] + drive_seq[w])
+        least = float(capacity[rows].min())
+        if (
+            server / max(prof.cores, 1) >= 1
+            or da / float(space.da_pairs[rows].min()) >= 1
+            or least <= 0
+            or drives / least >= 1
+        ):
+            return None
+    return _response_lb(u_port, port, visible, x_now)
 
 
 def screen(
@@ -257,17 +415,19 @@ def screen(
     workloads: Sequence[tuple[str, float, SkewCurve | None]],
     limits: Limits,
     drive_busy: bool = False,
+    planned: PlannedResponse | None = None,
 ) -> Screen:
     """The bounds of every candidate of `space` (module docstring), vectorised over them.
     `workloads`: each workload's pool, capacity (GB) and skew curve (None: no skew bound).
     `drive_busy`: bound the busiest drive's utilisation also by `busy_at_least` of the mean
     offered work per drive (the batched search's; the per-configuration search keeps the
-    bounds its results were published with)."""
+    bounds its results were published with). `planned`: the candidates' `planned_response`,
+    where made already."""
     N = len(space.profile)
     drive_capacity = np.array([k.active_drives * k.drive_capacity for k in kinds])
-    work = _planned_work(profiles, space, kinds, workloads)
+    work = _planned_work(profiles, space, kinds, workloads, planned)
     x_now, port, server, da, drives = work.x_now, work.port, work.server, work.da, work.drives
-    visible, port_rate_s, cores = work.visible, work.port_rate_s, work.cores
+    visible, cores = work.visible, work.cores
     # Utilisation at the planned load (scaled by each growth factor below).
     total_drive_capacity = (space.ranks * drive_capacity[None, :]).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -297,10 +457,7 @@ def screen(
     if drive_busy:
         utilization[3] = np.maximum(utilization[3], busy_at_least(per_drive[None, :] * factors))
     with np.errstate(divide="ignore", invalid="ignore"):
-        # S (1 + u / (2 (1 - u))): the service and at least half the M/M/1 wait.
-        u = u_port[None, :] * factors
-        ports = np.where(u < 1, port_rate_s * (1 + 0.5 * u / np.where(u < 1, 1 - u, 1.0)), np.inf)
-        r_lb = np.where(x_now > 0, (ports + visible) / np.where(x_now > 0, x_now, 1.0), 0.0)
+        r_lb = _response_lb(u_port[None, :] * factors, port, visible, x_now)
     # The checks in the order they are reported, [P x 5, N]: per period, each group, then the
     # response; a candidate's reason is the first it breaks.
     checks = len(groups) + 1
@@ -345,7 +502,7 @@ def busy_at_least(work: FloatArray) -> FloatArray:
 
 
 def skippable(
-    bounds: Screen,
+    bounds: Screen | Bounded,
     i: int,
     cost: Sequence[tuple[float, float]],
     upgrade: Sequence[bool],

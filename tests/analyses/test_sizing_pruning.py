@@ -24,9 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diskmodel.analyses.size as size_module
-from diskmodel.analyses import size_offers, size_profile, size_try
+from diskmodel.analyses import size_bounds, size_offers, size_profile, size_try
 from diskmodel.analyses.limits import busiest_of_kind
 from diskmodel.analyses.size import size_scenario
+from diskmodel.analyses.size_batch import screen_limits
 from diskmodel.catalog import load_catalog
 from diskmodel.model.costs import drive_gain, queue_limit
 from diskmodel.model.operating import Solver
@@ -242,6 +243,69 @@ def test_every_bound_holds_against_the_exact_solution(scenario: Scenario) -> Non
             assert screen.response_lb_s[i] * 1e3 <= exact.response_time_ms * (1 + REL)
         if screen.fails[i]:
             assert not exact.meets, (job.choice, screen.reason[i])
+
+
+def _screen_inputs(scenario: Scenario) -> tuple[list[Any], Any]:
+    """Each system model's inputs to the bounds, as the search makes them, and the limits."""
+    catalog = load_catalog()
+    central = scenario.corner("central")
+    context = size_try.sizing_context(central, catalog, None)
+    _, variants = size_module._jobs(central, catalog, context.prices, context.shared, context.kept)
+    by_model: dict[str, list[Scenario]] = {}
+    for v in variants:
+        if not isinstance(v, str):
+            by_model.setdefault(v.system.model, []).append(v)
+    inputs = [
+        size_module._screen_model(model, context, members)[0]
+        for model, members in sorted(by_model.items())
+    ]
+    return inputs, screen_limits(central, context.periods)
+
+
+@settings(max_examples=40, deadline=None)
+@given(spaces)
+def test_the_group_proof_of_no_saturation_agrees_with_the_screen(scenario: Scenario) -> None:
+    """`unsaturated_responses` bounds each profile's configurations as one group: where it
+    proves none saturated, the screen saturates none, and its response bounds are the
+    screen's to the bit; where the screen saturates one, it proves nothing."""
+    inputs, limits = _screen_inputs(scenario)
+    for part in inputs:
+        whole = size_bounds.screen(*part, limits)
+        quick = size_bounds.unsaturated_responses(*part, size_bounds.planned_response(*part))
+        if whole.saturated.any():
+            assert quick is None
+        if quick is not None:
+            assert not whole.saturated.any()
+            assert np.array_equal(quick, whole.response_lb_s)
+
+
+def test_a_search_that_skips_nothing_makes_only_the_response_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a space where more drives cost more and respond faster, nothing is skipped, and the
+    search asks the bounds for no more than the group proof and the response bounds
+    (`size_bounds.Bounded`): the screen itself is never made."""
+    scenario = _scenario(
+        iops=9000,
+        read_fraction=0.7,
+        skew="high",
+        easy_tier="auto",
+        target_ms=1.0,
+        ssd=[0, 1, 2, 3],
+        hdd=[8],
+        da_pairs=[1, 2],
+        host_ports=[8],
+        prices=False,
+    )
+    exhaustive = size_scenario(scenario, workers=1, prune=False)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the screen was made")
+
+    monkeypatch.setattr(size_bounds, "screen", refused)
+    pruned = size_scenario(scenario, workers=1)
+    assert not pruned.pruned
+    same_answers(pruned, exhaustive)
 
 
 def wide_space(models: list[str] | None = None) -> Scenario:
