@@ -102,6 +102,24 @@ def stacked_gains(cut: Sequence[FloatArray], rows: Sequence[int]) -> FloatArray:
     return padded[rows] if cut else np.empty((0, depth))
 
 
+def per_load(matrix: FloatArray, loads: FloatArray) -> FloatArray:
+    """`matrix @ loads` for loads [.., P], each load's column a product of its own: one
+    matrix-vector product per load, the same call with the same shapes whatever the other
+    loads (`np.matmul` over a stack of columns), so a load's result is the same to the bit
+    alone or beside others. A plain `matrix @ loads` is not: BLAS takes another kernel for
+    one column than for several, with sums in another order, and the sizing search solves a
+    configuration's planned load and its growth loads together (`open.station_states`)."""
+    by_load = np.matmul(matrix, np.ascontiguousarray(loads.T)[:, :, None])  # [P, .., 1]
+    return np.ascontiguousarray(by_load[:, :, 0].T)  # the callers' layout: loads along rows
+
+
+def per_load_sum(values: FloatArray) -> FloatArray:
+    """`values.sum(axis=0)` [P] of values [K, P], each load's column summed in the same order
+    alone or beside others (along a contiguous row: numpy sums a strided axis in another
+    order than a contiguous one)."""
+    return np.ascontiguousarray(values.T).sum(axis=1)
+
+
 def station_classes(
     servers: FloatArray, kind_of_station: NDArray[np.int64]
 ) -> tuple[list[int], list[int], list[int]]:
@@ -276,9 +294,7 @@ class Network:
     ) -> FloatArray:
         """Destaged data waiting for or in service at the drives [P] (Little's law per
         station: arrival rate x time there x bytes), for rates [W, P] and waits [K, P]."""
-        return np.asarray(
-            self._dirty_by_station(rates, wait_s, speed_factor).sum(axis=0), dtype=np.float64
-        )
+        return per_load_sum(self._dirty_by_station(rates, wait_s, speed_factor))
 
     def dirty_bytes_by_server(
         self, rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
@@ -300,7 +316,7 @@ class Network:
     ) -> tuple[FloatArray, FloatArray]:
         """`dirty_bytes_by_server` and `dirty_bytes_by_rank`, from one sum per station."""
         per_station = self._dirty_by_station(rates, wait_s, speed_factor)
-        by_server = np.asarray(self._nvs_owner.T @ per_station, dtype=np.float64)
+        by_server = per_load(self._nvs_owner.T, per_station)
         by_rank = np.asarray(per_station[self._rank_stations], dtype=np.float64)
         return by_server, by_rank
 
@@ -341,8 +357,8 @@ class Network:
     ) -> FloatArray:
         drives = self._station_drives
         finite = np.isfinite(wait_s)
-        queued = (self.destage_bytes.T @ rates) * np.where(finite, wait_s, 0.0)
-        served = (self.destage_byte_seconds.T @ rates) * speed_factor
+        queued = per_load(self.destage_bytes.T, rates) * np.where(finite, wait_s, 0.0)
+        served = per_load(self.destage_byte_seconds.T, rates) * speed_factor
         return np.asarray((queued + served) * drives * finite, dtype=np.float64)
 
     def destage_share(self, station: int, rates: ArrayLike) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from diskmodel.model.device_queue import device_queue_s
-from diskmodel.model.network import Network
+from diskmodel.model.network import Network, per_load
 from diskmodel.queueing.station import load_dependent_state, mm1_state, mmc_state
 
 FloatArray = NDArray[np.float64]
@@ -80,7 +80,7 @@ def _offered(net: Network, rates: ArrayLike) -> tuple[FloatArray, FloatArray, Fl
         r = r[:, None]
     if not (r >= 0).all():  # NaN too: the stations' states below check nothing more
         raise ValueError(f"host rates must be >= 0 and not NaN, got {r.tolist()!r}")
-    return r, net.arrival.T @ r, net.work.T @ r
+    return r, per_load(net.arrival.T, r), per_load(net.work.T, r)
 
 
 def _mean_service(lam: FloatArray, busy: FloatArray) -> FloatArray:
@@ -259,7 +259,9 @@ def storage_responses(net: Network, states: StationStates) -> FloatArray:
     """`class_responses` below z/OS: the storage's own response per (workload, class) [G, P],
     inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
     times = net.times
-    per_class = times.service_s @ (states.wait_ratio + states.speed_factor) + times.delay_s[:, None]
+    per_class = per_load(times.service_s, states.wait_ratio + states.speed_factor)
+    per_class = per_class + times.delay_s[:, None]
+    # The count of saturated stations visited is exact in any order: not `per_load`.
     blocked = net.visited @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
 
