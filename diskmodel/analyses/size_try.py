@@ -207,8 +207,9 @@ the fixed cost of a pass is shared well before this, and a batch of the large sp
 def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> list[SizingCandidate]:
     """Configurations against the service level in every period, each as `try_configuration`
     tries it alone, to the bit: each validated, resolved and placed at its loads on its own,
-    then the open networks of all of them solved together, as arrays
-    (`model.operating.open_loads_together`), `SOLVED_TOGETHER` at a time, and each one's
+    then the open networks of all of them solved together, as arrays, every period of a
+    configuration in one ask (`model.operating.open_loads_together`), `SOLVED_TOGETHER`
+    at a time, and each one's
     limits read over its loads as arrays (`_read_loads`); a configuration with closed
     workloads is solved on its own, point by point."""
     if len(jobs) > SOLVED_TOGETHER:
@@ -221,16 +222,13 @@ def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> lis
     open_trials = [t for t in trials if isinstance(t, _Trial) and not t.config.has_closed]
     asks: list[tuple[Solver, FloatArray]] = []
     for trial in open_trials:
+        # Every period's load in one ask: a load's figures do not depend on the loads solved
+        # beside it (`model.network.per_load`), so the planned load may share its network's
+        # solve with the growth loads that share its placement.
         planned = trial.solver.planned_rates()[:, None]
-        asks.append((trial.solver, planned))
-        if context.factors:
-            asks.append((trial.solver, planned * list(context.factors)))
+        asks.append((trial.solver, planned * [1.0, *context.factors]))
     solved = iter(open_loads_together(asks))
-    loads: dict[int, LoadGroups] = {}
-    for trial in open_trials:
-        now = next(solved)  # one load: one network, the period "now"
-        growth = next(solved) if context.factors else []
-        loads[id(trial)] = now + [([1 + p for p in columns], g) for columns, g in growth]
+    loads: dict[int, LoadGroups] = {id(trial): next(solved) for trial in open_trials}
     levels: list[tuple[ServiceLevelConfig, tuple[Limit, ...]]] = []
     alike: dict[int, tuple[tuple[Limit, ...], list[_Trial]]] = {}  # by service level
     for trial in open_trials:
@@ -317,7 +315,7 @@ def _read_points(points: Sequence[OperatingPoint], level: Sequence[Limit]) -> _R
 def _read_loads(solved: Sequence[LoadGroups], level: Sequence[Limit], periods: int) -> list[_Read]:
     """`_Read` of each of several configurations of one service level (`level`) from its
     open loads as solved (`open_loads_together`: per network, the periods solved on it and
-    their points as arrays, the planned load's first, on a network of its own), every load
+    their points as arrays, the planned load's group first and its first column), every load
     of all of them read at once (`operating.open_responses`, `limits.first_broken_over`),
     with no operating point made."""
     many = [loads for groups in solved for _, loads in groups]
