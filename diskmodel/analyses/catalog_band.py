@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from diskmodel.analyses.predict import Begun, begin, planned_ms
+from diskmodel.cached import cached_property
 from diskmodel.catalog import Catalog, Sourced
 from diskmodel.configuration import Configuration
 from diskmodel.model.operating import FloatArray, Solver

@@ -80,12 +80,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
 
 from diskmodel.analyses.size_profile import Profile, RankKind
+from diskmodel.cached import cached_property
 from diskmodel.tiering.skew import SkewCurve
 
 FloatArray = NDArray[np.float64]

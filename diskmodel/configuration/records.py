@@ -10,8 +10,8 @@ application above the storage, and the inputs as the report shows them (`predict
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
+from diskmodel.cached import cached_property
 from diskmodel.catalog import Drive, HostAdapterType, ProcessorOption, RaidFormat, StorageSystem
 from diskmodel.components import cache, raid
 from diskmodel.configuration.copy_services import CopyServicesConfig

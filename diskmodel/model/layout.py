@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
+from diskmodel.cached import cached_property
 from diskmodel.configuration import Configuration
 from diskmodel.model.bracket import highest_within
 from diskmodel.model.costs import OpCosts, forget_costs
@@ -79,7 +80,7 @@ class PoolLayout:
     ceilings_iops: dict[str, float]
     bound: tuple[str, ...] = ()
 
-    @functools.cached_property
+    @cached_property
     def shares_key(self) -> tuple[object, ...]:
         """This pool's part of `network_key`, worked out once (a layout kept for a back end
         is read by every configuration that shares it: `placements_for`)."""

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.cached import cached_property
 from diskmodel.configuration import Configuration, Rank, WorkloadConfig
 from diskmodel.model.layout import PoolLayout
 from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS

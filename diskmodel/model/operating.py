@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
-from functools import cached_property
 from operator import attrgetter
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.cached import cached_property
 from diskmodel.components import cache
 from diskmodel.configuration import Configuration, WorkloadConfig
 from diskmodel.model.application import TransactionState, transactions

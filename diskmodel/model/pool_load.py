@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from diskmodel.cached import cached_property
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, costed_span, drive_work_at
 from diskmodel.model.pool_ranks import PoolRanks

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import NamedTuple, TypeVar
 
 import numpy as np
 
+from diskmodel.cached import cached_property
 from diskmodel.configuration import Rank, WorkloadConfig
 from diskmodel.model.costs import OpCost, OpCosts, OpShape, costed_span
 from diskmodel.model.pool_ranks import TierRanks

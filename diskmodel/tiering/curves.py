@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from diskmodel.cached import cached_property
 from diskmodel.tiering.skew import (
     RANKING_BINS,
     FloatArray,

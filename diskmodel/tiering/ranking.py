@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
+from diskmodel.cached import cached_property
 from diskmodel.tiering.records import WorkloadDemand
 from diskmodel.tiering.skew import SkewCurve
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
+from diskmodel.cached import cached_property
 from diskmodel.tiering.curves import derived_mb_curve
 from diskmodel.tiering.skew import UNIFORM, SkewCurve
 

@@ -38,11 +38,11 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from diskmodel.cached import cached_property
 from diskmodel.tiering.presets import PRESET_LEVELS
 from diskmodel.tiering.roots import brent_root
 

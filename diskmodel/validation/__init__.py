@@ -38,10 +38,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from diskmodel.cached import cached_property
 from diskmodel.validation.fields import read_path
 from diskmodel.validation.manifest import FOLDER, MANIFEST, FigureSpec, Manifest, load_manifest
 from diskmodel.validation.outcomes import Outcome, judge
