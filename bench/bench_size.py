@@ -179,6 +179,19 @@ NOT met (2,000/s); settled 1,622/s on growth (29 solved, 1 skipped: met, >= full
 1,326/s on ssd (0 skipped: NOT met, 3% under full). The large space through the CLI 11.7 s
 wall, 16.5 s CPU with its workers (met); paired with 3acadc8 (`farm-bench -n 4 --vs`) 13.6
 against 14.4 s CPU (0.944).
+
+2026-11-29, twelfth session, after one station layout per front end, the operation costs'
+and the pools' per-configuration parts made once per search, a pass's loads read as arrays,
+a load's products taken on their own (`network.per_load`: its figures do not depend on the
+loads beside it) so that a configuration's planned and growth loads go in one request, the
+screen's response bounds first and a lock-free `cached_property`: paired cold loops against
+bb1f2e1 as above (07:48, load average 0.1-0.6): ds8800-size-for-growth 13.64 against 15.64
+ms a search (1.15x), ds8800-size-ssd-for-1ms 12.92 against 15.36 ms (1.19x); 16% fewer
+instructions a growth search (cachegrind, 151.6M to 126.6M). `python -m bench size` (07:48,
+quiet): full 2,332/s and 2,073/s: met (2,000/s); settled 2,301/s (29 solved, 1 skipped) and
+2,069/s (0 skipped): NOT met, 1.3% and 0.2% under full (the screen costs about the one
+configuration it skips). The same code in a busy hour (load average 4-10) reads 15-25% less.
+The large space through the CLI 11.2 s wall, 15.2 s CPU with its workers (met).
 """
 
 from __future__ import annotations
