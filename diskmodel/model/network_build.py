@@ -199,9 +199,6 @@ def _made_layout(
         (first_server, servers, da_pairs, n_channels, len(links), ranks_ahead),
     )
     link_stations = tuple(range(first_channel + n_channels, first_rank))
-    front_end = _FRONT_END[kinds]
-    mirrored = front_end.copy()
-    mirrored[list(link_stations)] = False
     (single, multi, drives), arrays = _open_form(servers_at, kinds)
     for part in (servers_at, kinds, *arrays):
         part.setflags(write=False)
@@ -219,8 +216,8 @@ def _made_layout(
         ranks_ahead=ranks_ahead,
         servers_at=servers_at,
         kinds=kinds,
-        front_end=np.flatnonzero(front_end),
-        front_end_mirrored=np.flatnonzero(mirrored),
+        front_end=_front_stations(kinds, ()),
+        front_end_mirrored=_front_stations(kinds, link_stations),
         single=single,
         multi=multi,
         drives=drives,
@@ -304,7 +301,8 @@ def network_for(net: Network, config: Configuration, layout: Mapping[str, PoolLa
         != net.config.hardware.system.front_end_latency_us
     ):
         times = net.times
-        front = np.flatnonzero(_front_stations(times.kind_of_station, net.mirror))
+        links = () if net.mirror is None else net.mirror.links
+        front = _front_stations(times.kind_of_station, links)
         delays = _delays(config, front, times.keys, times.service_s, net.mirror)
         object.__setattr__(out, "times", dataclasses.replace(times, delay_s=delays))
     return out
@@ -1336,13 +1334,12 @@ _FRONT_END = np.array([COMPONENT_KIND[kind].front_end for kind in STATION_KIND_K
 """Per station kind, whether a station's time is part of the front end's fixed time."""
 
 
-def _front_stations(kinds: NDArray[np.int64], mirror: MirrorState | None) -> NDArray[np.bool_]:
-    """[K] the stations (of the kinds `kinds`, `STATION_KIND_KEYS` indices) whose time is
-    part of the front end's fixed time (a Metro Mirror link's is not)."""
+def _front_stations(kinds: NDArray[np.int64], links: Sequence[int]) -> NDArray[np.intp]:
+    """The stations (of the kinds `kinds`, `STATION_KIND_KEYS` indices) whose time is part of
+    the front end's fixed time, by index: not the Metro Mirror links `links` (`MirrorState`)."""
     front = _FRONT_END[kinds]
-    if mirror is not None:
-        front[list(mirror.links)] = False
-    return front
+    front[list(links)] = False
+    return np.flatnonzero(front)
 
 
 def _delays(

@@ -18,9 +18,9 @@ from diskmodel.model import network_build
 from diskmodel.model.copy_links import LINK_KIND, link_station_names
 from diskmodel.model.layout import forget_placements
 from diskmodel.model.network import Station, index_arrays, station_classes
-from diskmodel.model.network_build import NetworkBuilder, _front_stations
+from diskmodel.model.network_build import NetworkBuilder
 from diskmodel.scenario.loading import load_scenario
-from diskmodel.vocabulary import STATION_KIND_KEYS
+from diskmodel.vocabulary import COMPONENT_KIND, STATION_KIND_KEYS
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SHAPES = (
@@ -78,8 +78,12 @@ def test_a_builder_reads_the_layout_its_configuration_alone_makes(name: str) -> 
         assert builder._kind_of_station.tolist() == kinds
         assert builder._servers_at.tobytes() == servers.tobytes()
         assert builder._servers_at.shape == servers.shape
-        front = np.flatnonzero(_front_stations(np.array(kinds), builder._mirror))
-        assert builder._front.tolist() == front.tolist()
+        # The stations whose time is the front end's fixed time: not a Metro Mirror link's.
+        links = () if builder._mirror is None else builder._mirror.links
+        front = [
+            k for k, s in enumerate(stations) if COMPONENT_KIND[s.kind].front_end and k not in links
+        ]
+        assert builder._front.tolist() == front
         lists = station_classes(servers, np.array(kinds))
         (single, multi, drives), arrays = builder._open_form
         assert (single, multi, drives) == lists
