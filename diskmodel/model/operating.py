@@ -99,15 +99,8 @@ class OperatingPoint:
         if self.closed is not None and self._all_closed:
             return self.closed.response_s
         fractions, owners = self.network.class_shares
-        weights = fractions * self.rates[owners]  # `open.class_rates` at this one load
-        total = float(weights.sum())
-        if total <= 0:
-            return 0.0
-        used = weights > 0
-        responses = self.class_response_s[used]
-        if not np.isfinite(responses).all():
-            return float("inf")
-        return float(weights[used] @ responses / total)
+        # `open.class_rates` at this one load
+        return _mean_response(fractions * self.rates[owners], self.class_response_s)
 
     @property
     def _all_closed(self) -> bool:
@@ -117,6 +110,19 @@ class OperatingPoint:
     def busiest(self) -> int:
         """The station with the highest utilisation."""
         return int(self.utilization.argmax())
+
+
+def _mean_response(weights: FloatArray, per_class: FloatArray) -> float:
+    """The mean of the classes' responses `per_class` weighted by their I/O rates `weights`
+    (0 with no I/O; inf where a class with I/O has no known response)."""
+    total = float(weights.sum())
+    if total <= 0:
+        return 0.0
+    used = weights > 0
+    responses = per_class[used]
+    if not np.isfinite(responses).all():
+        return float("inf")
+    return float(weights[used] @ responses / total)
 
 
 _DEFAULTS = {f.name: f.default for f in fields(OperatingPoint) if f.default is not MISSING}
@@ -185,8 +191,8 @@ def open_responses(many: Sequence[OpenLoads]) -> list[float]:
     order, to the bit, worked out for all of them at once: each load's classes' weights a
     row, summed as a point sums its own (a row's sum is the sum of that row alone), and the
     weighted responses of the loads whose classes are all used and known a dot product each
-    in one stacked product (each is the dot product a point takes); any other load's as its
-    point works it out."""
+    in one stacked product (each is the dot product a point takes); any other load's as a
+    point works it out (`_mean_response`)."""
     if not many:
         return []
     rates, fractions, owners, responses = [], [], [], []
@@ -213,8 +219,7 @@ def open_responses(many: Sequence[OpenLoads]) -> list[float]:
         dots = np.matmul(weights[whole][:, None, :], per_class[whole][:, :, None])[:, 0, 0]
         out[whole] = dots / totals[whole]
     for j in np.flatnonzero(~whole & ~unknown & live):  # some classes unused
-        row = used[j]
-        out[j] = weights[j][row] @ per_class[j][row] / totals[j]
+        out[j] = _mean_response(weights[j], per_class[j])
     return out.tolist()
 
 
