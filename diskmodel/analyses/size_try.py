@@ -37,6 +37,7 @@ from diskmodel.configuration import (
     resolve,
 )
 from diskmodel.configuration.shared import SharedParts
+from diskmodel.model.network import Network
 from diskmodel.model.operating import (
     LoadGroups,
     OperatingPoint,
@@ -208,10 +209,9 @@ def try_configurations(jobs: Sequence[SizingJob], context: SizingContext) -> lis
     """Configurations against the service level in every period, each as `try_configuration`
     tries it alone, to the bit: each validated, resolved and placed at its loads on its own,
     then the open networks of all of them solved together, as arrays, every period of a
-    configuration in one ask (`model.operating.open_loads_together`), `SOLVED_TOGETHER`
-    at a time, and each one's
-    limits read over its loads as arrays (`_read_loads`); a configuration with closed
-    workloads is solved on its own, point by point."""
+    configuration in one ask (`model.operating.open_loads_together`), `SOLVED_TOGETHER` at a
+    time, and each one's limits read over its loads as arrays (`_read_loads`); a
+    configuration with closed workloads is solved on its own, point by point."""
     if len(jobs) > SOLVED_TOGETHER:
         return [
             candidate
@@ -303,12 +303,10 @@ def _read_points(points: Sequence[OperatingPoint], level: Sequence[Limit]) -> _R
     """`_Read` from the operating point of each period (a configuration with closed
     workloads)."""
     planned = points[0]
-    busiest = planned.busiest
     return _Read(
         first_broken_each(points, level),
         tuple(_response_ms(p.saturated, p.response_s) for p in points),
-        planned.network.stations[busiest].name,
-        float(min(planned.utilization[busiest], 1.0)),
+        *_busiest(planned.network, planned.utilization),
     )
 
 
@@ -332,16 +330,17 @@ def _read_loads(solved: Sequence[LoadGroups], level: Sequence[Limit], periods: i
                 first[p] = next(broken)
                 by_period[p] = _response_ms(next(saturated), next(response))
         planned = groups[0][1]
-        busiest = int(planned.utilization[:, 0].argmax())
         out.append(
-            _Read(
-                first,
-                tuple(by_period),
-                planned.network.stations[busiest].name,
-                float(min(planned.utilization[busiest, 0], 1.0)),
-            )
+            _Read(first, tuple(by_period), *_busiest(planned.network, planned.utilization[:, 0]))
         )
     return out
+
+
+def _busiest(network: Network, utilization: FloatArray) -> tuple[str, float]:
+    """The busiest station of `network` at a load whose stations are `utilization` busy
+    (`OperatingPoint.busiest`), and how busy, at most 1."""
+    k = int(utilization.argmax())
+    return network.stations[k].name, float(min(utilization[k], 1.0))
 
 
 def _candidate(trial: _Trial, read: _Read, context: SizingContext) -> SizingCandidate:
