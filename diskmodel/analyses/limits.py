@@ -233,38 +233,39 @@ def _wanted(level: Sequence[Limit]) -> tuple[list[str], NDArray[np.int64]]:
 def _peaks(
     network: Network, utilization: FloatArray, level: Sequence[Limit]
 ) -> dict[str, list[float]]:
-    """Per component kind `level` has a utilisation ceiling for, the utilisation of its
-    busiest station of `network` at each of several points (utilization [points, stations]),
-    as `busiest_of_kind` gives it (0 with none), every kind in one pass over the stations:
-    the stations of a kind are those `Network.stations_of_kind` gives, read from the
-    network's kind of each station, so that the members of every kind are not listed one
-    kind at a time for a network read once."""
-    wanted, index = _wanted(level)
-    if not wanted:
-        return {}
-    member = network.times.kind_of_station[None, :] == index[:, None]  # [kinds, stations]
-    busiest = np.where(member[None, :, :], utilization[:, None, :], -np.inf).max(axis=2)
-    busiest = np.where(member.any(axis=1)[None, :], busiest, 0.0)  # [points, kinds]
-    return {kind: busiest[:, k].tolist() for k, kind in enumerate(wanted)}
+    """`_peaks_of` at several points of one network (utilization [points, stations])."""
+    return _peaks_of([(network.times.kind_of_station, utilization)], level)
 
 
 def _peaks_over(many: Sequence[OpenLoads], level: Sequence[Limit]) -> dict[str, list[float]]:
-    """`_peaks` at every load of `many` (each one network's loads), in order, all at once:
-    every load's stations one after another, each kind's busiest per load its members'
-    maximum (the maximum of the same values, whatever their order)."""
+    """`_peaks_of` at every load of `many` (each one network's loads), in order."""
+    return _peaks_of(
+        [(loads.network.times.kind_of_station, loads.utilization.T) for loads in many], level
+    )
+
+
+def _peaks_of(
+    parts: Sequence[tuple[NDArray[np.int64], FloatArray]], level: Sequence[Limit]
+) -> dict[str, list[float]]:
+    """Per component kind `level` has a utilisation ceiling for, the utilisation of its
+    busiest station at every point of `parts` (each a network's kind of each station,
+    `ClassTimes.kind_of_station`, and its stations' utilisation at some points [points,
+    stations]), in order, as `busiest_of_kind` gives it (0 with none), all at once: every
+    point's stations one after another, each kind's busiest per point its members' maximum
+    (the maximum of the same values, whatever their order). The stations of a kind are
+    those `Network.stations_of_kind` gives, read from the network's kind of each station, so
+    that the members of every kind are not listed one kind at a time."""
     wanted, index = _wanted(level)
-    if not wanted or not many:
+    at_points = [kinds for kinds, utilization in parts for _ in range(len(utilization))]
+    if not wanted or not at_points:
         return {kind: [] for kind in wanted}
-    kinds = []
-    for loads in many:
-        kinds += [loads.network.times.kind_of_station] * loads.width
-    kind = np.concatenate(kinds)
-    load = np.repeat(np.arange(len(kinds)), [len(k) for k in kinds])
-    utilization = np.concatenate([loads.utilization.T for loads in many], axis=None)
-    busiest = np.full((len(wanted), len(kinds)), -np.inf)
+    kind = np.concatenate(at_points)
+    point = np.repeat(np.arange(len(at_points)), [len(k) for k in at_points])
+    utilization = np.concatenate([u for _, u in parts], axis=None)
+    busiest = np.full((len(wanted), len(at_points)), -np.inf)
     for k, at in enumerate(index.tolist()):
         member = kind == at
-        np.maximum.at(busiest[k], load[member], utilization[member])
+        np.maximum.at(busiest[k], point[member], utilization[member])
     busiest = np.where(busiest == -np.inf, 0.0, busiest)  # no station of the kind: 0
     return {kind: busiest[k].tolist() for k, kind in enumerate(wanted)}
 
