@@ -1,4 +1,6 @@
-"""`cached_property`: `functools.cached_property` without its lock.
+"""What is worked out once and kept: `cached_property`, `functools.cached_property` without
+its lock, and `kept_by_identity`, a value kept by the identity of the objects it was made
+from.
 
 On Python 3.11 `functools.cached_property` takes a lock (an `RLock` shared by every instance
 of the class) on each instance's first read, to compute a value once across threads; Python
@@ -10,10 +12,12 @@ the attribute lookup finds before this (non-data) descriptor, so later reads are
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class cached_property(Generic[T]):  # noqa: N801 (named as the functools one it replaces)
@@ -38,3 +42,25 @@ class cached_property(Generic[T]):  # noqa: N801 (named as the functools one it 
             return self
         value = instance.__dict__[self.attrname] = self.func(instance)
         return value
+
+
+def kept_by_identity(
+    store: dict[tuple[object, ...], tuple[tuple[object, ...], V]],
+    held: tuple[object, ...],
+    rest: tuple[object, ...],
+    limit: int,
+    make: Callable[[], V],
+) -> V:
+    """`make()`, kept in `store` by the identity of the objects `held` and the values `rest`
+    (made once for the same objects: a sizing search's configurations share their sections
+    and records). The objects are held beside the value, so that no identity is reused while
+    it is kept; the store is emptied when it holds `limit`."""
+    key = (*map(id, held), *rest)
+    kept = store.get(key)
+    if kept is not None and all(map(operator.is_, kept[0], held)):
+        return kept[1]
+    made = make()
+    if len(store) >= limit:
+        store.clear()
+    store[key] = (held, made)
+    return made

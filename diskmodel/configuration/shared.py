@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from diskmodel.cached import kept_by_identity
 from diskmodel.catalog import Catalog, StorageSystem
 from diskmodel.configuration.records import (
     Hardware,
@@ -96,10 +97,10 @@ class SharedParts:
     ranks: dict[tuple[str, int, str, str, str, int, int, bool], Rank] = field(default_factory=dict)
     groups: dict[tuple[object, ...], tuple[Rank, ...]] = field(default_factory=dict)
     workloads: list[tuple[WorkloadsKey, tuple[WorkloadConfig, ...]]] = field(default_factory=list)
-    fronts: dict[tuple[int, int], tuple[SystemConfig, ServiceLevel, Front]] = field(
+    fronts: dict[tuple[object, ...], tuple[tuple[object, ...], Front]] = field(default_factory=dict)
+    pools: dict[tuple[object, ...], tuple[tuple[object, ...], PoolConfig]] = field(
         default_factory=dict
     )
-    pools: dict[tuple[int, str, int], tuple[Pool, PoolConfig]] = field(default_factory=dict)
 
     KEPT = 4096
     """Ranks, rank groups, pools and fronts kept at most (each store then all forgotten, and
@@ -163,33 +164,16 @@ class SharedParts:
 
     def pool(self, pool: Pool, system: StorageSystem, make: Callable[[], PoolConfig]) -> PoolConfig:
         """The pool as configured from its section `pool` in `system` (`resolution._pool`):
-        `make()`'s for the first configuration with this section, held beside it so that its
-        identity is not reused while kept."""
-        key = (id(pool), system.name, system.easy_tier_generation)
-        kept = self.pools.get(key)
-        if kept is not None and kept[0] is pool:
-            return kept[1]
-        made = make()
-        if len(self.pools) >= self.KEPT:
-            self.pools.clear()
-        self.pools[key] = (pool, made)
-        return made
+        `make()`'s for the first configuration with this section."""
+        rest = (system.name, system.easy_tier_generation)
+        return kept_by_identity(self.pools, (pool,), rest, self.KEPT, make)
 
     def front(self, system: SystemConfig, level: ServiceLevel, make: Callable[[], Front]) -> Front:
         """What an open configuration resolved unshown takes from its `system` and service
         `level` sections alone (`resolution._front`): `make()`'s for the first configuration
         with these sections (the same objects: a search's configurations share their system
-        section, `size_offers.KeptSections`, and the base's service level), held beside it
-        so that neither identity is reused while kept."""
-        key = (id(system), id(level))
-        kept = self.fronts.get(key)
-        if kept is not None and kept[0] is system and kept[1] is level:
-            return kept[2]
-        made = make()
-        if len(self.fronts) >= self.KEPT:
-            self.fronts.clear()
-        self.fronts[key] = (system, level, made)
-        return made
+        section, `size_offers.KeptSections`, and the base's service level)."""
+        return kept_by_identity(self.fronts, (system, level), (), self.KEPT, make)
 
     def resolved_workloads(
         self,

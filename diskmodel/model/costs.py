@@ -17,6 +17,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.cached import kept_by_identity
 from diskmodel.components import cache, destage, device_adapter, drive, raid
 from diskmodel.components.drive import ServiceMoments
 from diskmodel.configuration import Configuration, Drive, RaidFormat, Rank
@@ -132,25 +133,17 @@ class _CostFront:
 
 
 _FRONTS_KEPT = 64
-_fronts: dict[tuple[int, int, int], tuple[object, object, object, _CostFront]] = {}
-"""`_CostFront`s by the hardware, workloads and copy services they were worked out from (held,
-by identity: a sizing search's configurations share them, `configuration.shared.SharedParts`),
-the last `_FRONTS_KEPT` (then all forgotten)."""
+_fronts: dict[tuple[object, ...], tuple[tuple[object, ...], _CostFront]] = {}
+"""`_CostFront`s by the hardware, workloads and copy services they were worked out from (by
+identity, `kept_by_identity`: a sizing search's configurations share them,
+`configuration.shared.SharedParts`), the last `_FRONTS_KEPT` (then all forgotten)."""
 
 
 def _front_of(config: Configuration) -> _CostFront:
     """The `_CostFront` of `config`'s hardware, workloads and copy services (made once for
     the same objects)."""
-    hw, workloads, copies = config.hardware, config.workloads, config.copy_services
-    key = (id(hw), id(workloads), id(copies))
-    kept = _fronts.get(key)
-    if kept is not None and kept[0] is hw and kept[1] is workloads and kept[2] is copies:
-        return kept[3]
-    front = _CostFront(config)
-    if len(_fronts) >= _FRONTS_KEPT:
-        _fronts.clear()
-    _fronts[key] = (hw, workloads, copies, front)
-    return front
+    held = (config.hardware, config.workloads, config.copy_services)
+    return kept_by_identity(_fronts, held, (), _FRONTS_KEPT, lambda: _CostFront(config))
 
 
 class OpCosts:
