@@ -18,6 +18,7 @@ from diskmodel.catalog import load_catalog
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 from diskmodel.scenario import Scenario
+from tests.support.dask import local_cluster
 
 from ..conftest import ROOT
 
@@ -51,12 +52,10 @@ def test_a_cluster_spreads_the_search_over_its_workers() -> None:
 def test_size_with_a_scheduler_bounds_by_the_cluster_s_workers(tmp_path: Path) -> None:
     """Through the command: the cluster is asked its workers before the scenario is loaded,
     and the refusal counts them."""
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     path = tmp_path / "wider.yaml"
     path.write_text(yaml.safe_dump(_wider(), sort_keys=False))
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
-    ) as two:
+    with local_cluster(2) as two:
         result = CliRunner().invoke(app, ["size", str(path), "--scheduler", two.scheduler_address])
     assert result.exit_code == ExitCode.INVALID_INPUT, result.output
     assert "over 2 cluster workers" in result.output

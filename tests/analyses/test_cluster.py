@@ -32,10 +32,11 @@ from diskmodel.catalog import load_catalog
 from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 from tests.support.budget import fuzz_settings
+from tests.support.dask import local_cluster
 
 from ..conftest import ROOT
 
-distributed = pytest.importorskip("distributed")
+pytest.importorskip("distributed")
 
 SHIPPED = ROOT / "scenarios" / "ds8800-size-for-growth.yaml"
 runner = CliRunner()
@@ -183,9 +184,7 @@ def test_nothing_listening_is_one_message() -> None:
 def test_a_scheduler_with_no_workers_is_one_message(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found: a scheduler with no workers gave a TimeoutError traceback (from scattering the
     search's context to no one)."""
-    with distributed.LocalCluster(
-        n_workers=0, processes=False, protocol="tcp", dashboard_address=None
-    ) as empty:
+    with local_cluster(0) as empty:
         with pytest.raises(SchedulerError, match="the scheduler has no workers; start some"):
             probe(empty.scheduler_address)
         result = runner.invoke(app, ["size", str(SHIPPED), "--scheduler", empty.scheduler_address])
@@ -195,9 +194,7 @@ def test_a_scheduler_with_no_workers_is_one_message(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_scheduler_with_workers_is_probed_and_used() -> None:
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
-    ) as one:
+    with local_cluster(1) as one:
         assert probe(one.scheduler_address) == 1
 
 
@@ -240,13 +237,7 @@ def test_the_search_on_a_cluster_is_held_to_the_results_deadline(
     """With no time left for results, a search on a healthy cluster ends in the message."""
     monkeypatch.setattr(cluster, "DASK_RESULTS_TIMEOUT_S", -1.0)
     with (
-        distributed.LocalCluster(
-            n_workers=1,
-            threads_per_worker=1,
-            processes=False,
-            protocol="tcp",
-            dashboard_address=None,
-        ) as one,
+        local_cluster(1) as one,
         pytest.raises(SchedulerError, match="did not return the search's results"),
     ):
         size_scenario(

@@ -22,6 +22,7 @@ from diskmodel.api import load_scenario
 from diskmodel.catalog import load_catalog
 from diskmodel.report.json_result import sizing_json
 from diskmodel.scenario import Scenario
+from tests.support.dask import local_cluster
 
 from ..conftest import ROOT
 
@@ -55,14 +56,7 @@ def test_a_large_space_on_a_cluster_gives_the_same_bytes() -> None:
     assert n > PER_CONFIGURATION_UP_TO  # the batched search, not the per-configuration one
     here = size_scenario(scenario, workers=1)
     pool = size_scenario(scenario, workers=2)
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",  # the results cross a connection, pickled, as from a real cluster
-        scheduler_port=0,
-        dashboard_address="127.0.0.1:0",
-    ) as cluster:
+    with local_cluster(2) as cluster:
         there = size_scenario(scenario, scheduler=cluster.scheduler_address)
     assert "in batches" in here.method
     # Every configuration settled once (the current one is added when it is not offered).
@@ -82,14 +76,7 @@ def test_the_workers_profiler_is_paused_for_the_search_and_started_again() -> No
     (`cluster.PROFILER`): it is stopped on every worker while the client is held, and each
     worker's is as it was after."""
     with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            protocol="tcp",
-            scheduler_port=0,
-            dashboard_address="127.0.0.1:0",
-        ) as local,
+        local_cluster(2) as local,
         distributed.Client(local.scheduler_address) as watcher,
     ):
         before = watcher.run(_profiling)

@@ -20,6 +20,7 @@ from diskmodel.cli import app
 from diskmodel.errors import ExitCode
 from diskmodel.prediction import SizingCandidate, SizingResult
 from diskmodel.scenario import ScenarioError
+from tests.support.dask import local_cluster
 
 from ..conftest import ROOT
 from ..support.builders import BASE, predict_one, with_data
@@ -249,21 +250,10 @@ def test_at_the_same_cost_and_speed_the_smaller_configuration_is_shown() -> None
 
 def test_on_a_dask_cluster_the_answer_is_the_same(shipped: SizingResult) -> None:
     """Issue 14 item 4: the same search on a local Dask distributed cluster (the optional
-    extra `diskmodel[dask]`, installed with the test extras).
-
-    The scheduler's HTTP server starts even without a dashboard (`dashboard_address=None`),
-    on 8787 unless told otherwise; here on a free port the system chooses (port 0), as the
-    test failed whenever another program held 8787 (issue 31 item 2; the test below holds it).
-    """
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=2,
-        processes=False,
-        protocol="tcp",  # --scheduler takes tcp:// and tls:// addresses, not inproc://
-        scheduler_port=0,  # a free port
-        dashboard_address="127.0.0.1:0",  # Dask binds 8787 even for None
-    ) as cluster:
+    extra `diskmodel[dask]`, installed with the test extras), on ports the system chooses
+    (`tests.support.dask.local_cluster`; the test below holds Dask's default one)."""
+    pytest.importorskip("distributed")
+    with local_cluster(1, threads_per_worker=2) as cluster:
         on_dask = size_scenario(
             load_scenario(SHIPPED),
             load_catalog(),
