@@ -404,13 +404,13 @@ def _search(
     ]
     upgrades = [job.upgrade for job in jobs]
     order = sorted(range(len(jobs)), key=lambda i: (keys[i], i))
-    solved: list[tuple[int, float | None, bool]] = []
+    solved = bounds.Solved(SAME_RESPONSE)
     batch_size = max(workers, 1) * BATCH_PER_WORKER if screen is not None else len(jobs)
 
     def why_skip(i: int) -> tuple[str, str] | None:
         if screen is None or i == 0 or isinstance(variants[i], str):
             return None
-        return bounds.skippable(screen, i, keys, upgrades, solved, SAME_RESPONSE)
+        return bounds.skippable(screen, i, keys, upgrades, solved)
 
     ahead: dict[int, SizingCandidate] = {}
     held = _maybe_beaten(screen, order, variants, batch_size) if screen is not None else set()
@@ -443,7 +443,7 @@ def _search(
             for i in batch:
                 candidate = results[i] = ahead.pop(i)
                 r = candidate.response_time_ms
-                solved.append((i, None if r is None else r * MS, candidate.meets))
+                solved.add(i, None if r is None else r * MS, candidate.meets)
                 if advance is not None:
                     advance(1)
     return results, skipped

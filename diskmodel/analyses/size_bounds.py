@@ -78,6 +78,7 @@ formula; a rule "more is never slower" would need a proof the model does not giv
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -501,41 +502,61 @@ def busy_at_least(work: FloatArray) -> FloatArray:
     return np.asarray(-np.expm1(-np.maximum(work, 0.0)), dtype=np.float64)
 
 
+class Solved:
+    """The configurations the search has solved, in the order it solved them: each one's index,
+    its response now (seconds; None where it has none) and whether it meets the service level.
+    The search solves cheapest first (`size._search`), so each is no dearer (cost, then power)
+    than any configuration asked about after it; rule B's first test then needs only the first
+    of them faster by the margin, found by bisection over the least response so far (kept
+    times the margin, negated, so it never falls) instead of a pass over all of them."""
+
+    def __init__(self, same_response: float) -> None:
+        self.margin = (1 + same_response) ** 2
+        self.entries: list[tuple[int, float | None, bool]] = []
+        self._least: list[float] = []  # -(least of r * margin over the first k + 1)
+
+    def add(self, i: int, response_s: float | None, meets: bool) -> None:
+        self.entries.append((i, response_s, meets))
+        scaled = -np.inf if response_s is None else -(response_s * self.margin)
+        self._least.append(max(self._least[-1], scaled) if self._least else scaled)
+
+    def first_faster(self, than_s: float) -> tuple[int, float] | None:
+        """The first solved configuration d with R(d) (1 + s)^2 < `than_s`: its index and
+        response."""
+        k = bisect.bisect_right(self._least, -than_s)
+        if k == len(self._least):
+            return None
+        j, r, _ = self.entries[k]
+        assert r is not None
+        return j, r
+
+
 def skippable(
     bounds: Screen | Bounded,
     i: int,
     cost: Sequence[tuple[float, float]],
     upgrade: Sequence[bool],
-    solved: Sequence[tuple[int, float | None, bool]],
-    same_response: float,
+    solved: Solved,
 ) -> tuple[str, str] | None:
     """Why candidate `i` of the screen may be skipped (rule A or B of the module docstring):
-    (the bound, its figures), or None. `cost`: every candidate's (cost, power); `solved`:
-    (index, response now in seconds or None, meets the service level) of the candidates
-    solved so far."""
+    (the bound, its figures), or None. `cost`: every candidate's (cost, power); `solved`: the
+    candidates solved so far, each no dearer than `i`."""
     if bounds.saturated[i]:
         return "saturation", bounds.reason_of(i)
     r_lb = float(bounds.response_lb_s[i])
-    margin = (1 + same_response) ** 2
-    beaten_by = next(
-        (
-            (j, r)
-            for j, r, _ in solved
-            if r is not None and cost[j] <= cost[i] and r * margin < r_lb * (1 - MARGIN)
-        ),
-        None,
-    )
+    beaten_by = solved.first_faster(r_lb * (1 - MARGIN))
     if beaten_by is None:
         return None
+    assert cost[beaten_by[0]] <= cost[i]
     beaten = (
         f"at least {r_lb * 1e3:.4g} ms now against {beaten_by[1] * 1e3:.4g} ms of a "
         "configuration no dearer (faster beyond the margin 1.01^2)"
     )
     if bounds.fails[i]:
         return "service level", f"{bounds.reason_of(i)}; {beaten}"
-    cheaper = any(meets and cost[j] < cost[i] for j, _, meets in solved)
+    cheaper = any(meets and cost[j] < cost[i] for j, _, meets in solved.entries)
     cheaper_upgrade = not upgrade[i] or any(
-        meets and upgrade[j] and cost[j] < cost[i] for j, _, meets in solved
+        meets and upgrade[j] and cost[j] < cost[i] for j, _, meets in solved.entries
     )
     if cheaper and cheaper_upgrade:
         return "cost", f"a cheaper configuration meets the service level; {beaten}"
