@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
 import re
 import socket
 import time
@@ -233,6 +234,47 @@ def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
     finally:
         with _quiet_dask(), contextlib.suppress(Exception):
             client.close(timeout=DASK_CONNECT_TIMEOUT_S)
+
+
+def _cores() -> int:
+    """On a worker: the cores its process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def working_workers(client: Any) -> tuple[tuple[str, ...], int]:
+    """The workers a search runs its tasks on, and how many tasks they run at once: on each
+    host, workers in address order until their threads fill the cores the host's workers
+    may run on (a worker that does not say counts one core). Workers beyond a host's cores
+    would only share them: measured on bench/bench_size_dask.py's LocalCluster of four
+    single-thread workers on two cores, they took 1.4x the CPU of one process for the same
+    solves (five processes switching on two cores), and the cluster lost to one process on
+    a batch of 384 configurations. The others stay as spares: a task goes to one of them
+    only when none of these is left (`allow_other_workers`)."""
+    workers = client.scheduler_info().get("workers", {})
+    try:
+        with _quiet_dask():
+            cores = client.run(_cores, on_error="return", callback_timeout=DASK_CONNECT_TIMEOUT_S)
+    except Exception:
+        cores = {}
+    by_host: dict[str, list[str]] = {}
+    for address in sorted(workers):
+        by_host.setdefault(str(workers[address].get("host", address)), []).append(address)
+    chosen: list[str] = []
+    slots = 0
+    for addresses in by_host.values():
+        counted = [cores.get(a) for a in addresses]
+        room = max((c for c in counted if isinstance(c, int) and c > 0), default=1)
+        for address in addresses:
+            if room <= 0:
+                break
+            threads = max(int(workers[address].get("nthreads", 1)), 1)
+            chosen.append(address)
+            slots += min(threads, room)
+            room -= threads
+    return tuple(chosen), max(slots, 1)
 
 
 PROFILER = ("profile", "profile-cycle")

@@ -422,6 +422,8 @@ class SizingRunner:
         self._pool: Any = None
         self._client: Any = None
         self._shared: Any = None
+        self._working: tuple[str, ...] = ()
+        self._slots = 1
         self._deadline = 0.0
 
     def __enter__(self) -> SizingRunner:
@@ -429,6 +431,7 @@ class SizingRunner:
             self._client, self._shared = self._stack.enter_context(
                 cluster.dask_client(self.scheduler, self.context)
             )
+            self._working, self._slots = cluster.working_workers(self._client)
             self._deadline = time.monotonic() + cluster.DASK_RESULTS_TIMEOUT_S
         elif self.workers > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -447,11 +450,22 @@ class SizingRunner:
 
     @property
     def slots(self) -> int:
-        """How many configurations are solved at once: the cluster's workers, the processes,
-        or one."""
+        """How many configurations are solved at once: the cluster's cores its working
+        workers run on (`cluster.working_workers`), the processes, or one."""
         if self._client is not None:
-            return max(1, len(self._client.scheduler_info().get("workers", {})))
+            return self._slots
         return self.workers if self._pool is not None else 1
+
+    @property
+    def _on_working(self) -> dict[str, Any]:
+        """`Client.map`'s arguments for a task of the search: its context, not cached by
+        value, on the working workers (others only where none of them is left)."""
+        return {
+            "context": self._shared,
+            "pure": False,
+            "workers": list(self._working),
+            "allow_other_workers": True,
+        }
 
     def run(
         self,
@@ -469,7 +483,7 @@ class SizingRunner:
             parts = [[jobs[k] for k in part] for part in rows]
             if self._client is not None:
                 assert self.scheduler is not None
-                futures = self._client.map(try_chunk, parts, context=self._shared, pure=False)
+                futures = self._client.map(try_chunk, parts, **self._on_working)
                 done = cluster.gathered(self.scheduler, futures, self._deadline)
             else:
                 done = (f.result() for f in [self._pool.submit(_chunk_in_worker, p) for p in parts])
@@ -482,7 +496,7 @@ class SizingRunner:
             return iter([c for c in answers if c is not None])
         if self._client is not None:
             assert self.scheduler is not None
-            futures = self._client.map(try_configuration, jobs, context=self._shared, pure=False)
+            futures = self._client.map(try_configuration, jobs, **self._on_working)
             return cluster.gathered(self.scheduler, futures, self._deadline)
         if self._pool is not None:
             return (f.result() for f in [self._pool.submit(_try_in_worker, job) for job in jobs])

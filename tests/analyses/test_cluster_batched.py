@@ -103,3 +103,38 @@ def test_a_batch_is_split_into_tasks_that_keep_each_back_end_in_one(chunks: int)
     assert max(sizes) - min(sizes) <= biggest
     consecutive = _parts(jobs, chunks, None)
     assert [k for part in consecutive for k in part] == list(range(len(jobs)))
+
+
+@pytest.mark.parametrize(("cores", "working", "slots"), [(1, 1, 1), (2, 2, 2), (8, 3, 3)])
+def test_the_search_runs_on_the_workers_the_host_s_cores_hold(
+    monkeypatch: pytest.MonkeyPatch, cores: int, working: int, slots: int
+) -> None:
+    """Three single-thread workers on one host with `cores` cores: the search's tasks run on
+    as many of them as the cores hold (`cluster.working_workers`), the rest stay spare, and
+    the answer is the same bytes as in one process."""
+    scenario = _space()
+    expected = sizing_json(size_scenario(scenario, workers=1))
+    monkeypatch.setattr(cluster, "_cores", lambda: cores)
+    with local_cluster(3) as local, distributed.Client(local.scheduler_address) as watcher:
+        chosen, found = cluster.working_workers(watcher)
+        assert (len(chosen), found) == (working, slots)
+        assert chosen == tuple(sorted(watcher.scheduler_info()["workers"]))[:working]
+        with distributed.get_task_stream(client=watcher) as stream:
+            there = size_scenario(scenario, scheduler=local.scheduler_address)
+        ran = {task["worker"] for task in stream.data}
+    assert ran and ran <= set(chosen)
+    assert sizing_json(there) == expected
+
+
+def test_a_worker_s_threads_beyond_its_host_s_cores_are_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cluster, "_cores", lambda: 1)
+    with (
+        local_cluster(1, threads_per_worker=2) as local,
+        distributed.Client(local.scheduler_address) as watcher,
+    ):
+        assert cluster.working_workers(watcher) == (
+            tuple(watcher.scheduler_info()["workers"]),
+            1,
+        )
