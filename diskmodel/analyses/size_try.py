@@ -459,13 +459,8 @@ class SizingRunner:
     @property
     def _on_working(self) -> dict[str, Any]:
         """`Client.map`'s arguments for a task of the search: its context, not cached by
-        value, on the working workers (others only where none of them is left)."""
-        return {
-            "context": self._shared,
-            "pure": False,
-            "workers": list(self._working),
-            "allow_other_workers": True,
-        }
+        value, on the working workers only (`cluster.working_workers`)."""
+        return {"context": self._shared, "pure": False, "workers": list(self._working)}
 
     def run(
         self,
