@@ -205,7 +205,7 @@ def rows(address: str) -> list[Row]:
     ]
     order = np.lexsort((np.arange(n), cost.power, cost.key))
     take = order[~screen.saturated[order]][:SAMPLE]
-    jobs = [SizingJob({}, space.choice(int(i)), False, offered=True) for i in take]
+    jobs = [SizingJob({}, choice, False, offered=True) for choice in space.choices(take)]
     here_times, there_times = [], []
     with SizingRunner(context, 1, None) as one, SizingRunner(context, 1, address) as runner:
         tasks = runner.slots * size_batch.TASKS_PER_WORKER

@@ -296,7 +296,10 @@ def batched_search(
     queue = order[open_[order]]
     while queue.size:
         take = queue[:batch]
-        jobs = [SizingJob({}, space.choice(int(i)), bool(upgrade[i]), offered=True) for i in take]
+        jobs = [
+            SizingJob({}, choice, up, offered=True)
+            for choice, up in zip(space.choices(take), upgrade[take].tolist(), strict=True)
+        ]
         solving = runner.run(jobs, chunks, together=back_end)
         for i, candidate in zip(take.tolist(), solving, strict=True):
             results[i] = candidate
@@ -321,19 +324,18 @@ def batched_search(
             queue = order[np.isin(order, back)]
         if tally is not None:
             tally(len(results), int((bound >= 0).sum()), int(queue.size))
-    pruned = {
-        int(i): _pruned(space, screen, int(i), int(bound[i]), float(witness[i]))
-        for i in np.flatnonzero(bound >= 0)
-        if screen is not None
-    }
-    return Settled(results, pruned)
+    if screen is None:
+        return Settled(results, {})
+    gone = np.flatnonzero(bound >= 0)
+    rules, witnesses = bound[gone].tolist(), witness[gone].tolist()
+    named = zip(gone.tolist(), space.choices(gone), rules, witnesses, strict=True)
+    return Settled(results, {i: _pruned(c, screen, i, rule, by) for i, c, rule, by in named})
 
 
 def _pruned(
-    space: OfferedSpace, screen: bounds.Screen, i: int, rule: int, witness_s: float
+    choice: Choice, screen: bounds.Screen, i: int, rule: int, witness_s: float
 ) -> SizingPruned:
-    """Configuration `i` skipped by `BOUNDS[rule]`, with the bound's figures."""
-    choice = space.choice(i)
+    """Configuration `i` (its `choice`) skipped by `BOUNDS[rule]`, with the bound's figures."""
     if rule == 0:
         return SizingPruned(choice, BOUNDS[0], screen.reason_of(i))
     beaten = (

@@ -16,6 +16,7 @@ import random
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 
 from diskmodel.analyses import size as size_module
@@ -73,6 +74,7 @@ def test_the_rows_are_the_configurations_the_search_numbers(catalog: Catalog) ->
     space = OfferedSpace(scenario)
     jobs, _ = size_module._jobs(scenario, catalog, None)
     assert [space.choice(i) for i in range(len(space))] == [job.choice for job in jobs]
+    assert space.choices(np.arange(len(space))[::-1]) == [job.choice for job in jobs][::-1]
     assert [bool(u) for u in space.upgrade()] == [job.upgrade for job in jobs]
 
 
