@@ -35,9 +35,10 @@ def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
     more = _choices(candidates, ok)
     s = 1 + SAME_RESPONSE
     front: list[int] = []
-    for start in range(0, len(ok), _BLOCK):
+    left = np.flatnonzero(~_beaten_by_cheaper(cost, r, s))
+    for start in range(0, len(left), _BLOCK):
         # i: the block (rows), j: every candidate (columns); does j beat i?
-        i = slice(start, start + _BLOCK)
+        i = left[start : start + _BLOCK]
         ci, pi, ri = cost[i, None], power[i, None], r[i, None]
         no_dearer = (cost < ci) | ((cost == ci) & (power <= pi))
         dearer_not = (cost < ci) | ((cost == ci) & (power < pi))  # cj < ci as a pair
@@ -46,10 +47,22 @@ def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
         better = dearer_not | (r * s < ri)
         smaller = same_cost & (ri <= r * s) & _fewer(more, i)
         beats = no_worse & (better | smaller)
-        rows = np.arange(len(ok))[i]
-        beats[np.arange(len(rows)), rows] = False
-        front += [ok[k] for k in rows[~beats.any(axis=1)]]
+        beats[np.arange(len(i)), i] = False
+        front += [ok[k] for k in i[~beats.any(axis=1)]]
     return tuple(sorted(front, key=lambda k: (_cost_key(candidates[k]), k)))
+
+
+def _beaten_by_cheaper(cost: np.ndarray, r: np.ndarray, s: float) -> np.ndarray:
+    """Per candidate: some strictly cheaper one is no slower beyond the margin (r_j <= r_i s),
+    which beats it outright (no dearer, cheaper as a pair, no worse): found for all at once
+    from the least response among the strictly cheaper, so that only the rest are compared
+    with every other (of 26,002 solved on a 10^6 space, all but a few hundred; the same
+    float comparison as the pair's)."""
+    order = np.argsort(cost, kind="stable")
+    least = np.minimum.accumulate(r[order])
+    cheaper = np.searchsorted(cost[order], cost, side="left")  # how many cost strictly less
+    least_cheaper = np.where(cheaper > 0, least[np.maximum(cheaper - 1, 0)], np.inf)
+    return np.asarray(least_cheaper <= r * s)
 
 
 _BLOCK = 512
@@ -70,11 +83,11 @@ def _choices(candidates: Sequence[SizingCandidate], ok: Sequence[int]) -> list[n
     return out
 
 
-def _fewer(more: list[np.ndarray], rows: slice) -> np.ndarray:
+def _fewer(more: list[np.ndarray], rows: np.ndarray) -> np.ndarray:
     """[block, all]: candidate j has no more of any choice than i and is not the same
     (`prediction.no_more`, and a != b)."""
     n = len(more[0]) if more else 0
-    size = len(range(n)[rows])
+    size = len(rows)
     no_more = np.ones((size, n), dtype=bool)
     same = np.ones((size, n), dtype=bool)
     for values in more:
