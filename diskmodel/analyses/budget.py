@@ -474,9 +474,9 @@ def _stations(scenario: Scenario) -> int:
 
 def estimate(scenario: Scenario, catalog: Catalog, cluster: int | None = None) -> WorkEstimate:
     """The computing `diskmodel run` will do for `scenario` (its alternatives and tier sweep
-    included), in CPU seconds of the development machine. `cluster`: the workers of the Dask
-    cluster a sizing search is sent to (`diskmodel size --scheduler`), which it is spread
-    over instead of this machine's processes."""
+    included), in CPU seconds of the development machine. `cluster`: the tasks the Dask cluster
+    a sizing search is sent to runs at once (`diskmodel size --scheduler`,
+    `cluster.workers_at`), which it is spread over instead of this machine's processes."""
     analyses = scenario.analyses
     points = analyses.curve.points
     factors = tuple(analyses.growth.multipliers) if analyses.growth else ()
@@ -541,7 +541,11 @@ def work_problems(
             f"the band over the catalog's {catalog_estimates(scenario, catalog)} estimates, "
             f"about {work.band_s:,.0f} s of it"
         )
-    over = f"{work.workers} cluster workers" if cluster is not None else f"{work.workers} processes"
+    over = (
+        f"{work.workers} cores of cluster workers"
+        if cluster is not None
+        else f"{work.workers} processes"
+    )
     spread = f", {work.wall_s:,.0f} s over {over}" if work.workers > 1 else ""
     yield (
         f"analyses: this scenario asks for about {work.seconds:,.0f} s of computing{spread} "

@@ -196,18 +196,19 @@ def _distributed() -> Any:
 
 
 def workers_at(text: str) -> int:
-    """The workers of the cluster whose scheduler is at `text` (an address as a user writes
-    it): what a search there is spread over, so what the work bound divides it by before the
-    scenario is loaded (`diskmodel size --scheduler`); `SchedulerError` as `dask_client`."""
-    address = scheduler_address(text)
-    _distributed()
-    return probe(address)
+    """How many tasks the cluster whose scheduler is at `text` (an address as a user writes
+    it) runs at once for a search: its working workers' threads on their hosts' cores
+    (`working_workers`), what a search there is spread over, so what the work bound divides
+    it by before the scenario is loaded (`diskmodel size --scheduler`); `SchedulerError` as
+    `dask_client`."""
+    with _connected(scheduler_address(text)) as client:
+        return working_workers(client)[1]
 
 
 @contextlib.contextmanager
-def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
-    """A client of the cluster at `address` (its scheduler probed first) and `context` sent
-    to every worker once; `SchedulerError` for every failure."""
+def _connected(address: str) -> Iterator[Any]:
+    """A client of the cluster at `address` (its scheduler probed first), closed after;
+    `SchedulerError` when it cannot connect."""
     client_type = _distributed().Client
     probe(address)
     try:
@@ -219,6 +220,17 @@ def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
             f"({_reason(exc)})"
         ) from None
     try:
+        yield client
+    finally:
+        with _quiet_dask(), contextlib.suppress(Exception):
+            client.close(timeout=DASK_CONNECT_TIMEOUT_S)
+
+
+@contextlib.contextmanager
+def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
+    """A client of the cluster at `address` (its scheduler probed first) and `context` sent
+    to every worker once; `SchedulerError` for every failure."""
+    with _connected(address) as client:
         try:
             shared = client.scatter(context, broadcast=True, timeout=DASK_CONNECT_TIMEOUT_S)
         except Exception as exc:
@@ -231,9 +243,6 @@ def dask_client(address: str, context: Any) -> Iterator[tuple[Any, Any]]:
             yield client, shared
         finally:
             _resume_profilers(client, paused)
-    finally:
-        with _quiet_dask(), contextlib.suppress(Exception):
-            client.close(timeout=DASK_CONNECT_TIMEOUT_S)
 
 
 def _cores() -> int:

@@ -21,8 +21,9 @@ def load_scenario(
 ) -> Scenario:
     """Read and validate a scenario file (`ScenarioError` names the file, line and key),
     refusing one whose analyses ask for more computing than a run allows
-    (`diskmodel.analyses.budget`); `cluster`: the workers of the Dask cluster its sizing
-    search will be sent to (`cluster_workers`), which the bound spreads the search over."""
+    (`diskmodel.analyses.budget`); `cluster`: the tasks the Dask cluster its sizing
+    search will be sent to runs at once (`cluster_workers`), which the bound spreads the
+    search over."""
     from diskmodel.analyses.budget import work_problems
     from diskmodel.scenario import load_scenario as load
 

@@ -41,9 +41,9 @@ def plan_sizing(out: str | None, json: str | None, csv: str | None, stem: str) -
 
 
 def cluster_workers(scheduler: str) -> int:
-    """The workers of the Dask cluster whose scheduler is at `scheduler` (`SchedulerError`
-    when none answers there): `load_scenario(cluster=)` spreads the work bound's sizing
-    search over them."""
+    """How many tasks the Dask cluster whose scheduler is at `scheduler` runs at once for a
+    search: its workers' threads on their hosts' cores (`SchedulerError` when none answers
+    there); `load_scenario(cluster=)` spreads the work bound's sizing search over them."""
     from diskmodel.analyses.cluster import workers_at
 
     return workers_at(scheduler)

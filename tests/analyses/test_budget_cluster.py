@@ -45,7 +45,7 @@ def test_a_cluster_spreads_the_search_over_its_workers() -> None:
     assert alone.too_much
     assert not wide.too_much
     (message,) = budget.work_problems(scenario, catalog, cluster=2)
-    assert "over 2 cluster workers" in message
+    assert "over 2 cores of cluster workers" in message
     assert list(budget.work_problems(scenario, catalog, cluster=64)) == []
 
 
@@ -58,5 +58,5 @@ def test_size_with_a_scheduler_bounds_by_the_cluster_s_workers(tmp_path: Path) -
     with local_cluster(2) as two:
         result = CliRunner().invoke(app, ["size", str(path), "--scheduler", two.scheduler_address])
     assert result.exit_code == ExitCode.INVALID_INPUT, result.output
-    assert "over 2 cluster workers" in result.output
+    assert "over 2 cores of cluster workers" in result.output
     assert "Traceback" not in result.output
