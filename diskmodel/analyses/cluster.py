@@ -253,37 +253,47 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _seat(dask_worker: Any) -> tuple[str, int, int]:
+    """On a worker: its host, its threads and the cores its process may run on."""
+    from distributed.comm import get_address_host
+
+    return get_address_host(dask_worker.address), int(dask_worker.state.nthreads), _cores()
+
+
 def working_workers(client: Any) -> tuple[tuple[str, ...], int]:
     """The workers a search runs its tasks on, and how many tasks they run at once: on each
     host, workers in address order until their threads fill the cores the host's workers
-    may run on (a worker that does not say counts one core). Workers beyond a host's cores
-    would only share them: measured on bench/bench_size_dask.py's LocalCluster of four
-    single-thread workers on two cores, they took 1.4x the CPU of one process for the same
-    solves (five processes switching on two cores), and the cluster lost to one process on
-    a batch of 384 configurations. The others are left idle: the tasks are restricted to
-    these, strictly, since with loose restrictions Dask's work stealing hands a task to an
-    idle spare whenever the working workers are all busy (measured: the two spares took
-    7.0 s of 35.9 s of the workers' CPU on the 10^6 space). If every working worker is
-    lost, the tasks wait for none and the search ends at its results deadline in one
-    message (`gathered`)."""
-    workers = client.scheduler_info().get("workers", {})
+    may run on. Workers beyond a host's cores would only share them: measured on
+    bench/bench_size_dask.py's LocalCluster of four single-thread workers on two cores, they
+    took 1.4x the CPU of one process for the same solves (five processes switching on two
+    cores), and the cluster lost to one process on a batch of 384 configurations. The others
+    are left idle: the tasks are restricted to these, strictly, since with loose restrictions
+    Dask's work stealing hands a task to an idle spare whenever the working workers are all
+    busy (measured: the two spares took 7.0 s of 35.9 s of the workers' CPU on the 10^6
+    space). If every working worker is lost, the tasks wait for none and the search ends at
+    its results deadline in one message (`gathered`). Each worker says where it sits itself
+    (`_seat`; the scheduler's list of workers is cut to five by default in some Dask
+    versions); where none can say, every worker is used, a task at a time each, and the
+    tasks are not restricted (an empty tuple)."""
     try:
         with _quiet_dask():
-            cores = client.run(_cores, on_error="return", callback_timeout=DASK_CONNECT_TIMEOUT_S)
+            seats = client.run(_seat, on_error="return", callback_timeout=DASK_CONNECT_TIMEOUT_S)
     except Exception:
-        cores = {}
+        seats = {}
+    seated = {address: seat for address, seat in seats.items() if isinstance(seat, tuple)}
+    if not seated:
+        return (), max(len(seats), 1)
     by_host: dict[str, list[str]] = {}
-    for address in sorted(workers):
-        by_host.setdefault(str(workers[address].get("host", address)), []).append(address)
+    for address in sorted(seated):
+        by_host.setdefault(seated[address][0], []).append(address)
     chosen: list[str] = []
     slots = 0
     for addresses in by_host.values():
-        counted = [cores.get(a) for a in addresses]
-        room = max((c for c in counted if isinstance(c, int) and c > 0), default=1)
+        room = max(seated[address][2] for address in addresses)
         for address in addresses:
             if room <= 0:
                 break
-            threads = max(int(workers[address].get("nthreads", 1)), 1)
+            threads = max(seated[address][1], 1)
             chosen.append(address)
             slots += min(threads, room)
             room -= threads

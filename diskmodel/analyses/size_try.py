@@ -459,8 +459,9 @@ class SizingRunner:
     @property
     def _on_working(self) -> dict[str, Any]:
         """`Client.map`'s arguments for a task of the search: its context, not cached by
-        value, on the working workers only (`cluster.working_workers`)."""
-        return {"context": self._shared, "pure": False, "workers": list(self._working)}
+        value, on the working workers only (`cluster.working_workers`; on any where none
+        could say where it sits)."""
+        return {"context": self._shared, "pure": False, "workers": list(self._working) or None}
 
     def run(
         self,

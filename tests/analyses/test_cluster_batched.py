@@ -139,3 +139,21 @@ def test_a_worker_s_threads_beyond_its_host_s_cores_are_not_counted(
             tuple(watcher.scheduler_info()["workers"]),
             1,
         )
+
+
+def test_where_no_worker_says_where_it_sits_every_worker_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that cannot answer `_seat` (another diskmodel, a broken worker): the search
+    is not restricted, a task at a time per worker, and the answer is the same bytes."""
+    scenario = _space()
+    expected = sizing_json(size_scenario(scenario, workers=1))
+
+    def cannot(dask_worker: Any) -> tuple[str, int, int]:
+        raise RuntimeError("no seat")
+
+    monkeypatch.setattr(cluster, "_seat", cannot)
+    with local_cluster(3) as local, distributed.Client(local.scheduler_address) as watcher:
+        assert cluster.working_workers(watcher) == ((), 3)
+        there = size_scenario(scenario, scheduler=local.scheduler_address)
+    assert sizing_json(there) == expected
