@@ -197,6 +197,16 @@ quiet): full 2,332/s and 2,073/s: met (2,000/s); settled 2,301/s (29 solved, 1 s
 2,069/s (0 skipped): NOT met, 1.3% and 0.2% under full (the screen costs about the one
 configuration it skips). The same code in a busy hour (load average 4-10) reads 15-25% less.
 The large space through the CLI 11.2 s wall, 15.2 s CPU with its workers (met).
+
+2026-11-29, thirteenth session: the settled rows held to 2,000/s (row 2 above says why), rule
+B's first test by bisection (`size_bounds.Solved`). `python -m bench size` at 09:17 and 09:36
+(load average 1.3-1.7, import numpy 69-74 ms against 62 ms in the quiet hour above): full
+1,753/s and 1,853/s on growth, 1,661/s and 1,615/s on ssd-for-1ms: NOT met (2,000/s); settled
+1,712/s and 1,833/s (0.977 and 0.990 of full's; 29 solved, 1 skipped), 1,636/s and 1,660/s
+(0.985 and 1.028 of full's; none skipped): NOT met. The same code's CPU time in the same hour (loops
+of 40 cold searches after a warm-up, `time.process_time`): 13.7-14.1 ms a growth search,
+2,130-2,190/s; the wall clock reads 15-25% more while other work shares the two cores. The
+large space through the CLI 10.8 s and 12.0 s wall (met).
 """
 
 from __future__ import annotations

@@ -83,6 +83,25 @@ runs that found the warm-up's work kept), 0.55-0.87x cold at 03:42-03:43 (load 1
 met on 2 cores shared with other work; a cluster with cores of its own is what it is for.
 The whole 10^6 search in the same run: 0.66x one process, the pool 1.84x; the JSON
 identical three ways.
+
+2026-11-29, thirteenth session: the search's tasks held to the workers each host's cores
+hold (`cluster.working_workers`: two of the four here, the others idle; with loose
+restrictions Dask's work stealing gave the idle ones tasks, 7.0 of 35.9 s of the workers'
+CPU), and the search's own work in this process cut (`OfferedSpace.choices` names the
+974,000 skipped configurations a choice at a time; `pareto_front` settles every candidate a
+strictly cheaper one beats by a running minimum; this process's CPU over the pool 10.4 s to
+5.3 s). Three runs of `python -m bench size_dask` (load 1.2-2.8):
+
+    run (commits)                        one process   pool            Dask             row 2
+    08:50 (tasks held, loosely)          36.3 s        19.0 s (1.92x)  37.2 s (0.98x)   1.04x
+    09:10 (held strictly, choices,       27.2 s        14.1 s (1.93x)  24.9 s (1.09x)   1.00x
+           the front's running minimum)
+    09:32 (the same)                     32.0 s        14.8 s (2.16x)  25.3 s (1.26x)   0.99x
+
+The JSON identical three ways in every run (sha256 d31dd20ff9d3). Row 2 is level, 0.99-1.04x
+(met in the first run only; its target is faster than one process): two workers' tasks of
+48-96 configurations each still pay a round trip and this process's scheduler on the same
+two cores.
 """
 
 from __future__ import annotations
