@@ -24,8 +24,10 @@ SAME_RESPONSE = 0.01
 def pareto_front(candidates: Sequence[SizingCandidate]) -> tuple[int, ...]:
     """Indices of the candidates no other beats on cost and response time at the planned load
     (possible and not saturated ones only; responses within `SAME_RESPONSE` count as equal),
-    cheapest first. Every pair is compared, as arrays, a block of candidates at a time (the
-    same float comparisons as one pair at a time: tests/analyses/test_sizing_batch.py)."""
+    cheapest first. Those a strictly cheaper one beats outright are found at once
+    (`_beaten_by_cheaper`); each of the rest is compared with every candidate, as arrays, a
+    block at a time (the same float comparisons as one pair at a time:
+    tests/analyses/test_sizing_batch.py)."""
     ok = [i for i, c in enumerate(candidates) if c.error is None and c.response_time_ms is not None]
     if not ok:
         return ()

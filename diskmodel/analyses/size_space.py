@@ -119,10 +119,10 @@ class OfferedSpace:
         return self.choices(np.array([i]))[0]
 
     def choices(self, rows: IntArray) -> list[Choice]:
-        """`choice` of each configuration of `rows`: read as Python integers in one pass, since
-        a numpy lookup per configuration and choice cost more than the tuple it went into (the
-        batched search names every configuration it skips: 30% of its own time on a 10^6
-        space, 974,000 of them)."""
+        """`choice` of each configuration of `rows`, gathered a choice at a time from its
+        shared pairs (`_pairs`), since a numpy lookup per configuration and choice cost more
+        than the tuple it went into (the batched search names every configuration it skips:
+        30% of its own time on a 10^6 space, 974,000 of them)."""
         index = self.index[rows]
         columns = [pairs[index[:, a]].tolist() for a, pairs in enumerate(self._pairs)]
         return list(zip(*columns, strict=True)) if columns else [()] * len(index)
