@@ -99,7 +99,8 @@ def size(
         typer.Option(
             metavar="ADDRESS",
             help="a Dask distributed scheduler's address (tcp://host:8786) to run the search "
-            "on; needs pip install 'diskmodel[dask]'",
+            "on, over as many of its workers on each host as that host's cores hold; needs "
+            "pip install 'diskmodel[dask]'",
         ),
     ] = None,
 ) -> None:
