@@ -153,6 +153,21 @@ def test_the_shipped_catalog_is_loaded_once_and_is_frozen() -> None:
         catalog.drives = {}  # type: ignore[misc]
 
 
+def test_the_json_writer_s_field_names_are_each_dataclass_s_own() -> None:
+    """`report.json_result._FIELDS`: what the writer keeps per type is the type's fields, in
+    order, for every record a prediction writes."""
+    import dataclasses
+
+    from diskmodel import api
+    from diskmodel.report import json_result
+
+    path = ROOT / "scenarios" / "ds8800-15k-plus-2-ssd.yaml"
+    json_result.to_json(api.predict(api.load_scenario(path), base_dir=path.parent))
+    assert len(json_result._FIELDS) > 5
+    for kind, names in json_result._FIELDS.items():
+        assert names == tuple(f.name for f in dataclasses.fields(kind))
+
+
 def test_the_seek_fit_memo_is_the_fit() -> None:
     figures = (0.2, 3.4, 7.0)
     assert drive._fit(*figures) == SeekCurve.fit(*figures)
