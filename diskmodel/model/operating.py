@@ -453,9 +453,7 @@ class Solver:
         found = self._builds.points.get(key)
         if found is not None and found[0] != latency and self.config.hardware.ficon is None:
             _, loads, states = found
-            per_class = class_responses(net, states)
-            if loads.nvs_full[0]:
-                per_class = np.where(_writes(net)[:, None], np.inf, per_class)
+            per_class = _writes_unknown(net, class_responses(net, states), loads.nvs_full)
             return _OpenSolve(
                 self, net, r, loads=replace(loads, network=net, class_response_s=per_class)
             )
@@ -477,8 +475,7 @@ class Solver:
                 net.destage_share(int(k), r[:, p]) > 0
                 for k in np.flatnonzero(states.saturated[:, p])
             )
-        if nvs_full.any():
-            per_class = np.where(_writes(net)[:, None] & nvs_full[None, :], np.inf, per_class)
+        per_class = _writes_unknown(net, per_class, nvs_full)
         return OpenLoads(
             network=net,
             rates=r,
@@ -538,7 +535,7 @@ class Solver:
             service_s=state.service_s,
             speed_factor=state.speed_factor,
             station_saturated=figures.station_saturated,
-            class_response_s=_writes_unknown(net, per_class) if nvs_full else per_class,
+            class_response_s=_writes_unknown(net, per_class, nvs_full),
             saturated=bool(figures.station_saturated.any()),
             nvs_full=nvs_full,
             wait_ratio=figures.wait_ratio,
@@ -731,12 +728,13 @@ def builds_for(config: Configuration) -> Builds:
 forget_also(_builds.clear)  # `layout.forget_placements` forgets the builds too
 
 
-def _writes(net: Network) -> BoolArray:
-    """Which host-visible classes are writes: when NVS is full, they wait for destages, not
-    for cache, and their time is not known."""
-    return np.array([c.endswith("write") for _, c in net.times.keys], dtype=bool)
-
-
-def _writes_unknown(net: Network, per_class: FloatArray) -> FloatArray:
-    """`per_class` with the writes' time unknown (inf), as when NVS is full (`_writes`)."""
-    return np.where(_writes(net), np.inf, per_class)
+def _writes_unknown(net: Network, per_class: FloatArray, nvs_full: bool | BoolArray) -> FloatArray:
+    """The classes' responses `per_class` ([G], or [G, P] over loads) with the writes' time
+    unknown (inf) where NVS is full (`nvs_full`: one flag, or one per load [P]): writes then
+    wait for destages, not for cache."""
+    if not np.any(nvs_full):
+        return per_class
+    writes = np.array([c.endswith("write") for _, c in net.times.keys], dtype=bool)
+    if per_class.ndim == 2:
+        writes = writes[:, None] & np.asarray(nvs_full, dtype=bool)[None, :]
+    return np.where(writes, np.inf, per_class)
