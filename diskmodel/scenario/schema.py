@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
+from diskmodel.cached import kept_by_identity
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.scenario.analyses import Alternative, Analyses
 from diskmodel.scenario.application import Application, Log
@@ -209,17 +210,14 @@ class Scenario(Model):
         """The baseline and each `compare` alternative, applied and re-validated (once for
         this scenario and `catalog`: `_alternatives`)."""
         catalog = catalog or load_catalog()
-        key = (id(self), id(catalog))
-        kept = _alternatives.get(key)
-        if kept is None or kept[0] is not self or kept[1] is not catalog:
+
+        def validated() -> _Variants:
             base = self.model_dump(mode="python")
-            variants = tuple(
-                (alt.name, _variant(base, alt, catalog)) for alt in self.analyses.compare
-            )
-            if len(_alternatives) >= _ALTERNATIVES_KEPT:
-                _alternatives.clear()
-            kept = _alternatives[key] = (self, catalog, variants)
-        return [(self.name, self), *kept[2]]
+            return tuple((alt.name, _variant(base, alt, catalog)) for alt in self.analyses.compare)
+
+        held = (self, catalog)
+        variants = kept_by_identity(_alternatives, held, (), _ALTERNATIVES_KEPT, validated)
+        return [(self.name, self), *variants]
 
     def alternative(self, alt: Alternative, catalog: Catalog | None = None) -> Scenario:
         """One `compare` alternative: this scenario with its `set` applied, re-validated."""
@@ -234,9 +232,9 @@ def _variant(base: dict[str, Any], alt: Alternative, catalog: Catalog) -> Scenar
     return Scenario.model_validate(data, context={"catalog": catalog})
 
 
-_Kept = tuple[Scenario, Catalog, tuple[tuple[str, Scenario], ...]]
 _ALTERNATIVES_KEPT = 64
-_alternatives: dict[tuple[int, int], _Kept] = {}
+_Variants = tuple[tuple[str, Scenario], ...]
+_alternatives: dict[tuple[object, ...], tuple[tuple[object, ...], _Variants]] = {}
 """Each scenario's alternatives validated (`Scenario.alternatives`), at most 64, by the
 identity of the scenario and of the catalog (both held, so that neither identity is reused
 while the entry lives; both are frozen, so what was validated cannot change). Loading the
