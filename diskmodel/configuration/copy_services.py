@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,16 +76,24 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+_KEPT_LOCK = threading.Lock()
+"""The stores' bookkeeping from several threads (a Dask worker's: `model.kept.Kept`)."""
+
+
 def _kept(store: OrderedDict[K, V], key: K, make: Callable[[], V]) -> V:
     """`store`'s value for `key`, made by `make()` when it has none; the last `_READ_ENTRIES`
-    asked for are kept."""
-    found = store.get(key)
-    if found is None:
-        found = store[key] = make()
+    asked for are kept. The look-up, the move and the trim under `_KEPT_LOCK`, `make()`
+    outside it (two threads may both make a key's value; it is that key's either way)."""
+    with _KEPT_LOCK:
+        found = store.get(key)
+        if found is not None:
+            store.move_to_end(key)
+            return found
+    found = make()
+    with _KEPT_LOCK:
+        store[key] = found
         while len(store) > _READ_ENTRIES:
             store.popitem(last=False)
-    else:
-        store.move_to_end(key)
     return found
 
 

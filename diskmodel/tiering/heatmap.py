@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import os
 import stat
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -214,6 +215,9 @@ heat map, not even when paths outside the scenario's folder are allowed."""
 
 _CACHE_ENTRIES = 8
 _cache: OrderedDict[tuple[str, int, int, int, int], HeatMap] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+"""`_cache`'s bookkeeping from several threads (a Dask worker's: `model.kept.Kept`); the
+file is read outside it."""
 
 
 def heatmap_path(reference: str, base_dir: Path | None, *, allow_outside: bool = False) -> Path:
@@ -271,16 +275,20 @@ def read_heatmap(
             if info is not None and stat.S_ISREG(info.st_mode)
             else None
         )
-        if key is not None and key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
+        if key is not None:
+            with _CACHE_LOCK:
+                found = _cache.get(key)
+                if found is not None:
+                    _cache.move_to_end(key)
+                    return found
         heat = load_heatmap_csv(path)
     except HeatMapError as exc:
         if where is None:
             raise
         raise HeatMapError(f"{where}: {exc}") from None
     if key is not None:
-        _cache[key] = heat
-        while len(_cache) > _CACHE_ENTRIES:
-            _cache.popitem(last=False)
+        with _CACHE_LOCK:
+            _cache[key] = heat
+            while len(_cache) > _CACHE_ENTRIES:
+                _cache.popitem(last=False)
     return heat
