@@ -14,7 +14,8 @@ from pydantic import BaseModel, ValidationError
 from diskmodel.catalog import Catalog
 from diskmodel.scenario import Scenario
 from diskmodel.scenario.analyses import SYSTEM_CHOICES, Analyses, Prices
-from diskmodel.scenario.storage import Pool, SystemConfig
+from diskmodel.scenario.schema import SectionChecks
+from diskmodel.scenario.storage import Pool, RankGroup, SystemConfig
 
 
 def rank_label(pool: str, drive: str, raid: str) -> str:
@@ -74,7 +75,7 @@ def variant_data(
         pools[p] = {**pools[p], "ranks": groups}
         if kept is not None:
             key = (p, *(tuple(sorted(g.items())) for g in groups))
-            pools[p] = kept.section(("pool", key), Pool, pools[p])
+            pools[p] = kept.pool(key, pools[p])
     data["system"] = {**base["system"], **system}
     if kept is not None:
         key = tuple((k, type(v).__name__, v) for k, v in sorted(system.items()))
@@ -106,6 +107,9 @@ class KeptSections:
     ) -> None:
         self.catalog = catalog
         self._kept: dict[tuple[object, ...], Any] = {}
+        # The checks across the sections of the scenarios `assembled` makes: they share all
+        # but their system and pools.
+        self.checks = SectionChecks(catalog)
         self._shared = shared
         self._whole = whole
         # The sections of `whole` that are lists, besides the pools (`assembled`).
@@ -148,6 +152,24 @@ class KeptSections:
         # Lists of its own, as validation makes them for each configuration.
         update.update((key, list(getattr(whole, key))) for key in self._lists)
         return whole.model_copy(update=update)
+
+    def pool(self, key: tuple[object, ...], data: dict[str, Any]) -> Any:
+        """A sized pool's section `data` (`key`: its index and rank groups) as a `Pool`
+        validated, or `data` where it does not validate on its own (`section`). Its rank
+        groups are put in as models, each validated once per search (`section`): a pool
+        validates a model where a group's data would go as it is (`validated_base`), in a
+        third of the time, and the search's pools share most of their groups. A group that
+        does not validate on its own stays data, for the pool's validation to refuse."""
+        found = self._kept.get(("pool", key))
+        if found is not None:
+            return found
+        ranks = [
+            self.section(
+                ("group", *((k, type(v).__name__, v) for k, v in sorted(g.items()))), RankGroup, g
+            )
+            for g in data["ranks"]
+        ]
+        return self.section(("pool", key), Pool, {**data, "ranks": ranks})
 
     def section(self, key: tuple[object, ...], model: type[BaseModel], data: Any) -> Any:
         """`data` (a section of the search's configurations, `key` what the choice put in it)

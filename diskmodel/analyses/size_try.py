@@ -144,12 +144,18 @@ def validated(job: SizingJob, catalog: Catalog, kept: KeptSections | None = None
     """The job's scenario, or why it is not possible (the validation's messages). `kept`: the
     sections its data was made with (`variant_data`); where they are all models, the scenario
     is assembled from them (`KeptSections.assembled`) and only the checks that span its
-    sections run (`scenario_problems`), which is all its validation would do: the same
-    scenario, or the same message."""
+    sections run (`scenario_problems`, each once for the sections it reads over the search:
+    `KeptSections.checks`), which is all its validation would do: the same scenario, or the
+    same message."""
     made = None if kept is None else kept.assembled(job.data)
     if made is not None:
+        assert kept is not None
         try:
-            problems = scenario_problems(made, catalog)
+            problems = (
+                kept.checks.problems(made)
+                if kept.catalog is catalog
+                else scenario_problems(made, catalog)
+            )
         except (ValueError, AssertionError):  # what validation reports its own way
             problems = None
         if problems is not None:

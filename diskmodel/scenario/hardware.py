@@ -13,10 +13,10 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from diskmodel.catalog import Catalog
+from diskmodel.catalog import Catalog, StorageSystem
 from diskmodel.components.host import customers
 from diskmodel.scenario.limits import MAX_POPULATION
 from diskmodel.scenario.ranks import pool_capacity_gb, ranks_per_da_pair
@@ -25,15 +25,26 @@ from diskmodel.scenario.zos_rules import zos_problems
 
 if TYPE_CHECKING:
     from diskmodel.scenario.schema import Scenario
-    from diskmodel.scenario.storage import Pool
+    from diskmodel.scenario.storage import Pool, SystemConfig
     from diskmodel.scenario.workloads import Workload
 
 
 def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Every way `scenario` asks for what the hardware does not offer, one message each,
     starting with the key path it is about."""
-    system = catalog.systems[scenario.system.model]
-    cfg = scenario.system
+    yield from system_problems(scenario.system, catalog)
+    yield from pool_problems(scenario, catalog)
+    yield from workload_problems(scenario, catalog)
+    yield from pinned_problems(scenario, catalog)
+    yield from zos_problems(scenario, catalog)
+    yield from analyses_problems(scenario)
+    yield from sizing_problems(scenario, catalog)
+
+
+def system_problems(cfg: SystemConfig, catalog: Catalog) -> Iterable[str]:
+    """The system section's options the catalog's system does not offer: processor, cache,
+    host adapter, host ports, DA pairs."""
+    system = catalog.systems[cfg.model]
     options = {o.ways: o for o in system.processor_options}
     if cfg.processor_ways not in options:
         yield (
@@ -66,10 +77,11 @@ def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
             f"system.da_pairs: {cfg.da_pairs} is more than the {system.max_da_pairs} "
             f"DA pairs a {system.name} takes"
         )
-    yield from pool_problems(scenario, catalog)
-    yield from workload_problems(scenario, catalog)
-    yield from pinned_problems(scenario, catalog)
-    yield from zos_problems(scenario, catalog)
+
+
+def analyses_problems(scenario: Scenario) -> Iterable[str]:
+    """Compared alternatives not named as the scenario is, a tier sweep of a pool that
+    exists."""
     for i, alt in enumerate(scenario.analyses.compare):
         if alt.name == scenario.name:
             yield (
@@ -84,7 +96,6 @@ def hardware_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
         yield (
             f"analyses.tier_sweep.pool: no pool named '{sweep.pool}'{hint} (pools: {listed(pools)})"
         )
-    yield from sizing_problems(scenario, catalog)
 
 
 def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
@@ -149,59 +160,81 @@ def sizing_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
 def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
     """Names unique, drives and RAID formats offered, ranks within what the DA pairs take."""
     system = catalog.systems[scenario.system.model]
-    for name, n in _repeated(p.name for p in scenario.pools):
-        yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
+    yield from pool_name_problems(scenario.pools)
     for p, pool in enumerate(scenario.pools):
-        # The tiers matter to Easy Tier's first generation alone (it manages two).
-        if pool.easy_tier.mode == "auto" and pool.easy_tier.generation_on(system) == 1:
-            tiers = {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
-            if len(tiers) > 2:
-                yield (
-                    f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two "
-                    f"tiers and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 "
-                    "or split the pool"
-                    + (
-                        ""
-                        if pool.easy_tier.generation
-                        else f" (the {system.name} shipped with the first)"
-                    )
-                )
-        if all(group.added for group in pool.ranks):
+        yield from rank_group_problems(p, pool, system, scenario.system.da_pairs, catalog)
+    yield from rank_count_problems(scenario, system)
+
+
+def pool_name_problems(pools: Sequence[Pool]) -> Iterable[str]:
+    """Pool names used more than once."""
+    for name, n in _repeated(p.name for p in pools):
+        yield f"pools: the name '{name}' is used by {n} pools; pool names must be unique"
+
+
+def rank_group_problems(
+    p: int, pool: Pool, system: StorageSystem, da_pairs: int, catalog: Catalog
+) -> Iterable[str]:
+    """What `system` (with `da_pairs` DA pairs) does not offer of the pool `pools[p]`: Easy
+    Tier's first generation over three tiers, no rank group holding the data, drives and RAID
+    formats not offered or not filling an array site, RAID-6 on SSD, a named DA pair that
+    does not exist (`da_pairs` is read only there)."""
+    # The tiers matter to Easy Tier's first generation alone (it manages two).
+    if pool.easy_tier.mode == "auto" and pool.easy_tier.generation_on(system) == 1:
+        tiers = {catalog.drives[g.drive].tier for g in pool.ranks if g.drive in catalog.drives}
+        if len(tiers) > 2:
             yield (
-                f"pools[{p}].ranks: every rank group is marked 'added'; at least one must hold "
-                "the pool's data before the others are added"
+                f"pools[{p}].easy_tier.generation: Easy Tier's first generation manages two "
+                f"tiers and pool '{pool.name}' has three ({listed(tiers)}); use generation 2 "
+                "or split the pool"
+                + (
+                    ""
+                    if pool.easy_tier.generation
+                    else f" (the {system.name} shipped with the first)"
+                )
             )
-        for g, group in enumerate(pool.ranks):
-            where = f"pools[{p}].ranks[{g}]"
-            drive = catalog.drives[group.drive]
-            raid = catalog.raid_formats[group.raid]
-            if group.drive not in system.drives:
-                yield (
-                    f"{where}.drive: {group.drive} is not offered on {system.name} "
-                    f"(offered: {listed(system.drives)})"
-                )
-            if group.raid not in system.raid_formats:
-                yield (
-                    f"{where}.raid: {group.raid} is not offered on {system.name} "
-                    f"(offered: {listed(system.raid_formats)})"
-                )
-            if raid.drives != raid.array_site_drives:
-                yield (
-                    f"{where}.raid: {group.raid} uses {raid.drives} drives but an array site "
-                    f"holds {raid.array_site_drives}"
-                )
-            if drive.kind == "ssd" and raid.level == 6:
-                yield f"{where}.raid: RAID-6 is not offered for SSD ranks (use RAID-5 or RAID-10)"
-            if group.da_pair is not None and group.da_pair >= scenario.system.da_pairs:
-                yield (
-                    f"{where}.da_pair: {group.da_pair} does not exist; the system has "
-                    f"{scenario.system.da_pairs} DA pairs, numbered 0 to "
-                    f"{scenario.system.da_pairs - 1}"
-                )
+    if all(group.added for group in pool.ranks):
+        yield (
+            f"pools[{p}].ranks: every rank group is marked 'added'; at least one must hold "
+            "the pool's data before the others are added"
+        )
+    for g, group in enumerate(pool.ranks):
+        where = f"pools[{p}].ranks[{g}]"
+        drive = catalog.drives[group.drive]
+        raid = catalog.raid_formats[group.raid]
+        if group.drive not in system.drives:
+            yield (
+                f"{where}.drive: {group.drive} is not offered on {system.name} "
+                f"(offered: {listed(system.drives)})"
+            )
+        if group.raid not in system.raid_formats:
+            yield (
+                f"{where}.raid: {group.raid} is not offered on {system.name} "
+                f"(offered: {listed(system.raid_formats)})"
+            )
+        if raid.drives != raid.array_site_drives:
+            yield (
+                f"{where}.raid: {group.raid} uses {raid.drives} drives but an array site "
+                f"holds {raid.array_site_drives}"
+            )
+        if drive.kind == "ssd" and raid.level == 6:
+            yield f"{where}.raid: RAID-6 is not offered for SSD ranks (use RAID-5 or RAID-10)"
+        if group.da_pair is not None and group.da_pair >= da_pairs:
+            yield (
+                f"{where}.da_pair: {group.da_pair} does not exist; the system has "
+                f"{da_pairs} DA pairs, numbered 0 to {da_pairs - 1}"
+            )
+
+
+def rank_count_problems(scenario: Scenario, system: StorageSystem) -> Iterable[str]:
+    """More ranks than `system` (the scenario's, from the catalog) holds, or than one of its
+    DA pairs serves."""
     total = sum(g.count for pool in scenario.pools for g in pool.ranks)
     most = system.max_da_pairs * system.max_ranks_per_da_pair
     if total > most:
         yield f"pools: {total:,} ranks in all; a {system.name} holds at most {most}"
+        return
+    if _dealt_within(scenario, total, system.max_ranks_per_da_pair):
         return
     per_pair = ranks_per_da_pair(scenario)  # counted, not placed (a search checks thousands)
     for index, count in sorted(per_pair.items()):
@@ -210,6 +243,19 @@ def pool_problems(scenario: Scenario, catalog: Catalog) -> Iterable[str]:
                 f"pools: DA pair {index} would serve {count} ranks; a {system.name} DA pair "
                 f"serves at most {system.max_ranks_per_da_pair}"
             )
+
+
+def _dealt_within(scenario: Scenario, total: int, most: int) -> bool:
+    """Whether `total` ranks dealt round-robin (`scenario.ranks.expand_ranks`), none on a
+    named DA pair, leave each DA pair at most `most`: one deal over all the groups, each
+    pair gets total // pairs or one more, so none gets more than their ceiling (known without
+    counting pair by pair; a sizing search checks each configuration)."""
+    cfg = scenario.system
+    if cfg.rank_placement != "round_robin":
+        return False
+    if any(g.da_pair is not None for pool in scenario.pools for g in pool.ranks):
+        return False
+    return -(-total // cfg.da_pairs) <= most
 
 
 def _repeated(names: Iterable[str]) -> list[tuple[str, int]]:

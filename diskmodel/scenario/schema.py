@@ -22,17 +22,28 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
 from diskmodel.cached import kept_by_identity
-from diskmodel.catalog import Catalog, load_catalog
+from diskmodel.catalog import Catalog, StorageSystem, load_catalog
 from diskmodel.scenario.analyses import Alternative, Analyses
 from diskmodel.scenario.application import Application, Log
 from diskmodel.scenario.calibration import CalibrationRecord
 from diskmodel.scenario.copy_services import CopyServices, copy_services_problems
-from diskmodel.scenario.hardware import hardware_problems
+from diskmodel.scenario.hardware import (
+    analyses_problems,
+    hardware_problems,
+    pinned_problems,
+    pool_name_problems,
+    rank_count_problems,
+    rank_group_problems,
+    sizing_problems,
+    system_problems,
+    workload_problems,
+)
 from diskmodel.scenario.overrides import apply_settings
 from diskmodel.scenario.service_level import ServiceLevel
 from diskmodel.scenario.storage import Pool, SystemConfig
 from diskmodel.scenario.values import Model, Name, catalog_of, printable_text, problem
 from diskmodel.scenario.workloads import HeatMapFile, Workload
+from diskmodel.scenario.zos_rules import zos_problems
 
 __all__ = [
     "RANGED_INPUTS",
@@ -40,6 +51,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Corner",
     "Scenario",
+    "SectionChecks",
     "refusal",
     "scenario_problems",
 ]
@@ -73,6 +85,84 @@ def refusal(problems: Sequence[str]) -> str:
     """The one message a scenario's validation refuses it with for `problems`
     (`scenario_problems`), one a line."""
     return "\n".join(problems)
+
+
+class SectionChecks:
+    """`scenario_problems` of scenarios that share every section but their system and their
+    pools (a sizing search's configurations, assembled from one scenario's sections,
+    `analyses.size_offers.KeptSections`), each check run once for the sections it reads: the
+    system's options and its z/OS attachment once per system section; the pool names, the
+    workloads that fit their pools and pinned tiers, the analyses and the copy services once
+    per list of pool sections; a pool's rank groups once per pool section, system model and,
+    where a group names its DA pair, DA pair count; the ranks each DA pair serves and the
+    sizing's own checks for each scenario. The same messages in the same order: the checks
+    are `hardware_problems`'s and `copy_services_problems`'s own. Sections are kept by
+    identity (`cached.kept_by_identity`: held, so that no identity is reused while kept)."""
+
+    KEPT = 4096
+    """Results kept at most per kind of section (then forgotten, and checked again)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._systems: dict[tuple[object, ...], tuple[tuple[object, ...], _BySystem]] = {}
+        self._pools: dict[tuple[object, ...], tuple[tuple[object, ...], _ByPools]] = {}
+        self._groups: dict[tuple[object, ...], tuple[tuple[object, ...], list[str]]] = {}
+
+    def problems(self, scenario: Scenario) -> list[str]:
+        """`scenario_problems(scenario, self.catalog)`, where `scenario`'s sections but its
+        system and pools are those of every scenario checked here before."""
+        catalog, cfg, pools = self.catalog, scenario.system, scenario.pools
+        own, zos = kept_by_identity(
+            self._systems, (cfg,), (), self.KEPT, lambda: _by_system(scenario, catalog)
+        )
+        names, fits, analyses, copies = kept_by_identity(
+            self._pools, tuple(pools), (), self.KEPT, lambda: _by_pools(scenario, catalog)
+        )
+        system = catalog.systems[cfg.model]
+        out = [*own, *names]
+        for p, pool in enumerate(pools):
+            out += self._rank_groups(p, pool, cfg, system)
+        out += rank_count_problems(scenario, system)
+        out += fits
+        out += zos
+        out += analyses
+        out += sizing_problems(scenario, catalog)
+        out += copies
+        return out
+
+    def _rank_groups(
+        self, p: int, pool: Pool, cfg: SystemConfig, system: StorageSystem
+    ) -> list[str]:
+        """`hardware.rank_group_problems` of `pools[p]` (the DA pair count read only where a
+        group names its DA pair)."""
+        named = any(g.da_pair is not None for g in pool.ranks)
+        return kept_by_identity(
+            self._groups,
+            (pool,),
+            (p, cfg.model, cfg.da_pairs if named else None),
+            self.KEPT,
+            lambda: list(rank_group_problems(p, pool, system, cfg.da_pairs, self.catalog)),
+        )
+
+
+_BySystem = tuple[list[str], list[str]]
+_ByPools = tuple[list[str], list[str], list[str], list[str]]
+
+
+def _by_system(scenario: Scenario, catalog: Catalog) -> _BySystem:
+    """The checks `SectionChecks` runs once per system section: its options, z/OS."""
+    return list(system_problems(scenario.system, catalog)), list(zos_problems(scenario, catalog))
+
+
+def _by_pools(scenario: Scenario, catalog: Catalog) -> _ByPools:
+    """The checks `SectionChecks` runs once per list of pool sections: the names, the
+    workloads that fit them and their pinned tiers, the analyses, the copy services."""
+    return (
+        list(pool_name_problems(scenario.pools)),
+        [*workload_problems(scenario, catalog), *pinned_problems(scenario, catalog)],
+        list(analyses_problems(scenario)),
+        list(copy_services_problems(scenario, catalog)),
+    )
 
 
 def _workload_ranges(w: Workload, keys: Iterable[str]) -> list[tuple[str, float, float]]:
