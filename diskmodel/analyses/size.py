@@ -50,9 +50,9 @@ from diskmodel.analyses.size_try import (
     SizingContext,
     SizingJob,
     SizingRunner,
+    checked,
     sized_configuration,
     sizing_context,
-    validated,
     why_not_bounded,
 )
 from diskmodel.catalog import Catalog
@@ -348,11 +348,12 @@ def _jobs(
     (or why it is not possible); a valid one's job carries it and its cost, a refused one why.
     `shared`: the scenario's data with what no choice changes validated
     (`size_offers.validated_base`), `kept` its configurations' sections validated so far
-    (`size_offers.KeptSections`); without them, the scenario's data and none."""
+    (`size_offers.KeptSections`, made with `shared`: each configuration's scenario put
+    together from them, `KeptSections.made`); without them, the scenario's data and none."""
     names, options = offered_choices(scenario)
     current = current_choices(scenario, names)
     base = scenario.model_dump(mode="python") if shared is None else shared
-    if shared is None:
+    if shared is None or (kept is not None and not kept.assembles):
         kept = None
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*options)]
     if current not in combos:
@@ -364,8 +365,13 @@ def _jobs(
     # In phases, each over every configuration (its data, its scenario, its job): a phase's
     # code stays warm in the processor's caches, where one configuration at a time through
     # all three was a tenth slower.
-    made = [variant_data(base, scenario, chosen, kept) for chosen in combos]
-    variants = [validated(SizingJob(data, (), False), catalog, kept) for data in made]
+    made = [
+        (None, variant_data(base, scenario, chosen))
+        if kept is None
+        else kept.made(scenario, chosen)
+        for chosen in combos
+    ]
+    variants = [checked(m, data, catalog, kept) for m, data in made]
     jobs = []
     for chosen, v in zip(combos, variants, strict=True):
         choice = tuple((k, chosen[k]) for k in names)

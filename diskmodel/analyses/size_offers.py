@@ -66,20 +66,17 @@ def variant_data(
     shared, as validation only reads it (a deep copy of the whole scenario was a tenth of a
     large search's time). `base`: the scenario's data, or that from `validated_base`, whose
     analyses are `CONFIGURATION_ANALYSES` validated already. `kept`: the search's system
-    sections and sized pools validated so far (`KeptSections`), put in place of their data
-    (`base` from `validated_base` only)."""
-    ranks, system = chosen_sections(base, scenario, chosen)
+    sections and sized pools validated so far (`KeptSections.sections`), put in place of
+    their data (`base` from `validated_base` only)."""
     data = dict(base)
-    data["pools"] = pools = list(base["pools"])
-    for p, groups in ranks.items():
-        pools[p] = {**pools[p], "ranks": groups}
-        if kept is not None:
-            key = (p, *(tuple(sorted(g.items())) for g in groups))
-            pools[p] = kept.pool(key, pools[p])
-    data["system"] = {**base["system"], **system}
     if kept is not None:
-        key = tuple((k, type(v).__name__, v) for k, v in sorted(system.items()))
-        data["system"] = kept.section(("system", key), SystemConfig, data["system"])
+        data["pools"], data["system"] = kept.sections(base, scenario, chosen)
+    else:
+        ranks, system = chosen_sections(base, scenario, chosen)
+        data["pools"] = pools = list(base["pools"])
+        for p, groups in ranks.items():
+            pools[p] = {**pools[p], "ranks": groups}
+        data["system"] = {**base["system"], **system}
     analyses = base["analyses"]
     data["analyses"] = analyses if isinstance(analyses, Analyses) else CONFIGURATION_ANALYSES
     return data
@@ -112,6 +109,7 @@ class KeptSections:
         self.checks = SectionChecks(catalog)
         self._shared = shared
         self._whole = whole
+        self._axes: tuple[Scenario, list[_SizedPool]] | None = None  # `sections`
         # The sections of `whole` that are lists, besides the pools (`assembled`).
         self._lists = (
             []
@@ -153,23 +151,73 @@ class KeptSections:
         update.update((key, list(getattr(whole, key))) for key in self._lists)
         return whole.model_copy(update=update)
 
-    def pool(self, key: tuple[object, ...], data: dict[str, Any]) -> Any:
-        """A sized pool's section `data` (`key`: its index and rank groups) as a `Pool`
-        validated, or `data` where it does not validate on its own (`section`). Its rank
-        groups are put in as models, each validated once per search (`section`): a pool
-        validates a model where a group's data would go as it is (`validated_base`), in a
-        third of the time, and the search's pools share most of their groups. A group that
-        does not validate on its own stays data, for the pool's validation to refuse."""
-        found = self._kept.get(("pool", key))
-        if found is not None:
-            return found
+    @property
+    def assembles(self) -> bool:
+        """Whether the store puts configurations' scenarios together (`assembled`, `made`):
+        made with `shared` and `whole`."""
+        return self._shared is not None and self._whole is not None
+
+    def made(
+        self, scenario: Scenario, chosen: dict[str, float | str]
+    ) -> tuple[Scenario | None, dict[str, Any]]:
+        """The configuration `chosen` of the search of `scenario`: its scenario as `assembled`
+        makes it from its data, put together from its sections here (`sections`) with no
+        data to look through (None where a section is data), and its data (`variant_data`
+        from `shared`, for its validation where the checks across its sections cannot run).
+        Only where the store `assembles`."""
+        shared, whole = self._shared, self._whole
+        assert shared is not None
+        assert whole is not None
+        pools, system = self.sections(shared, scenario, chosen)
+        data = {**shared, "pools": pools, "system": system}
+        if not isinstance(system, SystemConfig) or not all(isinstance(p, Pool) for p in pools):
+            return None, data
+        update: dict[str, Any] = {key: list(getattr(whole, key)) for key in self._lists}
+        update["pools"], update["system"] = list(pools), system
+        return whole.model_copy(update=update), data
+
+    def sections(
+        self, base: dict[str, Any], scenario: Scenario, chosen: dict[str, float | str]
+    ) -> tuple[list[Any], Any]:
+        """The pools (`base`'s, each sized one with its chosen rank groups) and the system
+        with its chosen options of the configuration `chosen` of the search of `scenario`,
+        each validated (or left as data where it does not validate on its own) once per
+        search, kept by its choice: a sized pool by its kinds' counts, the system by its
+        options chosen. (`base`: the search's, the same at every call.)"""
+        axes = self._axes
+        if axes is None or axes[0] is not scenario:
+            axes = self._axes = (scenario, _sized_pools(scenario))
+        pools = list(base["pools"])
+        for p, labels, kinds in axes[1]:
+            counts = [chosen[label] for label in labels]
+            key = ("pool", p, *((type(c).__name__, c) for c in counts))
+            found = self._kept.get(key)
+            if found is None:
+                groups = _chosen_ranks(pools[p]["ranks"], kinds, counts)
+                found = self._pool(key, {**pools[p], "ranks": groups})
+            pools[p] = found
+        options = [(k, type(chosen[k]).__name__, chosen[k]) for k in SYSTEM_CHOICES if k in chosen]
+        key = ("system", *options)
+        system = self._kept.get(key)
+        if system is None:
+            data = {**base["system"], **{k: v for k, _, v in options}}
+            system = self.section(key, SystemConfig, data)
+        return pools, system
+
+    def _pool(self, key: tuple[object, ...], data: dict[str, Any]) -> Any:
+        """A sized pool's section `data` (`key`: its choice) as a `Pool` validated, or `data`
+        where it does not validate on its own (`section`). Its rank groups are put in as
+        models, each validated once per search (`section`): a pool validates a model where a
+        group's data would go as it is (`validated_base`), in a third of the time, and the
+        search's pools share most of their groups. A group that does not validate on its
+        own stays data, for the pool's validation to refuse."""
         ranks = [
             self.section(
                 ("group", *((k, type(v).__name__, v) for k, v in sorted(g.items()))), RankGroup, g
             )
             for g in data["ranks"]
         ]
-        return self.section(("pool", key), Pool, {**data, "ranks": ranks})
+        return self.section(key, Pool, {**data, "ranks": ranks})
 
     def section(self, key: tuple[object, ...], model: type[BaseModel], data: Any) -> Any:
         """`data` (a section of the search's configurations, `key` what the choice put in it)
@@ -245,30 +293,53 @@ def chosen_sections(
 ) -> tuple[dict[int, list[Any]], dict[str, float | str]]:
     """What the choice sets in the scenario's data `base`: each sized pool's rank groups (by
     the pool's index) and the system options chosen."""
+    out = {
+        p: _chosen_ranks(base["pools"][p]["ranks"], kinds, [chosen[label] for label in labels])
+        for p, labels, kinds in _sized_pools(scenario)
+    }
+    return out, {k: chosen[k] for k in SYSTEM_CHOICES if k in chosen}
+
+
+_SizedPool = tuple[int, list[str], list[tuple[str, str]]]
+"""A sized pool's index, and its sized kinds' choices (`rank_label`) and kinds (drive, RAID
+format), in the order of `analyses.size.ranks`, each kind once."""
+
+
+def _sized_pools(scenario: Scenario) -> list[_SizedPool]:
+    """Each pool the search sizes (`_SizedPool`)."""
     size = scenario.analyses.size
     assert size is not None
-    out: dict[int, list[Any]] = {}
+    out = []
     for p, pool in enumerate(scenario.pools):
-        sized = [g for g in size.ranks if g.pool == pool.name]
-        if not sized:
-            continue
-        kinds = {(g.drive, g.raid) for g in sized}
-        # A sized kind keeps the place of its first group in the file, so that the current
-        # configuration is the file's own (the same ranks in the same order: its results are
-        # those `run` gives to the last bit); kinds the file does not have come after.
-        ranks, done = [], set()
-        in_file = [((g["drive"], g["raid"]), g) for g in base["pools"][p]["ranks"]]
-        for kind, group in [*in_file, *(((g.drive, g.raid), None) for g in sized)]:
-            if kind not in kinds:
-                ranks.append(group)
-            elif kind not in done:
-                done.add(kind)
-                count = chosen[rank_label(pool.name, *kind)]
-                if not isinstance(count, str) and count > 0:
-                    drive, raid = kind
-                    ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
-        out[p] = ranks
-    return out, {k: chosen[k] for k in SYSTEM_CHOICES if k in chosen}
+        kinds = list(dict.fromkeys((g.drive, g.raid) for g in size.ranks if g.pool == pool.name))
+        if kinds:
+            out.append((p, [rank_label(pool.name, *k) for k in kinds], kinds))
+    return out
+
+
+def _chosen_ranks(
+    in_file: list[dict[str, Any]], kinds: list[tuple[str, str]], counts: Sequence[float | str]
+) -> list[Any]:
+    """A sized pool's rank groups: its groups in the file (`in_file`, data) with each sized
+    kind (`kinds`) at its chosen count (`counts`, in the same order; none at 0)."""
+    chosen = dict(zip(kinds, counts, strict=True))
+    # A sized kind keeps the place of its first group in the file, so that the current
+    # configuration is the file's own (the same ranks in the same order: its results are
+    # those `run` gives to the last bit); kinds the file does not have come after.
+    ranks, done = [], set()
+    for kind, group in [
+        *(((g["drive"], g["raid"]), g) for g in in_file),
+        *((k, None) for k in kinds),
+    ]:
+        if kind not in chosen:
+            ranks.append(group)
+        elif kind not in done:
+            done.add(kind)
+            count = chosen[kind]
+            if not isinstance(count, str) and count > 0:
+                drive, raid = kind
+                ranks.append({"drive": drive, "raid": raid, "count": count, "da_pair": None})
+    return ranks
 
 
 Cost = tuple[int, float, float | None]

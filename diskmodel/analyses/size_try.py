@@ -144,16 +144,25 @@ def validated(job: SizingJob, catalog: Catalog, kept: KeptSections | None = None
     """The job's scenario, or why it is not possible (the validation's messages). `kept`: the
     sections its data was made with (`variant_data`); where they are all models, the scenario
     is assembled from them (`KeptSections.assembled`) and only the checks that span its
-    sections run (`scenario_problems`, each once for the sections it reads over the search:
-    `KeptSections.checks`), which is all its validation would do: the same scenario, or the
-    same message."""
+    sections run (`checked`)."""
     made = None if kept is None else kept.assembled(job.data)
+    return checked(made, job.data, catalog, kept)
+
+
+def checked(
+    made: Scenario | None, data: dict[str, Any], catalog: Catalog, kept: KeptSections | None
+) -> Scenario | str:
+    """A configuration's scenario, or why it is not possible (the validation's messages):
+    `made` (its sections validated, `KeptSections.assembled` or `made`) with the checks that
+    span its sections run (`scenario_problems`, each once for the sections it reads over the
+    search: `KeptSections.checks`), which is all its validation would do: the same scenario,
+    or the same message; else (None, or checks that fail their own way) its `data`
+    validated."""
     if made is not None:
-        assert kept is not None
         try:
             problems = (
                 kept.checks.problems(made)
-                if kept.catalog is catalog
+                if kept is not None and kept.catalog is catalog
                 else scenario_problems(made, catalog)
             )
         except (ValueError, AssertionError):  # what validation reports its own way
@@ -161,7 +170,7 @@ def validated(job: SizingJob, catalog: Catalog, kept: KeptSections | None = None
         if problems is not None:
             return made if not problems else _one_line(refusal(problems))
     try:
-        return Scenario.model_validate(job.data, context={"catalog": catalog})
+        return Scenario.model_validate(data, context={"catalog": catalog})
     except ValidationError as exc:
         return "; ".join(_one_line(str(e["msg"])) for e in exc.errors(include_url=False))
 
@@ -278,19 +287,30 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
     catalog = context.catalog
     choice, upgrade = job.choice, job.upgrade
     if job.offered:  # the batched search sends the choice only (`size_batch`)
-        data = variant_data(
-            context.configuration_base, context.scenario, dict(choice), context.kept
-        )
-        job = SizingJob(data, choice, upgrade)
-    if job.refused is not None:
+        variant = _offered(choice, context)
+    elif job.refused is not None:
         return SizingCandidate(choice, error=job.refused, upgrade=upgrade)
-    variant = job.variant if job.variant is not None else validated(job, catalog, context.kept)
+    else:
+        variant = job.variant if job.variant is not None else validated(job, catalog, context.kept)
     if isinstance(variant, str):
         return SizingCandidate(choice, error=variant, upgrade=upgrade)
     config = job.config if job.config is not None else sized_configuration(variant, context)
     costed = job.variant is not None  # the per-configuration search costs it first
     cost = job.cost if costed else configuration_cost(variant, catalog, context.prices)
     return _Trial(job, config, cost, Solver(config))
+
+
+def _offered(choice: Choice, context: SizingContext) -> Scenario | str:
+    """The scenario of a configuration the batched search sends by its choice alone, or why
+    it is not possible: put together from the search's sections (`KeptSections.made`) where
+    the search keeps them, else validated from its data (`variant_data`)."""
+    chosen, kept = dict(choice), context.kept
+    if kept is not None and kept.assembles:
+        made, data = kept.made(context.scenario, chosen)
+    else:
+        made = None
+        data = variant_data(context.configuration_base, context.scenario, chosen, kept)
+    return checked(made, data, context.catalog, kept)
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ def test_the_command_refuses_a_bad_address_in_one_message_before_any_work(
 ) -> None:
     import diskmodel.analyses.size as size_module
 
-    monkeypatch.setattr(size_module, "validated", _no_work)
+    monkeypatch.setattr(size_module, "checked", _no_work)
     result = runner.invoke(app, ["size", str(SHIPPED), "--scheduler", "not an address"])
     assert result.exit_code == ExitCode.USAGE, result.output
     assert result.output.startswith("diskmodel: --scheduler: 'not an address' is not")

@@ -3,8 +3,8 @@ changes validated once (`size_offers.validated_base`), and the sections the choi
 validated once per search (`size_offers.KeptSections`), validates to the same scenario as its
 data made from the plain data, and a configuration the hardware refuses is refused with the
 same message; so does one assembled from those models with only the checks across its
-sections run (`KeptSections.assembled`): the search validates only what it has not validated,
-and answers as before."""
+sections run (`KeptSections.assembled`, and `KeptSections.made` without the data to look
+through): the search validates only what it has not validated, and answers as before."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from diskmodel.analyses.size_offers import (
     validated_base,
     variant_data,
 )
-from diskmodel.analyses.size_try import SizingJob, validated
+from diskmodel.analyses.size_try import SizingJob, checked, validated
 from diskmodel.catalog import Catalog, load_catalog
 from diskmodel.scenario import Scenario, load_scenario
 
@@ -97,6 +97,17 @@ def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int
                 assert part == whole
                 # The keys given are the same too (what a report lists as defaults reads them).
                 assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
+        # Put together from the sections directly (`KeptSections.made`, as the search does):
+        # the same data, and the same scenario or message.
+        put, data = assembles.made(central, chosen)
+        assert data == variant_data(shared, central, chosen, assembles)
+        part = checked(put, data, catalog, assembles)
+        if isinstance(whole, str):
+            assert part == whole
+        else:
+            assert isinstance(part, Scenario)
+            assert part == whole
+            assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
         valid += not isinstance(whole, str)
         refused += isinstance(whole, str)
     # Most are assembled (a section that does not validate on its own is validated whole).
