@@ -749,33 +749,28 @@ class NetworkBuilder:
             if not n:
                 continue
             rank = of_rank[made.station[-n:] - (S + len(ranks))]
-            name, rate, visits, mean_s, visible, destage, size = made.figures[:, -n:]
-            busy = rate * mean_s
+            # Their terms as the workload's sums took them (`_WorkloadFlows.masked`), and their
+            # stations' sums' terms over the planned rates as `_sums` takes them.
+            rate, mean_s, busy = found.rate[-n:], found.mean_s[-n:], found.busy[-n:]
+            masked = found.masked[:, -n:]
             flow_weight = rate * self._weights[w]
             weighted = flow_weight * mean_s
-            code = group[w * C + _BY_NAME[name.astype(np.int64)]]
+            code = group[w * C + found.name[-n:]]
             shown = code >= 0
             shown_rank = rank[shown]
-            at += [
-                np.repeat(np.arange(7) * W + w, n),
-                np.repeat(np.arange(station_row, station_row + 3), n),
-                code[shown] + visits_row,
-                code[shown] + service_row,
-            ]
-            at_rank += [np.tile(rank, 10), shown_rank, shown_rank]
+            rows = [*range(w, 7 * W, W), station_row, station_row + 1, station_row + 2]
+            at += [np.repeat(rows, n), code[shown] + visits_row, code[shown] + service_row]
+            at_rank += [np.concatenate((rank,) * 10), shown_rank, shown_rank]
             value += [
                 rate,
-                rate * visible,
+                masked[0],
                 busy,
-                busy * destage,
-                busy * (1.0 - visible),
-                rate * size * destage,
-                busy * size * destage,
+                masked[1:5].ravel(),
                 flow_weight,
                 weighted,
                 weighted * mean_s,
-                (visits * visible)[shown],
-                (visits * mean_s * visible)[shown],
+                masked[5][shown],
+                masked[6][shown],
             ]
         return _DaTerms(
             _joined(at, _NO_CODES),
@@ -1076,6 +1071,13 @@ class _WorkloadFlows(NamedTuple):
     rate: FloatArray
     mean_s: FloatArray
     made: _PoolFlows
+    # Per flow, its busy time, its terms of the sums a flow adds to only if host-visible,
+    # destage work or not (`_MASKED_AT`'s rows, then the visits and service of its class) and
+    # its class's place in name order: what a DA pair variant's sums read
+    # (`NetworkBuilder._da_terms`).
+    busy: FloatArray
+    masked: FloatArray
+    name: NDArray[np.int64]
 
 
 def _workload_sums(
@@ -1116,7 +1118,9 @@ def _workload_sums(
         np.concatenate(cells), np.concatenate(terms), minlength=_SUM_ROWS * K
     )
     classes = np.flatnonzero(np.bincount(name[visible > 0], minlength=len(IO_CLASSES)))
-    return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s, made)
+    return _WorkloadFlows(
+        sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s, made, busy, masked, name
+    )
 
 
 def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
@@ -1377,15 +1381,17 @@ def _delays(
     What does not depend on `service` is kept in `terms` by group, if given (a builder's:
     its configuration's, `_delay_terms`)."""
     delays = []
-    for key, at_front in zip(keys, service.take(front, axis=1), strict=True):
+    # Each group's time at the front end's stations: each row's sum as `ndarray.sum` takes a
+    # row's (a contiguous row, summed alone), all rows in one call.
+    at_front = np.add.reduce(service.take(front, axis=1), axis=1).tolist()
+    for key, station_s in zip(keys, at_front, strict=True):
         found = None if terms is None else terms.get(key)
         if found is None:
             found = _delay_terms(config, *key, mirror)
             if terms is not None:
                 terms[key] = found
         size, port_s, waits = found
-        # np.add.reduce: a row's sum as `ndarray.sum` takes it, without its wrapper.
-        counted = float(np.add.reduce(at_front)) - port_s
+        counted = station_s - port_s
         delay = front_end_delay_s(config, key[1], size, max(counted, 0.0))
         for wait in waits:
             delay += wait
