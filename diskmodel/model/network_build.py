@@ -656,28 +656,28 @@ class NetworkBuilder:
         net = sibling.net
         first, D = self._first_da, len(self._da_pairs)
         rest = first + net.config.hardware.da_pairs
-
-        def moved(own: FloatArray, at_da: FloatArray) -> FloatArray:
-            return np.concatenate([own[..., :first], at_da, own[..., rest:]], axis=-1)
-
-        terms = sibling.terms
-        if terms is None:
-            terms = sibling.terms = self._da_terms(net, infos, active, sibling.flows)
+        W, G = len(self.config.workloads), len(net.times.keys)
+        if sibling.terms is None:
+            sibling.terms = self._da_terms(net, infos, active, sibling.flows)
+            sibling.columns = _sibling_columns(net, sibling.cells)
+        terms, own = sibling.terms, sibling.columns
         if self._rank_da is None:
             self._rank_da = np.array([r.da_pair for r in self.config.ranks], dtype=np.int64)
-        da = self._rank_da
-        W, G = len(self.config.workloads), len(net.times.keys)
-        cells = _summed(terms.cell_at * D + da[terms.cell_rank], terms.cell, 7 * W, D)
-        ops, mean, second = _summed(
-            terms.station_at * D + da[terms.station_rank], terms.station, 3, D
-        )
-        group_at = terms.group_at * D + da[terms.group_rank]
+        # Every sum at the DA pairs in one (`_DaTerms`), each DA pair a column, in the rows
+        # of the sibling's columns (`_sibling_columns`) and then the stations' sums; the DA
+        # pairs' capacities and service variabilities are filled in.
+        sums = _summed(terms.at * D + self._rank_da[terms.rank], terms.value, terms.rows, D)
+        ops, mean, second = sums[-3:]
         positive = mean > 0
         with np.errstate(invalid="ignore", divide="ignore"):
             scv = np.where(positive, second * ops / np.where(positive, mean * mean, 1.0) - 1, 1.0)
-        arrival, visible, work, destage_work, async_work, destage_bytes, destage_byte_s = moved(
-            sibling.cells, cells.reshape(7, W, D)
-        )
+        sums[7 * W] = self._servers_at[first : first + D]
+        np.maximum(scv, 0.0, out=sums[7 * W + 1])
+        columns = np.concatenate([own[:, :first], sums[:-3], own[:, rest:]], axis=1)
+        K = columns.shape[1]
+        arrival, visible, work, destage_work, async_work, destage_bytes, destage_byte_s = columns[
+            : 7 * W
+        ].reshape(7, W, K)
         times = net.times
         out = Network(
             config=self.config,
@@ -692,12 +692,12 @@ class NetworkBuilder:
             destage_bytes=destage_bytes,
             destage_byte_seconds=destage_byte_s,
             gains=(*net.gains[:first], *(None,) * D, *net.gains[rest:]),
-            capacity=moved(net.capacity, self._servers_at[first : first + D]),
-            scv=moved(net.scv, np.maximum(scv, 0.0)),
+            capacity=columns[7 * W],
+            scv=columns[7 * W + 1],
             times=ClassTimes(
                 times.keys,
-                moved(times.visits, _summed(group_at, terms.visits, G, D)),
-                moved(times.service_s, _summed(group_at, terms.service, G, D)),
+                columns[7 * W + 2 : 7 * W + 2 + G],
+                columns[7 * W + 2 + G :],
                 self._kind_of_station,
                 times.delay_s,
             ),
@@ -726,15 +726,21 @@ class NetworkBuilder:
         keys = net.times.keys
         group[[w * C + _CLASS_NAMES.index(c) for w, c in keys]] = np.arange(len(keys))
         by_pool: dict[str, tuple[list[RankInfo], NDArray[np.int64]]] = {}
-        parts: list[list[np.ndarray]] = [[] for _ in range(10)]
+        # The rows of the sums (`_DaTerms`): the cells' row x W + workload, two left empty,
+        # the groups' visits and their service, the stations' three.
+        visits_row, service_row = 7 * W + 2, 7 * W + 2 + len(keys)
+        station_row = service_row + len(keys)
+        at: list[np.ndarray] = []
+        at_rank: list[np.ndarray] = []
+        value: list[np.ndarray] = []
         for w, found in zip(active, flows, strict=True):
             workload = config.workloads[w]
             pool = by_pool.get(workload.pool)
             if pool is None:
                 ranks = [i for i in infos if i.rank.pool == workload.pool]
-                at_rank = np.array([i.station for i in ranks], dtype=np.int64) - self._first_rank
-                pool = by_pool[workload.pool] = (ranks, at_rank)
-            ranks, at_rank = pool
+                of_rank = np.array([i.station for i in ranks], dtype=np.int64) - self._first_rank
+                pool = by_pool[workload.pool] = (ranks, of_rank)
+            ranks, of_rank = pool
             if not ranks:
                 continue
             made = found.made
@@ -742,35 +748,36 @@ class NetworkBuilder:
             n = 0 if made.drive is None else made.drive[0].size
             if not n:
                 continue
-            rank = at_rank[made.station[-n:] - (S + len(ranks))]
-            name, rate, visits, mean_s, visible, destage, size = made.figures[:, -n:]
-            busy = rate * mean_s
-            cell = (
-                rate,
-                rate * visible,
-                busy,
-                busy * destage,
-                busy * (1.0 - visible),
-                rate * size * destage,
-                busy * size * destage,
-            )
-            parts[0].append(np.repeat(np.arange(7) * W + w, rank.size))
-            parts[1].append(np.concatenate((rank,) * 7))
-            parts[2].append(np.concatenate(cell))
+            rank = of_rank[made.station[-n:] - (S + len(ranks))]
+            # Their terms as the workload's sums took them (`_WorkloadFlows.masked`), and their
+            # stations' sums' terms over the planned rates as `_sums` takes them.
+            rate, mean_s, busy = found.rate[-n:], found.mean_s[-n:], found.busy[-n:]
+            masked = found.masked[:, -n:]
             flow_weight = rate * self._weights[w]
             weighted = flow_weight * mean_s
-            parts[3].append(np.repeat(np.arange(3), rank.size))
-            parts[4].append(np.concatenate((rank,) * 3))
-            parts[5].append(np.concatenate([flow_weight, weighted, weighted * mean_s]))
-            code = group[w * C + _BY_NAME[name.astype(np.int64)]]
+            code = group[w * C + found.name[-n:]]
             shown = code >= 0
-            parts[6].append(code[shown])
-            parts[7].append(rank[shown])
-            parts[8].append((visits * visible)[shown])
-            parts[9].append((visits * mean_s * visible)[shown])
-        empty = (_NO_CODES, _NO_CODES, _NO_RATES) * 3 + (_NO_RATES,)
-        joined = [_joined(part, none) for part, none in zip(parts, empty, strict=True)]
-        return _DaTerms(*joined)
+            shown_rank = rank[shown]
+            rows = [*range(w, 7 * W, W), station_row, station_row + 1, station_row + 2]
+            at += [np.repeat(rows, n), code[shown] + visits_row, code[shown] + service_row]
+            at_rank += [np.concatenate((rank,) * 10), shown_rank, shown_rank]
+            value += [
+                rate,
+                masked[0],
+                busy,
+                masked[1:5].ravel(),
+                flow_weight,
+                weighted,
+                weighted * mean_s,
+                masked[5][shown],
+                masked[6][shown],
+            ]
+        return _DaTerms(
+            _joined(at, _NO_CODES),
+            _joined(at_rank, _NO_CODES),
+            _joined(value, _NO_RATES),
+            station_row + 3,
+        )
 
     def _sums(
         self, active: tuple[int, ...], flows: Sequence[_WorkloadFlows]
@@ -991,37 +998,46 @@ _NO_RATES = np.zeros(0, dtype=np.float64)
 class _DaTerms(NamedTuple):
     """The terms of a network's sums at its DA pairs, the same for each of its DA pair
     variants but for the DA pair each rank is on (`NetworkBuilder._da_terms`), in the order a
-    build adds them: per term of the cells its row x W + workload, its rank (position in the
-    configuration's ranks) and value; of the stations' sums over the planned rates its row,
-    rank and value; of the host-visible groups' visits and service its group (the network's
-    `times.keys`), rank, and the visits' and service's values."""
+    build adds them: per term its row, its rank (position in the configuration's ranks) and
+    its value. The `rows` rows: the cells' (row x W + workload), two with no terms (for a
+    station's capacity and service variability, `_sibling_columns`), the host-visible groups'
+    visits and then their service (a group of each of the network's `times.keys`) and the
+    stations' sums over the planned rates (3). No two kinds share a row, so summing all the
+    terms at once sums each row's in the order a build adds them."""
 
-    cell_at: NDArray[np.int64]
-    cell_rank: NDArray[np.int64]
-    cell: FloatArray
-    station_at: NDArray[np.int64]
-    station_rank: NDArray[np.int64]
-    station: FloatArray
-    group_at: NDArray[np.int64]
-    group_rank: NDArray[np.int64]
-    visits: FloatArray
-    service: FloatArray
+    at: NDArray[np.int64]
+    rank: NDArray[np.int64]
+    value: FloatArray
+    rows: int
 
 
 class _Sibling:
     """A network built for its DA pair variants to be made from (`_variants`,
     `NetworkBuilder._from_sibling`): the network, its cells [7, W, K] (`_FlowSums.cells`, the
     arrays its per-workload figures are views of), the active workloads' flows it was built
-    from and the terms of its sums at the DA pairs, worked out by the first variant made from
-    it (`_DaTerms`)."""
+    from, and what the first variant made from it works out: the terms of its sums at the DA
+    pairs (`_DaTerms`) and its per-station figures as one array (`_sibling_columns`)."""
 
-    __slots__ = ("cells", "flows", "net", "terms")
+    __slots__ = ("cells", "columns", "flows", "net", "terms")
 
     def __init__(self, net: Network, cells: FloatArray, flows: list[_WorkloadFlows]) -> None:
         self.net = net
         self.cells = cells
         self.flows = flows  # each active workload's, in order (`_da_terms`)
         self.terms: _DaTerms | None = None
+        self.columns: FloatArray = cells
+
+
+def _sibling_columns(net: Network, cells: FloatArray) -> FloatArray:
+    """[7 W + 2 + 2 G, K]: every per-station figure of `net` a DA pair variant moves
+    (`NetworkBuilder._from_sibling`), stacked: its cells (`_FlowSums.cells`), capacities,
+    service variabilities and the host-visible groups' visits and service. A variant's are
+    these with the DA pairs' columns replaced, in one step, its fields views of them."""
+    K = cells.shape[-1]
+    times = net.times
+    return np.concatenate(
+        [cells.reshape(-1, K), net.capacity[None], net.scv[None], times.visits, times.service_s]
+    )
 
 
 class _PoolFlows(NamedTuple):
@@ -1055,6 +1071,13 @@ class _WorkloadFlows(NamedTuple):
     rate: FloatArray
     mean_s: FloatArray
     made: _PoolFlows
+    # Per flow, its busy time, its terms of the sums a flow adds to only if host-visible,
+    # destage work or not (`_MASKED_AT`'s rows, then the visits and service of its class) and
+    # its class's place in name order: what a DA pair variant's sums read
+    # (`NetworkBuilder._da_terms`).
+    busy: FloatArray
+    masked: FloatArray
+    name: NDArray[np.int64]
 
 
 def _workload_sums(
@@ -1095,7 +1118,9 @@ def _workload_sums(
         np.concatenate(cells), np.concatenate(terms), minlength=_SUM_ROWS * K
     )
     classes = np.flatnonzero(np.bincount(name[visible > 0], minlength=len(IO_CLASSES)))
-    return _WorkloadFlows(sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s, made)
+    return _WorkloadFlows(
+        sums.reshape(_SUM_ROWS, K), classes, station, rate, mean_s, made, busy, masked, name
+    )
 
 
 def _per_station(station: NDArray[np.int64], weights: FloatArray, K: int) -> FloatArray:
@@ -1356,15 +1381,17 @@ def _delays(
     What does not depend on `service` is kept in `terms` by group, if given (a builder's:
     its configuration's, `_delay_terms`)."""
     delays = []
-    for key, at_front in zip(keys, service.take(front, axis=1), strict=True):
+    # Each group's time at the front end's stations: each row's sum as `ndarray.sum` takes a
+    # row's (a contiguous row, summed alone), all rows in one call.
+    at_front = np.add.reduce(service.take(front, axis=1), axis=1).tolist()
+    for key, station_s in zip(keys, at_front, strict=True):
         found = None if terms is None else terms.get(key)
         if found is None:
             found = _delay_terms(config, *key, mirror)
             if terms is not None:
                 terms[key] = found
         size, port_s, waits = found
-        # np.add.reduce: a row's sum as `ndarray.sum` takes it, without its wrapper.
-        counted = float(np.add.reduce(at_front)) - port_s
+        counted = station_s - port_s
         delay = front_end_delay_s(config, key[1], size, max(counted, 0.0))
         for wait in waits:
             delay += wait
