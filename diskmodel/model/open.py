@@ -258,12 +258,17 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
 def storage_responses(net: Network, states: StationStates) -> FloatArray:
     """`class_responses` below z/OS: the storage's own response per (workload, class) [G, P],
     inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
-    times = net.times
-    per_class = per_load(times.service_s, states.wait_ratio + states.speed_factor)
-    per_class = per_class + times.delay_s[:, None]
+    per_class = storage_responses_free(net, states.wait_ratio + states.speed_factor)
     # The count of saturated stations visited is exact in any order: not `per_load`.
     blocked = net.visited @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
+
+
+def storage_responses_free(net: Network, ratio_and_speed: FloatArray) -> FloatArray:
+    """`storage_responses` where no station is saturated, from the stations' wait ratios
+    plus their speed factors [K, P]."""
+    times = net.times
+    return per_load(times.service_s, ratio_and_speed) + times.delay_s[:, None]
 
 
 def downstream_s(net: Network, per_class: FloatArray) -> FloatArray:
