@@ -297,11 +297,11 @@ class Solver:
                 self._free_up_to[ratios] = free
             if free is not None and total <= free and ("free", ratios) in self._networks:
                 return self._networks[("free", ratios)], True
-        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r.tolist()))
-        if key in self._networks:
-            return self._networks[key], False
-        if not self.follows_load:
-            key = free_key
+        key: tuple[object, ...] = free_key
+        if self.follows_load:  # a load placed for itself is kept by its rates
+            key = ("rates", tuple(float(f"{v:.12g}") for v in r.tolist()))
+            if key in self._networks:
+                return self._networks[key], False
         exact = r.tobytes()
         placed = self._placements.layouts.get(exact)
         if placed is None:

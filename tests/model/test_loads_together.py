@@ -1,20 +1,30 @@
 """The points of many networks made together (`operating._loads_together`: their stations one
 under the other, whether a load saturates a station or fills NVS judged for all of them at
-once) are, to the bit, each network's own (`Solver._loads_of`): at light load, past
-saturation, with several workloads, z/OS device queues and copy services, and with NVS so
-small that the dirty data come near its limits."""
+once) are, to the bit, each network's own (`Solver._loads_of`), as are their stations'
+states (`open.station_states_many`: one workload's products for all networks at once): at
+light load, past saturation, with several workloads, z/OS device queues and copy services,
+and with NVS so small that the dirty data come near its limits."""
 
 from __future__ import annotations
 
 from dataclasses import fields, replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import numpy as np
 import pytest
 
 import diskmodel
 from diskmodel.configuration import Configuration, resolve
 from diskmodel.model.layout import forget_placements
-from diskmodel.model.open import station_states_many
+from diskmodel.model.network import per_load
+from diskmodel.model.open import (
+    StationStates,
+    _offered_stacked,
+    station_states,
+    station_states_many,
+)
 from diskmodel.model.operating import OpenLoads, Solver, _loads_together, _OpenSolve
 from diskmodel.scenario.files import scenario_catalog
 
@@ -58,6 +68,9 @@ def _check(tasks: list[_OpenSolve]) -> None:
     for held in by_shape.values():
         states = station_states_many([(t.net, t.rates) for t in held])
         for task, state, got in zip(held, states, _loads_together(held, states), strict=True):
+            alone = station_states(task.net, task.rates)
+            for f in fields(StationStates):
+                assert getattr(state, f.name).tobytes() == getattr(alone, f.name).tobytes()
             _same(got, task.solver._loads_of(task.net, task.rates, state))
 
 
@@ -90,3 +103,22 @@ def test_points_made_together_with_nvs_near_full_are_each_networks_own() -> None
     ]
     assert any(full)
     assert not all(full)
+
+
+def test_one_workloads_products_stacked_are_each_networks_own() -> None:
+    """Zeros, -0 and figures of every size: one product per entry, plus 0, is `per_load`'s."""
+    rng = np.random.default_rng(7)
+    nets: list[Any] = []
+    rates = []
+    for k in (1, 3, 8, 9, 40):
+        arrival, work = (
+            rng.random((1, k)) * rng.choice([0.0, -0.0, 1e-9, 1.0, 1e9], size=(1, k))
+            for _ in range(2)
+        )
+        nets.append(SimpleNamespace(arrival=arrival, work=work))
+        rates.append(rng.random((1, 4)) * rng.choice([0.0, 1e-3, 1e5], size=(1, 4)))
+    lam, busy = _offered_stacked(nets, rates)
+    want_lam = np.concatenate([per_load(n.arrival.T, r) for n, r in zip(nets, rates, strict=True)])
+    want_busy = np.concatenate([per_load(n.work.T, r) for n, r in zip(nets, rates, strict=True)])
+    assert lam.tobytes() == want_lam.tobytes()
+    assert busy.tobytes() == want_busy.tobytes()
