@@ -23,9 +23,9 @@ from operator import attrgetter
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from diskmodel.cached import cached_property
+from diskmodel.cached import cached_property, kept_by_identity
 from diskmodel.components import cache
-from diskmodel.configuration import Configuration, WorkloadConfig
+from diskmodel.configuration import Configuration, Hardware, WorkloadConfig
 from diskmodel.model.application import TransactionState, transactions
 from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
@@ -776,7 +776,7 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
     and the links' times are the primary's too, and it stays in)."""
     hardware: object = config.hardware
     if config.copy_services is None:
-        hardware = without_front_end(config.hardware)
+        hardware = _without_front_end(config.hardware)
     workloads = tuple(map(_BUILT_FROM, config.workloads))
     return (
         hardware,
@@ -788,6 +788,23 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
         config.application,
         config.copy_services,
     )
+
+
+_HARDWARE_KEPT = 16
+_hardware_read: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[object, ...]]] = {}
+"""`network_build.without_front_end` of each hardware asked for, by its identity (held):
+a sizing search's configurations share theirs (`SharedParts`), and listing every figure
+of the system for each of them was most of `_build_inputs`."""
+
+
+def _without_front_end(hardware: Hardware) -> tuple[object, ...]:
+    """`network_build.without_front_end(hardware)`, made once per hardware (`_hardware_read`)."""
+    return kept_by_identity(
+        _hardware_read, (hardware,), (), _HARDWARE_KEPT, lambda: without_front_end(hardware)
+    )
+
+
+forget_also(_hardware_read.clear)
 
 
 def builds_for(config: Configuration) -> Builds:
