@@ -113,6 +113,26 @@ def per_load(matrix: FloatArray, loads: FloatArray) -> FloatArray:
     return np.ascontiguousarray(by_load[:, :, 0].T)  # the callers' layout: loads along rows
 
 
+def dirty_bytes_near(
+    nets: Sequence[Network], rates: FloatArray, wait_s: FloatArray, speed_factor: FloatArray
+) -> FloatArray:
+    """`Network.dirty_bytes` of several networks [N, P], at their loads rates [N, W, P] (one
+    W for all) and with their stations' waits and speed factors stacked one network under
+    the other [sum of K, P], all at once, each summed in its own order: within some 1e-15
+    of each network's (every term is >= 0), for a test against a limit with a margin far
+    beyond that (`operating._loads_together`), never for a figure."""
+    sizes = [len(net.stations) for net in nets]
+    per_row = np.repeat(rates, sizes, axis=0)  # each station's network's rates [sum K, W, P]
+    queued = np.einsum("kw,kwp->kp", np.concatenate([n.destage_bytes.T for n in nets]), per_row)
+    served = np.einsum(
+        "kw,kwp->kp", np.concatenate([n.destage_byte_seconds.T for n in nets]), per_row
+    )
+    finite = np.isfinite(wait_s)
+    drives = np.concatenate([n._station_drives for n in nets])
+    dirty = (queued * np.where(finite, wait_s, 0.0) + served * speed_factor) * drives * finite
+    return np.add.reduceat(dirty, np.cumsum([0, *sizes[:-1]]), axis=0)
+
+
 def per_load_sum(values: FloatArray) -> FloatArray:
     """`values.sum(axis=0)` [P] of values [K, P], each load's column summed in the same order
     alone or beside others (along a contiguous row: numpy sums a strided axis in another

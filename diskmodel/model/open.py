@@ -83,6 +83,23 @@ def _offered(net: Network, rates: ArrayLike) -> tuple[FloatArray, FloatArray, Fl
     return r, per_load(net.arrival.T, r), per_load(net.work.T, r)
 
 
+def _offered_stacked(
+    nets: Sequence[Network], rates: Sequence[FloatArray]
+) -> tuple[FloatArray, FloatArray]:
+    """`_offered`'s arrivals and offered work of several networks at loads of one width,
+    one network's stations under the other's [sum of K, P]. Networks of one workload each
+    (W = 1) have them worked out all at once: a matrix of one column times a load is one
+    product per entry, which BLAS adds to a zeroed output (0 + x: a -0 product becomes +0),
+    so the products of all their stations, plus 0, are `per_load`'s to the bit (tested)."""
+    if all(r.shape[0] == 1 for r in rates) and (np.concatenate(rates) >= 0).all():
+        sizes = [net.arrival.shape[1] for net in nets]
+        per_row = np.repeat(np.concatenate(rates), sizes, axis=0)  # [sum K, P]
+        lam = np.concatenate([net.arrival.T for net in nets]) * per_row + 0.0
+        return lam, np.concatenate([net.work.T for net in nets]) * per_row + 0.0
+    offered = [_offered(net, r) for net, r in zip(nets, rates, strict=True)]  # checked there
+    return np.concatenate([o[1] for o in offered]), np.concatenate([o[2] for o in offered])
+
+
 def _mean_service(lam: FloatArray, busy: FloatArray) -> FloatArray:
     """The mean service at queue length one (0 where nothing arrives)."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -116,7 +133,8 @@ def _beyond_one(
 def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[StationStates]:
     """`station_states` of many networks at their loads [W, P] (each its own W and P), solved
     together: the arrivals and work of each network are its own product with its rates (the
-    same products `station_states` takes); the networks with the same number of loads are
+    same products `station_states` takes; of one workload, all at once: `_offered_stacked`);
+    the networks with the same number of loads are
     stacked, station under station ([sum of K, P]: `_Stack`), and every entry of every stack
     is one entry of flat arrays, in which each kind of station (one server, several, a
     drive's load-dependent queue with gains of one depth) is solved in one pass over all of
@@ -128,12 +146,13 @@ def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[Stat
     if len(asks) <= 1:
         return [station_states(*ask) for ask in asks]
     by_width: dict[int, list[int]] = {}
-    offered = []
-    for i, (net, rates) in enumerate(asks):
-        offered.append(_offered(net, rates))  # the products `station_states` takes
-        by_width.setdefault(offered[-1][1].shape[1], []).append(i)
+    rates = []
+    for i, (_, given) in enumerate(asks):
+        r = np.asarray(given, dtype=np.float64)
+        rates.append(r if r.ndim == 2 else r[:, None])
+        by_width.setdefault(rates[-1].shape[1], []).append(i)
     stacks = [
-        _Stack.of([asks[i][0] for i in held], [offered[i] for i in held])
+        _Stack.of([asks[i][0] for i in held], [rates[i] for i in held])
         for held in by_width.values()
     ]
     starts = np.cumsum([0] + [s.lam.size for s in stacks[:-1]]).tolist()
@@ -176,7 +195,7 @@ def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[Stat
                 factor_s[rows],
                 saturated_s[rows],
                 ratio_s[rows],
-                offered[i][0],
+                rates[i],
             )
     return [out[i] for i in range(len(asks))]
 
@@ -199,10 +218,9 @@ class _Stack:
     wait_factor: FloatArray
 
     @classmethod
-    def of(
-        cls, nets: Sequence[Network], offered: Sequence[tuple[FloatArray, FloatArray, FloatArray]]
-    ) -> _Stack:
-        sizes = [lam.shape[0] for _, lam, _ in offered]
+    def of(cls, nets: Sequence[Network], rates: Sequence[FloatArray]) -> _Stack:
+        """The networks at their loads [W, P] (checked: `_offered_stacked`), stacked."""
+        sizes = [net.arrival.shape[1] for net in nets]
         starts = np.cumsum([0, *sizes[:-1]])
         entries = [net.open_entries for net in nets]
         gains = [net.solved_as[3] for net in nets]
@@ -211,10 +229,9 @@ class _Stack:
             if e[3].size:
                 by_depth.setdefault(g.shape[1], []).append(k)
         return cls(
-            offered[0][1].shape[1],
+            rates[0].shape[1],
             [slice(a, a + n) for a, n in zip(starts.tolist(), sizes, strict=True)],
-            np.concatenate([lam for _, lam, _ in offered]),
-            np.concatenate([busy for _, _, busy in offered]),
+            *_offered_stacked(nets, rates),
             _rows([e[0] for e in entries], starts),
             _rows([e[1] for e in entries], starts),
             np.concatenate([e[2] for e in entries]),
@@ -258,12 +275,17 @@ def class_responses(net: Network, states: StationStates) -> FloatArray:
 def storage_responses(net: Network, states: StationStates) -> FloatArray:
     """`class_responses` below z/OS: the storage's own response per (workload, class) [G, P],
     inf for a class that visits a saturated station (a z/OS I/O's PEND + DISC + CONN)."""
-    times = net.times
-    per_class = per_load(times.service_s, states.wait_ratio + states.speed_factor)
-    per_class = per_class + times.delay_s[:, None]
+    per_class = storage_responses_free(net, states.wait_ratio + states.speed_factor)
     # The count of saturated stations visited is exact in any order: not `per_load`.
     blocked = net.visited @ states.saturated.astype(np.float64) > 0
     return np.where(blocked, np.inf, per_class)
+
+
+def storage_responses_free(net: Network, ratio_and_speed: FloatArray) -> FloatArray:
+    """`storage_responses` where no station is saturated, from the stations' wait ratios
+    plus their speed factors [K, P]."""
+    times = net.times
+    return per_load(times.service_s, ratio_and_speed) + times.delay_s[:, None]
 
 
 def downstream_s(net: Network, per_class: FloatArray) -> FloatArray:

@@ -23,9 +23,9 @@ from operator import attrgetter
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from diskmodel.cached import cached_property
+from diskmodel.cached import cached_property, kept_by_identity
 from diskmodel.components import cache
-from diskmodel.configuration import Configuration, WorkloadConfig
+from diskmodel.configuration import Configuration, Hardware, WorkloadConfig
 from diskmodel.model.application import TransactionState, transactions
 from diskmodel.model.closed import ClosedState
 from diskmodel.model.closed_point import closed_figures, closed_load, settled
@@ -40,13 +40,14 @@ from diskmodel.model.layout import (
     network_key,
     placements_for,
 )
-from diskmodel.model.network import Network
+from diskmodel.model.network import Network, dirty_bytes_near
 from diskmodel.model.network_build import NetworkBuilder, network_for, without_front_end
 from diskmodel.model.open import (
     StationStates,
     class_responses,
     station_states,
     station_states_many,
+    storage_responses_free,
 )
 from diskmodel.model.pool_load import PoolsTimed
 from diskmodel.model.saturation import saturating_load
@@ -296,11 +297,11 @@ class Solver:
                 self._free_up_to[ratios] = free
             if free is not None and total <= free and ("free", ratios) in self._networks:
                 return self._networks[("free", ratios)], True
-        key: tuple[object, ...] = ("rates", tuple(float(f"{v:.12g}") for v in r.tolist()))
-        if key in self._networks:
-            return self._networks[key], False
-        if not self.follows_load:
-            key = free_key
+        key: tuple[object, ...] = free_key
+        if self.follows_load:  # a load placed for itself is kept by its rates
+            key = ("rates", tuple(float(f"{v:.12g}") for v in r.tolist()))
+            if key in self._networks:
+                return self._networks[key], False
         exact = r.tobytes()
         placed = self._placements.layouts.get(exact)
         if placed is None:
@@ -501,12 +502,12 @@ class Solver:
         out (the table of which server holds each station's writes was a fifth of a sizing
         search's open solution; at the shipped searches' loads all the dirty data are under
         1% of the per-rank limit)."""
+        total = net.dirty_bytes(r, states.wait_s, states.speed_factor)  # [P]
+        if (total < _nvs_limit(self.config)).all():
+            return np.zeros(r.shape[1], dtype=np.bool_)
         hw = self.config.hardware
         nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
         limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
-        total = net.dirty_bytes(r, states.wait_s, states.speed_factor)  # [P]
-        if (total < min(nvs_server, limit) * (1 - _NVS_MARGIN)).all():
-            return np.zeros(r.shape[1], dtype=np.bool_)
         dirty, by_rank = net.dirty_bytes_by_server_and_rank(r, states.wait_s, states.speed_factor)
         full = np.asarray(cache.nvs_full(dirty, nvs_server).any(axis=0))
         full |= np.asarray(cache.nvs_full(by_rank, limit).any(axis=0)) if by_rank.size else False
@@ -580,16 +581,105 @@ class _OpenSolve:
     loads: OpenLoads | None = None
     kept: tuple[tuple[object, ...], float] | None = None
 
-    def solved(self, states: StationStates) -> None:
-        """The points made from the stations' states at these loads (and kept, where the
-        single load's point is kept)."""
-        self.loads = self.solver._loads_of(self.net, self.rates, states)
+    def solved(self, states: StationStates, loads: OpenLoads | None = None) -> None:
+        """The points made from the stations' states at these loads (`loads`, where made
+        already: `_loads_together`), and kept, where the single load's point is kept."""
+        self.loads = loads or self.solver._loads_of(self.net, self.rates, states)
         if self.kept is not None:
             key, latency = self.kept
             points = self.solver._builds.points
             if len(points) >= _POINTS_KEPT:
                 points.clear()
             points[key] = (latency, self.loads, states)
+
+
+def _solve_together(pending: Sequence[_OpenSolve]) -> None:
+    """Every task of `pending` solved (`_OpenSolve.solved`): the stations' states of all of
+    them in one pass (`model.open.station_states_many`), then their points made together,
+    those at loads of one shape (`_loads_together`), to the bit what each gets alone
+    (`Solver._loads_of`)."""
+    states = station_states_many([(t.net, t.rates) for t in pending])
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for i, task in enumerate(pending):
+        by_shape.setdefault(task.rates.shape, []).append(i)
+    for held in by_shape.values():
+        each = [states[i] for i in held]
+        tasks = [pending[i] for i in held]
+        for task, state, loads in zip(tasks, each, _loads_together(tasks, each), strict=True):
+            task.solved(state, loads)
+
+
+def _loads_together(
+    tasks: Sequence[_OpenSolve], states: Sequence[StationStates]
+) -> list[OpenLoads]:
+    """`Solver._loads_of` of each task (all at loads of one shape [W, P]) from its stations'
+    states, to the bit, with the stations of all of them one under the other: whether a
+    load saturates a station and whether its dirty data come near NVS's limits
+    (`network.dirty_bytes_near`) judged for all of them at once. Where neither, nothing is
+    left to mark (no station saturated, no class blocked, no write waiting for NVS) and
+    only the classes' responses are worked out, each task's its own product
+    (`open.storage_responses_free`); a task with a saturated station, NVS near full or z/OS
+    device queues is made alone."""
+    sizes = [len(s.wait_s) for s in states]
+    starts = np.cumsum([0, *sizes[:-1]]).tolist()
+    saturated = np.concatenate([s.saturated for s in states])
+    wait = np.concatenate([s.wait_s for s in states])
+    factor = np.concatenate([s.speed_factor for s in states])
+    some: BoolArray = np.logical_or.reduceat(saturated, starts, axis=0)  # [tasks, P]
+    clear = ~some.any(axis=1)
+    dirty = dirty_bytes_near(
+        [t.net for t in tasks], np.stack([t.rates for t in tasks]), wait, factor
+    )
+    limits = np.array([_nvs_limit(t.solver.config) for t in tasks])
+    plain = np.asarray(clear & (dirty < limits[:, None]).all(axis=1), dtype=np.bool_)
+    ratio_and_speed = np.concatenate([s.wait_ratio for s in states]) + factor
+    out = []
+    for task, state, start, size, alone in zip(
+        tasks, states, starts, sizes, (~plain).tolist(), strict=True
+    ):
+        net = task.net
+        if alone or net.config.hardware.ficon is not None:
+            out.append(task.solver._loads_of(net, task.rates, state))
+            continue
+        none = np.zeros(task.rates.shape[1], dtype=np.bool_)
+        out.append(
+            _open_loads(
+                network=net,
+                rates=task.rates,
+                arrival=state.arrival,
+                utilization=state.utilization,
+                wait_s=state.wait_s,
+                service_s=state.service_s,
+                speed_factor=state.speed_factor,
+                station_saturated=state.saturated,
+                class_response_s=storage_responses_free(net, ratio_and_speed[start : start + size]),
+                saturated=none,
+                nvs_full=none.copy(),
+                wait_ratio=state.wait_ratio,
+            )
+        )
+    return out
+
+
+def _nvs_limit(config: Configuration) -> float:
+    """The dirty data under which neither a server's NVS nor a rank's share of it is full,
+    with a margin for the sums' rounding (`Solver._nvs_full`)."""
+    hw = config.hardware
+    nvs_server = cache.nvs_bytes_per_server(hw.system, hw.cache_gb)
+    limit = cache.rank_nvs_limit_bytes(hw.system, hw.cache_gb)
+    return min(nvs_server, limit) * (1 - _NVS_MARGIN)
+
+
+_OPEN_LOADS_FIELDS = frozenset(f.name for f in fields(OpenLoads))
+
+
+def _open_loads(**given: object) -> OpenLoads:
+    """`OpenLoads(**given)` without its `__init__` (`_open_point`): a search makes one per
+    configuration."""
+    assert given.keys() == _OPEN_LOADS_FIELDS
+    loads = object.__new__(OpenLoads)
+    loads.__dict__.update(given)
+    return loads
 
 
 LoadGroups = list[tuple[list[int], OpenLoads]]
@@ -613,11 +703,7 @@ def open_loads_together(asks: Sequence[tuple[Solver, ArrayLike]]) -> list[LoadGr
                 for net, columns in solver._open_groups(r)
             ]
         )
-    pending = [task for groups in tasks for _, task in groups if task.loads is None]
-    for task, states in zip(
-        pending, station_states_many([(t.net, t.rates) for t in pending]), strict=True
-    ):
-        task.solved(states)
+    _solve_together([task for groups in tasks for _, task in groups if task.loads is None])
     out = []
     for groups in tasks:
         solved: LoadGroups = []
@@ -690,7 +776,7 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
     and the links' times are the primary's too, and it stays in)."""
     hardware: object = config.hardware
     if config.copy_services is None:
-        hardware = without_front_end(config.hardware)
+        hardware = _without_front_end(config.hardware)
     workloads = tuple(map(_BUILT_FROM, config.workloads))
     return (
         hardware,
@@ -702,6 +788,23 @@ def _build_inputs(config: Configuration) -> tuple[object, ...]:
         config.application,
         config.copy_services,
     )
+
+
+_HARDWARE_KEPT = 16
+_hardware_read: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[object, ...]]] = {}
+"""`network_build.without_front_end` of each hardware asked for, by its identity (held):
+a sizing search's configurations share theirs (`SharedParts`), and listing every figure
+of the system for each of them was most of `_build_inputs`."""
+
+
+def _without_front_end(hardware: Hardware) -> tuple[object, ...]:
+    """`network_build.without_front_end(hardware)`, made once per hardware (`_hardware_read`)."""
+    return kept_by_identity(
+        _hardware_read, (hardware,), (), _HARDWARE_KEPT, lambda: without_front_end(hardware)
+    )
+
+
+forget_also(_hardware_read.clear)
 
 
 def builds_for(config: Configuration) -> Builds:
