@@ -84,9 +84,10 @@ def variant_data(
 
 class KeptSections:
     """The sections a sizing search's choices make (the system with its chosen options, each
-    sized pool with its chosen rank groups), each validated once per search, by what the
-    choice put in it: configurations share them (the large space's 106,496 have 256 systems
-    and 416 rank sets). Put in place of its data, a section validated here makes the
+    sized pool with its chosen rank groups), each validated once per search and kept by its
+    choice (a sized pool by its kinds' counts, the system by its options; a rank group by its
+    data): configurations share them (the large space's 106,496 have 256 systems and 416 rank
+    sets). Put in place of its data, a section validated here makes the
     scenario's validation give what it gives with the data, for the reasons `validated_base`
     gives (a model is taken as it is; a section's validation reads only its own data and the
     catalog). A section that does not validate on its own is kept as data: the scenario's
@@ -104,13 +105,13 @@ class KeptSections:
     ) -> None:
         self.catalog = catalog
         self._kept: dict[tuple[object, ...], Any] = {}
-        # The checks across the sections of the scenarios `assembled` makes: they share all
-        # but their system and pools.
+        # The checks across the sections of the scenarios `assembled` and `made` make: they
+        # share all but their system and pools.
         self.checks = SectionChecks(catalog)
         self._shared = shared
         self._whole = whole
         self._axes: tuple[Scenario, list[_SizedPool]] | None = None  # `sections`
-        # The sections of `whole` that are lists, besides the pools (`assembled`).
+        # The sections of `whole` that are lists, besides the pools (`assembled`, `made`).
         self._lists = (
             []
             if shared is None or whole is None

@@ -236,6 +236,11 @@ def rank_count_problems(scenario: Scenario, system: StorageSystem) -> Iterable[s
         return
     if _dealt_within(scenario, total, system.max_ranks_per_da_pair):
         return
+    pairs = scenario.system.da_pairs
+    if scenario.system.rank_placement == "balanced" and any(
+        g.da_pair is not None and g.da_pair >= pairs for pool in scenario.pools for g in pool.ranks
+    ):
+        return  # a DA pair the system lacks (`rank_group_problems`): no ranks to deal onto it
     per_pair = ranks_per_da_pair(scenario)  # counted, not placed (a search checks thousands)
     for index, count in sorted(per_pair.items()):
         if count > system.max_ranks_per_da_pair:

@@ -12,8 +12,10 @@ import copy
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from diskmodel.scenario import expand_ranks
 from diskmodel.scenario.ranks import group_places, ranks_per_da_pair, round_robin_groups
@@ -59,6 +61,19 @@ def test_balanced_counts_the_ranks_a_group_pins_to_a_pair() -> None:
     data["pools"][0]["ranks"][1]["da_pair"] = 0  # the second pinned to pair 0
     ranks = expand_ranks(with_data(data))
     assert [r.da_pair for r in ranks] == [1, 0]
+
+
+def test_balanced_refuses_a_pair_the_system_lacks_in_one_message() -> None:
+    """Found by comparing `schema.SectionChecks` with the validator: a group named to a DA pair
+    beyond the system's under balanced placement ended the validation in an IndexError (an
+    internal error from `diskmodel check`) where round-robin said the pair does not exist."""
+    data = _data([("15k-300", 4)], 2, "balanced")
+    data["pools"][0]["ranks"][0]["da_pair"] = 3
+    with pytest.raises(ValidationError) as refused:
+        with_data(data)
+    assert [e["msg"] for e in refused.value.errors(include_url=False)] == [
+        "pools[0].ranks[0].da_pair: 3 does not exist; the system has 2 DA pairs, numbered 0 to 1"
+    ]
 
 
 @settings(max_examples=60, deadline=None)

@@ -44,8 +44,7 @@ def _systems(scenario: Scenario) -> list[object]:
 
 
 def _outcome(check: Callable[..., list[str]], *args: object) -> list[str] | str:
-    """The messages, or the exception's type where the check fails (a named DA pair beyond
-    the system's under balanced placement is an IndexError both ways)."""
+    """The messages, or the exception's type where a check fails its own way."""
     try:
         return check(*args)
     except Exception as exc:  # compared, not handled
