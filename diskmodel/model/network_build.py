@@ -658,9 +658,11 @@ class NetworkBuilder:
         rest = first + net.config.hardware.da_pairs
         W, G = len(self.config.workloads), len(net.times.keys)
         if sibling.terms is None:
-            sibling.terms = self._da_terms(net, infos, active, sibling.flows)
-            sibling.columns = _sibling_columns(net, sibling.cells)
-        terms, own = sibling.terms, sibling.columns
+            sibling.terms = (
+                self._da_terms(net, infos, active, sibling.flows),
+                _sibling_columns(net, sibling.cells),
+            )
+        terms, own = sibling.terms
         if self._rank_da is None:
             self._rank_da = np.array([r.da_pair for r in self.config.ranks], dtype=np.int64)
         # Every sum at the DA pairs in one (`_DaTerms`), each DA pair a column, in the rows
@@ -1015,17 +1017,17 @@ class _Sibling:
     """A network built for its DA pair variants to be made from (`_variants`,
     `NetworkBuilder._from_sibling`): the network, its cells [7, W, K] (`_FlowSums.cells`, the
     arrays its per-workload figures are views of), the active workloads' flows it was built
-    from, and what the first variant made from it works out: the terms of its sums at the DA
-    pairs (`_DaTerms`) and its per-station figures as one array (`_sibling_columns`)."""
+    from, and what the first variant made from it works out (`terms`): the terms of its sums
+    at the DA pairs (`_DaTerms`) and its per-station figures as one array
+    (`_sibling_columns`)."""
 
-    __slots__ = ("cells", "columns", "flows", "net", "terms")
+    __slots__ = ("cells", "flows", "net", "terms")
 
     def __init__(self, net: Network, cells: FloatArray, flows: list[_WorkloadFlows]) -> None:
         self.net = net
         self.cells = cells
         self.flows = flows  # each active workload's, in order (`_da_terms`)
-        self.terms: _DaTerms | None = None
-        self.columns: FloatArray = cells
+        self.terms: tuple[_DaTerms, FloatArray] | None = None
 
 
 def _sibling_columns(net: Network, cells: FloatArray) -> FloatArray:
