@@ -133,15 +133,15 @@ def _beyond_one(
 def station_states_many(asks: Sequence[tuple[Network, FloatArray]]) -> list[StationStates]:
     """`station_states` of many networks at their loads [W, P] (each its own W and P), solved
     together: the arrivals and work of each network are its own product with its rates (the
-    same products `station_states` takes; of one workload, all at once: `_offered_stacked`);
-    the networks with the same number of loads are
-    stacked, station under station ([sum of K, P]: `_Stack`), and every entry of every stack
-    is one entry of flat arrays, in which each kind of station (one server, several, a
-    drive's load-dependent queue with gains of one depth) is solved in one pass over all of
-    them. Every step past the products is elementwise, or a reduction along a drive's own
-    gains, so each network's states are those `station_states` gives it, to the bit
-    (tested); what is saved is the fixed cost of some thirty array operations per network
-    (the sizing search solves many small networks at one load and at its growth periods',
+    same products `station_states` takes; those of one workload's networks all at once,
+    `_offered_stacked`); the networks with the same number of loads are stacked, station
+    under station ([sum of K, P]: `_Stack`), and every entry of every stack is one entry of
+    flat arrays, in which each kind of station (one server, several, a drive's load-dependent
+    queue with gains of one depth) is solved in one pass over all of them. Every step past
+    the products is elementwise, or a reduction along a drive's own gains, so each network's
+    states are those `station_states` gives it, to the bit (tested); what is saved is the
+    fixed cost of some thirty array operations per network (the sizing search solves many
+    small networks at one load and at its growth periods',
     `analyses.size_try.try_configurations`)."""
     if len(asks) <= 1:
         return [station_states(*ask) for ask in asks]

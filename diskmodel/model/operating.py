@@ -584,7 +584,9 @@ class _OpenSolve:
     def solved(self, states: StationStates, loads: OpenLoads | None = None) -> None:
         """The points made from the stations' states at these loads (`loads`, where made
         already: `_loads_together`), and kept, where the single load's point is kept."""
-        self.loads = loads or self.solver._loads_of(self.net, self.rates, states)
+        if loads is None:
+            loads = self.solver._loads_of(self.net, self.rates, states)
+        self.loads = loads
         if self.kept is not None:
             key, latency = self.kept
             points = self.solver._builds.points
