@@ -147,11 +147,7 @@ def _settled(
     otherwise hold.
     """
     ceilings: dict[str, float] = {}
-    placer = (
-        pool.placer(easy_tier=True)
-        if demands is pool.demands()
-        else placer_for(demands, easy_tier=True)
-    )
+    placer = placer_for(demands, easy_tier=True)
     # By ceilings: the placement at a tier's ceiling was the search's last passing probe.
     tried: dict[tuple[tuple[str, float], ...], tuple[PoolPlacement, dict[int, RankShare]]] = {}
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,11 +16,11 @@ from numpy.typing import ArrayLike
 from diskmodel.cached import cached_property
 from diskmodel.configuration import Configuration, PoolConfig, Rank, WorkloadConfig
 from diskmodel.model.costs import OpCosts, costed_span, drive_work_at
-from diskmodel.model.pool_ranks import PoolRanks, TierRanks
+from diskmodel.model.pool_ranks import PoolRanks
 from diskmodel.model.rank_shares import RankShare, TierCapacities, split_tier
 from diskmodel.model.rank_times import DriveTimes, PoolTimes, TierTimes
 from diskmodel.tiering.curves import SegmentSkew
-from diskmodel.tiering.placement import PoolPlacer, place_pool, placer_for
+from diskmodel.tiering.placement import place_pool
 from diskmodel.tiering.records import PoolPlacement, Tier, WorkloadDemand
 from diskmodel.tiering.skew import UNIFORM, SkewCurve
 from diskmodel.units import MB
@@ -122,35 +121,6 @@ class _DaLoads:
         return found
 
 
-_TIMED_TIERS_KEPT = 256
-_TIER_SETS_KEPT = 64
-
-
-@dataclass
-class _TimedTier:
-    """A tier's ranks (`TierRanks`) timed for a pool's workloads at their rates (`TierTimes`),
-    and where the tier splits by capacity, its DA pairs' busy time per unit of its small-I/O
-    rate, by the number of DA pairs (`PoolAtLoad._da_loads`)."""
-
-    tier: TierRanks
-    times: TierTimes
-    _per_small_io: dict[int, np.ndarray] = field(default_factory=dict)
-
-    def da_per_small_io(self, da_pairs: int) -> np.ndarray:
-        """Each of `da_pairs` DA pairs' busy time per unit of the tier's small-I/O rate, split
-        by capacity (read-only)."""
-        found = self._per_small_io.get(da_pairs)
-        if found is None:
-            by_capacity = self.tier.by_capacity
-            assert by_capacity is not None
-            times = self.times
-            weights = by_capacity.fractions * times.small_da_s
-            found = np.bincount(times.da_pair, weights=weights, minlength=da_pairs)
-            found.setflags(write=False)
-            self._per_small_io[da_pairs] = found
-        return found
-
-
 @dataclass(frozen=True)
 class PoolAtLoad:
     """What placing one pool needs: its configuration, ranks, workloads (index, workload, host
@@ -202,33 +172,16 @@ class PoolAtLoad:
     @cached_property
     def _tier_times(self) -> dict[str, TierTimes]:
         """The pool's ranks by tier (those with ranks), timed where the span does not matter,
-        once per rank kind (`_timed_tiers`)."""
-        return {t: self._timed_tier(tier).times for t, tier in self.placed_ranks.tiers.items()}
-
-    def _timed_tier(self, tier: TierRanks) -> _TimedTier:
-        """`tier` timed for this pool's workloads at their rates: made once for the tier
-        (its `TierRanks`, held) and kept with the pool's mix (`_timed_tiers`)."""
-        kept = self._timed_tiers
-        found = kept.get(id(tier))
-        if found is None or found.tier is not tier:
-            by_kind = self._kinds
+        once per rank kind."""
+        by_kind = self._kinds
+        for tier in self.placed_ranks.tiers.values():
             for kind, r in zip(tier.drives, tier.firsts, strict=True):
                 if kind not in by_kind:
                     by_kind[kind] = (
                         self._times.small_io_da_time_s(r),
                         *self._times.sequential_times_s(r),
                     )
-            if len(kept) >= _TIMED_TIERS_KEPT:
-                kept.clear()
-            found = kept[id(tier)] = _TimedTier(tier, TierTimes.of(tier, by_kind))
-        return found
-
-    @cached_property
-    def _timed_tiers(self) -> dict[int, _TimedTier]:
-        """Tiers timed for this pool's workloads at their rates (`_timed_tier`), by the
-        identity of their `TierRanks`: shared by the configurations that share the pool's
-        mix (`_MIX_FREE`), a sizing search's candidates that repeat a tier whole."""
-        return {}
+        return {t: TierTimes.of(tier, by_kind) for t, tier in self.placed_ranks.tiers.items()}
 
     def drive_times(self, rank: Rank, span: float) -> DriveTimes:
         fast = self._by_rank.get((rank.index, span))
@@ -253,24 +206,6 @@ class PoolAtLoad:
         return found
 
     def demands(self) -> list[WorkloadDemand]:
-        """Each member's demand on the pool at its rate, in member order (the same list on
-        every call: read-only)."""
-        return self._demands
-
-    def placer(self, *, easy_tier: bool) -> PoolPlacer:
-        """`placer_for(self.demands(), easy_tier=easy_tier)`, found once per pool at its rates
-        (`_placers`)."""
-        found = self._placers.get(easy_tier)
-        if found is None:
-            found = self._placers[easy_tier] = placer_for(self._demands, easy_tier=easy_tier)
-        return found
-
-    @cached_property
-    def _placers(self) -> dict[bool, PoolPlacer]:
-        return {}
-
-    @cached_property
-    def _demands(self) -> list[WorkloadDemand]:
         out = []
         # Per host I/O, by cost inputs (`OpCosts.kept`: the mix and any FlashCopy work): the
         # back-end small I/O and the MB moved, the same for 64 volumes of one database.
@@ -376,10 +311,7 @@ class PoolAtLoad:
         the storage's utilisation; so does Easy Tier's first generation, by back-end I/O
         density only), else by capacity."""
         ranked = self.pool.easy_tier or self.pool.host_tiering
-        if demands is self._demands:
-            placement = self.placer(easy_tier=ranked).place(self.tiers())
-        else:
-            placement = place_pool(self.tiers(), demands, easy_tier=ranked)
+        placement = place_pool(self.tiers(), demands, easy_tier=ranked)
         return placement, self.split(placement, demands)
 
     def tiers(self, ceilings: Mapping[str, float] | None = None) -> list[Tier]:
@@ -396,21 +328,10 @@ class PoolAtLoad:
     @cached_property
     def _free_tiers(self) -> tuple[Tier, ...]:
         """The pool's tiers without load ceilings (`tiers`: a ceiling search makes one tier
-        anew per probe, the tier it searches), made once per tiers and capacities for the
-        configurations that share the pool's mix (`_tier_sets`)."""
-        key = (self.pool.tiers, self.pool.tier_capacity_gb)
-        kept = self._tier_sets
-        found = kept.get(key)
-        if found is None:
-            if len(kept) >= _TIER_SETS_KEPT:
-                kept.clear()
-            found = kept[key] = tuple(Tier(t, cap) for t, cap in zip(*key, strict=True))
-        return found
-
-    @cached_property
-    def _tier_sets(self) -> dict[tuple[tuple[str, ...], tuple[float, ...]], tuple[Tier, ...]]:
-        """`_free_tiers` by the tiers' names and capacities (`_MIX_FREE`)."""
-        return {}
+        anew per probe, the tier it searches)."""
+        return tuple(
+            Tier(t, cap) for t, cap in zip(self.pool.tiers, self.pool.tier_capacity_gb, strict=True)
+        )
 
     def _da_loads(self, placement: PoolPlacement, shares: Mapping[int, RankShare]) -> _DaLoads:
         """At a placement: the pool's busy fraction of each DA pair; per tier the DA busy time
@@ -460,11 +381,14 @@ class PoolAtLoad:
     @cached_property
     def _da_per_small_io_by_capacity(self) -> dict[str, np.ndarray]:
         """Per tier split by capacity, each DA pair's busy time per unit of the tier's small-I/O
-        rate (`_da_loads`; the same at every placement, kept with the timed tier). Read-only."""
-        return {
-            t: self._timed_tier(self.placed_ranks.tiers[t]).da_per_small_io(self.da_pairs)
-            for t in self._by_capacity_tiers
-        }
+        rate (`_da_loads`; the same at every placement). Read-only."""
+        out = {}
+        for t, by_capacity in self._by_capacity_tiers.items():
+            times = self._tier_times[t]
+            weights = by_capacity.fractions * times.small_da_s
+            out[t] = np.bincount(times.da_pair, weights=weights, minlength=self.da_pairs)
+            out[t].setflags(write=False)
+        return out
 
     @cached_property
     def _names(self) -> tuple[str, ...]:
@@ -560,8 +484,6 @@ _SKEW_FREE = (
     "_members_key",
     "_times",
     "_kinds",
-    "_timed_tiers",
-    "_tier_sets",
     "_tier_times",
     "_by_capacity_tiers",
     "_da_per_small_io_by_capacity",
@@ -608,107 +530,47 @@ def _with_members(
     return out
 
 
-_MIX_FREE = (
-    "_members_key",
-    "_times",
-    "_kinds",
-    "_timed_tiers",
-    "_tier_sets",
-    "_splits",
-    "_names",
-    "_rates",
-    "_demands",
-    "_placers",
-)
-"""`PoolAtLoad`'s cached figures that read only the pool's workloads at their rates, its
-utilisation target and host tiering and the costs, not its ranks or tiers: worked out for
-the first configuration that places the pool at the rates and lent to the others
-(`_PoolMix`)."""
-
-
-class _PoolMix(NamedTuple):
-    """One pool's workloads at one set of rates, as `pools_at` makes them for every
-    configuration that shares the costs: the configuration's workloads (held, for the
-    identity check), the pool's members (index, workload, rate), the drive times by rank
-    kind and span, and the first pool's figures that read the members alone (`_MIX_FREE`,
-    empty until that pool is made)."""
-
-    workloads: tuple[WorkloadConfig, ...]
-    members: tuple[tuple[int, WorkloadConfig, float], ...]
-    drive_times: dict[tuple[str, str, float], DriveTimes]
-    figures: dict[str, object]
-
-
-def _pool_mix(
-    config: Configuration, pool: PoolConfig, rate: np.ndarray, exact: bytes, costs: OpCosts
-) -> _PoolMix:
-    """`pool`'s workloads at `rate` (`exact` its bytes), kept with the costs by the pool's
-    name, utilisation target and host tiering, the workloads' identity and the rates: a
-    sizing search's configurations share their workloads (`configuration.shared.SharedParts`)
-    and are placed at the same loads on many back ends."""
-    held: list[_PoolMix] = costs.shared(
-        (
-            "pool mix",
-            pool.name,
-            pool.utilization_target,
-            pool.host_tiering,
-            id(config.workloads),
-            exact,
-        ),
-        list,
-    )
-    if held and held[0].workloads is config.workloads:
-        return held[0]
-    members = tuple(
-        (i, w, float(rate[i])) for i, w in enumerate(config.workloads) if w.pool == pool.name
-    )
-    # The drive times by rank kind and span are the same for every configuration whose
-    # costs, pool workloads' cost inputs and rates and utilisation target are these.
-    key = _key_of_members(costs, members)
-    drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
-        ("drive times", pool.utilization_target, *key), dict
-    )
-    mix = _PoolMix(config.workloads, members, drive_times, {"_members_key": key})
-    held[:] = [mix]
-    return mix
-
-
 def pools_at(
     config: Configuration, rates: ArrayLike, costs: OpCosts, timed: PoolsTimed | None = None
 ) -> Iterator[PoolAtLoad]:
     """Each pool that holds a workload, with its ranks and its workloads at `rates`, in file
     order (the order in which pools see each other's DA work). With `timed` (kept for
     configurations that differ from `config` at most in the workloads' skew curves: `costs`
-    is theirs too), a pool timed there at these rates lends its times (`_with_members`).
-    What reads only the pool's workloads at the rates is worked out once for the
-    configurations that share the costs and workloads (`_pool_mix`)."""
+    is theirs too), a pool timed there at these rates lends its times (`_with_members`)."""
     rate = np.asarray(rates, dtype=np.float64)
-    exact = rate.tobytes()
+    exact = rate.tobytes() if timed is not None else b""
     for pool_config in config.pools:
-        mix = _pool_mix(config, pool_config, rate, exact, costs)
-        members = mix.members
+        members = tuple(
+            (i, w, float(rate[i]))
+            for i, w in enumerate(config.workloads)
+            if w.pool == pool_config.name
+        )
         if not members:
             continue
         found = None if timed is None else timed.get((pool_config.name, exact))
         if found is not None:
             yield _with_members(found, members)
             continue
-        drive_times = mix.drive_times
+        # The drive times by rank kind and span are the same for every configuration whose
+        # costs, pool workloads' cost inputs and rates and utilisation target are these.
+        key = _key_of_members(costs, members)
+        drive_times: dict[tuple[str, str, float], DriveTimes] = costs.shared(
+            ("drive times", pool_config.utilization_target, *key), dict
+        )
         if len(drive_times) >= _DRIVE_TIMES_KEPT:
             drive_times.clear()  # a long search's ceilings probe spans without end
         pool = PoolAtLoad(
             pool_config,
-            PoolRanks.of_pool(config.ranks, pool_config.name, rebalanced=pool_config.rebalanced),
+            PoolRanks.of(
+                tuple(r for r in config.ranks if r.pool == pool_config.name),
+                rebalanced=pool_config.rebalanced,
+            ),
             members,
             costs,
             config.hardware.da_pairs,
             drive_times,
         )
-        figures = mix.figures
-        pool.__dict__.update(figures)
-        if len(figures) < len(_MIX_FREE):  # the first pool of this mix: its figures, kept
-            for name in _MIX_FREE:
-                figures[name] = getattr(pool, name)
+        pool.__dict__["_members_key"] = key  # worked out above (the cached property's value)
         if timed is not None:
             timed[(pool_config.name, exact)] = pool
         yield pool

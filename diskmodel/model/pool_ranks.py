@@ -7,8 +7,6 @@ the same pool at the same rates of configurations that differ in the skew curves
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -46,25 +44,22 @@ class TierRanks(NamedTuple):
 
     @classmethod
     def _made(cls, ranks: list[Rank], *, rebalanced: bool) -> TierRanks:
-        # Gathered in C-level passes (`attrgetter`): a sizing search gathers two dozen tiers
-        # of up to twenty ranks, most of them once.
-        kinds = list(map(_KIND, ranks))
         firsts: dict[tuple[str, str], Rank] = {}
-        for kind, r in zip(kinds, ranks, strict=True):
-            if kind not in firsts:
-                firsts[kind] = r
-        added = any(map(_ADDED, ranks))
+        added = False
+        for r in ranks:
+            firsts.setdefault((r.drive.name, r.raid.name), r)
+            added = added or r.added
         if len(firsts) == 1:
             drive_of = np.zeros(len(ranks), dtype=np.intp)
         else:
             place = {name: k for k, name in enumerate(firsts)}
-            drive_of = np.array([place[kind] for kind in kinds], np.intp)
+            drive_of = np.array([place[(r.drive.name, r.raid.name)] for r in ranks], np.intp)
         drive_of.setflags(write=False)
-        da_pair = np.array(list(map(_DA_PAIR, ranks)))
+        da_pair = np.array([r.da_pair for r in ranks])
         da_pair.setflags(write=False)
         return cls(
             tuple(ranks),
-            tuple(map(_INDEX, ranks)),
+            tuple([r.index for r in ranks]),
             da_pair,
             TierCapacities.of(ranks)
             if spreads_by_capacity_of(len(firsts), added, len(ranks), rebalanced=rebalanced)
@@ -74,13 +69,6 @@ class TierRanks(NamedTuple):
             drive_of,
         )
 
-
-_KIND = attrgetter("drive.name", "raid.name")
-_ADDED = attrgetter("added")
-_DA_PAIR = attrgetter("da_pair")
-_INDEX = attrgetter("index")
-_POOL = attrgetter("pool")
-_TIER = attrgetter("tier")
 
 _TIERS_KEPT = 256
 _tiers: dict[tuple[object, ...], TierRanks] = {}
@@ -105,21 +93,10 @@ class PoolRanks(NamedTuple):
 
     @classmethod
     def of(cls, ranks: tuple[Rank, ...], *, rebalanced: bool) -> PoolRanks:
-        # Each tier's ranks picked in C-level passes (`compress`), tiers in the order their
-        # first rank comes: a pool has few tiers and a sizing search gathers one per
-        # configuration.
-        tiers = list(map(_TIER, ranks))
+        by_tier: dict[str, list[Rank]] = {}
+        for r in ranks:
+            by_tier.setdefault(r.drive.tier, []).append(r)
         return cls(
             ranks,
-            {
-                t: TierRanks.of(list(compress(ranks, map(t.__eq__, tiers))), rebalanced=rebalanced)
-                for t in dict.fromkeys(tiers)
-            },
-        )
-
-    @classmethod
-    def of_pool(cls, ranks: tuple[Rank, ...], pool: str, *, rebalanced: bool) -> PoolRanks:
-        """`of` the ranks of `ranks` (a configuration's) in `pool`."""
-        return cls.of(
-            tuple(compress(ranks, map(pool.__eq__, map(_POOL, ranks)))), rebalanced=rebalanced
+            {t: TierRanks.of(held, rebalanced=rebalanced) for t, held in by_tier.items()},
         )

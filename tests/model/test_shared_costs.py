@@ -113,27 +113,6 @@ def test_candidates_solved_in_turn_give_what_each_gives_alone() -> None:
     assert [_answers(_config(c)) for c in reversed(CANDIDATES)] == in_turn[::-1]
 
 
-def test_candidates_sharing_their_workloads_give_what_each_gives_alone() -> None:
-    """Candidates that share their workloads' records, as a sizing search's do
-    (`configuration.shared.SharedParts`), share each pool's workloads at a load
-    (`pool_load._pool_mix`: demands, placers, tiers timed) and still place as each does
-    alone, to the bit, in either order."""
-    first = _config(CANDIDATES[0])
-    configs = [dataclasses.replace(_config(c), workloads=first.workloads) for c in CANDIDATES]
-    forget_placements()
-    in_turn = [_answers(config) for config in configs]
-    for config, shared in zip(configs, in_turn, strict=True):
-        forget_placements()
-        assert _answers(config) == shared, config.name
-    forget_placements()
-    assert [_answers(config) for config in reversed(configs)] == in_turn[::-1]
-    alone = []
-    for candidate in CANDIDATES:
-        forget_placements()
-        alone.append(_answers(_config(candidate)))
-    assert alone == in_turn
-
-
 def test_a_ceiling_binds_and_the_enterprise_tier_is_rebalanced() -> None:
     """The family exercises what is shared: at the highest load the SSD tier is held to a
     ceiling and the enterprise tier of two kinds splits unlike capacity."""
