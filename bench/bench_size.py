@@ -207,6 +207,20 @@ B's first test by bisection (`size_bounds.Solved`). `python -m bench size` at 09
 of 40 cold searches after a warm-up, `time.process_time`): 13.7-14.1 ms a growth search,
 2,130-2,190/s; the wall clock reads 15-25% more while other work shares the two cores. The
 large space through the CLI 10.8 s and 12.0 s wall (met).
+
+2026-11-29, fourteenth session: a search's configurations validated by section
+(`scenario.schema.SectionChecks`, `size_offers.KeptSections.made`), DA pair variants made in
+fewer array steps, the open points of a pass's networks made together
+(`operating._loads_together`) and each hardware's compared figures made once. Paired cold
+loops against 59024de (`git archive`, 3 rounds of 40 searches, medians of each round, CPU):
+at 12:56 (load 0.8-1.3) growth 14.8-15.7 against 15.9-17.4 ms a search, ssd-for-1ms
+12.9-17.7 against 15.6-16.6 ms. `python -m bench size`: at 12:48 (load 2.0) full 1,859/s and
+1,621/s, settled 1,844/s and 1,554/s: NOT met; at 13:01 (load 1.5-1.8, import numpy 61 ms)
+this tree full 2,268/s and 2,063/s, settled 2,224/s and 2,022/s: met; 59024de in the same
+minute 2,184/s and 2,106/s, settled 2,116/s and 2,057/s: met too. At 11:01 the machine ran
+59024de's loops at 17-19 ms a search (CPU), a third slower than the thirteenth session's
+quiet hour: the target is met in a quiet hour and not in a busy one, by this code and by
+the last. The large space through the CLI 9.0-10.1 s wall (met).
 """
 
 from __future__ import annotations
