@@ -43,7 +43,7 @@ from diskmodel.analyses.size_offers import (
     configuration_cost,
     current_choices,
     offered_choices,
-    variant_data,
+    put_together,
 )
 from diskmodel.analyses.size_space import OfferedSpace
 from diskmodel.analyses.size_try import (
@@ -365,12 +365,7 @@ def _jobs(
     # In phases, each over every configuration (its data, its scenario, its job): a phase's
     # code stays warm in the processor's caches, where one configuration at a time through
     # all three was a tenth slower.
-    made = [
-        (None, variant_data(base, scenario, chosen))
-        if kept is None
-        else kept.made(scenario, chosen)
-        for chosen in combos
-    ]
+    made = [put_together(base, scenario, chosen, kept) for chosen in combos]
     variants = [checked(m, data, catalog, kept) for m, data in made]
     jobs = []
     for chosen, v in zip(combos, variants, strict=True):

@@ -82,6 +82,21 @@ def variant_data(
     return data
 
 
+def put_together(
+    base: dict[str, Any],
+    scenario: Scenario,
+    chosen: dict[str, float | str],
+    kept: KeptSections | None,
+) -> tuple[Scenario | None, dict[str, Any]]:
+    """The configuration `chosen` of the search of `scenario`, for `size_try.checked`: its
+    scenario put together from `kept`'s sections and its data, where `kept` assembles
+    (`KeptSections.made`); else None and its data (`variant_data` from `base`, with `kept`'s
+    sections where given)."""
+    if kept is not None and kept.assembles:
+        return kept.made(scenario, chosen)
+    return None, variant_data(base, scenario, chosen, kept)
+
+
 class KeptSections:
     """The sections a sizing search's choices make (the system with its chosen options, each
     sized pool with its chosen rank groups), each validated once per search and kept by its

@@ -26,8 +26,8 @@ from diskmodel.analyses.size_offers import (
     KeptSections,
     base_scenario,
     configuration_cost,
+    put_together,
     validated_base,
-    variant_data,
 )
 from diskmodel.catalog import Catalog
 from diskmodel.configuration import (
@@ -303,13 +303,9 @@ def _trial(job: SizingJob, context: SizingContext) -> _Trial | SizingCandidate:
 def _offered(choice: Choice, context: SizingContext) -> Scenario | str:
     """The scenario of a configuration the batched search sends by its choice alone, or why
     it is not possible: put together from the search's sections (`KeptSections.made`) where
-    the search keeps them, else validated from its data (`variant_data`)."""
-    chosen, kept = dict(choice), context.kept
-    if kept is not None and kept.assembles:
-        made, data = kept.made(context.scenario, chosen)
-    else:
-        made = None
-        data = variant_data(context.configuration_base, context.scenario, chosen, kept)
+    the search keeps them, else validated from its data (`size_offers.put_together`)."""
+    kept = context.kept
+    made, data = put_together(context.configuration_base, context.scenario, dict(choice), kept)
     return checked(made, data, context.catalog, kept)
 
 
