@@ -68,6 +68,17 @@ def _two_pools() -> dict[str, Any]:
     return data
 
 
+def _same_answer(part: Scenario | str, whole: Scenario | str) -> None:
+    """`part` is `whole`: the same message, or an equal scenario with the same keys given
+    (what a report lists as defaults reads them)."""
+    if isinstance(whole, str):
+        assert part == whole
+    else:
+        assert isinstance(part, Scenario)
+        assert part == whole
+        assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
+
+
 def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int, int]:
     """Each (every `every`-th) configuration validated both ways; (valid, refused) counts."""
     central = scenario.corner("central")
@@ -90,24 +101,12 @@ def _compared(scenario: Scenario, catalog: Catalog, every: int = 1) -> tuple[int
             part = validated(SizingJob(made, (), False), catalog, sections)
             if sections is not None:
                 assembled += sections.assembled(made) is not None
-            if isinstance(whole, str):
-                assert part == whole
-            else:
-                assert isinstance(part, Scenario)
-                assert part == whole
-                # The keys given are the same too (what a report lists as defaults reads them).
-                assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
+            _same_answer(part, whole)
         # Put together from the sections directly (`KeptSections.made`, as the search does):
         # the same data, and the same scenario or message.
         put, data = assembles.made(central, chosen)
         assert data == variant_data(shared, central, chosen, assembles)
-        part = checked(put, data, catalog, assembles)
-        if isinstance(whole, str):
-            assert part == whole
-        else:
-            assert isinstance(part, Scenario)
-            assert part == whole
-            assert part.model_dump(exclude_unset=True) == whole.model_dump(exclude_unset=True)
+        _same_answer(checked(put, data, catalog, assembles), whole)
         valid += not isinstance(whole, str)
         refused += isinstance(whole, str)
     # Most are assembled (a section that does not validate on its own is validated whole).
