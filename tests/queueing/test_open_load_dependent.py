@@ -70,3 +70,49 @@ def test_rate_at_utilization_inverts_the_busy_probability() -> None:
     for u in (0.1, 0.5, 0.8, 0.99):
         a = load_dependent_rate_at(u, alpha)
         assert float(load_dependent(a, 1.0, alpha).utilization) == pytest.approx(u, rel=1e-9)
+
+
+def _bisected_one_at_a_time(utilization: float, alpha: np.ndarray) -> float:
+    """`load_dependent_rate_at` as it was first written: the bisection, each busy
+    probability worked out alone (the reference its foreseen path must give to the bit)."""
+    log_cum = np.cumsum(np.log(alpha))
+    n = np.arange(1, alpha.size + 1, dtype=np.float64)
+    top = float(alpha[-1])
+
+    def busy(a: float) -> float:
+        log_t = n * np.log(a) - log_cum
+        peak = max(float(log_t.max()), 0.0)
+        t = np.exp(log_t - peak)
+        r = a / top
+        mass = np.exp(-peak) + t.sum() + t[-1] * r / (1.0 - r)
+        return float(1.0 - np.exp(-peak) / mass)
+
+    lo, hi = 0.0, top
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        if busy(mid) < utilization:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.floats(1e-12, 0.999999), st.sampled_from([0.5, 0.8, 0.9, 0.99, 0.999999])),
+    st.floats(0.2, 20.0),
+    st.lists(st.floats(0.0, 0.5), min_size=1, max_size=70),
+)
+def test_rate_at_is_the_bisection_to_the_bit(u: float, scale: float, steps: list[float]) -> None:
+    # The bisection's loads foreseen and worked out together (`_near_root`), and those off
+    # that path a few halvings at a time: the answer of one busy probability at a time.
+    alpha = scale * (1.0 + np.cumsum([0.0, *steps])[: len(steps)])
+    assert load_dependent_rate_at(u, alpha) == _bisected_one_at_a_time(u, alpha)
+
+
+def test_rate_at_is_the_bisection_for_queue_limited_gains() -> None:
+    # Gains that stop growing (min(n, c)) and a drive's depth: plateaus in the terms.
+    for depth, c in ((1, 1), (8, 3), (32, 32), (64, 5)):
+        alpha = np.minimum(np.arange(1, depth + 1), c).astype(np.float64)
+        for u in (1e-9, 0.01, 0.3, 0.7, 0.95, 0.9999):
+            assert load_dependent_rate_at(u, alpha) == _bisected_one_at_a_time(u, alpha)
