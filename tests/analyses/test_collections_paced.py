@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from diskmodel.analyses import collections_paced
 from diskmodel.analyses.collections_paced import SEARCH_THRESHOLD, paced
 
 
@@ -70,4 +71,33 @@ def test_overlapping_searches_in_threads_put_back_the_first_threshold() -> None:
     for t in threads:
         t.join()
     assert inside == [(SEARCH_THRESHOLD, 10, 10)] * 2
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_the_heap_is_kept_while_searches_run_and_glibcs_defaults_set_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # glibc's mallopt (where there is one) is asked to keep freed memory in the heap while
+    # the first search runs, and for its defaults once the last ends.
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        collections_paced, "_MALLOPT", lambda option, value: calls.append((option, value)) or 1
+    )
+    search = [(-1, collections_paced.SEARCH_TRIM_BYTES), (-3, collections_paced.SEARCH_MMAP_BYTES)]
+    default = [
+        (-1, collections_paced.GLIBC_DEFAULT_BYTES),
+        (-3, collections_paced.GLIBC_DEFAULT_BYTES),
+    ]
+    with paced():
+        assert calls == search
+        with paced():
+            assert calls == search
+    assert calls == search + default
+
+
+def test_a_search_runs_where_there_is_no_mallopt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collections_paced, "_MALLOPT", None)
+    gc.set_threshold(700, 10, 10)
+    with paced():
+        assert gc.get_threshold() == (SEARCH_THRESHOLD, 10, 10)
     assert gc.get_threshold() == (700, 10, 10)
