@@ -238,22 +238,6 @@ def _mix(r: FloatArray, total: float) -> tuple[float, ...]:
     return tuple(round(v / total * 1e12) / 1e12 for v in r.tolist())
 
 
-def _mixes(r: FloatArray) -> list[tuple[float, tuple[float, ...]]]:
-    """Per load of r [W, P], its total rate and its mix as `Solver._placed` keys it (`_mix`
-    where the total is > 0, else the rates), to the bit, all loads at once: each total a
-    contiguous row's sum (numpy sums a row as it sums that load's rates alone), the ratios
-    rounded by numpy's `round` (what `_mix` rounds as). A configuration's loads at once cost
-    what one load's did alone."""
-    rows = np.ascontiguousarray(r.T)
-    totals = rows.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratios = (rows / totals[:, None]).round(12).tolist()
-    return [
-        (total, tuple(mix) if total > 0 else tuple(rates))
-        for total, mix, rates in zip(totals.tolist(), ratios, rows.tolist(), strict=True)
-    ]
-
-
 class Solver:
     """Operating points of one configuration, sharing its operation costs and networks (with
     the configurations that build the same networks: `builds_for`)."""
@@ -293,12 +277,7 @@ class Solver:
         loads whose placements are the same, `network_key`, but it is solved alone)."""
         r = np.asarray(rates, dtype=np.float64)
         total = float(r.sum())
-        return self._placed_at(r, total, _mix(r, total) if total > 0 else tuple(r.tolist()))
-
-    def _placed_at(
-        self, r: FloatArray, total: float, ratios: tuple[float, ...]
-    ) -> tuple[Network, bool]:
-        """`_placed` of the load `r`, its `total` rate and mix (`ratios`) worked out."""
+        ratios = _mix(r, total) if total > 0 else tuple(r.tolist())
         free_key: tuple[object, ...] = ("ratios", ratios)
         if not self.follows_load and free_key in self._networks:
             return self._networks[free_key], True
@@ -420,8 +399,8 @@ class Solver:
         alone, as `open_points_in_order` solves it, even where its placement (and so its
         network) is another load's too."""
         by_network: dict[object, tuple[Network, list[int]]] = {}
-        for p, (total, ratios) in enumerate(_mixes(r)):
-            net, is_shared = self._placed_at(r[:, p], total, ratios)
+        for p in range(r.shape[1]):
+            net, is_shared = self._placed(r[:, p])
             by_network.setdefault(id(net) if is_shared else ("alone", p), (net, []))[1].append(p)
         return list(by_network.values())
 

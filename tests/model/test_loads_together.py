@@ -25,14 +25,7 @@ from diskmodel.model.open import (
     station_states,
     station_states_many,
 )
-from diskmodel.model.operating import (
-    OpenLoads,
-    Solver,
-    _loads_together,
-    _mix,
-    _mixes,
-    _OpenSolve,
-)
+from diskmodel.model.operating import OpenLoads, Solver, _loads_together, _OpenSolve
 from diskmodel.scenario.files import scenario_catalog
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios"
@@ -133,22 +126,3 @@ def test_one_workloads_products_stacked_are_each_networks_own() -> None:
     want_busy = np.concatenate([per_load(n.work.T, r) for n, r in zip(nets, rates, strict=True)])
     assert lam.tobytes() == want_lam.tobytes()
     assert busy.tobytes() == want_busy.tobytes()
-
-
-@pytest.mark.parametrize("workloads", [1, 3, 9, 40])
-def test_mixes_of_a_configurations_loads_are_each_loads_own(workloads: int) -> None:
-    # `_mixes` keys every load of an ask at once: each total and mix what `Solver._placed`
-    # works out for that load alone (`_mix`), to the bit, idle and infinite loads too.
-    rng = np.random.default_rng(workloads)
-    for _ in range(200):
-        r = rng.uniform(0, 1e5, (workloads, 1)) * (rng.uniform(size=(workloads, 1)) < 0.7)
-        r = r * np.array([1.0, 1.1, 1.21, 1.331, 0.0])
-        if rng.uniform() < 0.2:
-            r[0, 2] = np.inf
-        for p, (total, mix) in enumerate(_mixes(r)):
-            alone = r[:, p]
-            expected = float(alone.sum())
-            assert total == expected
-            with np.errstate(invalid="ignore"):
-                own = _mix(alone, expected) if expected > 0 else tuple(alone.tolist())
-            assert np.array_equal(mix, own, equal_nan=True)
