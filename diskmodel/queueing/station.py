@@ -340,11 +340,11 @@ def _load_dependent_parts(
     exact in any order, and the sums are added in numpy's order (`_level_sums`)."""
     a = lam_a * s_a
     top = alpha_a[..., -1]
-    shape = a.shape if a.shape == top.shape else np.broadcast_shapes(a.shape, top.shape)
-    a = _spread(a, shape)
-    s_b = _spread(s_a, shape)
-    lam_b = _spread(lam_a, shape)
-    r = a / _spread(top, shape)
+    shape = np.broadcast_shapes(a.shape, top.shape)
+    a = np.broadcast_to(a, shape)
+    s_b = np.broadcast_to(s_a, shape)
+    lam_b = np.broadcast_to(lam_a, shape)
+    r = a / np.broadcast_to(top, shape)
     saturated = r >= 1.0
     depth = alpha_a.shape[-1]
     n = np.arange(1, depth + 1, dtype=np.float64).reshape(depth, *(1,) * len(shape))
@@ -354,7 +354,7 @@ def _load_dependent_parts(
     cum = _running_sums(np.log(alpha_a).transpose(levels))  # log prod alpha(1..n)
     cum = cum.reshape(depth, *(1,) * (len(shape) + 1 - cum.ndim), *cum.shape[1:])
     log_t = n * log_a - cum  # log t(1..D)
-    log_t = _spread(log_t, (depth, *shape))
+    log_t = np.broadcast_to(log_t, (depth, *shape))
     r_ok = np.where(saturated, 0.0, r)
     # Normalise by the largest term (t(0) = 1, log 0) so nothing overflows.
     peak = np.maximum(np.max(log_t, axis=0), 0.0)
@@ -366,7 +366,7 @@ def _load_dependent_parts(
     first = _level_sums(t * n) + t_top * (depth * geometric + r_ok / (1.0 - r_ok) ** 2)
     queue = first / mass
     busy = 1.0 - t0 / mass
-    light = s_b / _spread(alpha_a[..., 0], shape)
+    light = s_b / np.broadcast_to(alpha_a[..., 0], shape)
     # At vanishing load (a below ~1e-150, where a^2 underflows and L / lam loses its digits)
     # the station is empty on arrival: the light-load limits are exact to double precision.
     loaded = a > 1e-150
@@ -374,13 +374,7 @@ def _load_dependent_parts(
         response = np.where(loaded, queue / np.where(loaded, lam_b, 1.0), light)
         service = np.where(loaded, busy / np.where(loaded, lam_b, 1.0), light)
     wait = np.maximum(response - service, 0.0)
-    return saturated, busy, service, wait, response, queue, s_b / _spread(top, shape)
-
-
-def _spread(x: FloatArray, shape: tuple[int, ...]) -> FloatArray:
-    """`np.broadcast_to(x, shape)`, or `x` itself where it has that shape already (as a
-    sizing search's stations' do: `broadcast_to` costs some microseconds a call)."""
-    return x if x.shape == shape else np.broadcast_to(x, shape)
+    return saturated, busy, service, wait, response, queue, s_b / np.broadcast_to(top, shape)
 
 
 def _running_sums(x: FloatArray) -> FloatArray:
@@ -411,16 +405,15 @@ def _level_sums(x: FloatArray, start: int = 0, count: int | None = None) -> Floa
             out += x[i]
         return out
     if count <= _PAIRWISE_BLOCK:
-        # The 8 running sums as one array [8, ...], each eighth level added to all of them
-        # at once, then joined in numpy's pairs: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)).
-        sums = x[start : start + 8].copy()
+        sums = [x[start + j].copy() for j in range(8)]
         i = 8
         while i < count - count % 8:
-            sums += x[start + i : start + i + 8]
+            for j in range(8):
+                sums[j] += x[start + i + j]
             i += 8
-        pairs = sums[0::2] + sums[1::2]
-        quads = pairs[0::2] + pairs[1::2]
-        out = quads[0] + quads[1]
+        out = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + (
+            (sums[4] + sums[5]) + (sums[6] + sums[7])
+        )
         for k in range(i, count):
             out += x[start + k]
         return out
