@@ -12,7 +12,6 @@ No function returns NaN or a negative time.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -426,137 +425,29 @@ def load_dependent_rate_at(utilization: float, alpha: ArrayLike) -> float:
     """The offered work a = lam s at which a load-dependent station (see `load_dependent`) is
     busy the fraction `utilization` of the time, in [0, 1): the inverse of its busy
     probability 1 - p(0), which rises monotonically from 0 (a = 0) to 1 (a -> alpha(D)).
-    Bisection in a to 1e-12 relative on the busy probability (`_BusyAt`).
-
-    The bisection's answer is fixed by its comparisons alone, so with the root known
-    closely (`_near_root`) the loads it will try are known beforehand, and their busy
-    probabilities are worked out in one pass over all of them, each to the bit what it is
-    alone. Where the bisection leaves that path (within the busy probability's rounding of
-    the root, where its comparisons are the rounding's), the loads of its next
-    `_LOOKAHEAD` halvings are worked out in one pass. Some forty busy probabilities one at
-    a time were a sizing search's costliest single number (it asks for one per drive gain)."""
+    Bisection in a to 1e-12 relative on the busy probability written for one scalar a."""
     alpha_a = np.asarray(alpha, dtype=np.float64)
     if not 0.0 <= utilization < 1.0:
         raise ValueError(f"utilization must be in [0, 1), got {utilization}")
     if utilization == 0.0:
         return 0.0
-    busy = _BusyAt(alpha_a)
-    lo, hi = 0.0, busy.top
-    known = busy.at(_bisection_path(lo, hi, _near_root(busy, utilization)))
+    log_cum = np.cumsum(np.log(alpha_a))
+    n = np.arange(1, alpha_a.size + 1, dtype=np.float64)
+    top = float(alpha_a[-1])
+
+    def busy(a: float) -> float:
+        log_t = n * np.log(a) - log_cum
+        peak = max(float(log_t.max()), 0.0)
+        t = np.exp(log_t - peak)
+        r = a / top
+        mass = np.exp(-peak) + t.sum() + t[-1] * r / (1.0 - r)
+        return float(1.0 - np.exp(-peak) / mass)
+
+    lo, hi = 0.0, top
     while hi - lo > 1e-12 * hi:
         mid = 0.5 * (lo + hi)
-        if mid not in known:
-            known.update(busy.at(_halvings(lo, hi, _LOOKAHEAD)))
-        if known[mid] < utilization:
+        if busy(mid) < utilization:
             lo = mid
         else:
             hi = mid
     return 0.5 * (lo + hi)
-
-
-_LOOKAHEAD = 4
-"""Halvings worked out at once where the bisection leaves the path foreseen (15 loads)."""
-
-
-class _BusyAt:
-    """The busy probability of a load-dependent station with rate multipliers `alpha`:
-    p(n) is proportional to t(n) = a^n / prod alpha(1..n) up to D, then falls geometrically
-    by r = a / alpha(D), so busy = 1 - t(0) / (t(0) + sum t(1..D) + t(D) r / (1 - r)), the
-    terms in log space, normalised by the largest."""
-
-    def __init__(self, alpha: FloatArray) -> None:
-        self.log_cum = np.cumsum(np.log(alpha))
-        self.n = np.arange(1, alpha.size + 1, dtype=np.float64)
-        self.top = float(alpha[-1])
-
-    def many(self, a: FloatArray) -> FloatArray:
-        """The busy probability at each offered work of `a` (each > 0), a row of terms per
-        work: every step elementwise, or a reduction along a row (numpy sums a contiguous
-        row as it sums those terms alone), so each is what it is alone, to the bit."""
-        log_t = self.n * np.log(a)[:, None] - self.log_cum
-        peak = np.maximum(log_t.max(axis=1), 0.0)
-        t = np.exp(log_t - peak[:, None])
-        r = a / self.top
-        mass = np.exp(-peak) + t.sum(axis=1) + t[:, -1] * r / (1.0 - r)
-        busy: FloatArray = 1.0 - np.exp(-peak) / mass
-        return busy
-
-    def at(self, loads: list[float]) -> dict[float, float]:
-        """The busy probability at each of `loads`, by load (`many`)."""
-        return dict(zip(loads, self.many(np.array(loads)).tolist(), strict=True))
-
-    def sloped(self, a: float) -> tuple[float, float]:
-        """The busy probability at the offered work `a` (> 0) and its derivative in a, for
-        Newton's steps (`_near_root`: close, not to the bit)."""
-        log_t = self.n * math.log(a) - self.log_cum
-        peak = max(float(log_t.max()), 0.0)
-        t = np.exp(log_t - peak)
-        r = a / self.top
-        tail = r / (1.0 - r)
-        empty = math.exp(-peak)
-        last = float(t[-1])
-        mass = empty + float(t.sum()) + last * tail
-        grows = (float(self.n @ t) + last * (self.n.size * tail + tail / (1.0 - r))) / a
-        return 1.0 - empty / mass, empty * grows / (mass * mass)
-
-
-_GRID = 64
-"""Loads of `_near_root`'s first pass (which brackets the root within a 64th of the range)."""
-_NEWTON_STEPS = 12
-_ROUNDING = 2.3e-16
-"""About the rounding of a busy probability (1 - a ratio: absolute, an ulp of 1)."""
-
-
-def _near_root(busy: _BusyAt, utilization: float) -> float:
-    """The offered work at which `busy` reaches `utilization`, close: it only picks the
-    loads the bisection is likely to try. A grid over the whole range brackets it; then
-    Newton's steps from the bracket's interpolation, each kept inside the bracket
-    (bisected where one would leave it), until the busy probability is the target within
-    its rounding, or the step is below the rounding of the load."""
-    top = busy.top
-    grid = np.linspace(0.0, top, _GRID + 1)[1:-1]
-    at = busy.many(grid)
-    k = int(np.searchsorted(at, utilization))  # the first at or above it
-    lo, below = (0.0, 0.0) if k == 0 else (float(grid[k - 1]), float(at[k - 1]))
-    hi, above = (top, 1.0) if k == grid.size else (float(grid[k]), float(at[k]))
-    a = lo + (hi - lo) * (utilization - below) / (above - below) if above > below else lo
-    if not lo < a < hi:
-        a = 0.5 * (lo + hi)
-    for _ in range(_NEWTON_STEPS):
-        value, slope = busy.sloped(a)
-        if abs(value - utilization) <= _ROUNDING:
-            return a
-        if value < utilization:
-            lo = a
-        else:
-            hi = a
-        step = a - (value - utilization) / slope if slope > 0 else math.nan
-        if not lo < step < hi:
-            step = 0.5 * (lo + hi)
-        if abs(step - a) <= 1e-15 * a:
-            return step
-        a = step
-    return a
-
-
-def _bisection_path(lo: float, hi: float, root: float) -> list[float]:
-    """The loads `load_dependent_rate_at`'s bisection tries from the bracket [lo, hi] where
-    the root is `root`: each below it busy less than the target, the rest not."""
-    path = []
-    while hi - lo > 1e-12 * hi:
-        mid = 0.5 * (lo + hi)
-        path.append(mid)
-        if mid < root:
-            lo = mid
-        else:
-            hi = mid
-    return path
-
-
-def _halvings(lo: float, hi: float, levels: int) -> list[float]:
-    """Every load the bisection may try from the bracket [lo, hi] in its next `levels`
-    halvings, each as it computes it."""
-    if levels == 0:
-        return []
-    mid = 0.5 * (lo + hi)
-    return [mid, *_halvings(lo, mid, levels - 1), *_halvings(mid, hi, levels - 1)]
