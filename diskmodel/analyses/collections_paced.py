@@ -25,8 +25,11 @@ stays in the heap for the next array (`SEARCH_TRIM_BYTES`; up to `SEARCH_MMAP_BY
 allocation comes from the heap, not a mapping of its own, which is given back at every
 free): some 20 faults a search, and 3-4% less CPU time a search (paired, 2026-11-29).
 After the last search, glibc's defaults (128 KB each) are set again, and the next free
-beyond them gives the heap back as before. Where there is no glibc `mallopt` (other C
-libraries, other systems) the heap is left as it is.
+beyond them gives the heap back as before. One thing is not put back: once either threshold
+is set, glibc stops raising its mmap threshold by itself (it does so after a mapped block is
+freed) and has no call to start again, so the process's later blocks over 128 KB are mapped
+as they are at start-up. Where there is no glibc `mallopt` (other C libraries, other
+systems) the heap is left as it is.
 """
 
 from __future__ import annotations
