@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from diskmodel.cached import cached_property
 from diskmodel.components import cache, host_adapter, processor
 from diskmodel.configuration import Configuration, Hardware, Rank, WorkloadConfig
 from diskmodel.model.copy_links import (
@@ -88,7 +89,7 @@ def _server_work(mix: IoMix, hardware: Hardware) -> list[tuple[int, float, float
 @dataclass(frozen=True)
 class _StationLayout:
     """What a network builder reads of its configuration's stations but its ranks' own (each
-    rank's station, `_rank_station`): the stations of the front end (`_front_end_stations`)
+    rank's station, `_rank_stations`): the stations of the front end (`_front_end_stations`)
     and their indices by kind, and over them and `ranks_ahead` ranks after them each
     station's servers (`Station.servers`), kind (`STATION_KIND_KEYS` index) and how the open
     solution treats it (`_open_form`). A configuration of R ranks takes the first R of them
@@ -250,8 +251,14 @@ def _front_end_stations(
     return tuple(stations)
 
 
-def _rank_station(rank: Rank) -> Station:
-    return Station(rank.label, "rank", 1, rank.active_drives)
+_new_tuple = tuple.__new__
+"""Makes a named tuple from its fields' tuple without the named tuple's own `__new__` (a
+Python function): a sizing search makes some 500 rank stations and 500 `RankInfo`s."""
+
+
+def _rank_stations(ranks: Sequence[Rank]) -> list[Station]:
+    """Each rank's station, standing for one of its active drives."""
+    return [_new_tuple(Station, (r.label, "rank", 1, r.active_drives)) for r in ranks]
 
 
 def build_network(
@@ -335,7 +342,7 @@ class NetworkBuilder:
             config, self._links, lambda c, placed, co: NetworkBuilder(c, co).build(placed)
         )
         # Every rank's station follows the front end's, in rank order.
-        self._stations = (*stations.front, *(_rank_station(rank) for rank in config.ranks))
+        self._stations = (*stations.front, *_rank_stations(config.ranks))
         self._first_rank = stations.first_rank
         # Each station's servers (the capacity of all but a rank's), kind and whether its time
         # is part of the front end's fixed time.
@@ -353,9 +360,15 @@ class NetworkBuilder:
         busiest = max(planned, default=0.0) or 1.0
         self._weights = [w.iops if w.iops else busiest for w in config.workloads]
         self._weight_array = np.asarray(self._weights, dtype=np.float64)
-        self._flows = _back_end_flows(self)
         self._variants = _da_pair_variants(self)
         self._rank_da: NDArray[np.int64] | None = None  # each rank's DA pair (`_from_sibling`)
+
+    @cached_property
+    def _flows(self) -> dict[tuple[object, ...], _WorkloadFlows]:
+        """The workloads' flows kept for builders of this back end (`_back_end_flows`), looked
+        up at the first build that makes flows: one made from a DA pair variant's network
+        (`_from_sibling`) reads none."""
+        return _back_end_flows(self)
 
     def _host_sums(self, active: tuple[int, ...]) -> _FlowSums:
         """The sums of the host ports' and adapter cards' flows of the workloads `active`."""
@@ -491,11 +504,10 @@ class NetworkBuilder:
         workload = self.config.workloads[w]
         if self._cost_inputs(w)[1] is not None:
             return self._pool_flows_made(w, pool_layout, pool_ranks)
-        costs_of = self.config.hardware.system.processor_costs
         key = (
             "pool flows",
             self.costs.kept(w, workload.mix),
-            *(getattr(costs_of, f) for f in processor.CORE_FIGURES.values()),
+            _CORE_FIGURES(self.config.hardware.system.processor_costs),
             _tier_shares(pool_layout, workload.name),
             self._installed(workload.pool, pool_ranks),
             pool_layout.shares_key[1],
@@ -508,9 +520,7 @@ class NetworkBuilder:
         name stands for its figures where the costs are shared), worked out once per pool."""
         found = self._pools.get(pool)
         if found is None:
-            found = self._pools[pool] = tuple(
-                (r.index, r.drive.name, r.raid.name, r.server) for r in (i.rank for i in pool_ranks)
-            )
+            found = self._pools[pool] = tuple(map(_AS_INSTALLED, map(_RANK, pool_ranks)))
         return found
 
     def _pool_flows_made(
@@ -548,11 +558,10 @@ class NetworkBuilder:
         its flows are made, each class's host-visible work and then its destages. It reads the
         mix and the processor's costs alone: kept with the operation costs
         (`OpCosts.shared`) for every configuration that shares them."""
-        costs_of = self.config.hardware.system.processor_costs
         key = (
             "server work",
             self.costs.kept(w, mix),
-            *(getattr(costs_of, f) for f in processor.CORE_FIGURES.values()),
+            _CORE_FIGURES(self.config.hardware.system.processor_costs),
         )
         return self.costs.shared(key, lambda: _server_work(mix, self.config.hardware))
 
@@ -591,16 +600,20 @@ class NetworkBuilder:
         variant's builder built at a placement of the same `network_key`, if there is one
         (`_variants`, `_from_sibling`), else built and kept for the variants."""
         config, costs = self.config, self.costs
-        infos: list[RankInfo] = []
-        for i, rank in enumerate(config.ranks):
-            pool_layout = layout.get(rank.pool)
-            # A pool no workload uses holds no data: its ranks get no I/O.
-            span = (
-                pool_layout.ranks[rank.index].span_fraction
-                if pool_layout is not None
-                else EMPTY_FRACTION
+        # A pool no workload uses holds no data: its ranks get no I/O.
+        infos: list[RankInfo] = [
+            _new_tuple(
+                RankInfo,
+                (
+                    rank,
+                    EMPTY_FRACTION
+                    if (pool_layout := layout.get(rank.pool)) is None
+                    else pool_layout.ranks[rank.index].span_fraction,
+                    station,
+                ),
             )
-            infos.append(RankInfo(rank, span, self._first_rank + i))
+            for station, rank in enumerate(config.ranks, self._first_rank)
+        ]
 
         active = tuple(w for w, wl in enumerate(config.workloads) if wl.pool in layout)
         placed_key: tuple[object, ...] = ()
@@ -829,8 +842,17 @@ class NetworkBuilder:
 def _tier_shares(pool_layout: PoolLayout, workload: str) -> tuple[object, ...]:
     """What a workload's flows read of its placement (`_kept_workload_flows`, `_pool_flows`):
     each tier's capacity used and shares of its small I/O and MB."""
-    held = pool_layout.placement.workload(workload).tiers
-    return tuple((s.tier, s.capacity_used_gb, s.small_io_share, s.mb_share) for s in held)
+    return tuple(map(_TIER_SHARE, pool_layout.placement.workload(workload).tiers))
+
+
+_TIER_SHARE = attrgetter("tier", "capacity_used_gb", "small_io_share", "mb_share")
+"""What `_tier_shares` reads of a tier's share, as a tuple."""
+_CORE_FIGURES = attrgetter(*processor.CORE_FIGURES.values())
+"""The processor costs' figures `processor.core_time` reads, as a tuple (a key's part where a
+value is made from the servers' work, `NetworkBuilder._pool_flows`)."""
+_RANK = attrgetter("rank")
+_AS_INSTALLED = attrgetter("index", "drive.name", "raid.name", "server")
+"""What `NetworkBuilder._installed` reads of a rank, as a tuple."""
 
 
 _AS_INSTALLED_BUT_DA = attrgetter(
