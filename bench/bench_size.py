@@ -221,6 +221,15 @@ minute 2,184/s and 2,106/s, settled 2,116/s and 2,057/s: met too. At 11:01 the m
 59024de's loops at 17-19 ms a search (CPU), a third slower than the thirteenth session's
 quiet hour: the target is met in a quiet hour and not in a busy one, by this code and by
 the last. The large space through the CLI 9.0-10.1 s wall (met).
+
+2026-11-29, fifteenth session: glibc's heap kept while a search runs
+(`collections_paced.paced`: 100-230 page faults a search down to 17-46) and the network
+build's rank records made without the named tuples' Python constructor. Paired cold loops
+against 9865853 at 15:14 (load 1.6-1.8; `git archive` trees, 40 searches a round, CPU
+medians): growth 12.05-12.37 against 12.35-12.52 ms a search (8 rounds, -1.5%),
+ssd-for-1ms 11.29-11.69 against 11.88-12.14 (5 rounds, -4%). `python -m bench size` at
+15:15 (load 1.5): full 2,346/s and 2,253/s, settled 2,309/s and 2,301/s: met by 13-17%
+in a quiet minute. The large space through the CLI 8.9 s wall (met).
 """
 
 from __future__ import annotations
